@@ -1,0 +1,188 @@
+//! Errors: where in the bytes a file went wrong, and how.
+
+use std::{fmt, io};
+
+/// A malformed file: what was wrong, at which byte offset, in which section.
+///
+/// Displayed as `offset 420 (0x1a4): cells[12].objects: unexpected end of input (needed 2
+/// bytes, 1 left)`; a caller that knows the file name puts it in front.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    offset: usize,
+    section: String,
+    kind: ErrorKind,
+}
+
+/// What was wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended inside a record.
+    UnexpectedEnd {
+        /// Bytes the record needed.
+        needed: usize,
+        /// Bytes that were left.
+        left: usize,
+    },
+    /// The file does not start with the expected signature.
+    BadSignature {
+        /// The signature of the format.
+        expected: &'static [u8],
+        /// The bytes found in its place (fewer when the input is shorter).
+        found: Vec<u8>,
+    },
+    /// A count promises more records than the remaining bytes can hold.
+    CountTooLarge {
+        /// The count as stored.
+        count: u64,
+        /// The smallest size of one record.
+        min_record_len: usize,
+        /// Bytes left after the count.
+        left: usize,
+    },
+    /// The bytes after the internal edges match none of the known tail layouts.
+    UnknownLayout {
+        /// Bytes left after the internal edges.
+        tail_len: usize,
+    },
+    /// A value that the format does not allow here.
+    Invalid {
+        /// What the format expects.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+}
+
+impl Error {
+    pub(crate) fn new(offset: usize, section: impl fmt::Display, kind: ErrorKind) -> Error {
+        Error { offset, section: section.to_string(), kind }
+    }
+
+    /// Byte offset of the problem from the start of the input.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The section being read, named like the JSON dump: `cells[12].objects`.
+    pub fn section(&self) -> &str {
+        &self.section
+    }
+
+    /// What was wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "offset {} (0x{:x}): {}: {}", self.offset, self.offset, self.section, self.kind)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::UnexpectedEnd { needed, left } => {
+                write!(f, "unexpected end of input (needed {needed} bytes, {left} left)")
+            }
+            ErrorKind::BadSignature { expected, found } => write!(
+                f,
+                "expected signature {:?}, found {}",
+                String::from_utf8_lossy(expected),
+                describe_bytes(found)
+            ),
+            ErrorKind::CountTooLarge { count, min_record_len, left } => write!(
+                f,
+                "count {count} needs at least {} bytes, only {left} left",
+                (*count).saturating_mul(*min_record_len as u64)
+            ),
+            ErrorKind::UnknownLayout { tail_len } => write!(
+                f,
+                "{tail_len} bytes after the internal edges match no layout (expected at least \
+                 111544 for the standard layout, exactly 74680 for tiles4 or 74500 for \
+                 tiles4-noplanes); the file is truncated or not a navmesh"
+            ),
+            ErrorKind::Invalid { expected, found } => write!(f, "expected {expected}, found {found}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Shows bytes as text when they are printable ASCII, else as hex.
+pub(crate) fn describe_bytes(bytes: &[u8]) -> String {
+    if bytes.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        format!("{:?}", String::from_utf8_lossy(bytes))
+    } else {
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!("bytes {hex}")
+    }
+}
+
+/// Reading a file from a path or stream: either the I/O failed or the bytes were malformed.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The bytes could not be read.
+    Io(io::Error),
+    /// The bytes were read but are not a valid file.
+    Format(Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::Format(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Io(e) => Some(e),
+            ReadError::Format(e) => Some(e),
+        }
+    }
+}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> ReadError {
+        ReadError::Io(e)
+    }
+}
+
+impl From<Error> for ReadError {
+    fn from(e: Error) -> ReadError {
+        ReadError::Format(e)
+    }
+}
+
+/// A model that cannot be written: a count beyond its on-disk width, or data the chosen layout
+/// has no room for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteError {
+    section: String,
+    message: String,
+}
+
+impl WriteError {
+    pub(crate) fn new(section: impl fmt::Display, message: impl fmt::Display) -> WriteError {
+        WriteError { section: section.to_string(), message: message.to_string() }
+    }
+
+    /// The section that cannot be written, named like the JSON dump.
+    pub fn section(&self) -> &str {
+        &self.section
+    }
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.section, self.message)
+    }
+}
+
+impl std::error::Error for WriteError {}

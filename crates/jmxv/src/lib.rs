@@ -1,0 +1,31 @@
+//! Byte-exact readers and writers for the navigation files of Silkroad Online.
+//!
+//! Every reader takes a byte slice, never panics, and refuses to allocate more than the input
+//! could fill; every writer gives back exactly the bytes that were read.
+//!
+//! | module | file | what it holds |
+//! |---|---|---|
+//! | [`nvm`] | `nv_XXXX.nvm` (`JMXVNVM 1000`) | a region's terrain navmesh: cells, edges, tiles, heights |
+//!
+//! Positions inside a file are region-local: `[0, 1920)` on x and z. [`RegionId`] names regions
+//! and their file names.
+//!
+//! ```
+//! use jmxv::{nvm::NavMesh, RegionId};
+//!
+//! let region = RegionId::from_file_name("nv_694e.nvm").unwrap();
+//! assert_eq!((region.x(), region.z()), (78, 105));
+//! let mesh = NavMesh::parse(&NavMesh::default().to_vec()?)?;
+//! assert_eq!(mesh.cells.len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bytes;
+mod error;
+mod float;
+pub mod nvm;
+mod region;
+
+pub use error::{Error, ErrorKind, ReadError, WriteError};
+pub use float::F32;
+pub use region::RegionId;

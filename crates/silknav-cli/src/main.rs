@@ -1,0 +1,3 @@
+//! The `silknav` command line.
+
+fn main() {}

@@ -1,0 +1,1 @@
+//! Builders of valid and deliberately broken navmesh files, for tests and benches.
