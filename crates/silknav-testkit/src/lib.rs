@@ -1,1 +1,21 @@
 //! Builders of valid and deliberately broken navmesh files, for tests and benches.
+//!
+//! - [`open_region`], [`region_from_mask`], [`realistic_region`]: valid single-region files that
+//!   satisfy every single-file invariant (they lint clean).
+//! - [`corrupt`]: ways to break bytes on purpose.
+
+use jmxv::nvm::NavMesh;
+use jmxv::RegionId;
+
+pub mod corrupt;
+mod mask;
+
+pub use mask::{open_region, realistic_region, region_from_mask};
+
+/// The region used by tests that do not care which one: `nv_694e.nvm` (x 78, z 105).
+pub const TEST_REGION: RegionId = RegionId::new(0x4e, 0x69);
+
+/// Bytes of a valid file, for tests that start from bytes.
+pub fn bytes_of(mesh: &NavMesh) -> Vec<u8> {
+    mesh.to_vec().expect("testkit meshes are writable")
+}

@@ -1,0 +1,1 @@
+//! Ways to break a valid file on purpose.
