@@ -18,11 +18,21 @@ pub(crate) struct Place {
 
 impl Place {
     pub const fn section(list: &'static str) -> Place {
-        Place { list, index: None, field: "", sub_index: None }
+        Place {
+            list,
+            index: None,
+            field: "",
+            sub_index: None,
+        }
     }
 
     pub const fn item(list: &'static str, index: usize, field: &'static str) -> Place {
-        Place { list, index: Some(index), field, sub_index: None }
+        Place {
+            list,
+            index: Some(index),
+            field,
+            sub_index: None,
+        }
     }
 }
 
@@ -52,7 +62,11 @@ pub(crate) struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     pub fn new(bytes: &'a [u8]) -> Reader<'a> {
-        Reader { bytes, pos: 0, place: Place::section("") }
+        Reader {
+            bytes,
+            pos: 0,
+            place: Place::section(""),
+        }
     }
 
     pub fn left(&self) -> usize {
@@ -65,7 +79,10 @@ impl<'a> Reader<'a> {
 
     pub fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
         if n > self.left() {
-            return Err(self.error(ErrorKind::UnexpectedEnd { needed: n, left: self.left() }));
+            return Err(self.error(ErrorKind::UnexpectedEnd {
+                needed: n,
+                left: self.left(),
+            }));
         }
         let slice = &self.bytes[self.pos..self.pos + n];
         self.pos += n;

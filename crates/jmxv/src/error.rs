@@ -56,7 +56,11 @@ pub enum ErrorKind {
 
 impl Error {
     pub(crate) fn new(offset: usize, section: impl fmt::Display, kind: ErrorKind) -> Error {
-        Error { offset, section: section.to_string(), kind }
+        Error {
+            offset,
+            section: section.to_string(),
+            kind,
+        }
     }
 
     /// Byte offset of the problem from the start of the input.
@@ -77,7 +81,11 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "offset {} (0x{:x}): {}: {}", self.offset, self.offset, self.section, self.kind)
+        write!(
+            f,
+            "offset {} (0x{:x}): {}: {}",
+            self.offset, self.offset, self.section, self.kind
+        )
     }
 }
 
@@ -85,7 +93,10 @@ impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ErrorKind::UnexpectedEnd { needed, left } => {
-                write!(f, "unexpected end of input (needed {needed} bytes, {left} left)")
+                write!(
+                    f,
+                    "unexpected end of input (needed {needed} bytes, {left} left)"
+                )
             }
             ErrorKind::BadSignature { expected, found } => write!(
                 f,
@@ -93,7 +104,11 @@ impl fmt::Display for ErrorKind {
                 String::from_utf8_lossy(expected),
                 describe_bytes(found)
             ),
-            ErrorKind::CountTooLarge { count, min_record_len, left } => write!(
+            ErrorKind::CountTooLarge {
+                count,
+                min_record_len,
+                left,
+            } => write!(
                 f,
                 "count {count} needs at least {} bytes, only {left} left",
                 (*count).saturating_mul(*min_record_len as u64)
@@ -104,7 +119,9 @@ impl fmt::Display for ErrorKind {
                  111544 for the standard layout, exactly 74680 for tiles4 or 74500 for \
                  tiles4-noplanes); the file is truncated or not a navmesh"
             ),
-            ErrorKind::Invalid { expected, found } => write!(f, "expected {expected}, found {found}"),
+            ErrorKind::Invalid { expected, found } => {
+                write!(f, "expected {expected}, found {found}")
+            }
         }
     }
 }
@@ -170,7 +187,10 @@ pub struct WriteError {
 
 impl WriteError {
     pub(crate) fn new(section: impl fmt::Display, message: impl fmt::Display) -> WriteError {
-        WriteError { section: section.to_string(), message: message.to_string() }
+        WriteError {
+            section: section.to_string(),
+            message: message.to_string(),
+        }
     }
 
     /// The section that cannot be written, named like the JSON dump.

@@ -10,6 +10,9 @@ use jmxv::RegionId;
 pub mod corrupt;
 mod mask;
 
+#[cfg(test)]
+mod tests;
+
 pub use mask::{open_region, realistic_region, region_from_mask};
 
 /// The region used by tests that do not care which one: `nv_694e.nvm` (x 78, z 105).

@@ -1,7 +1,13 @@
 //! Navigation over Silkroad Online worlds, built on the [`jmxv`] file formats.
 //!
-//! This crate will hold the world of regions in memory and its queries (cell lookup, height,
-//! movement, line of sight, paths). It re-exports the format crate so that users need one
-//! dependency.
+//! - [`build`]: valid navmesh files from tile masks (the back end of world generation and
+//!   imports).
+//! - [`rng`]: the seeded generator that makes generated worlds reproducible.
+//!
+//! The world of regions in memory and its queries (cell lookup, height, movement, line of
+//! sight, paths) come next. The format crate is re-exported so that users need one dependency.
+
+pub mod build;
+pub mod rng;
 
 pub use jmxv;

@@ -100,7 +100,11 @@ impl Layout {
 
     /// Bytes from the tile map to the end, without trailing bytes.
     pub const fn tail_len(self) -> usize {
-        let planes = if self.has_planes() { PLANE_COUNT * 5 } else { 0 };
+        let planes = if self.has_planes() {
+            PLANE_COUNT * 5
+        } else {
+            0
+        };
         TILE_COUNT * self.tile_record_len() + HEIGHT_COUNT * 4 + planes
     }
 }
@@ -250,7 +254,10 @@ pub struct Planes {
 
 impl Default for Planes {
     fn default() -> Planes {
-        Planes { types: [0; PLANE_COUNT], heights: [F32::ZERO; PLANE_COUNT] }
+        Planes {
+            types: [0; PLANE_COUNT],
+            heights: [F32::ZERO; PLANE_COUNT],
+        }
     }
 }
 

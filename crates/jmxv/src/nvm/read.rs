@@ -18,14 +18,18 @@ pub struct ParseOptions {
 
 impl Default for ParseOptions {
     fn default() -> ParseOptions {
-        ParseOptions { require_signature: true }
+        ParseOptions {
+            require_signature: true,
+        }
     }
 }
 
 impl ParseOptions {
     /// Options that accept any 12 signature bytes.
     pub fn any_signature() -> ParseOptions {
-        ParseOptions { require_signature: false }
+        ParseOptions {
+            require_signature: false,
+        }
     }
 }
 
@@ -67,7 +71,11 @@ impl NavMesh {
         let layout = detect_layout(&r)?;
         let tiles = read_tiles(&mut r, layout)?;
         let heights = read_heights(&mut r)?;
-        let planes = if layout.has_planes() { read_planes(&mut r)? } else { Planes::default() };
+        let planes = if layout.has_planes() {
+            read_planes(&mut r)?
+        } else {
+            Planes::default()
+        };
         let trailing = r.rest().to_vec();
         Ok(NavMesh {
             signature,
@@ -109,7 +117,10 @@ fn read_signature(r: &mut Reader<'_>, options: ParseOptions) -> Result<[u8; 12],
     r.place = Place::section("signature");
     let found = &r.rest_peek()[..r.left().min(SIGNATURE.len())];
     if options.require_signature && found != SIGNATURE {
-        return Err(r.error(ErrorKind::BadSignature { expected: SIGNATURE, found: found.to_vec() }));
+        return Err(r.error(ErrorKind::BadSignature {
+            expected: SIGNATURE,
+            found: found.to_vec(),
+        }));
     }
     r.array()
 }
@@ -128,7 +139,11 @@ fn read_objects(r: &mut Reader<'_>) -> Result<Vec<Object>, Error> {
         let link_bytes = r.take(link_count * LINK_LEN)?;
         let links = link_bytes
             .chunks_exact(LINK_LEN)
-            .map(|l| Link { link_object: u16_at(l, 0), link_edge: u16_at(l, 2), edge: u16_at(l, 4) })
+            .map(|l| Link {
+                link_object: u16_at(l, 0),
+                link_edge: u16_at(l, 2),
+                edge: u16_at(l, 4),
+            })
             .collect();
         objects.push(Object {
             object_id: u32_at(b, 0),
@@ -237,7 +252,11 @@ fn read_tiles(r: &mut Reader<'_>, layout: Layout) -> Result<Box<[Tile; TILE_COUN
     let mut tiles = boxed_array(Tile::default());
     if layout.has_tile_flags() {
         for (tile, b) in tiles.iter_mut().zip(bytes.chunks_exact(8)) {
-            *tile = Tile { cell_index: u32_at(b, 0), flag: u16_at(b, 4), texture_id: u16_at(b, 6) };
+            *tile = Tile {
+                cell_index: u32_at(b, 0),
+                flag: u16_at(b, 4),
+                texture_id: u16_at(b, 6),
+            };
         }
     } else {
         for (tile, b) in tiles.iter_mut().zip(bytes.chunks_exact(4)) {

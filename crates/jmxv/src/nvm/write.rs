@@ -13,7 +13,11 @@ impl NavMesh {
             .iter()
             .map(|o| OBJECT_FIXED_LEN + 2 + o.links.len() * LINK_LEN)
             .sum();
-        let cells: usize = self.cells.iter().map(|c| CELL_FIXED_LEN + c.objects.len() * 2).sum();
+        let cells: usize = self
+            .cells
+            .iter()
+            .map(|c| CELL_FIXED_LEN + c.objects.len() * 2)
+            .sum();
         SIGNATURE.len()
             + 2
             + objects
@@ -36,16 +40,32 @@ impl NavMesh {
     pub fn check_writable(&self) -> Result<(), WriteError> {
         check_count("objects", self.objects.len(), u16::MAX.into())?;
         for (i, object) in self.objects.iter().enumerate() {
-            check_count(format_args!("objects[{i}].links"), object.links.len(), u16::MAX.into())?;
+            check_count(
+                format_args!("objects[{i}].links"),
+                object.links.len(),
+                u16::MAX.into(),
+            )?;
         }
         check_count("cells", self.cells.len(), u32::MAX as usize)?;
         for (i, cell) in self.cells.iter().enumerate() {
-            check_count(format_args!("cells[{i}].objects"), cell.objects.len(), u8::MAX.into())?;
+            check_count(
+                format_args!("cells[{i}].objects"),
+                cell.objects.len(),
+                u8::MAX.into(),
+            )?;
         }
         check_count("global_edges", self.global_edges.len(), u32::MAX as usize)?;
-        check_count("internal_edges", self.internal_edges.len(), u32::MAX as usize)?;
+        check_count(
+            "internal_edges",
+            self.internal_edges.len(),
+            u32::MAX as usize,
+        )?;
         if !self.layout.has_tile_flags() {
-            if let Some(i) = self.tiles.iter().position(|t| t.flag != 0 || t.texture_id != 0) {
+            if let Some(i) = self
+                .tiles
+                .iter()
+                .position(|t| t.flag != 0 || t.texture_id != 0)
+            {
                 return Err(WriteError::new(
                     format_args!("tiles[{i}]"),
                     format_args!(
@@ -58,7 +78,10 @@ impl NavMesh {
         if !self.layout.has_planes() && !self.planes.is_zero() {
             return Err(WriteError::new(
                 "planes",
-                format_args!("layout {} stores no plane maps, but they are not 0", self.layout.name()),
+                format_args!(
+                    "layout {} stores no plane maps, but they are not 0",
+                    self.layout.name()
+                ),
             ));
         }
         if self.layout != Layout::Standard && !self.trailing.is_empty() {
@@ -91,7 +114,9 @@ impl NavMesh {
     /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a
     /// [`WriteError`] when the model cannot be written.
     pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let bytes = self.to_vec().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let bytes = self
+            .to_vec()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         writer.write_all(&bytes)
     }
 
@@ -117,7 +142,10 @@ impl NavMesh {
 
 fn check_count(section: impl std::fmt::Display, len: usize, max: usize) -> Result<(), WriteError> {
     if len > max {
-        return Err(WriteError::new(section, format_args!("{len} entries, at most {max} fit")));
+        return Err(WriteError::new(
+            section,
+            format_args!("{len} entries, at most {max} fit"),
+        ));
     }
     Ok(())
 }
@@ -160,7 +188,14 @@ fn write_cells(out: &mut Vec<u8>, open_cell_count: u32, cells: &[Cell]) {
 }
 
 /// The 23 bytes that global and internal edges share.
-fn write_edge_common(out: &mut Vec<u8>, a: [crate::F32; 2], b: [crate::F32; 2], flag: u8, dir: [u8; 2], cell: [u16; 2]) {
+fn write_edge_common(
+    out: &mut Vec<u8>,
+    a: [crate::F32; 2],
+    b: [crate::F32; 2],
+    flag: u8,
+    dir: [u8; 2],
+    cell: [u16; 2],
+) {
     for v in a.iter().chain(&b) {
         out.extend_from_slice(&v.to_le_bytes());
     }

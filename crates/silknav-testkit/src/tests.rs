@@ -1,0 +1,46 @@
+//! The builders' own promises: valid, deterministic, game-like sizes.
+
+use super::*;
+
+#[test]
+fn realistic_region_has_game_like_counts_and_round_trips() {
+    for seed in 0..8 {
+        let mesh = realistic_region(seed);
+        let bytes = bytes_of(&mesh);
+        assert_eq!(NavMesh::parse(&bytes).unwrap(), mesh);
+        assert_eq!(realistic_region(seed), mesh, "same seed, same mesh");
+        let edges = mesh.global_edges.len() + mesh.internal_edges.len();
+        println!(
+            "seed {seed}: {} cells, {edges} edges, {} bytes",
+            mesh.cells.len(),
+            bytes.len()
+        );
+        assert!(
+            (60..=200).contains(&mesh.cells.len()),
+            "seed {seed}: {} cells",
+            mesh.cells.len()
+        );
+        assert!((150..=600).contains(&edges), "seed {seed}: {edges} edges");
+        assert_eq!(mesh.objects.len(), 20);
+    }
+}
+
+#[test]
+fn open_region_is_four_cells_with_border_walls() {
+    let mesh = open_region(TEST_REGION);
+    assert_eq!(mesh.cells.len(), 4);
+    assert_eq!(mesh.open_cell_count, 4);
+    let passages = mesh
+        .internal_edges
+        .iter()
+        .filter(|e| e.flag == 0x04)
+        .count();
+    let walls = mesh
+        .internal_edges
+        .iter()
+        .filter(|e| e.flag == 0x02)
+        .count();
+    assert_eq!(passages, 4);
+    assert_eq!(walls, 8);
+    assert!(mesh.global_edges.is_empty());
+}
