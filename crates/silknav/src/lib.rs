@@ -2,12 +2,14 @@
 //!
 //! - [`build`]: valid navmesh files from tile masks (the back end of world generation and
 //!   imports).
+//! - [`gen`]: synthetic game-like worlds.
 //! - [`rng`]: the seeded generator that makes generated worlds reproducible.
 //!
 //! The world of regions in memory and its queries (cell lookup, height, movement, line of
 //! sight, paths) come next. The format crate is re-exported so that users need one dependency.
 
 pub mod build;
+pub mod gen;
 pub mod rng;
 
 pub use jmxv;

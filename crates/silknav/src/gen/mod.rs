@@ -1,0 +1,126 @@
+//! Synthetic worlds that look like the game's: `silknav gen`.
+//!
+//! A world is W×H adjacent regions. Everything is a function of the seed, so the same seed and
+//! size give the same bytes:
+//!
+//! - **terrain**: fractal noise over world coordinates (so shared border vertices agree), with
+//!   plateaus cut into terraces whose steps are cliffs;
+//! - **blocked tiles**: cliffs (steep tiles), lakes (tiles under the water level), fortress
+//!   walls with gates (some without: enclosed open pockets), rock masses with a thin corridor
+//!   carved through, and building footprints;
+//! - **planes**: water over lakes; some lakes frozen (ice plane, walkable at the ice height);
+//! - **objects**: buildings (blocking), trees and rocks (not blocking), linked gate pairs;
+//!   buildings on a region border are owned by one region and listed in both;
+//! - **textures** by ground: grass, rock, sand, snow, dirt.
+//!
+//! The back end ([`crate::build`]) turns the tile masks into cells and edges.
+
+pub mod catalog;
+mod noise;
+mod plan;
+
+use crate::build::{build_world, RegionInput};
+use jmxv::nvm::NavMesh;
+use jmxv::RegionId;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GenOptions {
+    /// Everything random derives from this.
+    pub seed: u64,
+    /// Regions along x.
+    pub width: u8,
+    /// Regions along z.
+    pub height: u8,
+    /// Region coordinates (x, z) of the south-west region.
+    pub origin: (u8, u8),
+}
+
+impl Default for GenOptions {
+    /// A 2×2 world at region (128, 64), seed 1.
+    fn default() -> GenOptions {
+        GenOptions { seed: 1, width: 2, height: 2, origin: DEFAULT_ORIGIN }
+    }
+}
+
+/// Where generated worlds start unless told otherwise: region x 128, z 64, inside the id range
+/// of the live game's world and with room for worlds up to 127×63 regions.
+pub const DEFAULT_ORIGIN: (u8, u8) = (128, 64);
+
+/// Options that describe no valid world.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenError(String);
+
+impl fmt::Display for GenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GenError {}
+
+impl GenOptions {
+    /// The regions of the world, row by row from the south-west.
+    ///
+    /// # Errors
+    /// An empty size, or regions beyond x 255 or z 127.
+    pub fn regions(&self) -> Result<Vec<RegionId>, GenError> {
+        let (x0, z0) = (u32::from(self.origin.0), u32::from(self.origin.1));
+        let (w, h) = (u32::from(self.width), u32::from(self.height));
+        if w == 0 || h == 0 {
+            return Err(GenError(format!("size {w}x{h} has no regions")));
+        }
+        if x0 + w > 256 || z0 + h > 128 {
+            return Err(GenError(format!(
+                "size {w}x{h} at origin {x0},{z0} reaches region x {} z {}; x must stay ≤ 255 and z ≤ 127",
+                x0 + w - 1,
+                z0 + h - 1
+            )));
+        }
+        Ok((z0..z0 + h)
+            .flat_map(|z| (x0..x0 + w).map(move |x| RegionId::new(x as u8, z as u8)))
+            .collect())
+    }
+}
+
+/// A generated world: one navmesh per region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedWorld {
+    /// The navmesh of each region.
+    pub regions: BTreeMap<RegionId, NavMesh>,
+}
+
+/// Generates a world.
+///
+/// # Errors
+/// As for [`GenOptions::regions`].
+pub fn generate(options: &GenOptions) -> Result<GeneratedWorld, GenError> {
+    generate_with_progress(options, |_, _| {})
+}
+
+/// Generates a world, calling `progress(done, total)` as regions are planned and rasterised.
+///
+/// # Errors
+/// As for [`GenOptions::regions`].
+pub fn generate_with_progress(
+    options: &GenOptions,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<GeneratedWorld, GenError> {
+    let regions = options.regions()?;
+    let terrain = plan::Terrain::new(options.seed);
+    let plans: BTreeMap<RegionId, plan::RegionPlan> =
+        regions.iter().map(|&r| (r, plan::plan_region(&terrain, r, &regions))).collect();
+    let total = regions.len();
+    let inputs: Vec<RegionInput> = regions
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| {
+            progress(i, total);
+            plan::rasterise(&terrain, r, &plans)
+        })
+        .collect();
+    progress(total, total);
+    Ok(GeneratedWorld { regions: build_world(&inputs) })
+}

@@ -1,0 +1,408 @@
+//! Terrain, features and objects of each region, and their rasterisation into builder input.
+
+use super::catalog::{object_ids, texture_ids, Ground, ObjectClass};
+use super::noise::fbm;
+use crate::build::{PlacedObject, RegionInput, TileRect};
+use crate::rng::SplitMix64;
+use jmxv::nvm::{Link, Object, PLANES_PER_SIDE, PLANE_ICE, PLANE_WATER, TILES_PER_SIDE};
+use jmxv::{RegionId, F32};
+use std::collections::BTreeMap;
+
+/// Tiles per region side, as a signed world-tile step.
+const N: i32 = TILES_PER_SIDE as i32;
+/// Tiles per plane side (320 units).
+const PLANE_TILES: i32 = 16;
+/// Lakes are the tiles lying wholly below this height.
+const WATER_LEVEL: f64 = -150.0;
+/// A tile whose corners differ by more than this is a cliff (about 55° over 20 units).
+const CLIFF_STEP: f64 = 28.0;
+
+/// The height field and the other pure functions of world position.
+pub(crate) struct Terrain {
+    seed: u64,
+}
+
+impl Terrain {
+    pub fn new(seed: u64) -> Terrain {
+        Terrain { seed }
+    }
+
+    /// Ground height at world position (x, z) in units.
+    pub fn height(&self, x: f64, z: f64) -> f64 {
+        let s = self.seed;
+        let hills = 260.0 * fbm(s, x / 9000.0, z / 9000.0, 4);
+        let detail = 45.0 * fbm(s ^ 0x11, x / 1300.0, z / 1300.0, 4);
+        // Badlands: where this mask is high, short steep bumps break the ground into many
+        // small cliffs, as in the game's rocky regions (their files are the largest).
+        let rugged = fbm(s ^ 0x44, x / 6000.0, z / 6000.0, 2);
+        let bumps = if rugged > 0.2 {
+            ((rugged - 0.2) / 0.15).min(1.0) * 70.0 * fbm(s ^ 0x55, x / 180.0, z / 180.0, 3)
+        } else {
+            0.0
+        };
+        let h = hills + detail + bumps;
+        // Plateaus: where this mask is high the ground is cut into terraces; the short steep
+        // part of each step becomes a cliff.
+        let mask = fbm(s ^ 0x22, x / 5000.0, z / 5000.0, 3);
+        if mask > 0.15 {
+            let step = 95.0;
+            let (level, frac) = ((h / step).floor(), (h / step).fract());
+            let rise = ((frac - 0.8) / 0.2).clamp(0.0, 1.0);
+            let terraced = step * (level + rise);
+            let blend = ((mask - 0.15) / 0.1).clamp(0.0, 1.0);
+            h + (terraced - h) * blend
+        } else {
+            h
+        }
+    }
+
+    /// Height of world vertex (vx, vz), a vertex every 20 units.
+    fn vertex(&self, vx: i32, vz: i32) -> f64 {
+        self.height(f64::from(vx) * 20.0, f64::from(vz) * 20.0)
+    }
+
+    /// Lowest and highest corner of world tile (tx, tz).
+    fn tile_range(&self, tx: i32, tz: i32) -> (f64, f64) {
+        let c = [self.vertex(tx, tz), self.vertex(tx + 1, tz), self.vertex(tx, tz + 1), self.vertex(tx + 1, tz + 1)];
+        let lo = c.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = c.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo, hi)
+    }
+
+    fn is_cliff(&self, tx: i32, tz: i32) -> bool {
+        let (lo, hi) = self.tile_range(tx, tz);
+        hi - lo > CLIFF_STEP
+    }
+
+    fn is_lake(&self, tx: i32, tz: i32) -> bool {
+        self.tile_range(tx, tz).1 < WATER_LEVEL
+    }
+
+    /// Whether the lakes of the plane containing world tile (tx, tz) are frozen.
+    fn is_frozen(&self, tx: i32, tz: i32) -> bool {
+        let (px, pz) = (tx.div_euclid(PLANE_TILES), tz.div_euclid(PLANE_TILES));
+        fbm(self.seed ^ 0x33, f64::from(px) / 7.0, f64::from(pz) / 7.0, 2) > 0.25
+    }
+
+    /// Whether a building could stand on these world tiles.
+    fn is_buildable(&self, rect: WorldRect) -> bool {
+        (rect.z0..rect.z1).all(|z| (rect.x0..rect.x1).all(|x| !self.is_cliff(x, z) && !self.is_lake(x, z)))
+    }
+}
+
+/// A rectangle of world tiles, half-open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WorldRect {
+    x0: i32,
+    z0: i32,
+    x1: i32,
+    z1: i32,
+}
+
+impl WorldRect {
+    fn contains(self, x: i32, z: i32) -> bool {
+        (self.x0..self.x1).contains(&x) && (self.z0..self.z1).contains(&z)
+    }
+
+    fn clip_to(self, region: RegionId) -> Option<TileRect> {
+        let (ox, oz) = origin_tiles(region);
+        let x0 = (self.x0 - ox).max(0);
+        let z0 = (self.z0 - oz).max(0);
+        let x1 = (self.x1 - ox).min(N);
+        let z1 = (self.z1 - oz).min(N);
+        (x0 < x1 && z0 < z1).then(|| TileRect { x0: x0 as u8, z0: z0 as u8, x1: x1 as u8, z1: z1 as u8 })
+    }
+
+    fn regions(self) -> impl Iterator<Item = RegionId> {
+        let (rx0, rx1) = (self.x0.div_euclid(N), (self.x1 - 1).div_euclid(N));
+        let (rz0, rz1) = (self.z0.div_euclid(N), (self.z1 - 1).div_euclid(N));
+        (rz0..=rz1).flat_map(move |z| (rx0..=rx1).map(move |x| RegionId::new(x as u8, z as u8)))
+    }
+}
+
+/// World tile of a region's south-west corner.
+fn origin_tiles(region: RegionId) -> (i32, i32) {
+    (i32::from(region.x()) * N, i32::from(region.z()) * N)
+}
+
+/// An object this region owns.
+#[derive(Debug, Clone)]
+struct PlannedObject {
+    object_id: u32,
+    /// World position in units.
+    x: f64,
+    z: f64,
+    yaw: f32,
+    footprint: WorldRect,
+    blocks: bool,
+    owner: RegionId,
+    uid: u16,
+    /// (uid of the partner, the partner's edge, this object's edge).
+    links: Vec<(u16, u16, u16)>,
+}
+
+/// What a region adds on top of its terrain.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RegionPlan {
+    walls: Vec<WorldRect>,
+    rocks: Vec<(i32, i32, i32)>,
+    corridors: Vec<WorldRect>,
+    objects: Vec<PlannedObject>,
+}
+
+/// Decides the features and objects of one region. Fortresses and rock masses stay inside it;
+/// buildings may cross into a neighbour that is part of the world.
+pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId]) -> RegionPlan {
+    let mut rng = SplitMix64::new(terrain.seed ^ (u64::from(region.0) << 32) ^ 0x5eed);
+    let (ox, oz) = origin_tiles(region);
+    let mut plan = RegionPlan::default();
+    let mut uid = 0u16;
+    let mut next_uid = || {
+        uid += 1;
+        uid
+    };
+
+    if rng.chance(0.35) {
+        // A fortress: a ring of one-tile walls; gates are gaps flanked by linked gate objects.
+        let (w, h) = (rng.range(18, 40) as i32, rng.range(18, 40) as i32);
+        let (x0, z0) = (ox + rng.range(4, (N - w - 4) as u32) as i32, oz + rng.range(4, (N - h - 4) as u32) as i32);
+        let (x1, z1) = (x0 + w, z0 + h);
+        let gated = rng.chance(0.75);
+        let gate_at = x0 + w / 2 - 1;
+        let wall = |x0, z0, x1, z1| WorldRect { x0, z0, x1, z1 };
+        plan.walls.push(wall(x0, z0, x1, z0 + 1));
+        plan.walls.push(wall(x0, z0, x0 + 1, z1));
+        plan.walls.push(wall(x1 - 1, z0, x1, z1));
+        if gated {
+            // The north wall has a three-tile gate; the south wall a second, narrow one.
+            plan.walls.push(wall(x0, z1 - 1, gate_at, z1));
+            plan.walls.push(wall(gate_at + 3, z1 - 1, x1, z1));
+            let south_gap = x0 + w / 3;
+            plan.walls.retain(|r| !(r.z0 == z0 && r.z1 == z0 + 1));
+            plan.walls.push(wall(x0, z0, south_gap, z0 + 1));
+            plan.walls.push(wall(south_gap + 1, z0, x1, z0 + 1));
+            let mut gates = Vec::new();
+            let ids: Vec<u32> = object_ids(ObjectClass::Gate).collect();
+            for (side, gx) in [(0u32, gate_at - 1), (1, gate_at + 3)] {
+                let footprint = WorldRect { x0: gx, z0: z1 - 1, x1: gx + 1, z1 };
+                let (x, z) = centre(footprint);
+                gates.push(PlannedObject {
+                    object_id: ids[side as usize % ids.len()],
+                    x,
+                    z,
+                    yaw: 0.0,
+                    footprint,
+                    blocks: true,
+                    owner: region,
+                    uid: next_uid(),
+                    links: Vec::new(),
+                });
+            }
+            let (ea, eb) = (rng.range(0, 12) as u16, rng.range(0, 12) as u16);
+            let (ua, ub) = (gates[0].uid, gates[1].uid);
+            gates[0].links.push((ub, eb, ea));
+            gates[1].links.push((ua, ea, eb));
+            plan.objects.extend(gates);
+        } else {
+            plan.walls.push(wall(x0, z1 - 1, x1, z1));
+        }
+        for _ in 0..rng.range(2, 6) {
+            let (bw, bh) = (rng.range(2, 5) as i32, rng.range(2, 5) as i32);
+            let fx = rng.range((x0 + 2) as u32, (x1 - bw - 2).max(x0 + 3) as u32) as i32;
+            let fz = rng.range((z0 + 2) as u32, (z1 - bh - 2).max(z0 + 3) as u32) as i32;
+            let footprint = WorldRect { x0: fx, z0: fz, x1: fx + bw, z1: fz + bh };
+            if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
+                plan.objects.push(building(&mut rng, footprint, region, next_uid()));
+            }
+        }
+    }
+
+    if rng.chance(0.3) {
+        // A rock mass with a thin corridor carved straight through it.
+        let r = rng.range(7, 15) as i32;
+        let (cx, cz) = (ox + rng.range(r as u32 + 2, (N - r - 2) as u32) as i32, oz + rng.range(r as u32 + 2, (N - r - 2) as u32) as i32);
+        plan.rocks.push((cx, cz, r));
+        let width = rng.range(1, 3) as i32;
+        plan.corridors.push(if rng.chance(0.5) {
+            WorldRect { x0: cx - r - 1, z0: cz, x1: cx + r + 2, z1: cz + width }
+        } else {
+            WorldRect { x0: cx, z0: cz - r - 1, x1: cx + width, z1: cz + r + 2 }
+        });
+    }
+
+    // A village: buildings on open ground; some straddle a region border.
+    for _ in 0..rng.range(2, 9) {
+        let (bw, bh) = (rng.range(2, 6) as i32, rng.range(2, 6) as i32);
+        let on_border = rng.chance(0.2);
+        let fx = if on_border && rng.chance(0.5) { ox + N - bw / 2 - 1 } else { ox + rng.range(1, (N - bw - 1) as u32) as i32 };
+        let fz = if on_border && fx < ox + N - bw { oz + N - bh / 2 - 1 } else { oz + rng.range(1, (N - bh - 1) as u32) as i32 };
+        let footprint = WorldRect { x0: fx, z0: fz, x1: fx + bw, z1: fz + bh };
+        let inside_world = footprint.regions().all(|r| world.contains(&r));
+        if inside_world && terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
+            plan.objects.push(building(&mut rng, footprint, region, next_uid()));
+        }
+    }
+
+    // Trees and rocks: they stand on open ground and block nothing.
+    let props: Vec<u32> = object_ids(ObjectClass::Prop).collect();
+    for _ in 0..rng.range(4, 16) {
+        let (tx, tz) = (ox + rng.range(0, N as u32) as i32, oz + rng.range(0, N as u32) as i32);
+        let footprint = WorldRect { x0: tx, z0: tz, x1: tx + 1, z1: tz + 1 };
+        if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
+            let (x, z) = centre(footprint);
+            plan.objects.push(PlannedObject {
+                object_id: props[rng.range(0, props.len() as u32) as usize],
+                x: x + rng.unit() * 8.0 - 4.0,
+                z: z + rng.unit() * 8.0 - 4.0,
+                yaw: (rng.unit() * std::f64::consts::TAU) as f32,
+                footprint,
+                blocks: false,
+                owner: region,
+                uid: next_uid(),
+                links: Vec::new(),
+            });
+        }
+    }
+    plan
+}
+
+fn building(rng: &mut SplitMix64, footprint: WorldRect, owner: RegionId, uid: u16) -> PlannedObject {
+    let ids: Vec<u32> = object_ids(ObjectClass::Building).collect();
+    let (x, z) = centre(footprint);
+    PlannedObject {
+        object_id: ids[rng.range(0, ids.len() as u32) as usize],
+        x,
+        z,
+        yaw: [0.0, 0.5, 1.0, 1.5][rng.range(0, 4) as usize] * std::f32::consts::PI,
+        footprint,
+        blocks: true,
+        owner,
+        uid,
+        links: Vec::new(),
+    }
+}
+
+fn centre(r: WorldRect) -> (f64, f64) {
+    (f64::from(r.x0 + r.x1) * 10.0, f64::from(r.z0 + r.z1) * 10.0)
+}
+
+fn overlaps_any(plan: &RegionPlan, r: WorldRect) -> bool {
+    let grown = WorldRect { x0: r.x0 - 1, z0: r.z0 - 1, x1: r.x1 + 1, z1: r.z1 + 1 };
+    let hit = |o: WorldRect| o.x0 < grown.x1 && grown.x0 < o.x1 && o.z0 < grown.z1 && grown.z0 < o.z1;
+    plan.objects.iter().any(|o| hit(o.footprint)) || plan.walls.iter().copied().any(hit)
+}
+
+/// The builder input of one region: its tiles, heights, planes and the objects it lists (its
+/// own first, then those of neighbours whose footprint reaches into it).
+pub(crate) fn rasterise(terrain: &Terrain, region: RegionId, plans: &BTreeMap<RegionId, RegionPlan>) -> RegionInput {
+    let (ox, oz) = origin_tiles(region);
+    let mut input = RegionInput::open(region);
+    let nearby: Vec<&RegionPlan> = (-1..=1)
+        .flat_map(|dz| (-1..=1).map(move |dx| (dx, dz)))
+        .filter_map(|(dx, dz)| {
+            let (x, z) = (i32::from(region.x()) + dx, i32::from(region.z()) + dz);
+            if !(0..256).contains(&x) || !(0..128).contains(&z) {
+                return None;
+            }
+            plans.get(&RegionId::new(x as u8, z as u8))
+        })
+        .collect();
+
+    for vz in 0..=N {
+        for vx in 0..=N {
+            input.heights[(vz * (N + 1) + vx) as usize] = terrain.vertex(ox + vx, oz + vz) as f32;
+        }
+    }
+
+    let mut water = [false; 36];
+    for tz in 0..N {
+        for tx in 0..N {
+            let (wx, wz) = (ox + tx, oz + tz);
+            let t = (tz * N + tx) as usize;
+            let plane = ((tz / PLANE_TILES) * PLANES_PER_SIDE as i32 + tx / PLANE_TILES) as usize;
+            let lake = terrain.is_lake(wx, wz);
+            water[plane] |= lake;
+            let cliff = terrain.is_cliff(wx, wz);
+            let wall = nearby.iter().any(|p| p.walls.iter().any(|w| w.contains(wx, wz)));
+            let rock = nearby.iter().any(|p| {
+                p.rocks.iter().any(|&(cx, cz, r)| (wx - cx).pow(2) + (wz - cz).pow(2) <= r * r)
+                    && !p.corridors.iter().any(|c| c.contains(wx, wz))
+            });
+            let building = nearby.iter().any(|p| p.objects.iter().any(|o| o.blocks && o.footprint.contains(wx, wz)));
+            let frozen = lake && terrain.is_frozen(wx, wz);
+            input.blocked[t] = cliff || (lake && !frozen) || wall || rock || building;
+            let (lo, hi) = terrain.tile_range(wx, wz);
+            let ground = if building || wall {
+                Ground::Dirt
+            } else if cliff || rock {
+                Ground::Rock
+            } else if lake || lo < WATER_LEVEL + 15.0 {
+                Ground::Sand
+            } else if hi > 200.0 || frozen {
+                Ground::Snow
+            } else {
+                Ground::Grass
+            };
+            let choices: Vec<u16> = texture_ids(ground).collect();
+            input.textures[t] = choices[((wx * 31 + wz * 17).rem_euclid(choices.len() as i32)) as usize];
+        }
+    }
+    for (plane, &has_water) in water.iter().enumerate() {
+        if has_water {
+            let (px, pz) = ((plane % PLANES_PER_SIDE) as i32, (plane / PLANES_PER_SIDE) as i32);
+            let frozen = terrain.is_frozen(ox + px * PLANE_TILES, oz + pz * PLANE_TILES);
+            // Frozen lakes: some planes are ice only, some ice over water (type 3), as in the game.
+            input.planes.types[plane] = match (frozen, (px + pz) % 2 == 0) {
+                (false, _) => PLANE_WATER,
+                (true, true) => PLANE_WATER | PLANE_ICE,
+                (true, false) => PLANE_ICE,
+            };
+            input.planes.heights[plane] = F32::from(WATER_LEVEL as f32);
+        }
+    }
+
+    // Objects: this region's own, then neighbours' whose footprint reaches in.
+    let mut listed: Vec<&PlannedObject> = plans.get(&region).map(|p| p.objects.iter().collect()).unwrap_or_default();
+    for p in &nearby {
+        for o in &p.objects {
+            if o.owner != region && o.footprint.regions().any(|r| r == region) {
+                listed.push(o);
+            }
+        }
+    }
+    let index_of = |owner: RegionId, uid: u16| listed.iter().position(|o| o.owner == owner && o.uid == uid);
+    let (wx0, wz0) = (f64::from(ox) * 20.0, f64::from(oz) * 20.0);
+    for o in &listed {
+        let Some(footprint) = o.footprint.clip_to(region) else { continue };
+        let links = o
+            .links
+            .iter()
+            .map(|&(partner, link_edge, edge)| Link {
+                link_object: index_of(o.owner, partner).map_or(u16::MAX, |i| i as u16),
+                link_edge,
+                edge,
+            })
+            .collect();
+        let area = (o.footprint.x1 - o.footprint.x0) * (o.footprint.z1 - o.footprint.z0);
+        input.objects.push(PlacedObject {
+            object: Object {
+                object_id: o.object_id,
+                position: [
+                    F32::from((o.x - wx0) as f32),
+                    F32::from(terrain.height(o.x, o.z) as f32),
+                    F32::from((o.z - wz0) as f32),
+                ],
+                kind: 0xFFFF,
+                yaw: F32::from(o.yaw),
+                uid: o.uid,
+                short0: 0,
+                is_big: u8::from(area >= 16 || o.footprint.regions().count() > 1),
+                is_struct: u8::from(o.blocks && area >= 12),
+                region_id: o.owner.0,
+                links,
+            },
+            footprint,
+        });
+    }
+    input
+}
