@@ -25,19 +25,58 @@ pub struct ObjectResource {
 
 /// The generated `object.ifo`, in index order.
 pub const OBJECTS: &[ObjectResource] = &[
-    res("res\\bldg\\china\\jangan\\ch_house_a01.bsr", ObjectClass::Building),
-    res("res\\bldg\\china\\jangan\\ch_house_a02.bsr", ObjectClass::Building),
-    res("res\\bldg\\china\\jangan\\ch_house_b01.bsr", ObjectClass::Building),
-    res("res\\bldg\\china\\jangan\\ch_shop_weapon.bsr", ObjectClass::Building),
-    res("res\\bldg\\china\\jangan\\ch_shop_armor.bsr", ObjectClass::Building),
-    res("res\\bldg\\china\\jangan\\ch_tower_a01.bsr", ObjectClass::Building),
-    res("res\\bldg\\oasis\\kotan\\ot_house_a01.bsr", ObjectClass::Building),
-    res("res\\bldg\\oasis\\kotan\\ot_house_b01.bsr", ObjectClass::Building),
-    res("res\\bldg\\oasis\\kotan\\ot_stable.bsr", ObjectClass::Building),
-    res("res\\bldg\\europe\\constantinople\\eu_house_a01.bsr", ObjectClass::Building),
-    res("res\\bldg\\europe\\constantinople\\eu_church.bsr", ObjectClass::Building),
-    res("res\\bldg\\china\\fortress\\ch_gate_left.bsr", ObjectClass::Gate),
-    res("res\\bldg\\china\\fortress\\ch_gate_right.bsr", ObjectClass::Gate),
+    res(
+        "res\\bldg\\china\\jangan\\ch_house_a01.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\china\\jangan\\ch_house_a02.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\china\\jangan\\ch_house_b01.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\china\\jangan\\ch_shop_weapon.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\china\\jangan\\ch_shop_armor.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\china\\jangan\\ch_tower_a01.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\oasis\\kotan\\ot_house_a01.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\oasis\\kotan\\ot_house_b01.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\oasis\\kotan\\ot_stable.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\europe\\constantinople\\eu_house_a01.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\europe\\constantinople\\eu_church.bsr",
+        ObjectClass::Building,
+    ),
+    res(
+        "res\\bldg\\china\\fortress\\ch_gate_left.bsr",
+        ObjectClass::Gate,
+    ),
+    res(
+        "res\\bldg\\china\\fortress\\ch_gate_right.bsr",
+        ObjectClass::Gate,
+    ),
     res("res\\nature\\tree\\ch_pine_a01.bms", ObjectClass::Prop),
     res("res\\nature\\tree\\ch_pine_a02.bms", ObjectClass::Prop),
     res("res\\nature\\tree\\ch_willow_a01.bms", ObjectClass::Prop),
@@ -57,7 +96,11 @@ const fn res(path: &'static str, class: ObjectClass) -> ObjectResource {
 
 /// Object ids of one class.
 pub fn object_ids(class: ObjectClass) -> impl Iterator<Item = u32> {
-    OBJECTS.iter().enumerate().filter(move |(_, o)| o.class == class).map(|(i, _)| i as u32)
+    OBJECTS
+        .iter()
+        .enumerate()
+        .filter(move |(_, o)| o.class == class)
+        .map(|(i, _)| i as u32)
 }
 
 /// What a tile's ground is, which picks its texture (and the colour in pictures).
@@ -94,5 +137,9 @@ pub const TEXTURES: &[(Ground, &str)] = &[
 
 /// Texture ids of one ground kind.
 pub fn texture_ids(ground: Ground) -> impl Iterator<Item = u16> {
-    TEXTURES.iter().enumerate().filter(move |(_, t)| t.0 == ground).map(|(i, _)| i as u16)
+    TEXTURES
+        .iter()
+        .enumerate()
+        .filter(move |(_, t)| t.0 == ground)
+        .map(|(i, _)| i as u16)
 }

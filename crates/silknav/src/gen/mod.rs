@@ -41,7 +41,12 @@ pub struct GenOptions {
 impl Default for GenOptions {
     /// A 2×2 world at region (128, 64), seed 1.
     fn default() -> GenOptions {
-        GenOptions { seed: 1, width: 2, height: 2, origin: DEFAULT_ORIGIN }
+        GenOptions {
+            seed: 1,
+            width: 2,
+            height: 2,
+            origin: DEFAULT_ORIGIN,
+        }
     }
 }
 
@@ -110,8 +115,10 @@ pub fn generate_with_progress(
 ) -> Result<GeneratedWorld, GenError> {
     let regions = options.regions()?;
     let terrain = plan::Terrain::new(options.seed);
-    let plans: BTreeMap<RegionId, plan::RegionPlan> =
-        regions.iter().map(|&r| (r, plan::plan_region(&terrain, r, &regions))).collect();
+    let plans: BTreeMap<RegionId, plan::RegionPlan> = regions
+        .iter()
+        .map(|&r| (r, plan::plan_region(&terrain, r, &regions)))
+        .collect();
     let total = regions.len();
     let inputs: Vec<RegionInput> = regions
         .iter()
@@ -122,5 +129,7 @@ pub fn generate_with_progress(
         })
         .collect();
     progress(total, total);
-    Ok(GeneratedWorld { regions: build_world(&inputs) })
+    Ok(GeneratedWorld {
+        regions: build_world(&inputs),
+    })
 }

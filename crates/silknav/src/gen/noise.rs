@@ -41,7 +41,12 @@ pub fn value(seed: u64, x: f64, z: f64) -> f64 {
 pub fn fbm(seed: u64, x: f64, z: f64, octaves: u32) -> f64 {
     let (mut sum, mut amplitude, mut frequency, mut norm) = (0.0, 1.0, 1.0, 0.0);
     for octave in 0..octaves {
-        sum += amplitude * value(seed.wrapping_add(u64::from(octave) * 0x51ed_2701), x * frequency, z * frequency);
+        sum += amplitude
+            * value(
+                seed.wrapping_add(u64::from(octave) * 0x51ed_2701),
+                x * frequency,
+                z * frequency,
+            );
         norm += amplitude;
         amplitude *= 0.5;
         frequency *= 2.0;

@@ -63,7 +63,12 @@ impl Terrain {
 
     /// Lowest and highest corner of world tile (tx, tz).
     fn tile_range(&self, tx: i32, tz: i32) -> (f64, f64) {
-        let c = [self.vertex(tx, tz), self.vertex(tx + 1, tz), self.vertex(tx, tz + 1), self.vertex(tx + 1, tz + 1)];
+        let c = [
+            self.vertex(tx, tz),
+            self.vertex(tx + 1, tz),
+            self.vertex(tx, tz + 1),
+            self.vertex(tx + 1, tz + 1),
+        ];
         let lo = c.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = c.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         (lo, hi)
@@ -81,12 +86,18 @@ impl Terrain {
     /// Whether the lakes of the plane containing world tile (tx, tz) are frozen.
     fn is_frozen(&self, tx: i32, tz: i32) -> bool {
         let (px, pz) = (tx.div_euclid(PLANE_TILES), tz.div_euclid(PLANE_TILES));
-        fbm(self.seed ^ 0x33, f64::from(px) / 7.0, f64::from(pz) / 7.0, 2) > 0.25
+        fbm(
+            self.seed ^ 0x33,
+            f64::from(px) / 7.0,
+            f64::from(pz) / 7.0,
+            2,
+        ) > 0.25
     }
 
     /// Whether a building could stand on these world tiles.
     fn is_buildable(&self, rect: WorldRect) -> bool {
-        (rect.z0..rect.z1).all(|z| (rect.x0..rect.x1).all(|x| !self.is_cliff(x, z) && !self.is_lake(x, z)))
+        (rect.z0..rect.z1)
+            .all(|z| (rect.x0..rect.x1).all(|x| !self.is_cliff(x, z) && !self.is_lake(x, z)))
     }
 }
 
@@ -110,7 +121,12 @@ impl WorldRect {
         let z0 = (self.z0 - oz).max(0);
         let x1 = (self.x1 - ox).min(N);
         let z1 = (self.z1 - oz).min(N);
-        (x0 < x1 && z0 < z1).then(|| TileRect { x0: x0 as u8, z0: z0 as u8, x1: x1 as u8, z1: z1 as u8 })
+        (x0 < x1 && z0 < z1).then_some(TileRect {
+            x0: x0 as u8,
+            z0: z0 as u8,
+            x1: x1 as u8,
+            z1: z1 as u8,
+        })
     }
 
     fn regions(self) -> impl Iterator<Item = RegionId> {
@@ -165,7 +181,10 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     if rng.chance(0.35) {
         // A fortress: a ring of one-tile walls; gates are gaps flanked by linked gate objects.
         let (w, h) = (rng.range(18, 40) as i32, rng.range(18, 40) as i32);
-        let (x0, z0) = (ox + rng.range(4, (N - w - 4) as u32) as i32, oz + rng.range(4, (N - h - 4) as u32) as i32);
+        let (x0, z0) = (
+            ox + rng.range(4, (N - w - 4) as u32) as i32,
+            oz + rng.range(4, (N - h - 4) as u32) as i32,
+        );
         let (x1, z1) = (x0 + w, z0 + h);
         let gated = rng.chance(0.75);
         let gate_at = x0 + w / 2 - 1;
@@ -184,7 +203,12 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
             let mut gates = Vec::new();
             let ids: Vec<u32> = object_ids(ObjectClass::Gate).collect();
             for (side, gx) in [(0u32, gate_at - 1), (1, gate_at + 3)] {
-                let footprint = WorldRect { x0: gx, z0: z1 - 1, x1: gx + 1, z1 };
+                let footprint = WorldRect {
+                    x0: gx,
+                    z0: z1 - 1,
+                    x1: gx + 1,
+                    z1,
+                };
                 let (x, z) = centre(footprint);
                 gates.push(PlannedObject {
                     object_id: ids[side as usize % ids.len()],
@@ -210,9 +234,15 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
             let (bw, bh) = (rng.range(2, 5) as i32, rng.range(2, 5) as i32);
             let fx = rng.range((x0 + 2) as u32, (x1 - bw - 2).max(x0 + 3) as u32) as i32;
             let fz = rng.range((z0 + 2) as u32, (z1 - bh - 2).max(z0 + 3) as u32) as i32;
-            let footprint = WorldRect { x0: fx, z0: fz, x1: fx + bw, z1: fz + bh };
+            let footprint = WorldRect {
+                x0: fx,
+                z0: fz,
+                x1: fx + bw,
+                z1: fz + bh,
+            };
             if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
-                plan.objects.push(building(&mut rng, footprint, region, next_uid()));
+                plan.objects
+                    .push(building(&mut rng, footprint, region, next_uid()));
             }
         }
     }
@@ -220,13 +250,26 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     if rng.chance(0.3) {
         // A rock mass with a thin corridor carved straight through it.
         let r = rng.range(7, 15) as i32;
-        let (cx, cz) = (ox + rng.range(r as u32 + 2, (N - r - 2) as u32) as i32, oz + rng.range(r as u32 + 2, (N - r - 2) as u32) as i32);
+        let (cx, cz) = (
+            ox + rng.range(r as u32 + 2, (N - r - 2) as u32) as i32,
+            oz + rng.range(r as u32 + 2, (N - r - 2) as u32) as i32,
+        );
         plan.rocks.push((cx, cz, r));
         let width = rng.range(1, 3) as i32;
         plan.corridors.push(if rng.chance(0.5) {
-            WorldRect { x0: cx - r - 1, z0: cz, x1: cx + r + 2, z1: cz + width }
+            WorldRect {
+                x0: cx - r - 1,
+                z0: cz,
+                x1: cx + r + 2,
+                z1: cz + width,
+            }
         } else {
-            WorldRect { x0: cx, z0: cz - r - 1, x1: cx + width, z1: cz + r + 2 }
+            WorldRect {
+                x0: cx,
+                z0: cz - r - 1,
+                x1: cx + width,
+                z1: cz + r + 2,
+            }
         });
     }
 
@@ -234,20 +277,42 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     for _ in 0..rng.range(2, 9) {
         let (bw, bh) = (rng.range(2, 6) as i32, rng.range(2, 6) as i32);
         let on_border = rng.chance(0.2);
-        let fx = if on_border && rng.chance(0.5) { ox + N - bw / 2 - 1 } else { ox + rng.range(1, (N - bw - 1) as u32) as i32 };
-        let fz = if on_border && fx < ox + N - bw { oz + N - bh / 2 - 1 } else { oz + rng.range(1, (N - bh - 1) as u32) as i32 };
-        let footprint = WorldRect { x0: fx, z0: fz, x1: fx + bw, z1: fz + bh };
+        let fx = if on_border && rng.chance(0.5) {
+            ox + N - bw / 2 - 1
+        } else {
+            ox + rng.range(1, (N - bw - 1) as u32) as i32
+        };
+        let fz = if on_border && fx < ox + N - bw {
+            oz + N - bh / 2 - 1
+        } else {
+            oz + rng.range(1, (N - bh - 1) as u32) as i32
+        };
+        let footprint = WorldRect {
+            x0: fx,
+            z0: fz,
+            x1: fx + bw,
+            z1: fz + bh,
+        };
         let inside_world = footprint.regions().all(|r| world.contains(&r));
         if inside_world && terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
-            plan.objects.push(building(&mut rng, footprint, region, next_uid()));
+            plan.objects
+                .push(building(&mut rng, footprint, region, next_uid()));
         }
     }
 
     // Trees and rocks: they stand on open ground and block nothing.
     let props: Vec<u32> = object_ids(ObjectClass::Prop).collect();
     for _ in 0..rng.range(4, 16) {
-        let (tx, tz) = (ox + rng.range(0, N as u32) as i32, oz + rng.range(0, N as u32) as i32);
-        let footprint = WorldRect { x0: tx, z0: tz, x1: tx + 1, z1: tz + 1 };
+        let (tx, tz) = (
+            ox + rng.range(0, N as u32) as i32,
+            oz + rng.range(0, N as u32) as i32,
+        );
+        let footprint = WorldRect {
+            x0: tx,
+            z0: tz,
+            x1: tx + 1,
+            z1: tz + 1,
+        };
         if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
             let (x, z) = centre(footprint);
             plan.objects.push(PlannedObject {
@@ -266,7 +331,12 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     plan
 }
 
-fn building(rng: &mut SplitMix64, footprint: WorldRect, owner: RegionId, uid: u16) -> PlannedObject {
+fn building(
+    rng: &mut SplitMix64,
+    footprint: WorldRect,
+    owner: RegionId,
+    uid: u16,
+) -> PlannedObject {
     let ids: Vec<u32> = object_ids(ObjectClass::Building).collect();
     let (x, z) = centre(footprint);
     PlannedObject {
@@ -287,14 +357,24 @@ fn centre(r: WorldRect) -> (f64, f64) {
 }
 
 fn overlaps_any(plan: &RegionPlan, r: WorldRect) -> bool {
-    let grown = WorldRect { x0: r.x0 - 1, z0: r.z0 - 1, x1: r.x1 + 1, z1: r.z1 + 1 };
-    let hit = |o: WorldRect| o.x0 < grown.x1 && grown.x0 < o.x1 && o.z0 < grown.z1 && grown.z0 < o.z1;
+    let grown = WorldRect {
+        x0: r.x0 - 1,
+        z0: r.z0 - 1,
+        x1: r.x1 + 1,
+        z1: r.z1 + 1,
+    };
+    let hit =
+        |o: WorldRect| o.x0 < grown.x1 && grown.x0 < o.x1 && o.z0 < grown.z1 && grown.z0 < o.z1;
     plan.objects.iter().any(|o| hit(o.footprint)) || plan.walls.iter().copied().any(hit)
 }
 
 /// The builder input of one region: its tiles, heights, planes and the objects it lists (its
 /// own first, then those of neighbours whose footprint reaches into it).
-pub(crate) fn rasterise(terrain: &Terrain, region: RegionId, plans: &BTreeMap<RegionId, RegionPlan>) -> RegionInput {
+pub(crate) fn rasterise(
+    terrain: &Terrain,
+    region: RegionId,
+    plans: &BTreeMap<RegionId, RegionPlan>,
+) -> RegionInput {
     let (ox, oz) = origin_tiles(region);
     let mut input = RegionInput::open(region);
     let nearby: Vec<&RegionPlan> = (-1..=1)
@@ -323,12 +403,20 @@ pub(crate) fn rasterise(terrain: &Terrain, region: RegionId, plans: &BTreeMap<Re
             let lake = terrain.is_lake(wx, wz);
             water[plane] |= lake;
             let cliff = terrain.is_cliff(wx, wz);
-            let wall = nearby.iter().any(|p| p.walls.iter().any(|w| w.contains(wx, wz)));
+            let wall = nearby
+                .iter()
+                .any(|p| p.walls.iter().any(|w| w.contains(wx, wz)));
             let rock = nearby.iter().any(|p| {
-                p.rocks.iter().any(|&(cx, cz, r)| (wx - cx).pow(2) + (wz - cz).pow(2) <= r * r)
+                p.rocks
+                    .iter()
+                    .any(|&(cx, cz, r)| (wx - cx).pow(2) + (wz - cz).pow(2) <= r * r)
                     && !p.corridors.iter().any(|c| c.contains(wx, wz))
             });
-            let building = nearby.iter().any(|p| p.objects.iter().any(|o| o.blocks && o.footprint.contains(wx, wz)));
+            let building = nearby.iter().any(|p| {
+                p.objects
+                    .iter()
+                    .any(|o| o.blocks && o.footprint.contains(wx, wz))
+            });
             let frozen = lake && terrain.is_frozen(wx, wz);
             input.blocked[t] = cliff || (lake && !frozen) || wall || rock || building;
             let (lo, hi) = terrain.tile_range(wx, wz);
@@ -344,12 +432,16 @@ pub(crate) fn rasterise(terrain: &Terrain, region: RegionId, plans: &BTreeMap<Re
                 Ground::Grass
             };
             let choices: Vec<u16> = texture_ids(ground).collect();
-            input.textures[t] = choices[((wx * 31 + wz * 17).rem_euclid(choices.len() as i32)) as usize];
+            input.textures[t] =
+                choices[((wx * 31 + wz * 17).rem_euclid(choices.len() as i32)) as usize];
         }
     }
     for (plane, &has_water) in water.iter().enumerate() {
         if has_water {
-            let (px, pz) = ((plane % PLANES_PER_SIDE) as i32, (plane / PLANES_PER_SIDE) as i32);
+            let (px, pz) = (
+                (plane % PLANES_PER_SIDE) as i32,
+                (plane / PLANES_PER_SIDE) as i32,
+            );
             let frozen = terrain.is_frozen(ox + px * PLANE_TILES, oz + pz * PLANE_TILES);
             // Frozen lakes: some planes are ice only, some ice over water (type 3), as in the game.
             input.planes.types[plane] = match (frozen, (px + pz) % 2 == 0) {
@@ -362,7 +454,10 @@ pub(crate) fn rasterise(terrain: &Terrain, region: RegionId, plans: &BTreeMap<Re
     }
 
     // Objects: this region's own, then neighbours' whose footprint reaches in.
-    let mut listed: Vec<&PlannedObject> = plans.get(&region).map(|p| p.objects.iter().collect()).unwrap_or_default();
+    let mut listed: Vec<&PlannedObject> = plans
+        .get(&region)
+        .map(|p| p.objects.iter().collect())
+        .unwrap_or_default();
     for p in &nearby {
         for o in &p.objects {
             if o.owner != region && o.footprint.regions().any(|r| r == region) {
@@ -370,10 +465,13 @@ pub(crate) fn rasterise(terrain: &Terrain, region: RegionId, plans: &BTreeMap<Re
             }
         }
     }
-    let index_of = |owner: RegionId, uid: u16| listed.iter().position(|o| o.owner == owner && o.uid == uid);
+    let index_of =
+        |owner: RegionId, uid: u16| listed.iter().position(|o| o.owner == owner && o.uid == uid);
     let (wx0, wz0) = (f64::from(ox) * 20.0, f64::from(oz) * 20.0);
     for o in &listed {
-        let Some(footprint) = o.footprint.clip_to(region) else { continue };
+        let Some(footprint) = o.footprint.clip_to(region) else {
+            continue;
+        };
         let links = o
             .links
             .iter()
