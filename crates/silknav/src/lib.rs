@@ -3,6 +3,7 @@
 //! - [`build`]: valid navmesh files from tile masks (the back end of world generation and
 //!   imports).
 //! - [`gen`]: synthetic game-like worlds.
+//! - [`movingai`]: Moving AI grid benchmark maps as worlds.
 //! - [`rng`]: the seeded generator that makes generated worlds reproducible.
 //!
 //! The world of regions in memory and its queries (cell lookup, height, movement, line of
@@ -10,6 +11,7 @@
 
 pub mod build;
 pub mod gen;
+pub mod movingai;
 pub mod rng;
 
 pub use jmxv;
