@@ -6,6 +6,9 @@
 //! | module | file | what it holds |
 //! |---|---|---|
 //! | [`nvm`] | `nv_XXXX.nvm` (`JMXVNVM 1000`) | a region's terrain navmesh: cells, edges, tiles, heights |
+//! | [`mfo`] | `mapinfo.mfo` (`JMXVMFO 1000`) | which regions exist: one bit per region id |
+//! | [`ifo::object`] | `object.ifo` (`JMXVOBJI1000`) | the resources navmesh objects name by `object_id` |
+//! | [`ifo::tile2d`] | `tile2d.ifo` (`JMXV2DTI1001`) | the textures navmesh tiles name by `texture_id` |
 //!
 //! Positions inside a file are region-local: `[0, 1920)` on x and z. [`RegionId`] names regions
 //! and their file names.
@@ -23,6 +26,8 @@
 mod bytes;
 mod error;
 mod float;
+pub mod ifo;
+pub mod mfo;
 pub mod nvm;
 mod region;
 

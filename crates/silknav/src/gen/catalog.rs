@@ -135,6 +135,19 @@ pub const TEXTURES: &[(Ground, &str)] = &[
     (Ground::Dirt, "china\\road_stone_a01.ddj"),
 ];
 
+impl Ground {
+    /// The `tile2d.ifo` tile type of this ground (the material the client plays sounds for).
+    pub const fn tile_kind(self) -> u32 {
+        match self {
+            Ground::Dirt => 0,
+            Ground::Sand => 1,
+            Ground::Rock => 3,
+            Ground::Snow => 9,
+            Ground::Grass => 10,
+        }
+    }
+}
+
 /// Texture ids of one ground kind.
 pub fn texture_ids(ground: Ground) -> impl Iterator<Item = u16> {
     TEXTURES

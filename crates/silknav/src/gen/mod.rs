@@ -20,6 +20,9 @@ mod noise;
 mod plan;
 
 use crate::build::{build_world, RegionInput};
+use crate::files::WorldFiles;
+use jmxv::ifo::{ObjectEntry, ObjectIfo, Tile2dEntry, Tile2dIfo};
+use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use std::collections::BTreeMap;
@@ -95,6 +98,38 @@ impl GenOptions {
 pub struct GeneratedWorld {
     /// The navmesh of each region.
     pub regions: BTreeMap<RegionId, NavMesh>,
+}
+
+impl GeneratedWorld {
+    /// The world as the files of a folder: the navmeshes, a `mapinfo.mfo` enabling exactly
+    /// these regions, and the `object.ifo` and `tile2d.ifo` its ids refer to.
+    pub fn into_files(self) -> WorldFiles {
+        let mapinfo = MapInfo::with_regions(self.regions.keys().copied());
+        let objects = catalog::OBJECTS
+            .iter()
+            .enumerate()
+            .map(|(i, o)| ObjectEntry::new(i as u32, 0, o.path.as_bytes()))
+            .collect();
+        let textures = catalog::TEXTURES
+            .iter()
+            .enumerate()
+            .map(|(i, (ground, file))| {
+                // The game tags textures with the area they belong to; ours by their folder.
+                let area = if file.starts_with("oasis") {
+                    "Oasis"
+                } else {
+                    "China"
+                };
+                Tile2dEntry::new(i as u32, ground.tile_kind(), area, file.as_bytes())
+            })
+            .collect();
+        WorldFiles {
+            navmeshes: self.regions,
+            mapinfo: Some(mapinfo),
+            object_ifo: Some(ObjectIfo::new(objects)),
+            tile2d: Some(Tile2dIfo::new(textures)),
+        }
+    }
 }
 
 /// Generates a world.

@@ -1,0 +1,5 @@
+//! Integration tests of the silknav crate: generated and imported worlds, world lint.
+
+mod invariants;
+mod movingai;
+mod worlds;
