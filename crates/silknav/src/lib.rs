@@ -4,18 +4,23 @@
 //!   imports).
 //! - [`files`]: the files of a world folder, read and written together.
 //! - [`gen`]: synthetic game-like worlds.
+//! - [`geometry`]: the exact predicates the queries share.
 //! - [`lint`]: world lint, the checks that need several files.
 //! - [`movingai`]: Moving AI grid benchmark maps as worlds.
 //! - [`rng`]: the seeded generator that makes generated worlds reproducible.
+//! - [`world`]: a world of regions in memory and the game server's queries on it.
 //!
-//! The world of regions in memory and its queries (cell lookup, height, movement, line of
-//! sight, paths) come next. The format crate is re-exported so that users need one dependency.
+//! The format crate is re-exported so that users need one dependency.
 
 pub mod build;
 pub mod files;
 pub mod gen;
+pub mod geometry;
 pub mod lint;
 pub mod movingai;
 pub mod rng;
+pub mod world;
+
+pub use world::{CellRef, LoadReport, Position, World};
 
 pub use jmxv;

@@ -2,4 +2,6 @@
 
 mod invariants;
 mod movingai;
+mod oracle;
+mod queries;
 mod worlds;

@@ -84,7 +84,7 @@ fn generated_files_are_game_sized_and_varied() {
     assert!(
         meshes
             .iter()
-            .any(|m| m.planes.types.iter().any(|&t| t == 1)),
+            .any(|m| m.planes.types.contains(&1)),
         "some open water"
     );
     let foreign = meshes

@@ -1,0 +1,499 @@
+//! Line of sight: the first wall a segment crosses, exactly.
+//!
+//! # Semantics
+//! The walkable ground is the union of the closed open tiles of the loaded regions. A segment
+//! from a point of that ground is **blocked** at the first point where
+//! 1. it leaves the walkable ground (crosses into a blocked tile, a missing region, or runs
+//!    along the seam between two blocked tiles), or
+//! 2. it properly crosses a wall: a terrain edge with `flag & 3 != 0` or the siege bit 0x80
+//!    (siege gates block sight), or
+//! 3. it passes through a grid vertex with walls on both of its sides — it may not squeeze
+//!    between two blocked tiles that meet only at a corner. A wall here is a tile side that is
+//!    a wall edge or lies between walkable and non-walkable ground (so the world's outer border
+//!    is a wall).
+//!
+//! Touching a wall (ending on it) or running along it is not crossing it. In the game data the
+//! walls are exactly the sides between walkable and blocked ground, so rules 1 and 2 agree.
+//!
+//! # Method
+//! The segment is walked tile by tile across regions. Every decision is an exact orientation
+//! test ([`crate::geometry`]) on coordinates taken relative to the start region's corner, where
+//! f32 positions and the 20-unit grid are exact in f64; so rays through tile corners and along
+//! tile sides are decided exactly, never by a tolerance. The work is bounded by the number of
+//! tiles the segment crosses.
+
+use super::position::{Position, REGION_SIZE};
+use super::region::{EdgeId, Region};
+use super::World;
+use crate::geometry::orient;
+use jmxv::nvm::{EDGE_BLOCKED, EDGE_SIEGE, HEIGHTS_PER_SIDE, TILES_PER_SIDE};
+use jmxv::RegionId;
+use std::fmt;
+
+const TILE: f64 = 20.0;
+const N: i64 = TILES_PER_SIDE as i64;
+
+/// Where a segment is blocked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RayHit {
+    /// The point where the segment meets the wall.
+    pub point: Position,
+    /// How far along the segment, from 0 (start) to 1 (end).
+    pub t: f64,
+    /// The wall edge and the region whose file holds it; `None` when the segment leaves the
+    /// walkable ground where no wall edge is stored (a missing neighbour region, or a file
+    /// that lacks the wall).
+    pub edge: Option<(RegionId, EdgeId)>,
+    /// Unit normal of the wall, facing the segment's start. At a squeeze between two corners
+    /// it points back along the segment.
+    pub normal: [f32; 2],
+}
+
+/// A segment that cannot be cast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RayError {
+    /// The start is not on walkable ground of a loaded region (or is not finite).
+    StartNotWalkable,
+    /// The end is not a finite position of the terrain id space.
+    BadEnd,
+}
+
+impl fmt::Display for RayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RayError::StartNotWalkable => "the start is not on walkable ground",
+            RayError::BadEnd => "the end is not a finite position",
+        })
+    }
+}
+
+impl std::error::Error for RayError {}
+
+impl World {
+    /// The first point where the segment `from → to` is blocked, or `None` when it is clear.
+    /// See the [module docs](self) for the exact rules.
+    ///
+    /// # Errors
+    /// [`RayError::StartNotWalkable`] when `from` is not on walkable ground.
+    pub fn raycast(&self, from: Position, to: Position) -> Result<Option<RayHit>, RayError> {
+        let from = from.normalized().ok_or(RayError::StartNotWalkable)?;
+        if !to.x.is_finite() || !to.z.is_finite() {
+            return Err(RayError::BadEnd);
+        }
+        let grid = Grid {
+            world: self,
+            origin: from.region,
+        };
+        let (ex, ez) = to.in_frame_of(from.region);
+        let ray = Ray {
+            x0: f64::from(from.x),
+            z0: f64::from(from.z),
+            x1: f64::from(ex),
+            z1: f64::from(ez),
+        };
+        if !grid.in_walkable_closure(ray.x0, ray.z0) {
+            return Err(RayError::StartNotWalkable);
+        }
+        Ok(walk(&grid, &ray).map(|event| grid.hit(&ray, event)))
+    }
+
+    /// Whether the segment `from → to` is clear ([`World::raycast`] finds nothing).
+    ///
+    /// # Errors
+    /// As for [`World::raycast`].
+    pub fn line_of_sight(&self, from: Position, to: Position) -> Result<bool, RayError> {
+        Ok(self.raycast(from, to)?.is_none())
+    }
+}
+
+/// The segment, in the start region's frame.
+struct Ray {
+    x0: f64,
+    z0: f64,
+    x1: f64,
+    z1: f64,
+}
+
+impl Ray {
+    fn dx(&self) -> f64 {
+        self.x1 - self.x0
+    }
+
+    fn dz(&self) -> f64 {
+        self.z1 - self.z0
+    }
+
+    /// Orientation of grid vertex (gx, gz) against the ray: > 0 on its left.
+    fn side_of_vertex(&self, gx: i64, gz: i64) -> f64 {
+        orient(
+            [self.x0, self.z0],
+            [self.x1, self.z1],
+            [gx as f64 * TILE, gz as f64 * TILE],
+        )
+    }
+}
+
+/// Where the walk stopped.
+#[derive(Debug, Clone, Copy)]
+enum Event {
+    /// At the start: the segment leaves the walkable ground at once.
+    Start,
+    /// Crossing the vertical grid line `x = 20·gx` within tile row `tz`.
+    Vertical { gx: i64, tz: i64 },
+    /// Crossing the horizontal grid line `z = 20·gz` within tile column `tx`.
+    Horizontal { gz: i64, tx: i64 },
+    /// Passing through grid vertex (gx, gz).
+    Vertex { gx: i64, gz: i64 },
+}
+
+/// The tile grid of the loaded world, indexed from the corner of `origin` (may be negative).
+struct Grid<'w> {
+    world: &'w World,
+    origin: RegionId,
+}
+
+impl Grid<'_> {
+    /// The region holding tile (tx, tz) and the tile's local indices.
+    #[inline]
+    fn locate(&self, tx: i64, tz: i64) -> Option<(&Region, usize, usize)> {
+        let gx = i64::from(self.origin.x()) * N + tx;
+        let gz = i64::from(self.origin.z()) * N + tz;
+        if !(0..256 * N).contains(&gx) || !(0..128 * N).contains(&gz) {
+            return None;
+        }
+        let region = self
+            .world
+            .region(RegionId::new((gx / N) as u8, (gz / N) as u8))?;
+        Some((region, (gx % N) as usize, (gz % N) as usize))
+    }
+
+    #[inline]
+    fn open(&self, tx: i64, tz: i64) -> bool {
+        self.locate(tx, tz)
+            .is_some_and(|(r, x, z)| r.is_open_tile(x, z))
+    }
+
+    /// Whether a wall edge covers the vertical side at `x = 20·gx`, row `tz`. A side on a
+    /// region border belongs to both regions' files; either may hold the wall.
+    fn wall_edge_vertical(&self, gx: i64, tz: i64) -> bool {
+        let n = HEIGHTS_PER_SIDE;
+        let east = self
+            .locate(gx, tz)
+            .is_some_and(|(r, x, z)| r.vertical_walls.get(z * n + x));
+        let west = self
+            .locate(gx - 1, tz)
+            .is_some_and(|(r, x, z)| r.vertical_walls.get(z * n + x + 1));
+        east || west
+    }
+
+    fn wall_edge_horizontal(&self, gz: i64, tx: i64) -> bool {
+        let north = self
+            .locate(tx, gz)
+            .is_some_and(|(r, x, z)| r.horizontal_walls.get(z * TILES_PER_SIDE + x));
+        let south = self
+            .locate(tx, gz - 1)
+            .is_some_and(|(r, x, z)| r.horizontal_walls.get((z + 1) * TILES_PER_SIDE + x));
+        north || south
+    }
+
+    /// A wall for sight: a wall edge, or a side between walkable and non-walkable ground.
+    fn wall_vertical(&self, gx: i64, tz: i64) -> bool {
+        self.open(gx - 1, tz) != self.open(gx, tz) || self.wall_edge_vertical(gx, tz)
+    }
+
+    fn wall_horizontal(&self, gz: i64, tx: i64) -> bool {
+        self.open(tx, gz - 1) != self.open(tx, gz) || self.wall_edge_horizontal(gz, tx)
+    }
+
+    /// Whether the point touches a walkable tile (the tiles meeting at a side or corner count).
+    fn in_walkable_closure(&self, x: f64, z: f64) -> bool {
+        let (tx, on_x) = cell_coordinate(x);
+        let (tz, on_z) = cell_coordinate(z);
+        let xs: &[i64] = if on_x { &[tx - 1, tx] } else { &[tx] };
+        let zs: &[i64] = if on_z { &[tz - 1, tz] } else { &[tz] };
+        xs.iter().any(|&x| zs.iter().any(|&z| self.open(x, z)))
+    }
+
+    /// Rule 3 at grid vertex (gx, gz): walls on both sides of the ray.
+    fn squeezes(&self, ray: &Ray, gx: i64, gz: i64) -> bool {
+        // The four sides meeting at the vertex, as (direction from the vertex, is a wall).
+        let sides = [
+            ((1.0, 0.0), self.wall_horizontal(gz, gx)),
+            ((-1.0, 0.0), self.wall_horizontal(gz, gx - 1)),
+            ((0.0, 1.0), self.wall_vertical(gx, gz)),
+            ((0.0, -1.0), self.wall_vertical(gx, gz - 1)),
+        ];
+        let (dx, dz) = (ray.dx(), ray.dz());
+        let (mut left, mut right) = (false, false);
+        for ((ex, ez), wall) in sides {
+            if wall {
+                // Cross product of the ray direction and the side's direction: exact, since one
+                // factor of each product is 0 or ±1.
+                let cross = dx * ez - dz * ex;
+                left |= cross > 0.0;
+                right |= cross < 0.0;
+            }
+        }
+        left && right
+    }
+
+    fn hit(&self, ray: &Ray, event: Event) -> RayHit {
+        let (dx, dz) = (ray.dx(), ray.dz());
+        let length = dx.hypot(dz);
+        let (t, x, z, normal, edge) = match event {
+            Event::Start => (0.0, ray.x0, ray.z0, back(dx, dz, length), None),
+            Event::Vertical { gx, tz } => {
+                let x = gx as f64 * TILE;
+                let t = (x - ray.x0) / dx;
+                (
+                    t,
+                    x,
+                    ray.z0 + t * dz,
+                    [-(dx.signum() as f32), 0.0],
+                    self.find_wall(gx, tz, true),
+                )
+            }
+            Event::Horizontal { gz, tx } => {
+                let z = gz as f64 * TILE;
+                let t = (z - ray.z0) / dz;
+                (
+                    t,
+                    ray.x0 + t * dx,
+                    z,
+                    [0.0, -(dz.signum() as f32)],
+                    self.find_wall(gz, tx, false),
+                )
+            }
+            Event::Vertex { gx, gz } => {
+                let (x, z) = (gx as f64 * TILE, gz as f64 * TILE);
+                let t = if dx.abs() >= dz.abs() {
+                    (x - ray.x0) / dx
+                } else {
+                    (z - ray.z0) / dz
+                };
+                let edge = [
+                    (gx, gz, true),
+                    (gx, gz - 1, true),
+                    (gz, gx, false),
+                    (gz, gx - 1, false),
+                ]
+                .into_iter()
+                .find_map(|(line, along, vertical)| self.find_wall(line, along, vertical));
+                (t, x, z, back(dx, dz, length), edge)
+            }
+        };
+        let size = f64::from(REGION_SIZE);
+        let world_x = f64::from(self.origin.x()) * size + x;
+        let world_z = f64::from(self.origin.z()) * size + z;
+        let point = Position::from_world(world_x, world_z).unwrap_or(Position::new(
+            self.origin,
+            x as f32,
+            z as f32,
+        ));
+        RayHit {
+            point,
+            t: t.clamp(0.0, 1.0),
+            edge,
+            normal,
+        }
+    }
+
+    /// The wall edge that covers one tile side: on the line `20·line`, at tile `along`.
+    fn find_wall(&self, line: i64, along: i64, vertical: bool) -> Option<(RegionId, EdgeId)> {
+        // The side can be stored by the region on either side of it.
+        let candidates = if vertical {
+            [(line, along), (line - 1, along)]
+        } else {
+            [(along, line), (along, line - 1)]
+        };
+        for (tx, tz) in candidates {
+            let Some((region, lx, lz)) = self.locate(tx, tz) else {
+                continue;
+            };
+            let (local_line, local_along) = if vertical {
+                (line - (tx - lx as i64), lz as f64)
+            } else {
+                (line - (tz - lz as i64), lx as f64)
+            };
+            let line_pos = local_line as f32 * TILE as f32;
+            let (lo, hi) = (local_along * TILE, (local_along + 1.0) * TILE);
+            let covers = |e: &super::region::Edge| {
+                if e.flag & (EDGE_BLOCKED | EDGE_SIEGE) == 0 {
+                    return false;
+                }
+                let (fixed, a, b) = if vertical { (0, 1, 1) } else { (1, 0, 0) };
+                e.a[fixed] == line_pos
+                    && e.b[fixed] == line_pos
+                    && f64::from(e.a[a].min(e.b[b])) <= lo
+                    && f64::from(e.a[a].max(e.b[b])) >= hi
+            };
+            if let Some(i) = region.internal_edges.iter().position(covers) {
+                return Some((region.id, EdgeId::Internal(i as u32)));
+            }
+            if let Some(i) = region.global_edges.iter().position(covers) {
+                return Some((region.id, EdgeId::Global(i as u32)));
+            }
+        }
+        None
+    }
+}
+
+/// The unit vector pointing back along the ray.
+fn back(dx: f64, dz: f64, length: f64) -> [f32; 2] {
+    if length > 0.0 {
+        [(-dx / length) as f32, (-dz / length) as f32]
+    } else {
+        [0.0, 0.0]
+    }
+}
+
+/// The tile index containing coordinate `v` and whether `v` lies exactly on a grid line
+/// (then the index is of the tile above/right of the line).
+fn cell_coordinate(v: f64) -> (i64, bool) {
+    let mut k = (v / TILE).floor() as i64;
+    // The division may round across a grid line; the multiplication back is exact.
+    if k as f64 * TILE > v {
+        k -= 1;
+    } else if (k + 1) as f64 * TILE <= v {
+        k += 1;
+    }
+    (k, k as f64 * TILE == v)
+}
+
+/// Walks the segment; returns the first blocking event.
+fn walk(grid: &Grid<'_>, ray: &Ray) -> Option<Event> {
+    let (dx, dz) = (ray.dx(), ray.dz());
+    if dx == 0.0 && dz == 0.0 {
+        return None;
+    }
+    let (mut tx, on_x) = cell_coordinate(ray.x0);
+    let (mut tz, on_z) = cell_coordinate(ray.z0);
+    if dx == 0.0 && on_x {
+        return walk_along_vertical(grid, ray, tx, tz, on_z);
+    }
+    if dz == 0.0 && on_z {
+        return walk_along_horizontal(grid, ray, tx, tz, on_x);
+    }
+    // The first tile is the one the segment enters on leaving its start.
+    if on_x && dx < 0.0 {
+        tx -= 1;
+    }
+    if on_z && dz < 0.0 {
+        tz -= 1;
+    }
+    if !grid.open(tx, tz) {
+        return Some(Event::Start);
+    }
+    let (sx, sz) = (dx.signum() as i64, dz.signum() as i64);
+    loop {
+        // The grid lines bounding the current tile ahead of the ray.
+        let gx = if sx > 0 { tx + 1 } else { tx };
+        let gz = if sz > 0 { tz + 1 } else { tz };
+        let (line_x, line_z) = (gx as f64 * TILE, gz as f64 * TILE);
+        let ends_before_x = sx == 0 || (sx > 0 && ray.x1 <= line_x) || (sx < 0 && ray.x1 >= line_x);
+        let ends_before_z = sz == 0 || (sz > 0 && ray.z1 <= line_z) || (sz < 0 && ray.z1 >= line_z);
+        // Which line the ray meets first: decided by the side of the corner it passes.
+        let exit = if sx == 0 {
+            Exit::Horizontal
+        } else if sz == 0 {
+            Exit::Vertical
+        } else {
+            let o = ray.side_of_vertex(gx, gz);
+            if o == 0.0 {
+                Exit::Corner
+            } else if (o > 0.0) == (sx * sz > 0) {
+                Exit::Vertical
+            } else {
+                Exit::Horizontal
+            }
+        };
+        match exit {
+            Exit::Vertical => {
+                if ends_before_x {
+                    return None;
+                }
+                let next = tx + sx;
+                if grid.wall_edge_vertical(gx, tz) || !grid.open(next, tz) {
+                    return Some(Event::Vertical { gx, tz });
+                }
+                tx = next;
+            }
+            Exit::Horizontal => {
+                if ends_before_z {
+                    return None;
+                }
+                let next = tz + sz;
+                if grid.wall_edge_horizontal(gz, tx) || !grid.open(tx, next) {
+                    return Some(Event::Horizontal { gz, tx });
+                }
+                tz = next;
+            }
+            Exit::Corner => {
+                if ends_before_x || ends_before_z {
+                    return None;
+                }
+                if grid.squeezes(ray, gx, gz) || !grid.open(tx + sx, tz + sz) {
+                    return Some(Event::Vertex { gx, gz });
+                }
+                tx += sx;
+                tz += sz;
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    Vertical,
+    Horizontal,
+    Corner,
+}
+
+/// The segment lies on the vertical grid line `x = 20·gx`: it passes the tiles on both sides,
+/// and is blocked where it crosses a wall at a vertex or where both sides stop being walkable.
+fn walk_along_vertical(grid: &Grid<'_>, ray: &Ray, gx: i64, tz: i64, on_z: bool) -> Option<Event> {
+    let sz = ray.dz().signum() as i64;
+    let mut tz = if on_z && sz < 0 { tz - 1 } else { tz };
+    let walkable = |tz: i64| grid.open(gx - 1, tz) || grid.open(gx, tz);
+    if !walkable(tz) {
+        return Some(Event::Start);
+    }
+    loop {
+        let gz = if sz > 0 { tz + 1 } else { tz };
+        let line = gz as f64 * TILE;
+        if (sz > 0 && ray.z1 <= line) || (sz < 0 && ray.z1 >= line) {
+            return None;
+        }
+        tz += sz;
+        if grid.squeezes(ray, gx, gz) || !walkable(tz) {
+            return Some(Event::Vertex { gx, gz });
+        }
+    }
+}
+
+/// As [`walk_along_vertical`], on the horizontal line `z = 20·gz`.
+fn walk_along_horizontal(
+    grid: &Grid<'_>,
+    ray: &Ray,
+    tx: i64,
+    gz: i64,
+    on_x: bool,
+) -> Option<Event> {
+    let sx = ray.dx().signum() as i64;
+    let mut tx = if on_x && sx < 0 { tx - 1 } else { tx };
+    let walkable = |tx: i64| grid.open(tx, gz - 1) || grid.open(tx, gz);
+    if !walkable(tx) {
+        return Some(Event::Start);
+    }
+    loop {
+        let gx = if sx > 0 { tx + 1 } else { tx };
+        let line = gx as f64 * TILE;
+        if (sx > 0 && ray.x1 <= line) || (sx < 0 && ray.x1 >= line) {
+            return None;
+        }
+        tx += sx;
+        if grid.squeezes(ray, gx, gz) || !walkable(tx) {
+            return Some(Event::Vertex { gx, gz });
+        }
+    }
+}
