@@ -1,3 +1,37 @@
-//! The `silknav` command line.
+//! `silknav`: inspect, dump, pack and lint Silkroad Online navmesh files (`nv_XXXX.nvm`).
+//!
+//! `docs/cli.md` is the reference. The layout of this crate:
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`cmd`] | one module per subcommand: its arguments and its `run` |
+//! | [`nvm_json`] | the JSON form of a navmesh, both ways |
+//! | [`input`] | reading navmesh and JSON files, file names → regions, folders → files |
+//! | [`output`] | standard output, JSON lines, atomic no-clobber file writes |
+//! | [`exit`] | exit codes and the one-line error report |
+//!
+//! A new subcommand is a new module under `cmd/` and one variant of [`cmd::Command`].
 
-fn main() {}
+mod cmd;
+mod exit;
+mod input;
+mod nvm_json;
+mod output;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// Inspect, dump, pack and lint Silkroad Online navmesh files (JMXVNVM 1000).
+#[derive(Debug, Parser)]
+#[command(name = "silknav", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: cmd::Command,
+}
+
+fn main() -> ExitCode {
+    match Cli::try_parse() {
+        Ok(cli) => exit::finish(cli.command.run()),
+        Err(usage) => exit::usage(&usage),
+    }
+}

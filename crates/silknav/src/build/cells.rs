@@ -54,8 +54,9 @@ impl CellLayout {
 }
 
 /// Greedy maximal rectangles: open tiles first, then blocked ones. Scanning row-major, each
-/// rectangle starts at the first free tile, grows along +x while the tiles match, then along +z
-/// while whole rows match, up to 48 tiles each way.
+/// rectangle starts at the first free tile and takes the larger of two growths, up to 48
+/// tiles each way: along +x then +z, or along +z then +x. Trying both keeps cells near ragged
+/// edges from all becoming one-tile strips in the same direction.
 pub(crate) fn decompose(blocked: &[bool]) -> CellLayout {
     const UNSET: u16 = u16::MAX;
     let n = TILES_PER_SIDE;
@@ -63,45 +64,48 @@ pub(crate) fn decompose(blocked: &[bool]) -> CellLayout {
     let mut rects = Vec::new();
     let mut open_count = 0;
     for want_blocked in [false, true] {
-        let free =
-            |cell_of_tile: &[u16], t: usize| cell_of_tile[t] == UNSET && blocked[t] == want_blocked;
+        let free = |cell_of_tile: &[u16], x: usize, z: usize| {
+            let t = z * n + x;
+            cell_of_tile[t] == UNSET && blocked[t] == want_blocked
+        };
         for tz in 0..n {
             for tx in 0..n {
-                if !free(&cell_of_tile, tz * n + tx) {
+                if !free(&cell_of_tile, tx, tz) {
                     continue;
                 }
+                // Along x first: the longest run, then as many whole rows as match.
                 let mut w = 1;
-                while tx + w < n && w < MAX_CELL_TILES && free(&cell_of_tile, tz * n + tx + w) {
+                while tx + w < n && w < MAX_CELL_TILES && free(&cell_of_tile, tx + w, tz) {
                     w += 1;
                 }
                 let mut h = 1;
-                while tz + h < n
-                    && h < MAX_CELL_TILES
-                    && (tx..tx + w).all(|x| free(&cell_of_tile, (tz + h) * n + x))
-                {
+                while tz + h < n && h < MAX_CELL_TILES && (tx..tx + w).all(|x| free(&cell_of_tile, x, tz + h)) {
                     h += 1;
+                }
+                // Along z first.
+                let mut h2 = 1;
+                while tz + h2 < n && h2 < MAX_CELL_TILES && free(&cell_of_tile, tx, tz + h2) {
+                    h2 += 1;
+                }
+                let mut w2 = 1;
+                while tx + w2 < n && w2 < MAX_CELL_TILES && (tz..tz + h2).all(|z| free(&cell_of_tile, tx + w2, z)) {
+                    w2 += 1;
+                }
+                if w2 * h2 > w * h {
+                    (w, h) = (w2, h2);
                 }
                 let index = rects.len() as u16;
                 for z in tz..tz + h {
                     cell_of_tile[z * n + tx..z * n + tx + w].fill(index);
                 }
-                rects.push(TileRect {
-                    x0: tx as u8,
-                    z0: tz as u8,
-                    x1: (tx + w) as u8,
-                    z1: (tz + h) as u8,
-                });
+                rects.push(TileRect { x0: tx as u8, z0: tz as u8, x1: (tx + w) as u8, z1: (tz + h) as u8 });
             }
         }
         if !want_blocked {
             open_count = rects.len() as u16;
         }
     }
-    CellLayout {
-        rects,
-        open_count,
-        cell_of_tile,
-    }
+    CellLayout { rects, open_count, cell_of_tile }
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ impl Terrain {
     /// Ground height at world position (x, z) in units.
     pub fn height(&self, x: f64, z: f64) -> f64 {
         let s = self.seed;
-        let hills = 260.0 * fbm(s, x / 9000.0, z / 9000.0, 4);
+        let hills = 360.0 * fbm(s, x / 9000.0, z / 9000.0, 4);
         let detail = 45.0 * fbm(s ^ 0x11, x / 1300.0, z / 1300.0, 4);
         // Badlands: where this mask is high, short steep bumps break the ground into many
         // small cliffs, as in the game's rocky regions (their files are the largest).
@@ -157,12 +157,43 @@ struct PlannedObject {
     links: Vec<(u16, u16, u16)>,
 }
 
+/// A rock mass: a ragged blob around (cx, cz) of radius about `r` tiles, with a corridor of
+/// `corridor_width` tiles winding through it.
+#[derive(Debug, Clone)]
+struct Rock {
+    cx: i32,
+    cz: i32,
+    r: i32,
+    corridor_along_x: bool,
+    corridor_width: i32,
+    seed: u64,
+}
+
+impl Rock {
+    fn blocks(&self, x: i32, z: i32) -> bool {
+        let (dx, dz) = (f64::from(x - self.cx), f64::from(z - self.cz));
+        let r = f64::from(self.r);
+        if dx.abs() > 1.5 * r || dz.abs() > 1.5 * r {
+            return false;
+        }
+        // The outline wobbles with the direction, so the mass is no circle.
+        let angle = dz.atan2(dx);
+        let reach = r * (0.8 + 0.45 * fbm(self.seed, angle.cos() * 1.5 + 5.0, angle.sin() * 1.5 + 5.0, 3));
+        if dx.hypot(dz) > reach {
+            return false;
+        }
+        // The corridor's centre line drifts sideways as it goes.
+        let (along, across) = if self.corridor_along_x { (dx, dz) } else { (dz, dx) };
+        let centre = 4.0 * fbm(self.seed ^ 0x77, along / 9.0, 0.5, 2);
+        (across - centre).abs() >= f64::from(self.corridor_width) / 2.0 + 0.25
+    }
+}
+
 /// What a region adds on top of its terrain.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RegionPlan {
     walls: Vec<WorldRect>,
-    rocks: Vec<(i32, i32, i32)>,
-    corridors: Vec<WorldRect>,
+    rocks: Vec<Rock>,
     objects: Vec<PlannedObject>,
 }
 
@@ -248,28 +279,19 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     }
 
     if rng.chance(0.3) {
-        // A rock mass with a thin corridor carved straight through it.
+        // A rock mass of ragged outline with a thin, winding corridor through it.
         let r = rng.range(7, 15) as i32;
         let (cx, cz) = (
-            ox + rng.range(r as u32 + 2, (N - r - 2) as u32) as i32,
-            oz + rng.range(r as u32 + 2, (N - r - 2) as u32) as i32,
+            ox + rng.range(r as u32 + 4, (N - r - 4) as u32) as i32,
+            oz + rng.range(r as u32 + 4, (N - r - 4) as u32) as i32,
         );
-        plan.rocks.push((cx, cz, r));
-        let width = rng.range(1, 3) as i32;
-        plan.corridors.push(if rng.chance(0.5) {
-            WorldRect {
-                x0: cx - r - 1,
-                z0: cz,
-                x1: cx + r + 2,
-                z1: cz + width,
-            }
-        } else {
-            WorldRect {
-                x0: cx,
-                z0: cz - r - 1,
-                x1: cx + width,
-                z1: cz + r + 2,
-            }
+        plan.rocks.push(Rock {
+            cx,
+            cz,
+            r,
+            corridor_along_x: rng.chance(0.5),
+            corridor_width: rng.range(1, 3) as i32,
+            seed: rng.next_u64(),
         });
     }
 
@@ -406,12 +428,7 @@ pub(crate) fn rasterise(
             let wall = nearby
                 .iter()
                 .any(|p| p.walls.iter().any(|w| w.contains(wx, wz)));
-            let rock = nearby.iter().any(|p| {
-                p.rocks
-                    .iter()
-                    .any(|&(cx, cz, r)| (wx - cx).pow(2) + (wz - cz).pow(2) <= r * r)
-                    && !p.corridors.iter().any(|c| c.contains(wx, wz))
-            });
+            let rock = nearby.iter().any(|p| p.rocks.iter().any(|r| r.blocks(wx, wz)));
             let building = nearby.iter().any(|p| {
                 p.objects
                     .iter()

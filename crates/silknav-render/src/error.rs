@@ -1,0 +1,74 @@
+//! What can go wrong when making or saving a picture.
+
+use jmxv::RegionId;
+use std::fmt;
+
+/// Why a picture could not be made or written.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// The map holds no terrain region to draw.
+    NoRegions,
+    /// [`crate::RenderOptions::region`] names a region that is not in the map.
+    RegionNotInWorld(RegionId),
+    /// The scale is not a finite number of pixels per tile above zero.
+    BadScale(f32),
+    /// The picture would be larger than the hard limits ([`crate::MAX_SIDE`] pixels per side,
+    /// [`crate::MAX_PIXELS`] pixels in all).
+    TooLarge {
+        /// Width the options asked for, in pixels.
+        width: u64,
+        /// Height the options asked for, in pixels.
+        height: u64,
+    },
+    /// [`crate::RenderOptions::max_size`] leaves no room for the map beside the title and
+    /// legend.
+    MaxSizeTooSmall {
+        /// The size given.
+        max_size: u32,
+        /// The smallest size that would fit.
+        needed: u32,
+    },
+    /// Writing the file failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::NoRegions => f.write_str("no terrain region to draw"),
+            RenderError::RegionNotInWorld(r) => {
+                write!(f, "region {} ({}) is not in the world", r, r.file_name())
+            }
+            RenderError::BadScale(s) => {
+                write!(f, "scale {s} is not a positive number of pixels per tile")
+            }
+            RenderError::TooLarge { width, height } => write!(
+                f,
+                "a {width}×{height} picture is too large (at most {} pixels a side, {} in all)",
+                crate::MAX_SIDE,
+                crate::MAX_PIXELS
+            ),
+            RenderError::MaxSizeTooSmall { max_size, needed } => write!(
+                f,
+                "a maximum size of {max_size} pixels leaves no room for the map (needs at least {needed})"
+            ),
+            RenderError::Io(e) => write!(f, "writing the picture failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RenderError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for RenderError {
+    fn from(e: std::io::Error) -> RenderError {
+        RenderError::Io(e)
+    }
+}

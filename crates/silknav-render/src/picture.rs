@@ -1,0 +1,95 @@
+//! A finished picture: its pixels, where the map lies in it, and PNG output.
+
+use crate::error::RenderError;
+use crate::frame::{Frame, PixelRect};
+use crate::raster::Canvas;
+use std::path::Path;
+
+/// A rendered picture, opaque RGBA.
+#[derive(Debug, Clone)]
+pub struct Picture {
+    pub(crate) canvas: Canvas,
+    pub(crate) frame: Frame,
+}
+
+/// A rectangle of pixels in a picture, from its top-left corner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Area {
+    /// Left column.
+    pub x: u32,
+    /// Top row.
+    pub y: u32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+impl From<PixelRect> for Area {
+    fn from(r: PixelRect) -> Area {
+        Area {
+            x: r.x,
+            y: r.y,
+            width: r.w,
+            height: r.h,
+        }
+    }
+}
+
+impl Picture {
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.canvas.width()
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.canvas.height()
+    }
+
+    /// The pixel at (x, y) as `[r, g, b, a]` (a is always 255), or `None` outside.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        self.canvas.get(x, y).map(|c| c.to_rgba())
+    }
+
+    /// All pixels, RGBA, row by row from the top.
+    pub fn rgba(&self) -> &[u8] {
+        self.canvas.data()
+    }
+
+    /// Where the map lies in the picture.
+    pub fn map_area(&self) -> Area {
+        self.frame.map.into()
+    }
+
+    /// Where the legend lies in the picture, if it has one.
+    pub fn legend_area(&self) -> Option<Area> {
+        (self.frame.panel.w > 0).then(|| self.frame.panel.into())
+    }
+
+    /// Pixels per tile (20 world units) along x; the picture's scale.
+    pub fn scale(&self) -> f64 {
+        self.frame.sx
+    }
+
+    /// The picture position (fractional pixels from the top-left corner) of world point
+    /// `[x, z]`. North (+z) is up, so larger z gives smaller y.
+    pub fn world_to_pixel(&self, world: [f64; 2]) -> [f64; 2] {
+        let (x, y) = self.frame.to_pixel(world[0], world[1]);
+        [x, y]
+    }
+
+    /// The picture as PNG bytes (8-bit RGB).
+    pub fn encode_png(&self) -> Vec<u8> {
+        crate::png::encode_rgb(self.width(), self.height(), self.canvas.data())
+    }
+
+    /// Writes the picture to a PNG file.
+    ///
+    /// # Errors
+    /// [`RenderError::Io`] if the file cannot be written.
+    pub fn save_png(&self, path: impl AsRef<Path>) -> Result<(), RenderError> {
+        std::fs::write(path, self.encode_png())?;
+        Ok(())
+    }
+}
