@@ -48,6 +48,33 @@ impl fmt::Display for FileError {
 impl std::error::Error for FileError {}
 
 impl WorldFiles {
+    /// Navmeshes with companions that make the folder complete: a `mapinfo.mfo` enabling
+    /// exactly these regions, an empty `object.ifo`, and a `tile2d.ifo` with as many textures
+    /// as the highest texture id needs. For worlds made from other data, such as imported maps.
+    pub fn with_companions(navmeshes: BTreeMap<RegionId, NavMesh>) -> WorldFiles {
+        let textures = navmeshes
+            .values()
+            .flat_map(|m| m.tiles.iter().map(|t| u32::from(t.texture_id)))
+            .max()
+            .unwrap_or(0);
+        let tile2d = (0..=textures)
+            .map(|i| {
+                jmxv::ifo::Tile2dEntry::new(
+                    i,
+                    0,
+                    "Imported",
+                    format!("imported_{i:02}.ddj").into_bytes(),
+                )
+            })
+            .collect();
+        WorldFiles {
+            mapinfo: Some(MapInfo::with_regions(navmeshes.keys().copied())),
+            object_ifo: Some(ObjectIfo::new(Vec::new())),
+            tile2d: Some(Tile2dIfo::new(tile2d)),
+            navmeshes,
+        }
+    }
+
     /// Reads a folder: every `nv_XXXX.nvm` (any case) and the companion files that exist.
     /// Files with other names are ignored.
     ///
