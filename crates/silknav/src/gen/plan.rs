@@ -410,21 +410,34 @@ pub(crate) fn rasterise(
         })
         .collect();
 
+    let mut grid = vec![0.0f64; ((N + 1) * (N + 1)) as usize];
     for vz in 0..=N {
         for vx in 0..=N {
-            input.heights[(vz * (N + 1) + vx) as usize] = terrain.vertex(ox + vx, oz + vz) as f32;
+            let h = terrain.vertex(ox + vx, oz + vz);
+            grid[(vz * (N + 1) + vx) as usize] = h;
+            input.heights[(vz * (N + 1) + vx) as usize] = h as f32;
         }
     }
 
     let mut water = [false; 36];
+    let frozen_plane: Vec<bool> = (0..36)
+        .map(|p| terrain.is_frozen(ox + (p % 6) * PLANE_TILES, oz + (p / 6) * PLANE_TILES))
+        .collect();
     for tz in 0..N {
         for tx in 0..N {
             let (wx, wz) = (ox + tx, oz + tz);
             let t = (tz * N + tx) as usize;
             let plane = ((tz / PLANE_TILES) * PLANES_PER_SIDE as i32 + tx / PLANE_TILES) as usize;
-            let lake = terrain.is_lake(wx, wz);
+            // The tile's corner heights, from the grid computed once above (the noise is the
+            // expensive part of generation).
+            let v = (tz * (N + 1) + tx) as usize;
+            let w = (N + 1) as usize;
+            let corners = [grid[v], grid[v + 1], grid[v + w], grid[v + w + 1]];
+            let lo = corners.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let lake = hi < WATER_LEVEL;
             water[plane] |= lake;
-            let cliff = terrain.is_cliff(wx, wz);
+            let cliff = hi - lo > CLIFF_STEP;
             let wall = nearby
                 .iter()
                 .any(|p| p.walls.iter().any(|w| w.contains(wx, wz)));
@@ -434,9 +447,8 @@ pub(crate) fn rasterise(
                     .iter()
                     .any(|o| o.blocks && o.footprint.contains(wx, wz))
             });
-            let frozen = lake && terrain.is_frozen(wx, wz);
+            let frozen = lake && frozen_plane[plane];
             input.blocked[t] = cliff || (lake && !frozen) || wall || rock || building;
-            let (lo, hi) = terrain.tile_range(wx, wz);
             let ground = if building || wall {
                 Ground::Dirt
             } else if cliff || rock {
