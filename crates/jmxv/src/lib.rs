@@ -27,6 +27,7 @@ mod bytes;
 mod error;
 mod float;
 pub mod ifo;
+pub mod lint;
 pub mod mfo;
 pub mod nvm;
 mod region;

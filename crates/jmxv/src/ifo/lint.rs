@@ -2,7 +2,7 @@
 //! breaks. Each table names its own codes for them.
 
 use super::text::{LineEnding, NumberFormat, Row};
-use crate::nvm::lint::{Finding, Severity};
+use crate::lint::{Finding, Severity};
 use std::collections::HashMap;
 
 /// A table's list of codes, and which of them the shared checks use.

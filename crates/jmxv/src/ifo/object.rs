@@ -33,7 +33,7 @@ use super::lint::{self as common, TableCodes};
 use super::text::{self, check_quoted, Fields, LineEnding, LineFormat, Row};
 use crate::bytes::Place;
 use crate::error::{Error, ReadError, WriteError};
-use crate::nvm::lint::{Finding, Severity};
+use crate::lint::{Finding, Severity};
 use std::io::{self, Read, Write};
 use std::path::Path;
 

@@ -36,7 +36,7 @@ use super::object::extension;
 use super::text::{self, check_quoted, Fields, Gap, LineEnding, LineFormat, Row};
 use crate::bytes::Place;
 use crate::error::{describe_bytes, Error, ReadError, WriteError};
-use crate::nvm::lint::{Finding, Severity};
+use crate::lint::{Finding, Severity};
 use std::io::{self, Read, Write};
 use std::path::Path;
 

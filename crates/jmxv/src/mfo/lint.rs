@@ -1,7 +1,7 @@
 //! Lint of one `mapinfo.mfo`: its size against the id space and against its bitmap.
 
 use super::{MapInfo, GAME_HEIGHT, GAME_WIDTH};
-use crate::nvm::lint::{Finding, Severity};
+use crate::lint::{Finding, Severity};
 use crate::RegionId;
 
 /// Every lint code with its severity and meaning, as in the module docs.

@@ -95,50 +95,7 @@ use crate::{RegionId, F32};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// Breaks a rule the game server or the game data relies on.
-    Error,
-    /// Unusual, but the game would load it.
-    Warning,
-}
-
-impl Severity {
-    /// `error` or `warning`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-/// One problem found in a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// Stable code such as `E012`.
-    pub code: &'static str,
-    /// Error or warning (fixed per code).
-    pub severity: Severity,
-    /// Where: a section path like `internal_edges[3].cell[1]`.
-    pub location: String,
-    /// What is wrong, with the values involved.
-    pub message: String,
-}
-
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {}: {}: {}",
-            self.severity.name(),
-            self.code,
-            self.location,
-            self.message
-        )
-    }
-}
+pub use crate::lint::{Finding, Severity};
 
 /// Which meaning of the edge direction bytes a file's geometry supports.
 ///
