@@ -247,33 +247,57 @@ fn detect_layout(r: &Reader<'_>) -> Result<Layout, Error> {
 
 fn read_tiles(r: &mut Reader<'_>, layout: Layout) -> Result<Box<[Tile; TILE_COUNT]>, Error> {
     r.place = Place::section("tiles");
-    let record = layout.tile_record_len();
-    let bytes = r.take(TILE_COUNT * record)?;
-    let mut tiles = boxed_array(Tile::default());
-    if layout.has_tile_flags() {
-        for (tile, b) in tiles.iter_mut().zip(bytes.chunks_exact(8)) {
-            *tile = Tile {
-                cell_index: u32_at(b, 0),
-                flag: u16_at(b, 4),
-                texture_id: u16_at(b, 6),
-            };
-        }
+    Ok(if layout.has_tile_flags() {
+        decode_array::<_, TILE_COUNT, 8, { TILE_COUNT * 8 }>(take_fixed(r)?, |b| Tile {
+            cell_index: u32_at(b, 0),
+            flag: u16_at(b, 4),
+            texture_id: u16_at(b, 6),
+        })
     } else {
-        for (tile, b) in tiles.iter_mut().zip(bytes.chunks_exact(4)) {
-            tile.cell_index = u32_at(b, 0);
-        }
-    }
-    Ok(tiles)
+        decode_array::<_, TILE_COUNT, 4, { TILE_COUNT * 4 }>(take_fixed(r)?, |b| Tile {
+            cell_index: u32_at(b, 0),
+            flag: 0,
+            texture_id: 0,
+        })
+    })
 }
 
 fn read_heights(r: &mut Reader<'_>) -> Result<Box<[F32; HEIGHT_COUNT]>, Error> {
     r.place = Place::section("heights");
-    let bytes = r.take(HEIGHT_COUNT * 4)?;
-    let mut heights = boxed_array(F32::ZERO);
-    for (h, b) in heights.iter_mut().zip(bytes.chunks_exact(4)) {
-        *h = f32_at(b, 0);
+    let bytes = take_fixed(r)?;
+    Ok(decode_array::<_, HEIGHT_COUNT, 4, { HEIGHT_COUNT * 4 }>(
+        bytes,
+        |b| f32_at(b, 0),
+    ))
+}
+
+/// Takes a section of a length fixed by the format, as an array.
+fn take_fixed<'a, const LEN: usize>(r: &mut Reader<'a>) -> Result<&'a [u8; LEN], Error> {
+    let bytes = r.take(LEN)?;
+    Ok(bytes
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("take gives exactly LEN bytes")))
+}
+
+/// Decodes `N` records of `LEN` bytes each (`BYTES` in all) straight into a boxed array.
+///
+/// Shaped for the 111 KB of tiles and heights, after measuring the bench: the records go into
+/// fresh memory instead of overwriting a default-filled array (the fill was a sixth of the
+/// parse), and every length is a constant of the instance, so that the compiler sees each
+/// record's bounds, drops the checks and vectorises the loop (with lengths known only at run
+/// time it decoded one record at a time, and parsing took three times as long as copying).
+fn decode_array<T, const N: usize, const LEN: usize, const BYTES: usize>(
+    bytes: &[u8; BYTES],
+    decode: impl Fn(&[u8]) -> T,
+) -> Box<[T; N]> {
+    const { assert!(N * LEN == BYTES) };
+    let records: Box<[T]> = (0..N)
+        .map(|i| decode(&bytes[i * LEN..i * LEN + LEN]))
+        .collect();
+    match records.try_into() {
+        Ok(array) => array,
+        Err(_) => unreachable!("the range has exactly N items"),
     }
-    Ok(heights)
 }
 
 fn read_planes(r: &mut Reader<'_>) -> Result<Planes, Error> {
