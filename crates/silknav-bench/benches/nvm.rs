@@ -16,7 +16,7 @@ const TARGET: f64 = 3.0;
 
 fn main() {
     let started = SystemTime::now();
-    let mesh = silknav_testkit::realistic_region(1);
+    let mesh = silknav_testkit::realistic_region(7);
     let bytes = mesh.to_vec().expect("the test kit's regions are writable");
     let (len, cells, last) = (bytes.len(), mesh.cells.len(), bytes[bytes.len() - 1]);
     eprintln!(

@@ -21,7 +21,7 @@ pub fn region_from_mask(region: RegionId, blocked: impl Fn(usize, usize) -> bool
 
 /// A game-like region of about 100 cells, 300 edges and 20 objects, the same for the same seed:
 /// blocked discs, boxes and a wall, rolling heights, textures, a water and an ice plane, and
-/// objects with reciprocal links. It lints clean.
+/// objects with reciprocal links, and global edges toward open neighbours. It lints clean.
 pub fn realistic_region(seed: u64) -> NavMesh {
     let mut rng = SplitMix64::new(seed);
     let region = crate::TEST_REGION;
@@ -116,5 +116,24 @@ pub fn realistic_region(seed: u64) -> NavMesh {
         });
     }
     debug_assert_eq!(input.blocked.len(), TILE_COUNT);
-    build_region(&input)
+    // Open neighbours on all sides make the border segments global edges, as in the middle
+    // of the game's world, instead of walls.
+    let mut inputs = vec![input];
+    for (dx, dz) in [
+        (-1i16, -1i16),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ] {
+        let x = (i16::from(region.x()) + dx) as u8;
+        let z = (i16::from(region.z()) + dz) as u8;
+        inputs.push(RegionInput::open(RegionId::new(x, z)));
+    }
+    silknav::build::build_world(&inputs)
+        .remove(&region)
+        .expect("the centre region")
 }
