@@ -1,5 +1,6 @@
 //! Integration tests of the silknav crate: generated and imported worlds, world lint.
 
+mod anyangle;
 mod invariants;
 mod movingai;
 mod oracle;

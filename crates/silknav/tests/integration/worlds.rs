@@ -82,9 +82,7 @@ fn generated_files_are_game_sized_and_varied() {
         "some ice"
     );
     assert!(
-        meshes
-            .iter()
-            .any(|m| m.planes.types.contains(&1)),
+        meshes.iter().any(|m| m.planes.types.contains(&1)),
         "some open water"
     );
     let foreign = meshes
