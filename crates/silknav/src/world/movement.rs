@@ -119,7 +119,35 @@ impl World {
     /// # Errors
     /// See [`MoveError`].
     pub fn move_along(&self, from: Position, to: Position) -> Result<MoveOutcome, MoveError> {
+        self.walk(from, to, None)
+    }
+
+    /// [`World::move_along`], also recording the points where the walk turned: the start, each
+    /// nudged point where it entered a new cell, and the stop. The walk goes straight between
+    /// consecutive points, which is what a picture or a check of the walk needs.
+    ///
+    /// # Errors
+    /// As for [`World::move_along`]; `trace` then holds the points up to the failure.
+    pub fn move_along_traced(
+        &self,
+        from: Position,
+        to: Position,
+        trace: &mut Vec<Position>,
+    ) -> Result<MoveOutcome, MoveError> {
+        trace.clear();
+        self.walk(from, to, Some(trace))
+    }
+
+    fn walk(
+        &self,
+        from: Position,
+        to: Position,
+        mut trace: Option<&mut Vec<Position>>,
+    ) -> Result<MoveOutcome, MoveError> {
         let from = from.normalized().ok_or(MoveError::StartNotWalkable)?;
+        if let Some(trace) = trace.as_deref_mut() {
+            trace.push(from);
+        }
         let start = self.cell_at(from).ok_or(MoveError::StartNotWalkable)?;
         let mut region = self
             .region(from.region)
@@ -146,15 +174,17 @@ impl World {
                 && rect.min_z <= dst_z
                 && dst_z < rect.max_z
             {
-                return self.finish(region, dst_x, dst_z, MoveStop::Arrived);
+                return self.finish(region, dst_x, dst_z, MoveStop::Arrived, trace);
             }
             let segment = [src_x, src_z, dst_x, dst_z];
             match find_cross_edge(region, cell, &rect, &segment) {
                 Cross::None => {
                     let (x, z) = nudge(rect.centre_x, rect.centre_z, src_x, src_z);
-                    return self.finish(region, x, z, MoveStop::NoEdge);
+                    return self.finish(region, x, z, MoveStop::NoEdge, trace);
                 }
-                Cross::Inside => return self.finish(region, dst_x, dst_z, MoveStop::Arrived),
+                Cross::Inside => {
+                    return self.finish(region, dst_x, dst_z, MoveStop::Arrived, trace)
+                }
                 Cross::Edge { id, point } => {
                     steps_left = steps_left.checked_sub(1).ok_or(MoveError::StepLimit)?;
                     let edge = region.edge(id);
@@ -168,6 +198,7 @@ impl World {
                                 region: region.id,
                                 edge: id,
                             },
+                            trace,
                         );
                     }
                     if edge.flag & EDGE_GLOBAL != 0 || matches!(id, EdgeId::Global(_)) {
@@ -197,6 +228,9 @@ impl World {
                         dst_z += 1920.0 * (-offset_z) as f32;
                         region = next;
                         cell = next_cell;
+                        if let Some(trace) = trace.as_deref_mut() {
+                            trace.push(Position::new(region.id, src_x, src_z));
+                        }
                     } else {
                         let next_cell = other_cell(edge, cell).ok_or(MoveError::OffMesh)?;
                         let next_rect = *region
@@ -206,6 +240,9 @@ impl World {
                         (src_x, src_z) =
                             nudge(next_rect.centre_x, next_rect.centre_z, point[0], point[1]);
                         cell = next_cell;
+                        if let Some(trace) = trace.as_deref_mut() {
+                            trace.push(Position::new(region.id, src_x, src_z));
+                        }
                     }
                 }
             }
@@ -218,12 +255,16 @@ impl World {
         x: f32,
         z: f32,
         stop: MoveStop,
+        trace: Option<&mut Vec<Position>>,
     ) -> Result<MoveOutcome, MoveError> {
         let position = Position::new(region.id, x, z)
             .normalized()
             .ok_or(MoveError::OffMesh)?;
         self.cell_at(position).ok_or(MoveError::OffMesh)?;
         let height = self.height_at(position).ok_or(MoveError::OffMesh)?;
+        if let Some(trace) = trace {
+            trace.push(position);
+        }
         Ok(MoveOutcome {
             position,
             height,

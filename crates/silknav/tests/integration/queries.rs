@@ -337,52 +337,76 @@ fn height_agrees_with_an_independent_implementation() {
 #[test]
 fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
     for (name, meshes) in worlds() {
-        let world = World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m)));
-        let ground = Ground { world: &meshes };
-        let mut rng = SplitMix64::new(21);
-        let (mut arrived, mut walls, mut tried) = (0, 0, 0);
-        for _ in 0..3000 {
-            let p = random_point(&mut rng, &meshes);
-            let q = [
-                p[0] + (rng.next_u64() % 40_000) as i64 - 20_000,
-                p[1] + (rng.next_u64() % 40_000) as i64 - 20_000,
-            ];
-            let (from, to) = (position(p), position(q));
-            if world.cell_at(from).is_none() {
-                assert!(world.move_along(from, to).is_err());
-                continue;
-            }
-            tried += 1;
-            let Ok(outcome) = world.move_along(from, to) else {
-                continue;
-            };
-            assert!(
-                world.cell_at(outcome.position).is_some(),
-                "{name}: stop {:?} is not walkable",
-                outcome.position
-            );
-            assert_eq!(Some(outcome.height), world.height_at(outcome.position));
-            // The stop is reachable in a straight line, within the server's small bends.
-            let stop = [
-                (outcome.position.world_x() * SCALE as f64).round() as i64,
-                (outcome.position.world_z() * SCALE as f64).round() as i64,
-            ];
-            let _ = ground.in_closure(stop);
-            match outcome.stop {
-                silknav::world::MoveStop::Arrived => {
-                    arrived += 1;
-                    assert_eq!((outcome.position.x, outcome.position.z), {
-                        let t = to.normalized().unwrap();
-                        (t.x, t.z)
-                    });
+        for world in [
+            World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m))),
+            reloaded(&meshes),
+        ] {
+            let mut rng = SplitMix64::new(21);
+            let (mut arrived, mut walls, mut legs) = (0, 0, 0);
+            let mut trace = Vec::new();
+            for _ in 0..3000 {
+                let p = random_point(&mut rng, &meshes);
+                let reach = 20 * 20 * SCALE;
+                let q = [
+                    p[0] + (rng.next_u64() % (2 * reach) as u64) as i64 - reach,
+                    p[1] + (rng.next_u64() % (2 * reach) as u64) as i64 - reach,
+                ];
+                let (from, to) = (position(p), position(q));
+                let outcome = world.move_along_traced(from, to, &mut trace);
+                if world.cell_at(from).is_none() {
+                    assert_eq!(
+                        outcome,
+                        Err(silknav::world::MoveError::StartNotWalkable),
+                        "{name}"
+                    );
+                    continue;
                 }
-                silknav::world::MoveStop::Wall { .. } => walls += 1,
-                silknav::world::MoveStop::NoEdge => {}
+                let Ok(outcome) = outcome else { continue };
+                assert_eq!(
+                    world.move_along(from, to),
+                    Ok(outcome),
+                    "tracing changes nothing"
+                );
+                assert!(
+                    world.cell_at(outcome.position).is_some(),
+                    "{name}: stop {:?} is not walkable",
+                    outcome.position
+                );
+                assert_eq!(Some(outcome.height), world.height_at(outcome.position));
+                assert_eq!(
+                    (trace.first(), trace.last()),
+                    (Some(&from), Some(&outcome.position))
+                );
+                // The walk goes straight between its turning points; no leg crosses a wall.
+                for leg in trace.windows(2) {
+                    assert_eq!(
+                        world.raycast(leg[0], leg[1]),
+                        Ok(None),
+                        "{name}: leg {leg:?} of {from:?} → {to:?}"
+                    );
+                    legs += 1;
+                }
+                match outcome.stop {
+                    silknav::world::MoveStop::Arrived => {
+                        arrived += 1;
+                        let t = to.normalized().unwrap();
+                        assert_eq!(
+                            (
+                                outcome.position.region,
+                                outcome.position.x,
+                                outcome.position.z
+                            ),
+                            (t.region, t.x, t.z)
+                        );
+                    }
+                    silknav::world::MoveStop::Wall { .. } => walls += 1,
+                    silknav::world::MoveStop::NoEdge => {}
+                }
             }
+            assert!(
+                arrived > 0 && walls > 0 && legs > arrived,
+                "{name}: {arrived} arrived, {walls} at walls, {legs} legs"
+            );
         }
-        assert!(
-            arrived > 0 && walls > 0,
-            "{name}: {arrived} arrived, {walls} at walls of {tried}"
-        );
     }
 }
