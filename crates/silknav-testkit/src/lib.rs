@@ -3,11 +3,13 @@
 //! - [`open_region`], [`region_from_mask`], [`realistic_region`]: valid single-region files that
 //!   satisfy every single-file invariant (they lint clean).
 //! - [`corrupt`]: ways to break bytes on purpose.
+//! - [`independent`]: a second writer of the format, from the spec page alone.
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 
 pub mod corrupt;
+pub mod independent;
 mod mask;
 
 #[cfg(test)]
