@@ -3,8 +3,8 @@
 //!
 //! | code | meaning |
 //! |---|---|
-//! | 0 | success (lint: no errors, warnings allowed); also when stdout was closed early |
-//! | 1 | lint found errors |
+//! | 0 | success (lint: no errors, warnings allowed; a batch of queries: every line read); also when stdout was closed early |
+//! | 1 | lint found errors; a single query's answer is "no" |
 //! | 2 | unreadable or malformed input, an output that cannot be written, or bad usage |
 
 use std::io::{self, Write};
@@ -18,6 +18,9 @@ pub enum Status {
     Success,
     /// Everything was read, and lint found errors in it (exit 1).
     Findings,
+    /// A single query was answered, and the answer is "no": no cell, no height, no line of
+    /// sight, no move (exit 1, so that scripts can test it like `grep -q`).
+    No,
     /// Some inputs could not be read; each was reported already (exit 2).
     Failed,
 }
@@ -26,7 +29,7 @@ impl Status {
     fn code(self) -> u8 {
         match self {
             Status::Success => 0,
-            Status::Findings => 1,
+            Status::Findings | Status::No => 1,
             Status::Failed => FAILURE,
         }
     }

@@ -1,14 +1,15 @@
 //! Reading inputs: navmesh files (with their region from the file name), JSON documents, and
-//! folders of navmesh files.
+//! the files of world folders.
 
 use anyhow::Context;
 use jmxv::nvm::{NavMesh, ParseOptions};
 use jmxv::RegionId;
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Options of the commands that parse navmesh files.
-#[derive(Debug, Clone, Copy, clap::Args)]
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
 pub struct ParseArgs {
     /// Accept any 12 signature bytes, not only "JMXVNVM 1000" (the game never checks them)
     #[arg(long)]
@@ -80,37 +81,33 @@ pub fn region_name(region: Option<RegionId>) -> Option<String> {
     region.map(|r| r.to_string())
 }
 
-/// The navmesh files a path names: the file itself, or for a folder every `*.nvm` file directly
-/// inside it (any case, not recursive, sorted by name so that reports are reproducible).
+/// The files of a world folder by the names the silknav library gives them (`nv_4080.nvm`,
+/// `mapinfo.mfo`: lower case), each with its path as found, which may be spelt in another case.
 ///
-/// A game `navmesh` folder keeps all its `nv_*.nvm` side by side, so one level is all it needs;
-/// not descending also keeps a lint of one folder from wandering into backups below it.
+/// Reports name the files a user has, not the library's spelling of them. Where two files
+/// differ only in case, the last by sorted name wins, as in the library's `read_dir`.
 ///
 /// # Errors
-/// The folder cannot be listed, or holds no `*.nvm` file (which is almost always a wrong path).
-pub fn nvm_files(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_owned()]);
+/// The folder cannot be listed.
+pub fn world_file_paths(dir: &Path) -> anyhow::Result<BTreeMap<String, PathBuf>> {
+    let context = || dir.display().to_string();
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(context)? {
+        paths.push(entry.with_context(context)?.path());
     }
-    let context = || path.display().to_string();
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(path).with_context(context)? {
-        let entry = entry.with_context(context)?;
-        let file = entry.path();
-        if has_nvm_extension(&entry.file_name()) && file.is_file() {
-            files.push(file);
-        }
+    paths.sort();
+    let mut names = BTreeMap::new();
+    for path in paths {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let canonical = match RegionId::from_file_name(name) {
+            Some(region) => region.file_name(),
+            None => name.to_ascii_lowercase(),
+        };
+        names.insert(canonical, path);
     }
-    if files.is_empty() {
-        anyhow::bail!("{}: no *.nvm file in this folder", path.display());
-    }
-    files.sort();
-    Ok(files)
-}
-
-fn has_nvm_extension(name: &std::ffi::OsStr) -> bool {
-    let bytes = name.as_encoded_bytes();
-    bytes.len() > 4 && bytes[bytes.len() - 4..].eq_ignore_ascii_case(b".nvm")
+    Ok(names)
 }
 
 #[cfg(test)]
@@ -128,12 +125,5 @@ mod tests {
             region_name(region_of(Path::new("nv_0a0b.nvm"))).as_deref(),
             Some("0a0b")
         );
-    }
-
-    #[test]
-    fn extension_any_case() {
-        assert!(has_nvm_extension("nv_694e.NvM".as_ref()));
-        assert!(!has_nvm_extension(".nvm".as_ref()));
-        assert!(!has_nvm_extension("nv_694e.nvm.bak".as_ref()));
     }
 }

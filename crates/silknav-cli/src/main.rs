@@ -1,4 +1,5 @@
-//! `silknav`: inspect, dump, pack and lint Silkroad Online navmesh files (`nv_XXXX.nvm`).
+//! `silknav`: generate, import, inspect, dump, pack, lint, draw and query Silkroad Online
+//! navmesh files (`nv_XXXX.nvm`) and world folders.
 //!
 //! `docs/cli.md` is the reference. The layout of this crate:
 //!
@@ -7,7 +8,9 @@
 //! | [`cmd`] | one module per subcommand: its arguments and its `run` |
 //! | [`nvm_json`] | the JSON form of a navmesh, both ways |
 //! | [`input`] | reading navmesh and JSON files, file names → regions, folders → files |
-//! | [`output`] | standard output, JSON lines, atomic no-clobber file writes |
+//! | [`output`] | standard output, JSON lines, atomic no-clobber file writes, world folders |
+//! | [`progress`] | progress lines on standard error for slow steps |
+//! | [`values`] | option values: sizes, origins, regions, coordinates |
 //! | [`exit`] | exit codes and the one-line error report |
 //!
 //! A new subcommand is a new module under `cmd/` and one variant of [`cmd::Command`].
@@ -17,11 +20,14 @@ mod exit;
 mod input;
 mod nvm_json;
 mod output;
+mod progress;
+mod values;
 
 use clap::Parser;
 use std::process::ExitCode;
 
-/// Inspect, dump, pack and lint Silkroad Online navmesh files (JMXVNVM 1000).
+/// Generate, inspect, lint, draw and query Silkroad Online navmesh worlds (JMXVNVM 1000).
+/// New here? Run `silknav demo`.
 #[derive(Debug, Parser)]
 #[command(name = "silknav", version)]
 struct Cli {

@@ -1,7 +1,9 @@
-//! Writing outputs: buffered standard output, JSON lines, and files written atomically.
+//! Writing outputs: buffered standard output, JSON lines, files written atomically, and whole
+//! world folders.
 
 use anyhow::{bail, Context};
 use serde::Serialize;
+use silknav::files::{WorldFiles, MAPINFO, OBJECT_IFO, TILE2D_IFO};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, StdoutLock, Write};
 use std::path::{Path, PathBuf};
@@ -82,6 +84,100 @@ pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> anyhow::Result<()> 
     }
 }
 
+/// The names of the files a world folder gets: the navmeshes in region order, then the
+/// companion files the world has.
+pub fn world_file_names(files: &WorldFiles) -> Vec<String> {
+    let mut names: Vec<String> = files.navmeshes.keys().map(|r| r.file_name()).collect();
+    let companions = [
+        (files.mapinfo.is_some(), MAPINFO),
+        (files.object_ifo.is_some(), OBJECT_IFO),
+        (files.tile2d.is_some(), TILE2D_IFO),
+    ];
+    names.extend(
+        companions
+            .into_iter()
+            .filter(|&(present, _)| present)
+            .map(|(_, name)| name.to_owned()),
+    );
+    names
+}
+
+/// Fails early when any of `names` exists in `dir` and may not be replaced, naming the first.
+///
+/// # Errors
+/// A file exists and `force` is off.
+pub fn check_can_create_all(dir: &Path, names: &[String], force: bool) -> anyhow::Result<()> {
+    names
+        .iter()
+        .try_for_each(|name| check_can_create(&dir.join(name), force))
+}
+
+/// Writes a world's files into `dir` (created when missing), each atomically, and returns the
+/// one-line account of what was written.
+///
+/// # Errors
+/// A file exists and `force` is off (nothing is written then), or an I/O error.
+pub fn write_world(dir: &Path, files: &WorldFiles, force: bool) -> anyhow::Result<String> {
+    let names = world_file_names(files);
+    check_can_create_all(dir, &names, force)?;
+    files
+        .write_dir(dir, force)
+        .with_context(|| dir.display().to_string())?;
+    let mut bytes = 0u64;
+    for name in &names {
+        let path = dir.join(name);
+        bytes += fs::metadata(&path)
+            .with_context(|| path.display().to_string())?
+            .len();
+    }
+    let navmeshes = files.navmeshes.len();
+    let mut parts = Vec::new();
+    match (files.navmeshes.keys().next(), files.navmeshes.keys().last()) {
+        (Some(first), Some(last)) if navmeshes > 1 => parts.push(format!(
+            "{navmeshes} navmeshes {}..{}",
+            first.file_name(),
+            last.file_name()
+        )),
+        (Some(only), _) => parts.push(format!("1 navmesh {}", only.file_name())),
+        _ => {}
+    }
+    parts.extend(names[navmeshes..].iter().cloned());
+    Ok(format!(
+        "{}: wrote {} files, {bytes} bytes: {}",
+        dir.display(),
+        names.len(),
+        parts.join(", ")
+    ))
+}
+
+/// The world coordinates the regions cover, such as `x 245760..249600, z 122880..126720`
+/// (the box around them; `x = region_x·1920 + local_x`). Empty for no regions.
+pub fn world_extent(regions: impl IntoIterator<Item = jmxv::RegionId>) -> String {
+    let size = u32::from(jmxv::RegionId::SIZE as u16);
+    let (mut x0, mut z0, mut x1, mut z1) = (u32::MAX, u32::MAX, 0, 0);
+    for r in regions {
+        let (x, z) = (u32::from(r.x()), u32::from(r.z()));
+        (x0, z0) = (x0.min(x), z0.min(z));
+        (x1, z1) = (x1.max(x + 1), z1.max(z + 1));
+    }
+    if x0 == u32::MAX {
+        return String::new();
+    }
+    format!(
+        "x {}..{}, z {}..{}",
+        x0 * size,
+        x1 * size,
+        z0 * size,
+        z1 * size
+    )
+}
+
+/// A number for people: at most two decimals, without trailing zeros (`8`, `2.5`, `1.33`).
+pub fn short_decimal(v: f64) -> String {
+    let text = format!("{v:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
 /// A temporary file, removed when dropped unless [`TempFile::keep`] says it was renamed.
 struct TempFile {
     path: PathBuf,
@@ -131,5 +227,27 @@ impl Drop for TempFile {
             // Best effort: nothing useful can be done when removing a temporary file fails.
             let _ = fs::remove_file(&self.path);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jmxv::RegionId;
+
+    #[test]
+    fn short_decimals() {
+        assert_eq!(short_decimal(8.0), "8");
+        assert_eq!(short_decimal(2.5), "2.5");
+        assert_eq!(short_decimal(4.0 / 3.0), "1.33");
+        assert_eq!(short_decimal(10.0), "10");
+        assert_eq!(short_decimal(247219.8000030518), "247219.8");
+    }
+
+    #[test]
+    fn extents_in_world_units() {
+        let regions = [RegionId::new(128, 64), RegionId::new(129, 65)];
+        assert_eq!(world_extent(regions), "x 245760..249600, z 122880..126720");
+        assert_eq!(world_extent([]), "");
     }
 }

@@ -5,6 +5,26 @@
 
 use silknav::rng::SplitMix64;
 
+/// An object record in the pattern's terms: (ResourceId, LocalPosition bits, IsStatic, Yaw
+/// bits, UID, unkShort01, IsBig, IsStruct, RegionId, LinkEdges).
+pub type SpecObject = (
+    u32,
+    [u32; 3],
+    u16,
+    u32,
+    u16,
+    u16,
+    u8,
+    u8,
+    u16,
+    Vec<[u16; 3]>,
+);
+/// A global edge: line bits, flags, directions, cells, regions.
+pub type SpecGlobalEdge = ([u32; 4], u8, [u8; 2], [u16; 2], [u16; 2]);
+
+/// An internal edge: line bits, flags, directions, cells.
+pub type SpecInternalEdge = ([u32; 4], u8, [u8; 2], [u16; 2]);
+
 /// What the independent writer put into a file, in the pattern's terms.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpecFile {
@@ -29,10 +49,10 @@ pub struct SpecFile {
     pub open_cells: u32,
     /// `Cell Cells[CellCount]`: rectangle bits and object indices.
     pub cells: Vec<([u32; 4], Vec<u16>)>,
-    /// `GlobalEdge`: line bits, flags, directions, cells, regions.
-    pub global_edges: Vec<([u32; 4], u8, [u8; 2], [u16; 2], [u16; 2])>,
+    /// `GlobalEdge GlobalEdges[GlobalEdgeCount]`.
+    pub global_edges: Vec<SpecGlobalEdge>,
     /// `InternalEdge`: line bits, flags, directions, cells.
-    pub internal_edges: Vec<([u32; 4], u8, [u8; 2], [u16; 2])>,
+    pub internal_edges: Vec<SpecInternalEdge>,
     /// `Tile TileMap[96*96]`: (CellIndex, Flags, TextureID); the legacy layouts store the first.
     pub tiles: Vec<(u32, u16, u16)>,
     /// `float HeightMap[97*97]`, as bits.
@@ -62,7 +82,7 @@ impl SpecFile {
     /// bytes), 1 four-byte tiles with planes, 2 four-byte tiles without planes.
     pub fn random(seed: u64, layout: u8) -> SpecFile {
         let mut rng = SplitMix64::new(seed);
-        let mut float = |rng: &mut SplitMix64| {
+        let float = |rng: &mut SplitMix64| {
             if rng.chance(0.2) {
                 ODD_FLOATS[rng.range(0, ODD_FLOATS.len() as u32) as usize]
             } else {

@@ -1,18 +1,23 @@
-//! `silknav lint PATH...`: lint navmesh files, or every `*.nvm` in folders.
+//! `silknav lint PATH...`: lint navmesh files one by one, and world folders as a whole.
 
 use crate::exit::{self, Status};
 use crate::input::{self, ParseArgs};
 use crate::output::{self, STDOUT};
-use anyhow::Context;
-use jmxv::nvm::lint::{lint, DirectionReport, Finding, Report, Severity};
+use crate::progress::Progress;
+use anyhow::{anyhow, Context};
+use jmxv::nvm::lint::{lint, DirectionReport, Finding, Severity};
+use jmxv::RegionId;
 use serde::Serialize;
+use silknav::files::{WorldFiles, MAPINFO, OBJECT_IFO, TILE2D_IFO};
+use silknav::lint::{lint_world, WorldReport};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `silknav lint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Navmesh files, or folders: every *.nvm directly inside (any case, sorted by name)
+    /// Navmesh files, or world folders (their nv_XXXX.nvm files and companion files, together)
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Print one JSON object per file (JSON lines) instead of text
@@ -22,10 +27,11 @@ pub struct Args {
     parse: ParseArgs,
 }
 
-/// Lints every file: exit 1 when any has an error finding, 2 when any could not be read.
+/// Lints every path: exit 1 when any finding is an error, 2 when anything could not be read.
 ///
-/// The region passed to the lint is the one the file name says (`nv_XXXX.nvm`); files named
-/// otherwise are linted without the checks that need it.
+/// A file on its own is linted with the region its name says (`nv_XXXX.nvm`; other names are
+/// linted without the checks that need it). A folder is a world: every file alone, then the
+/// checks between files ([`silknav::lint`]).
 ///
 /// # Errors
 /// Only failures to write to standard output.
@@ -33,31 +39,29 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let mut out = output::stdout();
     let mut totals = Totals::default();
     for path in &args.paths {
-        let files = match input::nvm_files(path) {
-            Ok(files) => files,
-            Err(e) => {
-                failed(&mut out, &mut totals, &e)?;
-                continue;
-            }
+        let linted = if path.is_dir() {
+            lint_folder(path)
+        } else {
+            lint_file(path, args.parse)
         };
-        for file in files {
-            let mesh = match input::read_nvm(&file, args.parse) {
-                Ok(nvm) => nvm.mesh,
-                Err(e) => {
-                    failed(&mut out, &mut totals, &e)?;
-                    continue;
+        match linted {
+            Ok(files) => {
+                for file in files {
+                    totals.add(&file);
+                    if args.json {
+                        output::json_line(&mut out, &FileJson::new(&file))
+                    } else {
+                        file.write_text(&mut out)
+                    }
+                    .context(STDOUT)?;
                 }
-            };
-            let region = input::region_of(&file);
-            let report = lint(&mesh, region);
-            totals.add(&report);
-            let region = input::region_name(region);
-            if args.json {
-                output::json_line(&mut out, &FileJson::new(&file, region, &report))
-            } else {
-                write_text(&mut out, &file, region.as_deref(), &report)
             }
-            .context(STDOUT)?;
+            Err(e) => {
+                // Keep stdout and stderr in order on a terminal.
+                out.flush().context(STDOUT)?;
+                exit::report(&e);
+                totals.unreadable += 1;
+            }
         }
     }
     if !args.json {
@@ -67,37 +71,161 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     Ok(totals.status())
 }
 
-fn failed(out: &mut impl Write, totals: &mut Totals, e: &anyhow::Error) -> anyhow::Result<()> {
-    // Keep stdout and stderr in order on a terminal.
-    out.flush().context(STDOUT)?;
-    exit::report(e);
-    totals.unreadable += 1;
-    Ok(())
+/// What the lint found about one file.
+pub struct FileLint {
+    /// The file, as found.
+    pub path: PathBuf,
+    /// Whether the file exists (a world's missing companion has findings too).
+    pub exists: bool,
+    /// The region of a navmesh file; `None` for companions and for files named otherwise.
+    pub region: Option<RegionId>,
+    /// The direction report of a navmesh file; `None` for other files.
+    pub directions: Option<DirectionReport>,
+    /// Findings about this file, its own first, then those from comparing it with others.
+    pub findings: Vec<Finding>,
 }
 
-/// `FILE: severity CODE: location: message` per finding, then the file's summary line.
-fn write_text(
-    out: &mut impl Write,
-    file: &Path,
-    region: Option<&str>,
-    report: &Report,
-) -> std::io::Result<()> {
-    let path = file.display();
-    for finding in &report.findings {
-        writeln!(out, "{path}: {finding}")?;
+impl FileLint {
+    fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
     }
-    writeln!(
-        out,
-        "{path}: {}, {}; region {}; directions: {}",
-        plural(report.count(Severity::Error), "error"),
-        plural(report.count(Severity::Warning), "warning"),
-        region.unwrap_or("-"),
-        directions(&report.directions)
-    )
+
+    /// `FILE: severity CODE: location: message` per finding, then the file's summary line.
+    fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let path = self.path.display();
+        for finding in &self.findings {
+            writeln!(out, "{path}: {}", finding_text(finding))?;
+        }
+        write!(
+            out,
+            "{path}: {}, {}",
+            plural(self.count(Severity::Error), "error"),
+            plural(self.count(Severity::Warning), "warning"),
+        )?;
+        if let Some(directions) = &self.directions {
+            write!(
+                out,
+                "; region {}; directions: {}",
+                input::region_name(self.region).as_deref().unwrap_or("-"),
+                describe_directions(directions)
+            )?;
+        }
+        if !self.exists {
+            write!(out, "; not in the folder")?;
+        }
+        writeln!(out)
+    }
+}
+
+/// One navmesh file on its own.
+fn lint_file(path: &Path, parse: ParseArgs) -> anyhow::Result<Vec<FileLint>> {
+    let mesh = input::read_nvm(path, parse)?.mesh;
+    let region = input::region_of(path);
+    let report = lint(&mesh, region);
+    Ok(vec![FileLint {
+        path: path.to_owned(),
+        exists: true,
+        region,
+        directions: Some(report.directions),
+        findings: report.findings,
+    }])
+}
+
+/// A world folder: its navmeshes in region order, then `mapinfo.mfo`, `object.ifo` and
+/// `tile2d.ifo` (those present, and missing ones that have findings).
+///
+/// # Errors
+/// A file of the folder cannot be read or parsed, or the folder has no navmesh file.
+pub fn lint_folder(dir: &Path) -> anyhow::Result<Vec<FileLint>> {
+    let files = Progress::timed(format!("reading {}", dir.display()), || {
+        WorldFiles::read_dir(dir)
+    })
+    .map_err(|e| anyhow!(e))?;
+    if files.navmeshes.is_empty() {
+        anyhow::bail!("{}: no nv_XXXX.nvm file in this folder", dir.display());
+    }
+    let paths = input::world_file_paths(dir)?;
+    let report = Progress::timed(format!("linting {}", dir.display()), || lint_world(&files));
+    Ok(group_by_file(dir, &files, &paths, report))
+}
+
+/// The world report as one entry per file. Every finding lands in exactly one entry: a
+/// cross-file finding about a file that is neither a navmesh nor a known companion gets an
+/// entry of its own at the end.
+fn group_by_file(
+    dir: &Path,
+    files: &WorldFiles,
+    paths: &BTreeMap<String, PathBuf>,
+    report: WorldReport,
+) -> Vec<FileLint> {
+    let mut cross: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
+    let mut others: Vec<String> = Vec::new();
+    for w in report.world {
+        if !cross.contains_key(&w.file) {
+            others.push(w.file.clone());
+        }
+        cross.entry(w.file).or_default().push(w.finding);
+    }
+    let path_of = |name: &str| paths.get(name).cloned().unwrap_or_else(|| dir.join(name));
+    let mut entries = Vec::new();
+    for (region, own) in report.files {
+        let name = region.file_name();
+        let mut findings = own.findings;
+        findings.extend(cross.remove(&name).unwrap_or_default());
+        entries.push(FileLint {
+            path: path_of(&name),
+            exists: true,
+            region: Some(region),
+            directions: Some(own.directions),
+            findings,
+        });
+    }
+    let companions = [
+        (MAPINFO, files.mapinfo.is_some()),
+        (OBJECT_IFO, files.object_ifo.is_some()),
+        (TILE2D_IFO, files.tile2d.is_some()),
+    ];
+    for (name, exists) in companions {
+        let findings = cross.remove(name).unwrap_or_default();
+        if exists || !findings.is_empty() {
+            entries.push(FileLint {
+                path: path_of(name),
+                exists,
+                region: None,
+                directions: None,
+                findings,
+            });
+        }
+    }
+    for name in others {
+        if let Some(findings) = cross.remove(&name) {
+            entries.push(FileLint {
+                exists: paths.contains_key(&name),
+                path: path_of(&name),
+                region: RegionId::from_file_name(&name),
+                directions: None,
+                findings,
+            });
+        }
+    }
+    entries
+}
+
+/// `severity CODE: location: message`, or without the location when the finding is about the
+/// file as a whole (the world lint's X011 has an empty one).
+pub fn finding_text(f: &Finding) -> String {
+    if f.location.is_empty() {
+        format!("{} {}: {}", f.severity.name(), f.code, f.message)
+    } else {
+        f.to_string()
+    }
 }
 
 /// The direction-byte convention the file's edges agree with, in words.
-fn directions(d: &DirectionReport) -> String {
+fn describe_directions(d: &DirectionReport) -> String {
     let measured: u32 = d.counts.iter().flatten().sum();
     if measured == 0 {
         "not measured (no edge with a known cell)".to_owned()
@@ -108,7 +236,8 @@ fn directions(d: &DirectionReport) -> String {
     }
 }
 
-fn plural(n: usize, word: &str) -> String {
+/// `1 error`, `2 errors`.
+pub fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {
@@ -126,10 +255,11 @@ struct Totals {
 }
 
 impl Totals {
-    fn add(&mut self, report: &Report) {
-        self.files += 1;
-        self.errors += report.count(Severity::Error);
-        self.warnings += report.count(Severity::Warning);
+    fn add(&mut self, file: &FileLint) {
+        // A missing companion is no file, though its findings count.
+        self.files += usize::from(file.exists);
+        self.errors += file.count(Severity::Error);
+        self.warnings += file.count(Severity::Warning);
     }
 
     fn status(&self) -> Status {
@@ -165,7 +295,8 @@ struct FileJson<'a> {
     errors: usize,
     warnings: usize,
     findings: Vec<FindingJson<'a>>,
-    directions: DirectionsJson<'a>,
+    /// `None` for companion files, which have no edges.
+    directions: Option<DirectionsJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -183,17 +314,17 @@ struct DirectionsJson<'a> {
 }
 
 impl<'a> FileJson<'a> {
-    fn new(file: &Path, region: Option<String>, report: &'a Report) -> FileJson<'a> {
+    fn new(file: &'a FileLint) -> FileJson<'a> {
         FileJson {
-            path: file.display().to_string(),
-            region,
-            errors: report.count(Severity::Error),
-            warnings: report.count(Severity::Warning),
-            findings: report.findings.iter().map(FindingJson::from).collect(),
-            directions: DirectionsJson {
-                counts: &report.directions.counts,
-                matching: &report.directions.matching,
-            },
+            path: file.path.display().to_string(),
+            region: input::region_name(file.region),
+            errors: file.count(Severity::Error),
+            warnings: file.count(Severity::Warning),
+            findings: file.findings.iter().map(FindingJson::from).collect(),
+            directions: file.directions.as_ref().map(|d| DirectionsJson {
+                counts: &d.counts,
+                matching: &d.matching,
+            }),
         }
     }
 }

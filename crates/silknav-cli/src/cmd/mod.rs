@@ -4,24 +4,45 @@
 //! Commands over many files report each unreadable file themselves (one line each), carry on,
 //! and end with [`Status::Failed`].
 
+mod demo;
 mod dump;
+mod gen;
+mod import_movingai;
 mod info;
 mod lint;
 mod pack;
+mod query;
+mod render;
 
 use crate::exit::Status;
 
 /// A subcommand and its arguments.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
+    /// Generate a world, lint it, draw it and query it, with no game files: the tour
+    Demo(demo::Args),
+    /// Generate a game-like world folder (navmeshes, mapinfo.mfo, object.ifo, tile2d.ifo)
+    Gen(gen::Args),
+    /// Turn a Moving AI grid map (.map) into a world folder
+    ImportMovingai(import_movingai::Args),
     /// One line per file: layout, region, counts, trailing bytes, size
     Info(info::Args),
     /// Write a navmesh file as lossless JSON
     Dump(dump::Args),
     /// Write the navmesh file described by JSON from `dump` (byte-identical to the original)
     Pack(pack::Args),
-    /// Check files against the rules of the game server and the game data
+    /// Check files, or whole world folders, against the rules of the game server and data
     Lint(lint::Args),
+    /// Draw a world folder or a navmesh file as a PNG picture
+    Render(render::Args),
+    /// The cell under a point: `RRRR C`, or `none`
+    Cell(query::PointArgs),
+    /// The ground height at a point, or `none`
+    Height(query::PointArgs),
+    /// Line of sight: `clear`, or `blocked X Z` where the segment is first blocked
+    Los(query::SegmentArgs),
+    /// Walk from one point toward another: `X Z REASON` where the walk stops
+    Move(query::SegmentArgs),
 }
 
 impl Command {
@@ -31,10 +52,18 @@ impl Command {
     /// Whatever stopped the command; see each command.
     pub fn run(self) -> anyhow::Result<Status> {
         match self {
+            Command::Demo(args) => demo::run(&args),
+            Command::Gen(args) => gen::run(&args),
+            Command::ImportMovingai(args) => import_movingai::run(&args),
             Command::Info(args) => info::run(&args),
             Command::Dump(args) => dump::run(&args),
             Command::Pack(args) => pack::run(&args),
             Command::Lint(args) => lint::run(&args),
+            Command::Render(args) => render::run(&args),
+            Command::Cell(args) => query::cell::run(&args),
+            Command::Height(args) => query::height::run(&args),
+            Command::Los(args) => query::los::run(&args),
+            Command::Move(args) => query::move_along::run(&args),
         }
     }
 }

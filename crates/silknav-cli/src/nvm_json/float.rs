@@ -13,9 +13,9 @@ use super::parse::Json;
 use jmxv::F32;
 use serde::{Serialize, Serializer};
 
-/// A float serialised as described in the module docs.
+/// A float serialised as described in the module docs (the query commands write heights so).
 #[derive(Clone, Copy)]
-pub(super) struct Float(pub F32);
+pub(crate) struct Float(pub F32);
 
 impl Serialize for Float {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

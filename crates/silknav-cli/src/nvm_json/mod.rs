@@ -22,6 +22,7 @@ mod path;
 mod read;
 mod write;
 
+pub(crate) use float::Float;
 pub use read::from_slice;
 pub use write::write;
 

@@ -2,9 +2,14 @@
 
 mod support;
 
+mod demo;
 mod dump_pack;
+mod gen;
+mod import;
 mod info;
 mod lint;
 mod malformed;
+mod query;
+mod render;
 mod testkit;
 mod usage;

@@ -52,16 +52,28 @@ fn lint_goes_on_after_a_broken_file() {
     let dir = temp();
     std::fs::write(dir.path().join("a.nvm"), b"JMXVN").unwrap();
     write_nvm(dir.path(), "b.nvm", &NavMesh::default());
-    let run = silknav(dir.path(), &["lint", "."]);
+    let world = dir.path().join("world");
+    std::fs::create_dir(&world).unwrap();
+    std::fs::write(world.join("nv_694e.nvm"), b"JMXVN").unwrap();
+    write_nvm(&world, "nv_694f.nvm", &NavMesh::default());
+    let run = silknav(dir.path(), &["lint", "a.nvm", "world", "b.nvm"]);
     assert_eq!(run.code, 2);
+    let errors: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(errors.len(), 2, "{}", run.stderr);
     assert!(
-        run.error_line()
-            .starts_with("./a.nvm: offset 0 (0x0): signature: "),
+        errors[0].starts_with("a.nvm: offset 0 (0x0): signature: "),
         "{}",
         run.stderr
     );
-    assert!(run.stdout.contains("./b.nvm: 0 errors"), "{}", run.stdout);
-    assert!(run.stdout.ends_with(", 1 unreadable\n"), "{}", run.stdout);
+    // A folder is read whole: one broken file and the world is not linted.
+    assert!(
+        errors[1].starts_with("world/nv_694e.nvm: "),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("world/"), "{}", run.stdout);
+    assert!(run.stdout.contains("b.nvm: 0 errors"), "{}", run.stdout);
+    assert!(run.stdout.ends_with(", 2 unreadable\n"), "{}", run.stdout);
 }
 
 #[test]

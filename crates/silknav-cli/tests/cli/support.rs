@@ -44,9 +44,17 @@ pub fn silknav_with_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    // Ignore a write error: a command that does not read stdin may exit before we finish.
-    let _ = child.stdin.take().expect("piped").write_all(stdin);
-    let out = child.wait_with_output().expect("the binary ends");
+    // Feed stdin from another thread while this one collects the output: a batch answers as
+    // it reads, so a large batch fills the output pipe before its input is all written.
+    let mut input = child.stdin.take().expect("piped");
+    let out = std::thread::scope(|scope| {
+        scope.spawn(move || {
+            // Ignore a write error: a command that does not read stdin may exit before we
+            // finish.
+            let _ = input.write_all(stdin);
+        });
+        child.wait_with_output().expect("the binary ends")
+    });
     Run {
         code: out.status.code().expect("exited, not killed"),
         stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
@@ -74,6 +82,49 @@ pub fn names_in(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// Runs `silknav gen --out NAME --seed SEED --size SIZE` in `dir` and returns the folder.
+pub fn gen_world(dir: &Path, name: &str, seed: u64, size: &str) -> PathBuf {
+    let run = silknav(
+        dir,
+        &[
+            "gen",
+            "--out",
+            name,
+            "--seed",
+            &seed.to_string(),
+            "--size",
+            size,
+        ],
+    );
+    assert_eq!(run.code, 0, "gen: {}{}", run.stdout, run.stderr);
+    dir.join(name)
+}
+
+/// The width and height of a PNG, after checking its signature and that the first chunk is
+/// IHDR.
+pub fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert!(
+        bytes.len() > 24,
+        "too short for a PNG: {} bytes",
+        bytes.len()
+    );
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+    assert_eq!(&bytes[12..16], b"IHDR", "first chunk");
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+/// Every file in `dir` (not below), by name, with its bytes.
+pub fn files_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    names_in(dir)
+        .into_iter()
+        .map(|name| {
+            let bytes = std::fs::read(dir.join(&name)).unwrap();
+            (name, bytes)
+        })
+        .collect()
 }
 
 /// A fixed pseudo-random sequence of 32-bit patterns (xorshift), so that the height map holds

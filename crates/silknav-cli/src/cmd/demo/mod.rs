@@ -1,0 +1,360 @@
+//! `silknav demo [--out DIR]`: the whole job on a built-in world, no game files needed.
+//!
+//! It generates a world of 3×3 regions at a fixed seed into DIR (the same files as `silknav gen
+//! --out DIR --seed 1 --size 3x3`), lints the folder as `silknav lint DIR` does, loads it as the
+//! query commands do, picks query points from the world itself ([`points`]), draws the world
+//! with the query segments to `DIR/world.png`, and prints what it made, the answers, and
+//! commands to try next.
+//!
+//! The demo replaces its own files in DIR on every run (they are the same bytes each time), but
+//! refuses a folder holding navmesh files of other regions: those would join the world it
+//! lints and loads, and are someone's data.
+
+mod points;
+
+use super::lint::{finding_text, lint_folder, plural};
+use super::query;
+use super::render;
+use crate::exit::Status;
+use crate::output::{self, short_decimal, STDOUT};
+use crate::progress::Progress;
+use anyhow::Context;
+use jmxv::nvm::lint::Severity;
+use jmxv::RegionId;
+use points::Points;
+use silknav::gen::{generate_with_progress, GenOptions, DEFAULT_ORIGIN};
+use silknav::world::{EdgeId, MoveStop, RayHit};
+use silknav::{Position, World};
+use silknav_render::{Overlay, RenderOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `silknav demo`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Folder for the demo's files (created when missing; the demo replaces its own files in it)
+    #[arg(long, value_name = "DIR", default_value = "silknav-demo")]
+    out: PathBuf,
+}
+
+/// The demo world: a fixed seed, so every run shows the same world.
+const OPTIONS: GenOptions = GenOptions {
+    seed: 1,
+    width: 3,
+    height: 3,
+    origin: DEFAULT_ORIGIN,
+};
+
+/// The picture's name in DIR.
+const PICTURE: &str = "world.png";
+
+/// Runs the demo.
+///
+/// # Errors
+/// DIR holds other navmesh files or cannot be written, or a step fails (which would be a bug).
+pub fn run(args: &Args) -> anyhow::Result<Status> {
+    let dir = &args.out;
+    let regions = OPTIONS.regions()?;
+    refuse_other_worlds(dir, &regions)?;
+
+    let started = Instant::now();
+    let progress = Progress::counting("generating", "regions");
+    let generated = generate_with_progress(&OPTIONS, |done, total| progress.update(done, total))?;
+    drop(progress);
+    let files = generated.into_files();
+    let written = Progress::timed(format!("writing {}", dir.display()), || {
+        output::write_world(dir, &files, true)
+    })?;
+    let generate_time = started.elapsed();
+
+    let linted = lint_folder(dir)?;
+    let lint_files = linted.iter().filter(|f| f.exists).count();
+    let findings: Vec<String> = linted
+        .iter()
+        .flat_map(|f| {
+            f.findings
+                .iter()
+                .map(move |finding| format!("{}: {}", f.path.display(), finding_text(finding)))
+        })
+        .collect();
+    let count = |severity| {
+        linted
+            .iter()
+            .flat_map(|f| &f.findings)
+            .filter(|f| f.severity == severity)
+            .count()
+    };
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+
+    let world = query::load(dir)?;
+    let points = points::pick(&world);
+
+    let picture_path = dir.join(PICTURE);
+    let mut overlay = Overlay::default();
+    if let Some(p) = points {
+        // Drawn in the overlay's first two colours, cyan and pink; the text below says so.
+        overlay.paths.push(vec![p.b, p.a]);
+        overlay.paths.push(vec![p.a, p.c]);
+    }
+    let started = Instant::now();
+    let picture_line = render::draw_and_save(
+        &picture_path,
+        &files.navmeshes,
+        &RenderOptions::default(),
+        &overlay,
+        true,
+    )?;
+    let render_time = started.elapsed();
+
+    let mut text = Vec::new();
+    let t = &mut text;
+    writeln!(
+        t,
+        "silknav demo: a generated world of {}x{} regions (seed {}), linted, drawn and queried; \
+         no game files needed",
+        OPTIONS.width, OPTIONS.height, OPTIONS.seed
+    )?;
+    writeln!(t)?;
+    writeln!(t, "generate  {written}")?;
+    writeln!(
+        t,
+        "          world {}, in {:.1} s",
+        output::world_extent(files.navmeshes.keys().copied()),
+        generate_time.as_secs_f64()
+    )?;
+    writeln!(
+        t,
+        "lint      {}, {}, {}",
+        plural(lint_files, "file"),
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    )?;
+    for finding in findings.iter().take(5) {
+        writeln!(t, "          {finding}")?;
+    }
+    if findings.len() > 5 {
+        writeln!(t, "          … and {} more", findings.len() - 5)?;
+    }
+    writeln!(
+        t,
+        "render    {picture_line}, in {:.1} s",
+        render_time.as_secs_f64()
+    )?;
+    if points.is_some() {
+        writeln!(
+            t,
+            "          with the query segments B → A in cyan and A → C in pink"
+        )?;
+    }
+    writeln!(
+        t,
+        "load      {} from {}",
+        plural(world.regions().len(), "region"),
+        dir.display()
+    )?;
+    writeln!(t)?;
+    match points {
+        Some(p) => write_queries(t, &world, &p)?,
+        None => writeln!(
+            t,
+            "queries   no open ground beside a wall was found to query"
+        )?,
+    }
+    writeln!(t)?;
+    write_next(t, dir, points.as_ref())?;
+    writeln!(t)?;
+    writeln!(
+        t,
+        "The demo replaces its own files in {} on each run; `silknav gen` replaces nothing \
+         without --force.",
+        dir.display()
+    )?;
+
+    let mut out = output::stdout();
+    out.write_all(&text).context(STDOUT)?;
+    out.flush().context(STDOUT)?;
+    Ok(if errors > 0 {
+        Status::Findings
+    } else {
+        Status::Success
+    })
+}
+
+/// Refuses a folder that holds navmesh files of regions outside the demo world.
+///
+/// # Errors
+/// Such a file exists, or the folder exists and cannot be listed.
+fn refuse_other_worlds(dir: &Path, regions: &[RegionId]) -> anyhow::Result<()> {
+    if !dir.exists() {
+        return Ok(());
+    }
+    for path in crate::input::world_file_paths(dir)?.into_values() {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if RegionId::from_file_name(name).is_some_and(|r| !regions.contains(&r)) {
+            anyhow::bail!(
+                "{}: a navmesh of another world; the demo writes only into a folder without \
+                 other navmesh files (choose another --out)",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The queries at the chosen points, each with the library's answer in words.
+fn write_queries(t: &mut Vec<u8>, world: &World, p: &Points) -> std::io::Result<()> {
+    let at = |q: [f64; 2]| Position::from_world(q[0], q[1]);
+    let (Some(a), Some(b), Some(c)) = (at(p.a), at(p.b), at(p.c)) else {
+        return writeln!(t, "queries   the chosen points are outside the world");
+    };
+    let tiles_west = ((p.a[0] - p.b[0]) / 20.0).round();
+    writeln!(
+        t,
+        "queries   world coordinates: x = region_x·1920 + local_x, z = region_z·1920 + local_z"
+    )?;
+    writeln!(
+        t,
+        "          A = {}, open ground with a wall on its east side",
+        xz(p.a)
+    )?;
+    writeln!(
+        t,
+        "          B = {}, open ground {tiles_west} tiles (of 20 units) west of A",
+        xz(p.b)
+    )?;
+    writeln!(
+        t,
+        "          C = {}, the first open ground east of the wall",
+        xz(p.c)
+    )?;
+
+    let cell = match world.cell_at(a) {
+        Some(c) => format!("region {}, cell {}", c.region, c.cell),
+        None => "none".to_owned(),
+    };
+    writeln!(t, "  cell A        {cell}")?;
+    let height = world
+        .height_at(a)
+        .map_or("none".to_owned(), |h| h.to_string());
+    writeln!(t, "  height A      {height}")?;
+    for (label, from, to) in [("los B → A", b, a), ("los A → C", a, c)] {
+        let answer = match world.raycast(from, to) {
+            Ok(None) => "clear".to_owned(),
+            Ok(Some(hit)) => blocked(&hit),
+            Err(e) => format!("none ({e})"),
+        };
+        writeln!(t, "  {label}     {answer}")?;
+    }
+    for (label, from, to) in [("move B → A", b, a), ("move A → C", a, c)] {
+        let answer = match world.move_along(from, to) {
+            Ok(m) => {
+                let place = format!(
+                    "at {}, height {}",
+                    xz([m.position.world_x(), m.position.world_z()]),
+                    m.height
+                );
+                match m.stop {
+                    MoveStop::Arrived => format!("arrived {place}"),
+                    MoveStop::Wall { region, edge } => {
+                        format!("stopped by a wall {place} ({})", edge_name(region, edge))
+                    }
+                    MoveStop::NoEdge => format!("stopped where the cell has no edge {place}"),
+                }
+            }
+            Err(e) => format!("none ({e})"),
+        };
+        writeln!(t, "  {label}    {answer}")?;
+    }
+    Ok(())
+}
+
+/// A blocked line of sight in words.
+fn blocked(hit: &RayHit) -> String {
+    let point = xz([hit.point.world_x(), hit.point.world_z()]);
+    match hit.edge {
+        Some((region, edge)) => format!("blocked at {point} by {}", edge_name(region, edge)),
+        None => format!("blocked at {point}, where the walkable ground ends"),
+    }
+}
+
+/// An edge named as in the JSON form of the file: `nv_4181.nvm internal_edges[12]`.
+fn edge_name(region: RegionId, edge: EdgeId) -> String {
+    let (list, index) = match edge {
+        EdgeId::Internal(i) => ("internal_edges", i),
+        EdgeId::Global(i) => ("global_edges", i),
+    };
+    format!("{} {list}[{index}]", region.file_name())
+}
+
+/// World coordinates for people: `247219.8 124810`.
+fn xz(p: [f64; 2]) -> String {
+    format!("{} {}", short_decimal(p[0]), short_decimal(p[1]))
+}
+
+/// Commands to try on what the demo made.
+fn write_next(t: &mut Vec<u8>, dir: &Path, points: Option<&Points>) -> std::io::Result<()> {
+    let d = shell_word(&dir.display().to_string());
+    let region = points
+        .and_then(|p| Position::from_world(p.a[0], p.a[1]))
+        .map_or(OPTIONS_FIRST_REGION, |p| p.region);
+    let file = shell_word(&dir.join(region.file_name()).display().to_string());
+    writeln!(t, "try next")?;
+    writeln!(t, "  silknav info {file}")?;
+    writeln!(t, "  silknav lint {d}")?;
+    if let Some(p) = points {
+        let (a, b, c) = (xz(p.a), xz(p.b), xz(p.c));
+        writeln!(t, "  silknav cell {d} {a}")?;
+        writeln!(t, "  silknav height {d} {a} --json")?;
+        writeln!(t, "  silknav los {d} {a} {c}")?;
+        writeln!(t, "  silknav move {d} {a} {c}")?;
+        writeln!(t, "  printf '{b} {a}\\n{a} {c}\\n' | silknav move {d}")?;
+    }
+    writeln!(t, "  silknav render {d} --region {region} -o region.png")?;
+    writeln!(t, "  silknav gen --out my-world --seed 7 --size 4x2")?;
+    Ok(())
+}
+
+/// The south-west region of the demo world.
+const OPTIONS_FIRST_REGION: RegionId = RegionId::new(OPTIONS.origin.0, OPTIONS.origin.1);
+
+/// `text` as one word for a POSIX shell: as it is when that is safe, else in single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=+,@%".contains(&b));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words() {
+        assert_eq!(
+            shell_word("silknav-demo/nv_4080.nvm"),
+            "silknav-demo/nv_4080.nvm"
+        );
+        assert_eq!(shell_word("my demo"), "'my demo'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
+
+    #[test]
+    fn edges_are_named_like_the_json_keys() {
+        assert_eq!(
+            edge_name(RegionId(0x4181), EdgeId::Internal(12)),
+            "nv_4181.nvm internal_edges[12]"
+        );
+        assert_eq!(
+            edge_name(RegionId(0x4080), EdgeId::Global(0)),
+            "nv_4080.nvm global_edges[0]"
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! The query commands, `cell`, `height`, `los` and `move`: a world folder loaded once, then one
+//! query from the command line or a batch from standard input ([`batch`]).
+//!
+//! Coordinates are world coordinates: `x = region_x·1920 + local_x`, `z = region_z·1920 +
+//! local_z`. Points in answers are written the same way, as the shortest decimal that reads back
+//! to the same `f64`, which is exactly the library's `f32` position in its region: an answer fed
+//! back as a query names the very same point.
+
+pub mod batch;
+pub mod cell;
+pub mod height;
+pub mod los;
+pub mod move_along;
+
+use crate::exit::Status;
+use crate::input;
+use crate::output::{self, STDOUT};
+use crate::progress::Progress;
+use crate::values;
+use anyhow::{anyhow, Context};
+use jmxv::RegionId;
+use serde::Serialize;
+use silknav::world::EdgeId;
+use silknav::{Position, World};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// The world and the output form, common to every query command.
+#[derive(Debug, clap::Args)]
+pub struct WorldArgs {
+    /// World folder: its nv_XXXX.nvm files (those mapinfo.mfo enables, when it has one)
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// Answer in JSON lines instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// A command that takes one point: `X Z`, or a batch of them on standard input.
+#[derive(Debug, clap::Args)]
+pub struct PointArgs {
+    #[command(flatten)]
+    world: WorldArgs,
+    /// World x of the point; without X Z, the queries are read from standard input
+    #[arg(value_name = "X", requires = "z", allow_negative_numbers = true, value_parser = values::coordinate)]
+    x: Option<f64>,
+    /// World z of the point
+    #[arg(value_name = "Z", allow_negative_numbers = true, value_parser = values::coordinate)]
+    z: Option<f64>,
+}
+
+/// A command that takes a segment: `X1 Z1 X2 Z2`, or a batch of them on standard input.
+#[derive(Debug, clap::Args)]
+pub struct SegmentArgs {
+    #[command(flatten)]
+    world: WorldArgs,
+    /// World x of the start; without coordinates, the queries are read from standard input
+    #[arg(value_name = "X1", requires = "z2", allow_negative_numbers = true, value_parser = values::coordinate)]
+    x1: Option<f64>,
+    /// World z of the start
+    #[arg(value_name = "Z1", allow_negative_numbers = true, value_parser = values::coordinate)]
+    z1: Option<f64>,
+    /// World x of the end
+    #[arg(value_name = "X2", allow_negative_numbers = true, value_parser = values::coordinate)]
+    x2: Option<f64>,
+    /// World z of the end
+    #[arg(value_name = "Z2", allow_negative_numbers = true, value_parser = values::coordinate)]
+    z2: Option<f64>,
+}
+
+impl PointArgs {
+    fn numbers(&self) -> Option<Vec<f64>> {
+        Some(vec![self.x?, self.z?])
+    }
+}
+
+impl SegmentArgs {
+    fn numbers(&self) -> Option<Vec<f64>> {
+        Some(vec![self.x1?, self.z1?, self.x2?, self.z2?])
+    }
+}
+
+/// An answer to one query, in both output forms.
+pub trait Answer {
+    /// Whether the answer is "yes" (a cell, a height, a clear line, a move that was made);
+    /// a single query whose answer is "no" exits with 1.
+    fn is_yes(&self) -> bool;
+
+    /// The text line, without its line break.
+    ///
+    /// # Errors
+    /// Only those of `out`.
+    fn write_text(&self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// The JSON line, without its line break.
+    ///
+    /// # Errors
+    /// Only those of `out`.
+    fn write_json(&self, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// Loads the world, then answers the command line's query, or every query on standard input.
+///
+/// # Errors
+/// The world cannot be loaded, or standard input or output fails.
+fn run<A: Answer>(
+    world: &WorldArgs,
+    numbers: Option<Vec<f64>>,
+    arity: usize,
+    ask: impl Fn(&World, &[f64]) -> A,
+) -> anyhow::Result<Status> {
+    let loaded = load(&world.dir)?;
+    let mut out = output::stdout();
+    let write = |out: &mut dyn Write, answer: &A| -> io::Result<()> {
+        if world.json {
+            answer.write_json(out)?;
+        } else {
+            answer.write_text(out)?;
+        }
+        out.write_all(b"\n")
+    };
+    if let Some(numbers) = numbers {
+        let answer = ask(&loaded, &numbers);
+        write(&mut out, &answer).context(STDOUT)?;
+        out.flush().context(STDOUT)?;
+        return Ok(if answer.is_yes() {
+            Status::Success
+        } else {
+            Status::No
+        });
+    }
+
+    let each_line = io::stdout().is_terminal();
+    let mut lines = batch::Lines::new(io::stdin().lock());
+    let mut malformed: Option<(usize, usize)> = None; // (count, first line)
+    loop {
+        let Some((number, line)) = lines
+            .next(&mut out)
+            .map_err(batch::BatchError::into_anyhow)?
+        else {
+            break;
+        };
+        match batch::parse(line, arity) {
+            Ok(None) => continue,
+            Ok(Some((numbers, n))) => {
+                write(&mut out, &ask(&loaded, &numbers[..n])).context(STDOUT)?;
+            }
+            Err(what) => {
+                let (count, _) = malformed.get_or_insert((0, number));
+                *count += 1;
+                if world.json {
+                    output::json_line(
+                        &mut out,
+                        &MalformedJson {
+                            line: number,
+                            error: &what,
+                        },
+                    )
+                } else {
+                    writeln!(out, "error: line {number}: {what}")
+                }
+                .context(STDOUT)?;
+            }
+        }
+        if each_line {
+            out.flush().context(STDOUT)?;
+        }
+    }
+    out.flush().context(STDOUT)?;
+    match malformed {
+        None => Ok(Status::Success),
+        Some((count, first)) => {
+            let lines = if count == 1 { "line" } else { "lines" };
+            crate::exit::report(&anyhow!(
+                "standard input: {count} malformed {lines} (the first is line {first}), answered with `error`"
+            ));
+            Ok(Status::Failed)
+        }
+    }
+}
+
+/// A malformed line of a batch, as a JSON line.
+#[derive(Serialize)]
+struct MalformedJson<'a> {
+    line: usize,
+    error: &'a str,
+}
+
+/// Loads a world folder once, with a progress line for big worlds, and warns on standard error
+/// about what the load left out.
+///
+/// # Errors
+/// The folder cannot be read, a file is malformed, or nothing was loaded (almost always a
+/// wrong path).
+pub fn load(dir: &Path) -> anyhow::Result<World> {
+    let progress = Progress::counting(format!("loading {}", dir.display()), "files");
+    let world = World::load_with_progress(dir, |done, total| progress.update(done, total))
+        .map_err(|e| anyhow!(e))?;
+    drop(progress);
+    warn_about_load(dir, &world);
+    if world.regions().len() == 0 {
+        anyhow::bail!(
+            "{}: no region loaded (no nv_XXXX.nvm file here, or none that mapinfo.mfo enables)",
+            dir.display()
+        );
+    }
+    Ok(world)
+}
+
+/// How many warnings of one kind are listed before the rest are only counted.
+const MAX_WARNINGS: usize = 10;
+
+/// Warnings about files the game would not load, or parts of them the queries cannot use.
+fn warn_about_load(dir: &Path, world: &World) {
+    let report = world.load_report();
+    if report.missing_files.is_empty()
+        && report.disabled_files.is_empty()
+        && report.region_issues.is_empty()
+    {
+        return;
+    }
+    // Name files as they are spelt in the folder.
+    let paths = input::world_file_paths(dir).unwrap_or_default();
+    let path = |r: RegionId| {
+        let name = r.file_name();
+        paths
+            .get(&name)
+            .cloned()
+            .unwrap_or_else(|| dir.join(name))
+            .display()
+            .to_string()
+    };
+    let mut err = io::stderr().lock();
+    let dir_name = dir.display();
+    warn(
+        &mut err,
+        report.missing_files.iter().map(|&r| {
+            format!(
+                "{}: mapinfo.mfo enables region {r}, which has no file",
+                path(r)
+            )
+        }),
+        |n| format!("{dir_name}: and {n} more enabled regions without a file"),
+    );
+    warn(
+        &mut err,
+        report.disabled_files.iter().map(|&r| {
+            format!(
+                "{}: region {r} is not enabled in mapinfo.mfo; not loaded",
+                path(r)
+            )
+        }),
+        |n| format!("{dir_name}: and {n} more files of regions not enabled; not loaded"),
+    );
+    warn(
+        &mut err,
+        report
+            .region_issues
+            .iter()
+            .map(|(r, issue)| format!("{}: {issue}", path(*r))),
+        |n| format!("{dir_name}: and {n} more problems in files"),
+    );
+}
+
+/// The first [`MAX_WARNINGS`] lines as warnings, then one that counts the rest.
+fn warn(
+    err: &mut impl Write,
+    lines: impl Iterator<Item = String>,
+    rest: impl FnOnce(usize) -> String,
+) {
+    let mut lines = lines.peekable();
+    // Warnings are a courtesy: a failing standard error must not stop the queries.
+    for line in lines.by_ref().take(MAX_WARNINGS) {
+        let _ = writeln!(err, "warning: {line}");
+    }
+    let more = lines.count();
+    if more > 0 {
+        let _ = writeln!(err, "warning: {}", rest(more));
+    }
+}
+
+/// World coordinates of a position.
+fn world_xz(p: Position) -> (f64, f64) {
+    (p.world_x(), p.world_z())
+}
+
+/// The position at world coordinates, or `None` outside the terrain id space.
+fn position(x: f64, z: f64) -> Option<Position> {
+    Position::from_world(x, z)
+}
+
+/// An edge in JSON: `{"region":"4080","kind":"internal","index":12}`.
+#[derive(Serialize)]
+struct EdgeJson {
+    region: String,
+    kind: &'static str,
+    index: u32,
+}
+
+impl EdgeJson {
+    fn new(region: RegionId, edge: EdgeId) -> EdgeJson {
+        let (kind, index) = match edge {
+            EdgeId::Internal(i) => ("internal", i),
+            EdgeId::Global(i) => ("global", i),
+        };
+        EdgeJson {
+            region: region.to_string(),
+            kind,
+            index,
+        }
+    }
+}

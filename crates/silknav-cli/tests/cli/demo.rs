@@ -1,0 +1,159 @@
+//! `silknav demo`: what it makes, what it answers, and that the commands it suggests work.
+
+use crate::support::*;
+use silknav::{Position, World};
+
+/// The value after `label` on the line that starts with it (after indentation).
+fn line_after<'a>(stdout: &'a str, label: &str) -> &'a str {
+    stdout
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(label))
+        .unwrap_or_else(|| panic!("no line {label:?} in\n{stdout}"))
+        .trim_start()
+}
+
+/// A point `x z` at the start of `text`.
+fn point(text: &str) -> [f64; 2] {
+    let mut words = text.split([' ', ',']);
+    [
+        words.next().unwrap().parse().unwrap(),
+        words.next().unwrap().parse().unwrap(),
+    ]
+}
+
+#[test]
+fn the_demo_makes_a_world_a_picture_and_answers() {
+    let dir = temp();
+    let run = silknav(dir.path(), &["demo"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    let demo = dir.path().join("silknav-demo");
+    let mut expected: Vec<String> = ["mapinfo.mfo", "object.ifo", "tile2d.ifo", "world.png"]
+        .map(String::from)
+        .into();
+    for z in 0x40..0x43 {
+        for x in 0x80..0x83 {
+            expected.push(format!("nv_{z:02x}{x:02x}.nvm"));
+        }
+    }
+    expected.sort();
+    assert_eq!(names_in(&demo), expected);
+
+    assert!(
+        line_after(out, "generate").starts_with("silknav-demo: wrote 12 files, "),
+        "{out}"
+    );
+    assert_eq!(line_after(out, "lint"), "12 files, 0 errors, 0 warnings");
+    let render = line_after(out, "render");
+    let size = render
+        .strip_prefix("silknav-demo/world.png: ")
+        .and_then(|r| r.split_once(" pixels"))
+        .map(|(s, _)| s.split_once('x').unwrap())
+        .unwrap_or_else(|| panic!("{render}"));
+    let png = std::fs::read(demo.join("world.png")).unwrap();
+    assert_eq!(
+        png_size(&png),
+        (size.0.parse().unwrap(), size.1.parse().unwrap())
+    );
+    assert_eq!(line_after(out, "load"), "9 regions from silknav-demo");
+
+    // The answers are the library's at the points the demo names.
+    let world = World::load(&demo).unwrap();
+    let [a, b, c] = ["A = ", "B = ", "C = "].map(|l| point(line_after(out, l)));
+    let pos = |p: [f64; 2]| Position::from_world(p[0], p[1]).unwrap();
+    let cell = world.cell_at(pos(a)).expect("A is open");
+    assert_eq!(
+        line_after(out, "cell A"),
+        format!("region {}, cell {}", cell.region, cell.cell)
+    );
+    assert_eq!(
+        line_after(out, "height A"),
+        world.height_at(pos(a)).unwrap().to_string()
+    );
+    assert_eq!(world.raycast(pos(b), pos(a)), Ok(None));
+    assert_eq!(line_after(out, "los B → A"), "clear");
+    let hit = world
+        .raycast(pos(a), pos(c))
+        .unwrap()
+        .expect("A → C is blocked");
+    let shown = point(
+        line_after(out, "los A → C")
+            .strip_prefix("blocked at ")
+            .unwrap(),
+    );
+    assert!((shown[0] - hit.point.world_x()).abs() < 0.01, "{shown:?}");
+    assert!(
+        line_after(out, "move B → A").starts_with("arrived at "),
+        "{out}"
+    );
+    assert!(
+        line_after(out, "move A → C").starts_with("stopped by a wall at "),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_commands_it_suggests_work() {
+    let dir = temp();
+    let run = silknav(dir.path(), &["demo"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let next: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| *l != "try next")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(str::trim)
+        .collect();
+    assert!(next.len() >= 8, "{}", run.stdout);
+    for command in next {
+        if let Some(rest) = command.strip_prefix("printf '") {
+            // printf 'QUERIES' | silknav move DIR
+            let (queries, pipe) = rest.split_once("' | ").unwrap();
+            let args: Vec<&str> = pipe.split(' ').skip(1).collect();
+            let queries = queries.replace("\\n", "\n");
+            let batch = silknav_with_stdin(dir.path(), &args, queries.as_bytes());
+            assert_eq!(batch.code, 0, "{command}: {}", batch.stderr);
+            let answers: Vec<&str> = batch.stdout.lines().collect();
+            assert_eq!(answers.len(), 2, "{command}");
+            assert!(answers[0].ends_with(" arrived"), "{}", batch.stdout);
+            assert!(answers[1].ends_with(" wall"), "{}", batch.stdout);
+            continue;
+        }
+        let args: Vec<&str> = command.split(' ').skip(1).collect();
+        let r = silknav(dir.path(), &args);
+        // The suggested line of sight is the blocked one: its answer is "no".
+        let code = if args[0] == "los" { 1 } else { 0 };
+        assert_eq!(r.code, code, "{command}: {}{}", r.stdout, r.stderr);
+        assert!(!r.stdout.is_empty(), "{command}");
+        if args[0] == "los" {
+            assert!(r.stdout.starts_with("blocked "), "{command}: {}", r.stdout);
+        }
+    }
+}
+
+#[test]
+fn the_demo_replaces_its_own_files_and_nothing_else() {
+    let dir = temp();
+    let first = silknav(dir.path(), &["demo", "--out", "d"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let before = files_in(&dir.path().join("d"));
+    let again = silknav(dir.path(), &["demo", "--out", "d"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(
+        before == files_in(&dir.path().join("d")),
+        "the same bytes each run"
+    );
+
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("nv_0101.nvm"), b"someone's data").unwrap();
+    let refused = silknav(dir.path(), &["demo", "--out", "other"]);
+    assert_eq!(refused.code, 2);
+    assert_eq!(
+        refused.error_line(),
+        "other/nv_0101.nvm: a navmesh of another world; the demo writes only into a folder \
+         without other navmesh files (choose another --out)"
+    );
+    assert_eq!(names_in(&other), ["nv_0101.nvm"]);
+}

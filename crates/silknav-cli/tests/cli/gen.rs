@@ -1,0 +1,140 @@
+//! `silknav gen`: deterministic worlds, the library's bytes, no clobbering, bad options.
+
+use crate::support::*;
+use silknav::gen::{generate, GenOptions};
+
+#[test]
+fn the_same_seed_and_size_give_the_same_bytes() {
+    let dir = temp();
+    let a = gen_world(dir.path(), "a", 5, "2x1");
+    let b = gen_world(dir.path(), "b", 5, "2x1");
+    let c = gen_world(dir.path(), "c", 6, "2x1");
+    let (fa, fb, fc) = (files_in(&a), files_in(&b), files_in(&c));
+    let names: Vec<&str> = fa.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "mapinfo.mfo",
+            "nv_4080.nvm",
+            "nv_4081.nvm",
+            "object.ifo",
+            "tile2d.ifo"
+        ]
+    );
+    assert!(fa == fb, "two runs with seed 5 differ");
+    assert!(
+        fa.iter().zip(&fc).any(|(x, y)| x.1 != y.1),
+        "seeds 5 and 6 gave the same world"
+    );
+}
+
+#[test]
+fn writes_what_the_library_generates_and_says_so() {
+    let dir = temp();
+    let run = silknav(
+        dir.path(),
+        &[
+            "gen", "--out", "w", "--seed", "9", "--size", "1x2", "--origin", "3,4",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let expected = generate(&GenOptions {
+        seed: 9,
+        width: 1,
+        height: 2,
+        origin: (3, 4),
+    })
+    .unwrap()
+    .into_files()
+    .to_files()
+    .unwrap();
+    let mut expected: Vec<(String, Vec<u8>)> = expected;
+    expected.sort();
+    let written = files_in(&dir.path().join("w"));
+    assert!(written == expected, "the folder is not the library's world");
+    let bytes: usize = written.iter().map(|(_, b)| b.len()).sum();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "w: wrote 5 files, {bytes} bytes: 2 navmeshes nv_0403.nvm..nv_0503.nvm, \
+                 mapinfo.mfo, object.ifo, tile2d.ifo"
+            ),
+            "w: seed 9, 1x2 regions from region x 3 z 4; world x 5760..7680, z 7680..11520"
+                .to_owned()
+        ]
+    );
+}
+
+#[test]
+fn defaults_are_seed_1_and_2x2_at_the_default_origin() {
+    let dir = temp();
+    let run = silknav(dir.path(), &["gen", "--out", "d"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let explicit = gen_world(dir.path(), "e", 1, "2x2");
+    assert!(files_in(&dir.path().join("d")) == files_in(&explicit));
+    assert!(
+        run.stdout
+            .contains("seed 1, 2x2 regions from region x 128 z 64"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn existing_files_are_not_replaced_without_force() {
+    let dir = temp();
+    let w = gen_world(dir.path(), "w", 1, "1x1");
+    let original = std::fs::read(w.join("nv_4080.nvm")).unwrap();
+    std::fs::write(w.join("nv_4080.nvm"), b"mine").unwrap();
+    let again = silknav(dir.path(), &["gen", "--out", "w", "--size", "1x1"]);
+    assert_eq!(again.code, 2);
+    assert_eq!(
+        again.error_line(),
+        "w/nv_4080.nvm: already exists; pass --force to replace it"
+    );
+    assert_eq!(again.stdout, "");
+    assert_eq!(std::fs::read(w.join("nv_4080.nvm")).unwrap(), b"mine");
+
+    let forced = silknav(
+        dir.path(),
+        &["gen", "--out", "w", "--size", "1x1", "--force"],
+    );
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert_eq!(std::fs::read(w.join("nv_4080.nvm")).unwrap(), original);
+}
+
+#[test]
+fn options_that_describe_no_world_exit_2_with_the_generators_message() {
+    let dir = temp();
+    let empty = silknav(dir.path(), &["gen", "--out", "w", "--size", "0x2"]);
+    assert_eq!(empty.code, 2);
+    assert_eq!(empty.error_line(), "size 0x2 has no regions");
+    let far = silknav(
+        dir.path(),
+        &["gen", "--out", "w", "--size", "2x1", "--origin", "255,0"],
+    );
+    assert_eq!(far.code, 2);
+    assert_eq!(
+        far.error_line(),
+        "size 2x1 at origin 255,0 reaches region x 256 z 0; x must stay ≤ 255 and z ≤ 127"
+    );
+    assert!(!dir.path().join("w").exists(), "nothing is written");
+    for bad in [
+        &["--size", "300x1"][..],
+        &["--size", "2"],
+        &["--origin", "1x2"],
+        &["--seed", "-1"],
+    ] {
+        let mut args = vec!["gen", "--out", "w"];
+        args.extend_from_slice(bad);
+        let run = silknav(dir.path(), &args);
+        assert_eq!(run.code, 2, "{bad:?}");
+        assert!(
+            run.stderr.contains("For more information, try '--help'."),
+            "{bad:?}: {}",
+            run.stderr
+        );
+    }
+}

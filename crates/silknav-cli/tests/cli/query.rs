@@ -1,0 +1,478 @@
+//! `silknav cell`, `height`, `los` and `move`: the library's answers on the same world, one
+//! query at a time and in batches, as text and as JSON; exit codes; malformed lines; warnings.
+
+use crate::support::*;
+use serde_json::Value;
+use silknav::world::{EdgeId, MoveError, MoveStop, RayError};
+use silknav::{Position, World};
+use std::path::{Path, PathBuf};
+
+/// A generated 2×2 world at the default origin, and the library's view of it.
+fn world() -> (tempfile::TempDir, PathBuf, World) {
+    let dir = temp();
+    let w = gen_world(dir.path(), "w", 3, "2x2");
+    let world = World::load(&w).unwrap();
+    (dir, w, world)
+}
+
+/// The world's box, with a margin of 100 units around it (x0, z0, x1, z1).
+const BOX: [f64; 4] = [245_660.0, 122_780.0, 249_700.0, 126_820.0];
+
+/// Points spread over the box, off the tile grid, plus some on it.
+fn points() -> Vec<[f64; 2]> {
+    let mut out = Vec::new();
+    let mut z = BOX[1];
+    while z < BOX[3] {
+        let mut x = BOX[0];
+        while x < BOX[2] {
+            out.push([x, z]);
+            x += 37.3;
+        }
+        z += 41.9;
+    }
+    // Tile corners and sides, where half-open rules decide.
+    for k in 0..50 {
+        out.push([245_760.0 + 20.0 * f64::from(k), 124_800.0]);
+        out.push([247_680.0, 122_880.0 + 20.0 * f64::from(k)]);
+    }
+    out
+}
+
+/// Segments with seeded random ends in the box: short ones (often clear) and long ones.
+fn segments(count: usize) -> Vec<[f64; 4]> {
+    let mut bits = bit_patterns(7).map(|b| f64::from(b) / f64::from(u32::MAX));
+    let mut next = move || bits.next().unwrap();
+    (0..count)
+        .map(|i| {
+            let x = BOX[0] + next() * (BOX[2] - BOX[0]);
+            let z = BOX[1] + next() * (BOX[3] - BOX[1]);
+            let reach = if i % 2 == 0 { 120.0 } else { 1500.0 };
+            [x, z, x + (next() - 0.5) * reach, z + (next() - 0.5) * reach]
+        })
+        .collect()
+}
+
+fn at(x: f64, z: f64) -> Option<Position> {
+    Position::from_world(x, z)
+}
+
+/// The documented text answers, from the library.
+fn cell_text(world: &World, [x, z]: [f64; 2]) -> String {
+    match at(x, z).and_then(|p| world.cell_at(p)) {
+        Some(c) => format!("{:04x} {}", c.region.0, c.cell),
+        None => "none".to_owned(),
+    }
+}
+
+fn height_text(world: &World, [x, z]: [f64; 2]) -> String {
+    match at(x, z).and_then(|p| world.height_at(p)) {
+        Some(h) => format!("{h}"),
+        None => "none".to_owned(),
+    }
+}
+
+fn los_text(world: &World, [x1, z1, x2, z2]: [f64; 4]) -> String {
+    let answer = match (at(x1, z1), at(x2, z2)) {
+        (None, _) => Err(RayError::StartNotWalkable),
+        (_, None) => Err(RayError::BadEnd),
+        (Some(a), Some(b)) => world.raycast(a, b),
+    };
+    match answer {
+        Ok(None) => "clear".to_owned(),
+        Ok(Some(hit)) => format!("blocked {} {}", hit.point.world_x(), hit.point.world_z()),
+        Err(RayError::StartNotWalkable) => "none start-blocked".to_owned(),
+        Err(RayError::BadEnd) => "none bad-end".to_owned(),
+    }
+}
+
+fn move_text(world: &World, [x1, z1, x2, z2]: [f64; 4]) -> String {
+    let answer = match (at(x1, z1), at(x2, z2)) {
+        (None, _) => Err(MoveError::StartNotWalkable),
+        (_, None) => Err(MoveError::OffMesh),
+        (Some(a), Some(b)) => world.move_along(a, b),
+    };
+    match answer {
+        Ok(m) => format!(
+            "{} {} {}",
+            m.position.world_x(),
+            m.position.world_z(),
+            m.stop.word()
+        ),
+        Err(e) => format!("none {}", e.word()),
+    }
+}
+
+fn batch_input<const N: usize>(queries: &[[f64; N]]) -> String {
+    queries
+        .iter()
+        .map(|q| {
+            let words: Vec<String> = q.iter().map(|v| v.to_string()).collect();
+            words.join(" ") + "\n"
+        })
+        .collect()
+}
+
+/// Runs a batch and checks every answer line against the library's.
+fn check_batch<const N: usize>(
+    dir: &Path,
+    command: &str,
+    queries: &[[f64; N]],
+    expected: impl Fn(&[f64; N]) -> String,
+) -> Vec<String> {
+    let run = silknav_with_stdin(dir, &[command, "w"], batch_input(queries).as_bytes());
+    assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+    // Standard error may hold a progress line on a slow machine, but nothing else.
+    assert!(
+        !run.stderr.contains("warning") && !run.stderr.contains("error"),
+        "{command}: {}",
+        run.stderr
+    );
+    let answers: Vec<String> = run.stdout.lines().map(str::to_owned).collect();
+    assert_eq!(
+        answers.len(),
+        queries.len(),
+        "{command}: one line per query"
+    );
+    for (q, answer) in queries.iter().zip(&answers) {
+        assert_eq!(*answer, expected(q), "{command} {q:?}");
+    }
+    answers
+}
+
+#[test]
+fn batches_answer_as_the_library_does() {
+    let (dir, _, world) = world();
+    let points = points();
+    let cells = check_batch(dir.path(), "cell", &points, |&p| cell_text(&world, p));
+    let heights = check_batch(dir.path(), "height", &points, |&p| height_text(&world, p));
+    let segments = segments(600);
+    let sights = check_batch(dir.path(), "los", &segments, |&s| los_text(&world, s));
+    let moves = check_batch(dir.path(), "move", &segments, |&s| move_text(&world, s));
+
+    // The data covers every kind of answer, so the comparison means something.
+    let count =
+        |answers: &[String], prefix: &str| answers.iter().filter(|a| a.starts_with(prefix)).count();
+    assert!(count(&cells, "none") > 0 && count(&cells, "40") > 0);
+    assert!(count(&heights, "none") > 0 && heights.iter().any(|h| h.contains('.')));
+    assert!(count(&sights, "clear") > 0 && count(&sights, "blocked") > 0);
+    assert!(count(&sights, "none start-blocked") > 0);
+    for stop in [" arrived", " wall", "none "] {
+        assert!(
+            moves.iter().any(|m| m.contains(stop)),
+            "no move with {stop:?}"
+        );
+    }
+    // Points in answers read back exactly to the library's positions.
+    for (s, answer) in segments.iter().zip(&moves) {
+        let words: Vec<&str> = answer.split(' ').collect();
+        if words[0] != "none" {
+            let m = world
+                .move_along(at(s[0], s[1]).unwrap(), at(s[2], s[3]).unwrap())
+                .unwrap();
+            let (x, z): (f64, f64) = (words[0].parse().unwrap(), words[1].parse().unwrap());
+            assert_eq!(at(x, z), Some(m.position).and_then(|p| p.normalized()));
+        }
+    }
+}
+
+/// JSON numbers go through serde_json's parser, which may be off by an ulp; coordinates are
+/// compared to well within a millionth of a unit.
+fn close(json: &Value, expected: f64) -> bool {
+    json.as_f64().is_some_and(|v| (v - expected).abs() < 1e-6)
+}
+
+fn edge_matches(json: &Value, edge: Option<(jmxv::RegionId, EdgeId)>) -> bool {
+    match edge {
+        None => json.is_null(),
+        Some((region, id)) => {
+            let (kind, index) = match id {
+                EdgeId::Internal(i) => ("internal", i),
+                EdgeId::Global(i) => ("global", i),
+            };
+            json["region"] == region.to_string() && json["kind"] == kind && json["index"] == index
+        }
+    }
+}
+
+fn json_batch<const N: usize>(dir: &Path, command: &str, queries: &[[f64; N]]) -> Vec<Value> {
+    let run = silknav_with_stdin(
+        dir,
+        &[command, "w", "--json"],
+        batch_input(queries).as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+    let lines: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert_eq!(lines.len(), queries.len());
+    lines
+}
+
+#[test]
+fn json_lines_carry_the_librarys_answers() {
+    let (dir, _, world) = world();
+    let points = points();
+    for (p, json) in points.iter().zip(json_batch(dir.path(), "cell", &points)) {
+        match at(p[0], p[1]).and_then(|q| world.cell_at(q)) {
+            Some(c) => {
+                assert_eq!(json["region"], c.region.to_string(), "{p:?}");
+                assert_eq!(json["cell"], c.cell, "{p:?}");
+            }
+            None => assert_eq!(json, serde_json::json!({"region": null, "cell": null})),
+        }
+    }
+    for (p, json) in points.iter().zip(json_batch(dir.path(), "height", &points)) {
+        match at(p[0], p[1]).and_then(|q| world.height_at(q)) {
+            Some(h) => assert_eq!(json["height"].as_f64().map(|v| v as f32), Some(h), "{p:?}"),
+            None => assert_eq!(json, serde_json::json!({"height": null})),
+        }
+    }
+    let segments = segments(300);
+    for (s, json) in segments
+        .iter()
+        .zip(json_batch(dir.path(), "los", &segments))
+    {
+        let (from, to) = (at(s[0], s[1]).unwrap(), at(s[2], s[3]).unwrap());
+        match world.raycast(from, to) {
+            Ok(None) => assert_eq!(json, serde_json::json!({"clear": true})),
+            Ok(Some(hit)) => {
+                assert_eq!(json["clear"], false);
+                assert!(close(&json["x"], hit.point.world_x()), "{json}");
+                assert!(close(&json["z"], hit.point.world_z()), "{json}");
+                assert!(close(&json["t"], hit.t), "{json}");
+                assert!(
+                    edge_matches(&json["edge"], hit.edge),
+                    "{json} {:?}",
+                    hit.edge
+                );
+                assert!(
+                    close(&json["normal"][0], f64::from(hit.normal[0])),
+                    "{json}"
+                );
+            }
+            Err(e) => {
+                assert_eq!(json["clear"], Value::Null);
+                let word = if e == RayError::BadEnd {
+                    "bad-end"
+                } else {
+                    "start-blocked"
+                };
+                assert_eq!(json["error"], word);
+            }
+        }
+    }
+    for (s, json) in segments
+        .iter()
+        .zip(json_batch(dir.path(), "move", &segments))
+    {
+        let (from, to) = (at(s[0], s[1]).unwrap(), at(s[2], s[3]).unwrap());
+        match world.move_along(from, to) {
+            Ok(m) => {
+                assert!(close(&json["x"], m.position.world_x()), "{json}");
+                assert!(close(&json["z"], m.position.world_z()), "{json}");
+                assert_eq!(json["height"].as_f64().map(|v| v as f32), Some(m.height));
+                assert_eq!(json["stop"], m.stop.word());
+                let edge = match m.stop {
+                    MoveStop::Wall { region, edge } => Some((region, edge)),
+                    _ => None,
+                };
+                assert!(edge_matches(&json["edge"], edge), "{json}");
+            }
+            Err(e) => {
+                assert_eq!(json["stop"], Value::Null);
+                assert_eq!(json["error"], e.word());
+            }
+        }
+    }
+}
+
+/// Queries with each kind of answer, found in the world: (yes, no) per command.
+struct Cases {
+    open: [f64; 2],
+    blocked: [f64; 2],
+    clear: [f64; 4],
+    wall: [f64; 4],
+}
+
+fn cases(world: &World) -> Cases {
+    let open = |x: f64, z: f64| at(x, z).is_some_and(|p| world.cell_at(p).is_some());
+    // An open tile with a blocked tile east of it and open ground two tiles further.
+    for gz in 0..192 {
+        for gx in 0..189 {
+            let (x, z) = (
+                245_760.0 + f64::from(gx) * 20.0 + 10.0,
+                122_880.0 + f64::from(gz) * 20.0 + 10.0,
+            );
+            if open(x - 20.0, z) && open(x, z) && !open(x + 20.0, z) && open(x + 40.0, z) {
+                return Cases {
+                    open: [x, z],
+                    blocked: [x + 20.0, z],
+                    clear: [x - 20.0, z, x, z],
+                    wall: [x, z, x + 40.0, z],
+                };
+            }
+        }
+    }
+    panic!("no wall one tile thick in the world");
+}
+
+#[test]
+fn single_queries_exit_1_when_the_answer_is_no() {
+    let (dir, _, world) = world();
+    let c = cases(&world);
+    let run = |args: &[String]| {
+        let mut all = vec![args[0].as_str(), "w"];
+        all.extend(args[1..].iter().map(String::as_str));
+        silknav(dir.path(), &all)
+    };
+    let words = |command: &str, q: &[f64]| -> Vec<String> {
+        std::iter::once(command.to_owned())
+            .chain(q.iter().map(|v| v.to_string()))
+            .collect()
+    };
+    let check = |command: &str, q: &[f64], expected: String, code: i32| {
+        let r = run(&words(command, q));
+        assert_eq!(
+            (r.code, r.stdout.as_str()),
+            (code, format!("{expected}\n").as_str()),
+            "{command} {q:?}: {}",
+            r.stderr
+        );
+    };
+    check("cell", &c.open, cell_text(&world, c.open), 0);
+    check("cell", &c.blocked, "none".into(), 1);
+    check("height", &c.blocked, height_text(&world, c.blocked), 0);
+    check("height", &[0.0, 0.0], "none".into(), 1);
+    check("los", &c.clear, "clear".into(), 0);
+    let blocked = los_text(&world, c.wall);
+    assert!(blocked.starts_with("blocked "), "{blocked}");
+    check("los", &c.wall, blocked, 1);
+    check(
+        "los",
+        &[c.blocked[0], c.blocked[1], c.open[0], c.open[1]],
+        "none start-blocked".into(),
+        1,
+    );
+    check("move", &c.clear, move_text(&world, c.clear), 0);
+    let walled = move_text(&world, c.wall);
+    assert!(walled.ends_with(" wall"), "{walled}");
+    check("move", &c.wall, walled, 0);
+    check(
+        "move",
+        &[c.blocked[0], c.blocked[1], c.open[0], c.open[1]],
+        "none start-blocked".into(),
+        1,
+    );
+    // Negative numbers are coordinates, not options.
+    check("cell", &[-5.0, -7.0], "none".into(), 1);
+
+    let json = run(&[
+        "move".into(),
+        "--json".into(),
+        c.wall[0].to_string(),
+        c.wall[1].to_string(),
+        c.wall[2].to_string(),
+        c.wall[3].to_string(),
+    ]);
+    assert_eq!(json.code, 0);
+    let v: Value = serde_json::from_str(json.stdout.trim_end()).unwrap();
+    assert_eq!(v["stop"], "wall");
+    assert_eq!(v["edge"]["kind"], "internal");
+}
+
+#[test]
+fn malformed_batch_lines_answer_error_and_exit_2() {
+    let (dir, _, world) = world();
+    let c = cases(&world);
+    let input = format!(
+        "{} {}\nfoo 1\n\n   # a comment\n1 2 3\n{} {} # a note\r\n{} {}",
+        c.open[0], c.open[1], c.blocked[0], c.blocked[1], c.open[0], c.open[1]
+    );
+    let run = silknav_with_stdin(dir.path(), &["cell", "w"], input.as_bytes());
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let open = cell_text(&world, c.open);
+    let expected = [
+        open.as_str(),
+        "error: line 2: expected a finite number, found \"foo\"",
+        "error: line 5: expected 2 numbers, found 3",
+        "none",
+        open.as_str(),
+    ];
+    assert_eq!(run.stdout.lines().collect::<Vec<_>>(), expected);
+    assert_eq!(
+        run.error_line(),
+        "standard input: 2 malformed lines (the first is line 2), answered with `error`"
+    );
+
+    let json = silknav_with_stdin(dir.path(), &["los", "w", "--json"], b"1 2 3 4\n1 2 3\n");
+    assert_eq!(json.code, 2);
+    let lines: Vec<&str> = json.stdout.lines().collect();
+    assert_eq!(lines[0], r#"{"clear":null,"error":"start-blocked"}"#);
+    assert_eq!(
+        lines[1],
+        r#"{"line":2,"error":"expected 4 numbers, found 3"}"#
+    );
+
+    let empty = silknav_with_stdin(dir.path(), &["height", "w"], b"# nothing\n\n");
+    assert_eq!((empty.code, empty.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn what_loading_leaves_out_is_a_warning() {
+    let (dir, w, world) = world();
+    let c = cases(&world);
+    std::fs::remove_file(w.join("nv_4181.nvm")).unwrap();
+    std::fs::copy(w.join("nv_4080.nvm"), w.join("nv_0101.nvm")).unwrap();
+    let x = c.open[0].to_string();
+    let z = c.open[1].to_string();
+    let run = silknav(dir.path(), &["cell", "w", &x, &z]);
+    let warnings: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("warning: "))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: w/nv_4181.nvm: mapinfo.mfo enables region 4181, which has no file",
+            "warning: w/nv_0101.nvm: region 0101 is not enabled in mapinfo.mfo; not loaded",
+        ],
+        "{}",
+        run.stderr
+    );
+    // The rest of the world still answers.
+    let alive = World::load(&w).unwrap();
+    assert_eq!(run.stdout, format!("{}\n", cell_text(&alive, c.open)));
+
+    std::fs::create_dir(dir.path().join("empty")).unwrap();
+    let empty = silknav(dir.path(), &["cell", "empty", "1", "2"]);
+    assert_eq!(empty.code, 2);
+    assert_eq!(
+        empty.error_line(),
+        "empty: no region loaded (no nv_XXXX.nvm file here, or none that mapinfo.mfo enables)"
+    );
+}
+
+#[test]
+fn coordinates_come_in_complete_sets() {
+    let (dir, _, _) = world();
+    for args in [
+        &["cell", "w", "1"][..],
+        &["height", "w", "1", "2", "3"],
+        &["los", "w", "1", "2"],
+        &["move", "w", "1", "2", "3"],
+        &["cell", "w", "nan", "2"],
+        &["los", "w", "1", "2", "3", "x"],
+    ] {
+        let run = silknav(dir.path(), args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(
+            run.stderr.contains("For more information, try '--help'."),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+}
