@@ -9,7 +9,10 @@
 
 /// PNG bytes of an opaque picture given as RGBA rows (alpha is dropped).
 pub(crate) fn encode_rgb(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
-    let rgb: Vec<u8> = rgba.chunks_exact(4).flat_map(|px| [px[0], px[1], px[2]]).collect();
+    let rgb: Vec<u8> = rgba
+        .chunks_exact(4)
+        .flat_map(|px| [px[0], px[1], px[2]])
+        .collect();
     let mut out = Vec::with_capacity(rgb.len() / 4 + 1024);
     let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Rgb);
@@ -18,8 +21,12 @@ pub(crate) fn encode_rgb(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
     encoder.set_filter(png::FilterType::NoFilter);
     encoder.set_adaptive_filter(png::AdaptiveFilterType::NonAdaptive);
     // Writing into memory cannot fail for a picture whose size the renderer already checked.
-    let mut writer = encoder.write_header().expect("PNG header of a checked size");
-    writer.write_image_data(&rgb).expect("PNG data of a checked size");
+    let mut writer = encoder
+        .write_header()
+        .expect("PNG header of a checked size");
+    writer
+        .write_image_data(&rgb)
+        .expect("PNG data of a checked size");
     writer.finish().expect("PNG end");
     out
 }

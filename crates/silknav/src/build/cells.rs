@@ -79,7 +79,10 @@ pub(crate) fn decompose(blocked: &[bool]) -> CellLayout {
                     w += 1;
                 }
                 let mut h = 1;
-                while tz + h < n && h < MAX_CELL_TILES && (tx..tx + w).all(|x| free(&cell_of_tile, x, tz + h)) {
+                while tz + h < n
+                    && h < MAX_CELL_TILES
+                    && (tx..tx + w).all(|x| free(&cell_of_tile, x, tz + h))
+                {
                     h += 1;
                 }
                 // Along z first.
@@ -88,7 +91,10 @@ pub(crate) fn decompose(blocked: &[bool]) -> CellLayout {
                     h2 += 1;
                 }
                 let mut w2 = 1;
-                while tx + w2 < n && w2 < MAX_CELL_TILES && (tz..tz + h2).all(|z| free(&cell_of_tile, tx + w2, z)) {
+                while tx + w2 < n
+                    && w2 < MAX_CELL_TILES
+                    && (tz..tz + h2).all(|z| free(&cell_of_tile, tx + w2, z))
+                {
                     w2 += 1;
                 }
                 if w2 * h2 > w * h {
@@ -98,14 +104,23 @@ pub(crate) fn decompose(blocked: &[bool]) -> CellLayout {
                 for z in tz..tz + h {
                     cell_of_tile[z * n + tx..z * n + tx + w].fill(index);
                 }
-                rects.push(TileRect { x0: tx as u8, z0: tz as u8, x1: (tx + w) as u8, z1: (tz + h) as u8 });
+                rects.push(TileRect {
+                    x0: tx as u8,
+                    z0: tz as u8,
+                    x1: (tx + w) as u8,
+                    z1: (tz + h) as u8,
+                });
             }
         }
         if !want_blocked {
             open_count = rects.len() as u16;
         }
     }
-    CellLayout { rects, open_count, cell_of_tile }
+    CellLayout {
+        rects,
+        open_count,
+        cell_of_tile,
+    }
 }
 
 #[cfg(test)]

@@ -178,12 +178,24 @@ impl Rock {
         }
         // The outline wobbles with the direction, so the mass is no circle.
         let angle = dz.atan2(dx);
-        let reach = r * (0.8 + 0.45 * fbm(self.seed, angle.cos() * 1.5 + 5.0, angle.sin() * 1.5 + 5.0, 3));
+        let reach = r
+            * (0.8
+                + 0.45
+                    * fbm(
+                        self.seed,
+                        angle.cos() * 1.5 + 5.0,
+                        angle.sin() * 1.5 + 5.0,
+                        3,
+                    ));
         if dx.hypot(dz) > reach {
             return false;
         }
         // The corridor's centre line drifts sideways as it goes.
-        let (along, across) = if self.corridor_along_x { (dx, dz) } else { (dz, dx) };
+        let (along, across) = if self.corridor_along_x {
+            (dx, dz)
+        } else {
+            (dz, dx)
+        };
         let centre = 4.0 * fbm(self.seed ^ 0x77, along / 9.0, 0.5, 2);
         (across - centre).abs() >= f64::from(self.corridor_width) / 2.0 + 0.25
     }
@@ -441,7 +453,9 @@ pub(crate) fn rasterise(
             let wall = nearby
                 .iter()
                 .any(|p| p.walls.iter().any(|w| w.contains(wx, wz)));
-            let rock = nearby.iter().any(|p| p.rocks.iter().any(|r| r.blocks(wx, wz)));
+            let rock = nearby
+                .iter()
+                .any(|p| p.rocks.iter().any(|r| r.blocks(wx, wz)));
             let building = nearby.iter().any(|p| {
                 p.objects
                     .iter()
