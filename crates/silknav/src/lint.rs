@@ -17,6 +17,9 @@
 //! | X010 | error | an object owned by another region is not listed by the owner |
 //! | X011 | warning | a companion file is missing, so its checks were skipped |
 //!
+//! At most [`MAX_PER_CODE`] findings of a code are listed per file, then one that counts the
+//! rest.
+//!
 //! Objects are compared by identity `(region_id << 16) | uid`; positions are compared in
 //! world coordinates with a tolerance of [`POSITION_TOLERANCE`] units, because each file
 //! stores the position in its own frame as an f32.
@@ -135,25 +138,42 @@ pub fn lint_world(files: &WorldFiles) -> WorldReport {
             .collect(),
         world: Vec::new(),
     };
-    let mut out = Findings(&mut report.world);
+    let mut out = Findings {
+        list: &mut report.world,
+        counts: HashMap::new(),
+    };
     check_global_edges(files, &mut out);
     check_mapinfo(files, &mut out);
     check_tables(files, &mut out);
     check_border_heights(files, &mut out);
     check_shared_objects(files, &mut out);
+    out.summarise_overflow();
     report
 }
 
+/// At most this many findings of one code are listed per file; the rest are counted in one
+/// closing finding, so that one missing file does not bury the report under its border edges.
+pub const MAX_PER_CODE: usize = 20;
+
 /// Collects findings, looking up each code's severity in [`CODES`].
-struct Findings<'a>(&'a mut Vec<WorldFinding>);
+struct Findings<'a> {
+    list: &'a mut Vec<WorldFinding>,
+    /// Findings seen per (file, code), listed or not.
+    counts: HashMap<(String, &'static str), usize>,
+}
 
 impl Findings<'_> {
     fn push(&mut self, code: &'static str, file: String, location: String, message: String) {
+        let seen = self.counts.entry((file.clone(), code)).or_default();
+        *seen += 1;
+        if *seen > MAX_PER_CODE {
+            return;
+        }
         let severity = CODES
             .iter()
             .find(|c| c.0 == code)
             .map_or(Severity::Error, |c| c.1);
-        self.0.push(WorldFinding {
+        self.list.push(WorldFinding {
             file,
             finding: Finding {
                 code,
@@ -162,6 +182,31 @@ impl Findings<'_> {
                 message,
             },
         });
+    }
+
+    /// One closing finding per (file, code) past the cap: "and N more".
+    fn summarise_overflow(&mut self) {
+        let mut over: Vec<(&(String, &'static str), &usize)> = self
+            .counts
+            .iter()
+            .filter(|(_, &n)| n > MAX_PER_CODE)
+            .collect();
+        over.sort();
+        for ((file, code), &n) in over {
+            let severity = CODES
+                .iter()
+                .find(|c| c.0 == *code)
+                .map_or(Severity::Error, |c| c.1);
+            self.list.push(WorldFinding {
+                file: file.clone(),
+                finding: Finding {
+                    code,
+                    severity,
+                    location: String::new(),
+                    message: format!("and {} more like this", n - MAX_PER_CODE),
+                },
+            });
+        }
     }
 }
 
@@ -298,7 +343,7 @@ fn check_mapinfo(files: &WorldFiles, out: &mut Findings<'_>) {
         }
     }
     for finding in jmxv::mfo::lint(mapinfo) {
-        out.0.push(WorldFinding {
+        out.list.push(WorldFinding {
             file: crate::files::MAPINFO.into(),
             finding,
         });
@@ -327,7 +372,7 @@ fn check_tables(files: &WorldFiles, out: &mut Findings<'_>) {
                 }
             }
             for finding in jmxv::ifo::object::lint(table) {
-                out.0.push(WorldFinding {
+                out.list.push(WorldFinding {
                     file: crate::files::OBJECT_IFO.into(),
                     finding,
                 });
@@ -364,7 +409,7 @@ fn check_tables(files: &WorldFiles, out: &mut Findings<'_>) {
                 }
             }
             for finding in jmxv::ifo::tile2d::lint(table) {
-                out.0.push(WorldFinding {
+                out.list.push(WorldFinding {
                     file: crate::files::TILE2D_IFO.into(),
                     finding,
                 });

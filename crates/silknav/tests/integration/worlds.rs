@@ -146,6 +146,18 @@ fn lint_catches_each_broken_cross_file_invariant() {
     broken.navmeshes.remove(&first);
     let c = codes(&broken);
     assert!(c.contains(&"X004") && c.contains(&"X002"), "{c:?}");
+    // Each neighbour has many edges into the missing region; they are capped per file.
+    let report = lint_world(&broken);
+    let mut per_file = std::collections::HashMap::new();
+    for w in report.world.iter().filter(|w| w.finding.code == "X002") {
+        *per_file.entry(w.file.clone()).or_insert(0usize) += 1;
+    }
+    assert!(
+        per_file
+            .values()
+            .all(|&n| n <= silknav::lint::MAX_PER_CODE + 1),
+        "{per_file:?}"
+    );
 
     let mut broken = base.clone();
     broken.mapinfo.as_mut().unwrap().set_enabled(first, false);
