@@ -14,6 +14,12 @@
 //! - no crossed edge at all (the segment leaves the cell where no edge is linked) stops the
 //!   walk at the start nudged toward the cell's centre.
 //!
+//! Like the server's, the side test counts a point exactly on an edge's line with the
+//! outside: a walk that starts exactly on its cell's side and leaves through that side finds
+//! no crossed edge and stops at once (`no-edge`). And a start exactly on a tile side belongs
+//! to the tile on its +x/+z side, as for [`World::cell_at`] — [`World::raycast`] is more
+//! lenient and accepts any start that touches walkable ground.
+//!
 //! The arithmetic follows the server's: f32 positions, with the products and sums it evaluates
 //! in double done in f64 and rounded to f32 where the server stores them. The walk fails when
 //! it starts on no cell, ends on a blocked tile, or enters a region that is not loaded.
