@@ -6,14 +6,14 @@
 //! | query | answers | semantics |
 //! |---|---|---|
 //! | [`World::cell_at`] | the cell under a point | the tile's cell; none on a blocked tile or outside the loaded regions |
-//! | [`World::height_at`] | the ground height | the server's `FindHeight`, bit for bit ([`height`](self) module docs) |
-//! | [`World::raycast`] | the first wall a segment crosses | exact, across cells and regions ([`raycast`](self) docs) |
-//! | [`World::move_along`] | where a walk stops | the server's cell-by-cell move ([`movement`](self) docs) |
+//! | [`World::height_at`] | the ground height | the server's `FindHeight`, bit for bit ([`height`]) |
+//! | [`World::raycast`] | the first wall a segment crosses | exact, across cells and regions ([`raycast`]) |
+//! | [`World::move_along`] | where a walk stops | the server's cell-by-cell move ([`movement`]) |
 
-mod height;
-mod movement;
+pub mod height;
+pub mod movement;
 mod position;
-mod raycast;
+pub mod raycast;
 mod region;
 
 pub use movement::{MoveError, MoveOutcome, MoveStop};

@@ -120,7 +120,7 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 impl World {
-    /// Walks from `from` toward `to` by the server's rules (see the [module docs](self)).
+    /// Walks from `from` toward `to` by the server's rules (see the [module docs](crate::world::movement)).
     ///
     /// # Errors
     /// See [`MoveError`].

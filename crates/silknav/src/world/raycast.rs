@@ -71,7 +71,7 @@ impl std::error::Error for RayError {}
 
 impl World {
     /// The first point where the segment `from → to` is blocked, or `None` when it is clear.
-    /// See the [module docs](self) for the exact rules.
+    /// See the [module docs](crate::world::raycast) for the exact rules.
     ///
     /// # Errors
     /// [`RayError::StartNotWalkable`] when `from` is not on walkable ground.
