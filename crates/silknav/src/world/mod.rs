@@ -235,12 +235,10 @@ impl World {
             height::tile_index(pos.x) as usize,
             height::tile_index(pos.z) as usize,
         );
-        if !region.is_open_tile(tx, tz) {
-            return None;
-        }
-        Some(CellRef {
+        let cell = region.tile_cell[tz * TILES_PER_SIDE + tx];
+        (cell != region::NOT_WALKABLE).then_some(CellRef {
             region: pos.region,
-            cell: region.tile_cell[tz * TILES_PER_SIDE + tx],
+            cell,
         })
     }
 

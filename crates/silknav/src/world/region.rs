@@ -9,6 +9,9 @@ use jmxv::RegionId;
 /// Tile sides per line: 96 tiles along each of the 97 grid lines of each direction.
 pub(crate) const SIDES: usize = TILES_PER_SIDE * HEIGHTS_PER_SIDE;
 
+/// The marker of a tile that is not walkable in [`Region::tile_cell`].
+pub(crate) const NOT_WALKABLE: u16 = u16::MAX;
+
 /// A cell's rectangle and centre, as the server keeps them (f32).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct CellRect {
@@ -65,11 +68,11 @@ impl Bits {
 pub(crate) struct Region {
     pub id: RegionId,
     pub cells: Vec<CellRect>,
-    /// Low 16 bits of each tile's cell index.
+    /// Each walkable tile's cell (the low 16 bits of its cell index), or [`NOT_WALKABLE`].
+    /// Walkable: flag bit 0 clear (standard layout), or an open cell (legacy layouts, which
+    /// store no tile flags), and a cell that exists. One array for both answers, so that a
+    /// lookup in a large world costs one cache miss for the tile, not two.
     pub tile_cell: Box<[u16]>,
-    /// Walkable tiles: flag bit 0 clear (standard layout), or an open cell (legacy layouts,
-    /// which store no tile flags).
-    pub tile_open: Bits,
     pub heights: Box<[f32]>,
     pub plane_types: [u8; PLANE_COUNT],
     pub plane_heights: [f32; PLANE_COUNT],
@@ -113,17 +116,16 @@ impl Region {
             })
             .collect();
         let open_cell_count = mesh.open_cell_count;
-        let mut tile_cell = vec![0u16; TILE_COUNT].into_boxed_slice();
-        let mut tile_open = Bits::new(TILE_COUNT);
+        let mut tile_cell = vec![NOT_WALKABLE; TILE_COUNT].into_boxed_slice();
         for (t, tile) in mesh.tiles.iter().enumerate() {
             let cell = tile.cell();
-            tile_cell[t] = cell;
             let open = match mesh.layout {
                 Layout::Standard => !tile.is_blocked(),
                 Layout::Tiles4 | Layout::Tiles4NoPlanes => u32::from(cell) < open_cell_count,
             };
+            // A region has at most 9,216 cells, so no real cell index is the marker.
             if open && usize::from(cell) < cells.len() {
-                tile_open.set(t);
+                tile_cell[t] = cell;
             }
         }
         let heights: Box<[f32]> = mesh.heights.iter().map(|h| h.get()).collect();
@@ -202,7 +204,6 @@ impl Region {
             id,
             cells,
             tile_cell,
-            tile_open,
             heights,
             plane_types: mesh.planes.types,
             plane_heights: mesh.planes.heights.map(|h| h.get()),
@@ -232,7 +233,7 @@ impl Region {
     /// Whether local tile (tx, tz) is walkable.
     #[inline]
     pub fn is_open_tile(&self, tx: usize, tz: usize) -> bool {
-        self.tile_open.get(tz * TILES_PER_SIDE + tx)
+        self.tile_cell[tz * TILES_PER_SIDE + tx] != NOT_WALKABLE
     }
 }
 
