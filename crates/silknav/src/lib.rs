@@ -7,6 +7,7 @@
 //! - [`geometry`]: the exact predicates the queries share.
 //! - [`lint`]: world lint, the checks that need several files.
 //! - [`movingai`]: Moving AI grid benchmark maps as worlds.
+//! - [`path`]: exact any-angle shortest paths across regions.
 //! - [`rng`]: the seeded generator that makes generated worlds reproducible.
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
 //!
@@ -18,9 +19,11 @@ pub mod gen;
 pub mod geometry;
 pub mod lint;
 pub mod movingai;
+pub mod path;
 pub mod rng;
 pub mod world;
 
+pub use path::{Path, PathError, PathIndexStats, PathScratch};
 pub use world::{CellRef, LoadReport, Position, World};
 
 pub use jmxv;

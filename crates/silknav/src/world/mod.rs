@@ -14,7 +14,7 @@ pub mod height;
 pub mod movement;
 mod position;
 pub mod raycast;
-mod region;
+pub(crate) mod region;
 
 pub use movement::{MoveError, MoveOutcome, MoveStop};
 pub use position::{Position, REGION_SIZE};
@@ -39,6 +39,8 @@ pub struct World {
     regions: Vec<Region>,
     index: Box<[u32]>,
     report: LoadReport,
+    /// The path index, built on first use ([`World::prepare_paths`]).
+    paths: std::sync::OnceLock<crate::path::index::PathIndex>,
 }
 
 /// What loading found that did not stop it.
@@ -194,6 +196,7 @@ impl World {
             regions,
             index,
             report,
+            paths: std::sync::OnceLock::new(),
         }
     }
 
@@ -210,6 +213,24 @@ impl World {
     /// Whether a region is loaded.
     pub fn contains(&self, region: RegionId) -> bool {
         self.region(region).is_some()
+    }
+
+    /// The loaded regions' query data, ascending by id.
+    pub(crate) fn region_data(&self) -> &[Region] {
+        &self.regions
+    }
+
+    /// The path index, built on first use.
+    pub(crate) fn path_index(&self) -> &crate::path::index::PathIndex {
+        self.paths
+            .get_or_init(|| crate::path::index::PathIndex::build(self))
+    }
+
+    /// The position of a loaded region in [`World::region_data`].
+    #[inline]
+    pub(crate) fn region_slot(&self, id: RegionId) -> Option<usize> {
+        let i = *self.index.get(usize::from(id.0))?;
+        (i != NO_REGION).then_some(i as usize)
     }
 
     #[inline]

@@ -4,5 +4,6 @@ mod anyangle;
 mod invariants;
 mod movingai;
 mod oracle;
+mod paths;
 mod queries;
 mod worlds;

@@ -1,0 +1,610 @@
+//! The path index: the walkable ground as rectangles joined by portals, its convex corners,
+//! its connected components, and the sparse visibility graph between the corners.
+//!
+//! Everything is in global tile units (`region · 96 + tile`), so a vertex is an integer pair
+//! and its world position `20 · (gx, gz)` is exact in f64.
+//!
+//! The ground model is the one line of sight uses ([`crate::world::raycast`]): closed
+//! walkable tiles of loaded regions, with wall edges on tile sides. Rectangles never contain
+//! a wall inside them; a portal is a run of tile sides between two rectangles that are both
+//! walkable and carry no wall edge.
+
+use super::graph;
+use crate::world::region::{Region, NOT_WALKABLE};
+use crate::world::World;
+use jmxv::nvm::{HEIGHTS_PER_SIDE, TILES_PER_SIDE};
+use jmxv::RegionId;
+use std::fmt;
+use std::time::Instant;
+
+/// Tiles per region side, as a signed global coordinate step.
+pub(crate) const N: i64 = TILES_PER_SIDE as i64;
+/// World units per tile.
+pub(crate) const TILE: f64 = 20.0;
+/// No rectangle / corner.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A walkable rectangle of tiles `[x0, x1) × [z0, z1)` (global tile units).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rect {
+    pub x0: i32,
+    pub z0: i32,
+    pub x1: i32,
+    pub z1: i32,
+}
+
+/// Which side of a rectangle a portal lies on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// `x = x0`.
+    West,
+    /// `x = x1`.
+    East,
+    /// `z = z0`.
+    South,
+    /// `z = z1`.
+    North,
+}
+
+/// An opening from one rectangle into a neighbour: vertices `lo..hi` along the side.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Portal {
+    pub side: Side,
+    /// The side's line (global vertex units).
+    pub line: i32,
+    pub lo: i32,
+    pub hi: i32,
+    pub to: u32,
+    /// For contacts: bit 0 (bit 1) when the tile side continuing this side's line past its
+    /// `lo` (`hi`) end is a wall for sight, so that a ray along the line through that end is
+    /// squeezed there.
+    pub ends_walled: u8,
+}
+
+/// A vertex where a shortest path may turn: the obstacles meeting there fit in an arc of less
+/// than 180°, so the free space around it is wider than a half-plane.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Corner {
+    pub gx: i32,
+    pub gz: i32,
+    /// The obstacle arc, counter-clockwise from `arc.0` to `arc.1`, as direction classes
+    /// (0 = +x, 2 = +z, 4 = −x, 6 = −z); equal for the end of a thin wall.
+    pub arc: (u8, u8),
+    /// Direction classes (bit k: the class of [`direction_class`]) in which a segment may
+    /// leave or reach this corner and still be part of a taut path through it.
+    pub taut_mask: u8,
+}
+
+impl Corner {
+    pub fn point(&self) -> [f64; 2] {
+        [f64::from(self.gx) * TILE, f64::from(self.gz) * TILE]
+    }
+}
+
+/// The index of one world's walkable ground for path search.
+#[derive(Clone)]
+pub(crate) struct PathIndex {
+    /// Per loaded region (same order as the world's), the first global rectangle id.
+    pub region_rect_base: Vec<u32>,
+    /// Per loaded region, 9,216 tiles: the local rectangle index, or `u16::MAX`.
+    pub tile_rect: Vec<u16>,
+    pub rects: Vec<Rect>,
+    /// `portals[portal_start[r]..portal_start[r + 1]]` are rectangle r's portals.
+    pub portal_start: Vec<u32>,
+    pub portals: Vec<Portal>,
+    /// `contacts[contact_start[r]..contact_start[r + 1]]`: runs of rectangle r's sides along
+    /// a walkable neighbour, walls included (for rays running along a side).
+    pub contact_start: Vec<u32>,
+    pub contacts: Vec<Portal>,
+    /// `rect_corners[corner_start[r]..corner_start[r + 1]]`: corners on rectangle r's
+    /// boundary.
+    pub corner_start: Vec<u32>,
+    pub rect_corners: Vec<u32>,
+    pub corners: Vec<Corner>,
+    /// Per corner, the rectangles of the free space a path through it uses (up to 4; NONE).
+    pub corner_roots: Vec<[u32; 4]>,
+    /// Connected component of each rectangle.
+    pub component: Vec<u32>,
+    /// The sparse visibility graph: `edges[edge_start[c]..edge_start[c + 1]]`.
+    pub edge_start: Vec<u32>,
+    pub edges: Vec<graph::Edge>,
+    pub build_seconds: f64,
+}
+
+impl fmt::Debug for PathIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PathIndex")
+            .field("rects", &self.rects.len())
+            .field("corners", &self.corners.len())
+            .field("edges", &self.edges.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The tiles and walls of the loaded world in global tile units.
+pub(crate) struct Ground<'w> {
+    pub world: &'w World,
+}
+
+impl Ground<'_> {
+    #[inline]
+    pub fn locate(&self, gx: i64, gz: i64) -> Option<(usize, &Region, usize, usize)> {
+        if !(0..256 * N).contains(&gx) || !(0..128 * N).contains(&gz) {
+            return None;
+        }
+        let id = RegionId::new((gx / N) as u8, (gz / N) as u8);
+        let i = self.world.region_slot(id)?;
+        let region = &self.world.region_data()[i];
+        Some((i, region, (gx % N) as usize, (gz % N) as usize))
+    }
+
+    #[inline]
+    pub fn open(&self, gx: i64, gz: i64) -> bool {
+        self.locate(gx, gz)
+            .is_some_and(|(_, r, x, z)| r.tile_cell[z * TILES_PER_SIDE + x] != NOT_WALKABLE)
+    }
+
+    /// A wall edge on the vertical side `x = gx`, row `tz` (either region's file may hold it).
+    pub fn wall_vertical(&self, gx: i64, tz: i64) -> bool {
+        let n = HEIGHTS_PER_SIDE;
+        self.locate(gx, tz)
+            .is_some_and(|(_, r, x, z)| r.vertical_walls.get(z * n + x))
+            || self
+                .locate(gx - 1, tz)
+                .is_some_and(|(_, r, x, z)| r.vertical_walls.get(z * n + x + 1))
+    }
+
+    /// A wall edge on the horizontal side `z = gz`, column `tx`.
+    pub fn wall_horizontal(&self, gz: i64, tx: i64) -> bool {
+        let t = TILES_PER_SIDE;
+        self.locate(tx, gz)
+            .is_some_and(|(_, r, x, z)| r.horizontal_walls.get(z * t + x))
+            || self
+                .locate(tx, gz - 1)
+                .is_some_and(|(_, r, x, z)| r.horizontal_walls.get((z + 1) * t + x))
+    }
+
+    /// Whether a tile side blocks sight across it: a wall edge, or a side between walkable and
+    /// blocked ground. `vertical`: the side `x = line` at row k, else `z = line` at column k.
+    pub fn sight_wall(&self, line: i64, k: i64, vertical: bool) -> bool {
+        if vertical {
+            self.open(line - 1, k) != self.open(line, k) || self.wall_vertical(line, k)
+        } else {
+            self.open(k, line - 1) != self.open(k, line) || self.wall_horizontal(line, k)
+        }
+    }
+
+    /// Whether one can pass from tile (gx, gz) across its side towards (dx, dz) (one of
+    /// the four unit steps): both tiles walkable and no wall edge between.
+    pub fn passable(&self, gx: i64, gz: i64, dx: i64, dz: i64) -> bool {
+        let (nx, nz) = (gx + dx, gz + dz);
+        if !self.open(gx, gz) || !self.open(nx, nz) {
+            return false;
+        }
+        match (dx, dz) {
+            (1, 0) => !self.wall_vertical(nx, gz),
+            (-1, 0) => !self.wall_vertical(gx, gz),
+            (0, 1) => !self.wall_horizontal(nz, gx),
+            (0, -1) => !self.wall_horizontal(gz, gx),
+            _ => false,
+        }
+    }
+}
+
+/// The direction class of the step from `p` to `q`: 0 = +x, 1 = +x+z, 2 = +z, … 7 = +x−z
+/// (counter-clockwise, 45° apart); `None` when the points coincide.
+#[inline]
+pub(crate) fn direction_class(p: [f64; 2], q: [f64; 2]) -> Option<u8> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let sx = q[0].partial_cmp(&p[0])?;
+    let sz = q[1].partial_cmp(&p[1])?;
+    Some(match (sx, sz) {
+        (Greater, Equal) => 0,
+        (Greater, Greater) => 1,
+        (Equal, Greater) => 2,
+        (Less, Greater) => 3,
+        (Less, Equal) => 4,
+        (Less, Less) => 5,
+        (Equal, Less) => 6,
+        (Greater, Less) => 7,
+        (Equal, Equal) => return None,
+    })
+}
+
+/// The quadrant tiles around vertex (gx, gz), counter-clockwise from +x+z, as offsets.
+const QUADRANTS: [(i64, i64); 4] = [(0, 0), (-1, 0), (-1, -1), (0, -1)];
+
+impl PathIndex {
+    pub fn build(world: &World) -> PathIndex {
+        let started = Instant::now();
+        let ground = Ground { world };
+        let regions = world.region_data();
+
+        // Rectangles, region by region.
+        let mut region_rect_base = Vec::with_capacity(regions.len());
+        let mut tile_rect = vec![u16::MAX; regions.len() * TILES_PER_SIDE * TILES_PER_SIDE];
+        let mut rects = Vec::new();
+        for (i, region) in regions.iter().enumerate() {
+            region_rect_base.push(rects.len() as u32);
+            let tiles = &mut tile_rect[i * TILES_PER_SIDE * TILES_PER_SIDE..]
+                [..TILES_PER_SIDE * TILES_PER_SIDE];
+            cover_region(region, tiles, &mut rects);
+        }
+
+        let rect_of = |gx: i64, gz: i64| -> u32 {
+            match ground.locate(gx, gz) {
+                Some((i, _, x, z)) => {
+                    let local =
+                        tile_rect[i * TILES_PER_SIDE * TILES_PER_SIDE + z * TILES_PER_SIDE + x];
+                    if local == u16::MAX {
+                        NONE
+                    } else {
+                        region_rect_base[i] + u32::from(local)
+                    }
+                }
+                None => NONE,
+            }
+        };
+
+        // Portals: runs of passable tile sides leading to the same neighbour. Contacts: the
+        // same, walls on the side included (a ray running along a wall touches both sides).
+        let sight_wall =
+            |(line, k): (i64, i64), vertical: bool| ground.sight_wall(line, k, vertical);
+        let (portal_start, portals) = sides_of(
+            &rects,
+            |tx, tz, dx, dz| {
+                if ground.passable(tx, tz, dx, dz) {
+                    rect_of(tx + dx, tz + dz)
+                } else {
+                    NONE
+                }
+            },
+            sight_wall,
+        );
+        let (contact_start, contacts) = sides_of(
+            &rects,
+            |tx, tz, dx, dz| {
+                if ground.open(tx + dx, tz + dz) {
+                    rect_of(tx + dx, tz + dz)
+                } else {
+                    NONE
+                }
+            },
+            sight_wall,
+        );
+
+        // Components by union-find over portals.
+        let mut parent: Vec<u32> = (0..rects.len() as u32).collect();
+        fn find(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                let up = parent[parent[x as usize] as usize];
+                parent[x as usize] = up;
+                x = up;
+            }
+            x
+        }
+        for r in 0..rects.len() {
+            for p in &portals[portal_start[r] as usize..portal_start[r + 1] as usize] {
+                let (a, b) = (find(&mut parent, r as u32), find(&mut parent, p.to));
+                if a != b {
+                    parent[a.max(b) as usize] = a.min(b);
+                }
+            }
+        }
+        let component: Vec<u32> = (0..rects.len() as u32)
+            .map(|r| find(&mut parent, r))
+            .collect();
+
+        // Corners: each vertex is examined by one owner region.
+        let mut corners = Vec::new();
+        let mut corner_roots = Vec::new();
+        let mut touching: Vec<(u32, u32)> = Vec::new(); // (rect, corner)
+        for region in regions {
+            let (bx, bz) = (i64::from(region.id.x()) * N, i64::from(region.id.z()) * N);
+            for vz in 0..=N {
+                for vx in 0..=N {
+                    let (gx, gz) = (bx + vx, bz + vz);
+                    if !owns(&ground, region.id, gx, gz) {
+                        continue;
+                    }
+                    let Some((arc, taut_mask, roots)) = classify(&ground, gx, gz) else {
+                        continue;
+                    };
+                    let id = corners.len() as u32;
+                    corners.push(Corner {
+                        gx: gx as i32,
+                        gz: gz as i32,
+                        arc,
+                        taut_mask,
+                    });
+                    let mut root_rects = [NONE; 4];
+                    let mut n = 0;
+                    for (q, &(ox, oz)) in QUADRANTS.iter().enumerate() {
+                        let rect = rect_of(gx + ox, gz + oz);
+                        if rect == NONE {
+                            continue;
+                        }
+                        touching.push((rect, id));
+                        if roots & (1 << q) != 0 && !root_rects[..n].contains(&rect) {
+                            root_rects[n] = rect;
+                            n += 1;
+                        }
+                    }
+                    corner_roots.push(root_rects);
+                }
+            }
+        }
+        touching.sort_unstable();
+        touching.dedup();
+        let mut corner_start = Vec::with_capacity(rects.len() + 1);
+        let mut rect_corners = Vec::with_capacity(touching.len());
+        let mut k = 0;
+        for r in 0..rects.len() as u32 {
+            corner_start.push(rect_corners.len() as u32);
+            while k < touching.len() && touching[k].0 == r {
+                rect_corners.push(touching[k].1);
+                k += 1;
+            }
+        }
+        corner_start.push(rect_corners.len() as u32);
+
+        let mut index = PathIndex {
+            region_rect_base,
+            tile_rect,
+            rects,
+            portal_start,
+            portals,
+            contact_start,
+            contacts,
+            corner_start,
+            rect_corners,
+            corners,
+            corner_roots,
+            component,
+            edge_start: Vec::new(),
+            edges: Vec::new(),
+            build_seconds: 0.0,
+        };
+        let (edge_start, edges) = graph::build(&index);
+        index.edge_start = edge_start;
+        index.edges = edges;
+        index.build_seconds = started.elapsed().as_secs_f64();
+        index
+    }
+
+    /// The rectangle holding global tile (gx, gz), or [`NONE`].
+    pub fn rect_at(&self, ground: &Ground<'_>, gx: i64, gz: i64) -> u32 {
+        match ground.locate(gx, gz) {
+            Some((i, _, x, z)) => {
+                let local =
+                    self.tile_rect[i * TILES_PER_SIDE * TILES_PER_SIDE + z * TILES_PER_SIDE + x];
+                if local == u16::MAX {
+                    NONE
+                } else {
+                    self.region_rect_base[i] + u32::from(local)
+                }
+            }
+            None => NONE,
+        }
+    }
+
+    pub fn contacts_of(&self, rect: u32) -> &[Portal] {
+        &self.contacts[self.contact_start[rect as usize] as usize
+            ..self.contact_start[rect as usize + 1] as usize]
+    }
+
+    pub fn portals_of(&self, rect: u32) -> &[Portal] {
+        &self.portals[self.portal_start[rect as usize] as usize
+            ..self.portal_start[rect as usize + 1] as usize]
+    }
+
+    pub fn corners_of(&self, rect: u32) -> &[u32] {
+        &self.rect_corners[self.corner_start[rect as usize] as usize
+            ..self.corner_start[rect as usize + 1] as usize]
+    }
+
+    pub fn edges_of(&self, corner: u32) -> &[graph::Edge] {
+        &self.edges[self.edge_start[corner as usize] as usize
+            ..self.edge_start[corner as usize + 1] as usize]
+    }
+
+    /// Bytes of heap the index holds.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.region_rect_base.capacity() * 4
+            + self.tile_rect.capacity() * 2
+            + self.rects.capacity() * size_of::<Rect>()
+            + self.portal_start.capacity() * 4
+            + self.portals.capacity() * size_of::<Portal>()
+            + self.contact_start.capacity() * 4
+            + self.contacts.capacity() * size_of::<Portal>()
+            + self.corner_start.capacity() * 4
+            + self.rect_corners.capacity() * 4
+            + self.corners.capacity() * size_of::<Corner>()
+            + self.corner_roots.capacity() * 16
+            + self.component.capacity() * 4
+            + self.edge_start.capacity() * 4
+            + self.edges.capacity() * size_of::<graph::Edge>()
+    }
+}
+
+/// Per rectangle, the runs of its sides' tile sides with the same `across(tx, tz, dx, dz)`
+/// (the neighbour across the side of tile (tx, tz) towards (dx, dz), or [`NONE`]), as
+/// (`start`, `runs`) with `runs[start[r]..start[r + 1]]` for rectangle r.
+/// `sight_wall((line, k), vertical)` tells whether the tile side on a line at position k
+/// (`x = line`, row k when vertical; `z = line`, column k otherwise) is a wall for sight.
+fn sides_of(
+    rects: &[Rect],
+    across: impl Fn(i64, i64, i64, i64) -> u32,
+    sight_wall: impl Fn((i64, i64), bool) -> bool,
+) -> (Vec<u32>, Vec<Portal>) {
+    let mut start = Vec::with_capacity(rects.len() + 1);
+    let mut runs = Vec::new();
+    for r in rects {
+        start.push(runs.len() as u32);
+        let (x0, z0, x1, z1) = (
+            i64::from(r.x0),
+            i64::from(r.z0),
+            i64::from(r.x1),
+            i64::from(r.z1),
+        );
+        let sides: [(Side, i64, i64, i64); 4] = [
+            (Side::West, x0, z0, z1),
+            (Side::East, x1, z0, z1),
+            (Side::South, z0, x0, x1),
+            (Side::North, z1, x0, x1),
+        ];
+        for (side, line, from, to) in sides {
+            // The tile inside the rectangle at position k along the side, and the step out.
+            let neighbour = |k: i64| match side {
+                Side::West => across(line, k, -1, 0),
+                Side::East => across(line - 1, k, 1, 0),
+                Side::South => across(k, line, 0, -1),
+                Side::North => across(k, line - 1, 0, 1),
+            };
+            let mut k = from;
+            while k < to {
+                let to_rect = neighbour(k);
+                let mut end = k + 1;
+                while end < to && neighbour(end) == to_rect {
+                    end += 1;
+                }
+                if to_rect != NONE {
+                    // The sides continuing the line beyond the run's ends.
+                    let (before, after) = match side {
+                        Side::West | Side::East => ((line, k - 1), (line, end)),
+                        Side::South | Side::North => ((line, k - 1), (line, end)),
+                    };
+                    let vertical = matches!(side, Side::West | Side::East);
+                    let ends_walled = u8::from(sight_wall(before, vertical))
+                        | u8::from(sight_wall(after, vertical)) << 1;
+                    runs.push(Portal {
+                        side,
+                        line: line as i32,
+                        lo: k as i32,
+                        hi: end as i32,
+                        to: to_rect,
+                        ends_walled,
+                    });
+                }
+                k = end;
+            }
+        }
+    }
+    start.push(runs.len() as u32);
+    (start, runs)
+}
+
+/// Splits a region's walkable tiles into rectangles with no wall inside: grow each run along
+/// x, then along z while the whole run can follow.
+fn cover_region(region: &Region, tiles: &mut [u16], rects: &mut Vec<Rect>) {
+    let t = TILES_PER_SIDE;
+    let n = HEIGHTS_PER_SIDE;
+    let open = |x: usize, z: usize| region.tile_cell[z * t + x] != NOT_WALKABLE;
+    let vwall = |x: usize, z: usize| region.vertical_walls.get(z * n + x);
+    let hwall = |z: usize, x: usize| region.horizontal_walls.get(z * t + x);
+    let (bx, bz) = (
+        i32::from(region.id.x()) * t as i32,
+        i32::from(region.id.z()) * t as i32,
+    );
+    let mut local = 0u16;
+    for z in 0..t {
+        for x in 0..t {
+            if !open(x, z) || tiles[z * t + x] != u16::MAX {
+                continue;
+            }
+            let mut x1 = x + 1;
+            while x1 < t && open(x1, z) && tiles[z * t + x1] == u16::MAX && !vwall(x1, z) {
+                x1 += 1;
+            }
+            let mut z1 = z + 1;
+            'grow: while z1 < t {
+                for xx in x..x1 {
+                    if !open(xx, z1) || tiles[z1 * t + xx] != u16::MAX || hwall(z1, xx) {
+                        break 'grow;
+                    }
+                    if xx > x && vwall(xx, z1) {
+                        break 'grow;
+                    }
+                }
+                z1 += 1;
+            }
+            for zz in z..z1 {
+                tiles[zz * t + x..zz * t + x1].fill(local);
+            }
+            rects.push(Rect {
+                x0: bx + x as i32,
+                z0: bz + z as i32,
+                x1: bx + x1 as i32,
+                z1: bz + z1 as i32,
+            });
+            local += 1;
+        }
+    }
+}
+
+/// Whether `region` examines vertex (gx, gz): the first loaded region among those of the
+/// four tiles around it, in the order of [`QUADRANTS`].
+fn owns(ground: &Ground<'_>, region: RegionId, gx: i64, gz: i64) -> bool {
+    for (ox, oz) in QUADRANTS {
+        if let Some((_, r, _, _)) = ground.locate(gx + ox, gz + oz) {
+            return r.id == region;
+        }
+    }
+    false
+}
+
+/// Whether vertex (gx, gz) is a corner: its obstacle arc, taut directions, and which of its
+/// quadrants (bit q of [`QUADRANTS`]) the free space through it uses.
+fn classify(ground: &Ground<'_>, gx: i64, gz: i64) -> Option<((u8, u8), u8, u8)> {
+    let open: [bool; 4] = QUADRANTS.map(|(ox, oz)| ground.open(gx + ox, gz + oz));
+    let blocked = open.iter().filter(|o| !**o).count();
+    // Wall edges on the four rays from the vertex that separate two walkable quadrants:
+    // ray k (direction class 2k) lies between quadrants k−1 and k.
+    let ray_wall = [
+        open[3] && open[0] && ground.wall_horizontal(gz, gx),
+        open[0] && open[1] && ground.wall_vertical(gx, gz),
+        open[1] && open[2] && ground.wall_horizontal(gz, gx - 1),
+        open[2] && open[3] && ground.wall_vertical(gx, gz - 1),
+    ];
+    let walls = ray_wall.iter().filter(|w| **w).count();
+    let arc: (u8, u8) = match (blocked, walls) {
+        (1, 0) => {
+            let q = open.iter().position(|o| !*o)? as u8;
+            (2 * q, (2 * q + 2) % 8)
+        }
+        (0, 1) => {
+            let k = ray_wall.iter().position(|w| *w)? as u8;
+            (2 * k, 2 * k)
+        }
+        (0, 2) => {
+            let a = ray_wall.iter().position(|w| *w)?;
+            let b = ray_wall.iter().rposition(|w| *w)?;
+            match b - a {
+                1 => (2 * a as u8, 2 * b as u8),
+                3 => (2 * b as u8, 2 * a as u8),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let width = (arc.1 + 8 - arc.0) % 8;
+    let mut taut_mask = 0u8;
+    for k in 0..8u8 {
+        let before = (arc.0 + 8 - k) % 8 < 4 - width;
+        let after = (k + 8 - arc.1) % 8 < 4 - width;
+        if before || after {
+            taut_mask |= 1 << k;
+        }
+    }
+    // Quadrants strictly inside the arc (between two perpendicular wall rays) are not part of
+    // the free space a path turns in.
+    let mut roots = 0u8;
+    for q in 0..4u8 {
+        let inside = width == 2 && 2 * q == arc.0 && open[q as usize] && blocked == 0;
+        if open[q as usize] && !inside {
+            roots |= 1 << q;
+        }
+    }
+    Some((arc, taut_mask, roots))
+}

@@ -1,0 +1,207 @@
+//! Shortest paths: exact any-angle paths across regions.
+//!
+//! [`World::find_path`] returns the Euclidean-shortest path between two points of the walkable
+//! ground, across any number of regions.
+//!
+//! # Rules
+//! The ground is the one line of sight uses ([`crate::world::raycast`]): the closed walkable
+//! tiles of the loaded regions, with walls where a terrain edge blocks (`flag & 3`, or the
+//! siege bit) and around blocked ground. A path
+//! - may touch walls and run along them, but never crosses one, not even by stopping on it and
+//!   leaving on the other side;
+//! - never squeezes between two blocked tiles (or walls) that meet only at a corner;
+//! - starts and ends exactly at the given points. A start or goal on a tile side or grid
+//!   vertex may leave or arrive through any walkable tile it touches, as line of sight allows:
+//!   at a point where two blocked tiles meet diagonally, through either open quadrant (the
+//!   derived any-angle lengths of the Moving AI benchmark agree).
+//!
+//! Consecutive waypoints always have line of sight, and the length is the sum of the legs.
+//!
+//! # Method
+//! A shortest path turns only at *corners*: grid vertices where the obstacles meeting there fit
+//! in an arc of less than 180° (one blocked quadrant, the end of a thin wall, or two
+//! perpendicular walls), and it wraps around each one (the bend is *taut*). So:
+//! 1. **Index** (built once per world, on all cores; [`World::prepare_paths`]): the walkable
+//!    tiles of each region are covered by rectangles with no wall inside, joined by portals
+//!    (runs of passable sides); the corners; the connected components of the rectangles; and
+//!    the *sparse visibility graph*: for each corner, the corners it sees in directions taut
+//!    at both ends. Visibility comes from an exact cone scan through the portals
+//!    (`visibility`).
+//! 2. **Query**: a straight segment when the goal is in sight of the start; otherwise the
+//!    corners the start and the goal see (two scans), then A* over the graph with the
+//!    straight-line heuristic, expanding each corner only along edges that keep the path taut
+//!    there. Start and goal in different components are answered without a search.
+//!
+//! Every geometric decision is an exact orientation test ([`crate::geometry`]) on grid points
+//! (exact in f64) and the query points, so grazing a corner or running along a wall is decided
+//! exactly. The search is exact: its answers equal a brute-force visibility-graph search over
+//! every wall vertex (`tests/integration/paths.rs`).
+
+use crate::world::{CellRef, Position, World};
+use index::Ground;
+use std::fmt;
+
+mod cells;
+mod graph;
+pub(crate) mod index;
+mod search;
+mod visibility;
+
+/// A path from a start to a goal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    /// The start, the corners the path turns at, and the goal (two points even when start and
+    /// goal coincide). The start and goal are the positions given, verbatim.
+    pub waypoints: Vec<Position>,
+    /// Euclidean length in world units: the sum of the segments.
+    pub length: f64,
+}
+
+/// Why no path was returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathError {
+    /// The start is not on walkable ground of a loaded region.
+    StartBlocked,
+    /// The goal is not on walkable ground of a loaded region.
+    GoalBlocked,
+    /// Start and goal are on ground that no path connects.
+    Unreachable,
+    /// The search expanded more corners than the scratch's budget allows.
+    BudgetExceeded,
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PathError::StartBlocked => "the start is not on walkable ground",
+            PathError::GoalBlocked => "the goal is not on walkable ground",
+            PathError::Unreachable => "no path connects start and goal",
+            PathError::BudgetExceeded => "the search exceeded its budget",
+        })
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// Reusable working memory of path searches: one per thread, reused across queries so that
+/// a search allocates nothing but its answer.
+#[derive(Debug, Default)]
+pub struct PathScratch {
+    budget: Option<usize>,
+    search: search::Search,
+}
+
+impl PathScratch {
+    /// Scratch with no budget.
+    pub fn new() -> PathScratch {
+        PathScratch::default()
+    }
+
+    /// Scratch whose searches give up with [`PathError::BudgetExceeded`] after expanding
+    /// `max_expansions` corners.
+    pub fn with_budget(max_expansions: usize) -> PathScratch {
+        PathScratch {
+            budget: Some(max_expansions),
+            search: search::Search::default(),
+        }
+    }
+}
+
+/// What the path index holds and what building it cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PathIndexStats {
+    /// Walkable rectangles.
+    pub rects: usize,
+    /// Convex corners (the only points where shortest paths turn).
+    pub corners: usize,
+    /// Directed corner-to-corner edges kept.
+    pub edges: usize,
+    /// Heap bytes of the index.
+    pub heap_bytes: usize,
+    /// Wall-clock seconds the build took.
+    pub build_seconds: f64,
+}
+
+impl World {
+    /// The shortest path from `from` to `to`: see the [module docs](crate::path) for the
+    /// exact rules. Builds the path index first if this world has none yet
+    /// ([`World::prepare_paths`]).
+    ///
+    /// # Errors
+    /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] off the walkable ground,
+    /// [`PathError::Unreachable`] when no path exists (answered from the connected components
+    /// without a search), [`PathError::BudgetExceeded`] when the scratch's budget runs out.
+    pub fn find_path(
+        &self,
+        from: Position,
+        to: Position,
+        scratch: &mut PathScratch,
+    ) -> Result<Path, PathError> {
+        let index = self.path_index();
+        let ground = Ground { world: self };
+        let s = [from.world_x(), from.world_z()];
+        let t = [to.world_x(), to.world_z()];
+        let start = search::endpoint(index, &ground, s).ok_or(PathError::StartBlocked)?;
+        let goal = search::endpoint(index, &ground, t).ok_or(PathError::GoalBlocked)?;
+        let connected = start.roots().iter().any(|&a| {
+            goal.roots()
+                .iter()
+                .any(|&b| index.component[a as usize] == index.component[b as usize])
+        });
+        if !connected {
+            return Err(PathError::Unreachable);
+        }
+        let budget = scratch.budget.unwrap_or(usize::MAX);
+        scratch.search.run(index, &start, &goal, budget)?;
+        let mut waypoints = Vec::with_capacity(scratch.search.corners.len() + 2);
+        waypoints.push(from);
+        for &c in &scratch.search.corners {
+            let p = index.corners[c as usize].point();
+            waypoints
+                .push(Position::from_world(p[0], p[1]).expect("corners lie in loaded regions"));
+        }
+        waypoints.push(to);
+        let mut length = 0.0;
+        let mut previous = s;
+        for p in scratch
+            .search
+            .corners
+            .iter()
+            .map(|&c| index.corners[c as usize].point())
+            .chain(std::iter::once(t))
+        {
+            length += (p[0] - previous[0]).hypot(p[1] - previous[1]);
+            previous = p;
+        }
+        Ok(Path { waypoints, length })
+    }
+
+    /// The cells a path passes through, in order (each once per visit). Where a segment runs
+    /// exactly along a tile side, the tile on its left is counted.
+    pub fn path_cells(&self, path: &Path) -> Vec<CellRef> {
+        let mut out: Vec<CellRef> = Vec::new();
+        for pair in path.waypoints.windows(2) {
+            cells::along(self, pair[0], pair[1], &mut out);
+        }
+        if path.waypoints.len() == 1 {
+            out.extend(self.cell_at(path.waypoints[0]));
+        }
+        out
+    }
+
+    /// Builds the path index now, if not built yet (otherwise the first [`World::find_path`]
+    /// builds it), and tells what it holds.
+    pub fn prepare_paths(&self) -> PathIndexStats {
+        let index = self.path_index();
+        PathIndexStats {
+            rects: index.rects.len(),
+            corners: index.corners.len(),
+            edges: index.edges.len(),
+            heap_bytes: index.heap_bytes(),
+            build_seconds: index.build_seconds,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

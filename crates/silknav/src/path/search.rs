@@ -1,0 +1,321 @@
+//! A* over the sparse visibility graph, with the start and goal joined to the corners they see.
+//!
+//! The start's and goal's links come from a visibility scan of each ([`super::visibility`]);
+//! when the goal is in sight of the start the answer is the straight segment. A corner is
+//! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
+//! which every shortest path is: a bend that is not taut can be cut short near the corner. The
+//! heuristic is the straight-line distance to the goal (consistent), so a corner's cost is
+//! final when it is expanded.
+
+use super::index::{direction_class, Corner, Ground, PathIndex, NONE};
+use super::visibility::{grid_coordinate, sees, ScanScratch, Target};
+use super::PathError;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// The parent of a corner reached straight from the start.
+const FROM_START: u32 = u32::MAX - 1;
+
+/// Reusable working memory of searches.
+#[derive(Debug, Default)]
+pub(crate) struct Search {
+    generation: u32,
+    seen: Vec<u32>,
+    g: Vec<f64>,
+    parent: Vec<u32>,
+    goal_seen: Vec<u32>,
+    goal_distance: Vec<f64>,
+    heap: BinaryHeap<Entry>,
+    stack: ScanScratch,
+    pub corners: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    f: f64,
+    g: f64,
+    node: u32,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Entry) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Entry) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    /// Smallest f first (a max-heap of reversed order); ties to the larger g (deeper).
+    fn cmp(&self, other: &Entry) -> Ordering {
+        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g))
+    }
+}
+
+/// Where the search starts or ends: the point and the rectangles of the free space it uses.
+pub(crate) struct Endpoint {
+    pub point: [f64; 2],
+    pub roots: [u32; 4],
+    pub count: usize,
+}
+
+impl Endpoint {
+    pub fn roots(&self) -> &[u32] {
+        &self.roots[..self.count]
+    }
+}
+
+/// Whether the bend `p → c → n` is taut at corner `c`: it turns, and the obstacle at `c` lies
+/// inside the bend (between the two segments, on the side of the smaller angle).
+#[inline]
+pub(crate) fn taut(p: [f64; 2], corner: &Corner, n: [f64; 2]) -> bool {
+    let c = corner.point();
+    let o = crate::geometry::orient(c, p, n);
+    if o == 0.0 {
+        return false;
+    }
+    // Counter-clockwise from `a` to `d`, less than 180°.
+    let (a, d) = if o > 0.0 { (p, n) } else { (n, p) };
+    let (e1, e2) = corner.arc;
+    within(c, a, d, e1) && (e1 == e2 || within(c, a, d, e2))
+}
+
+/// Whether the axis direction class `e` lies in the closed counter-clockwise sector from
+/// `c → a` to `c → d` (less than 180°): cross(a − c, e) ≥ 0 and cross(e, d − c) ≥ 0, with
+/// each cross product reduced to the sign of one coordinate difference (exact).
+#[inline]
+fn within(c: [f64; 2], a: [f64; 2], d: [f64; 2], e: u8) -> bool {
+    // cross(v, e) for the unit axis vectors e = +x, +z, −x, −z.
+    let cross = |v: [f64; 2], e: u8| -> f64 {
+        let (vx, vz) = (v[0] - c[0], v[1] - c[1]);
+        match e {
+            0 => -sign(vz),
+            2 => sign(vx),
+            4 => sign(vz),
+            _ => -sign(vx),
+        }
+    };
+    cross(a, e) >= 0.0 && -cross(d, e) >= 0.0
+}
+
+#[inline]
+fn sign(v: f64) -> f64 {
+    if v > 0.0 {
+        1.0
+    } else if v < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// Euclidean distance (coordinates stay far below the range where squaring overflows).
+#[inline]
+pub(crate) fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
+    let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
+    (dx * dx + dz * dz).sqrt()
+}
+
+impl Search {
+    fn prepare(&mut self, corners: usize) {
+        if self.seen.len() < corners {
+            self.seen = vec![0; corners];
+            self.g = vec![0.0; corners];
+            self.parent = vec![NONE; corners];
+            self.goal_seen = vec![0; corners];
+            self.goal_distance = vec![0.0; corners];
+            self.generation = 0;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.fill(0);
+            self.goal_seen.fill(0);
+            self.generation = 1;
+        }
+        self.heap.clear();
+        self.corners.clear();
+    }
+
+    /// Finds the shortest path; on success `self.corners` holds the corners it turns at, from
+    /// the start, and the length is returned.
+    pub fn run(
+        &mut self,
+        index: &PathIndex,
+        start: &Endpoint,
+        goal: &Endpoint,
+        budget: usize,
+    ) -> Result<f64, PathError> {
+        self.prepare(index.corners.len());
+        let generation = self.generation;
+        let (s, t) = (start.point, goal.point);
+
+        // The start's scan: the goal in sight, or the corners it links to.
+        let Search {
+            seen,
+            g,
+            parent,
+            goal_seen,
+            goal_distance,
+            heap,
+            stack,
+            corners,
+            ..
+        } = self;
+        let target = Target {
+            point: t,
+            roots: goal.roots(),
+        };
+        let (from_point, from_roots) = (s, start.roots());
+        let direct = sees(
+            index,
+            from_point,
+            from_roots,
+            Some(&target),
+            stack,
+            |c, sight| {
+                if seen[c as usize] == generation {
+                    return;
+                }
+                let corner = &index.corners[c as usize];
+                let p = corner.point();
+                if !direction_class(p, s).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
+                    || !sight.clear(p)
+                {
+                    return;
+                }
+                seen[c as usize] = generation;
+                let d = distance(s, p);
+                g[c as usize] = d;
+                parent[c as usize] = FROM_START;
+                heap.push(Entry {
+                    f: d + distance(p, t),
+                    g: d,
+                    node: c,
+                });
+            },
+        );
+        if direct {
+            return Ok(distance(s, t));
+        }
+
+        // The goal's scan: the corners it can be reached from, and their last legs.
+        let (from_point, from_roots) = (t, goal.roots());
+        sees(index, from_point, from_roots, None, stack, |c, sight| {
+            if goal_seen[c as usize] == generation {
+                return;
+            }
+            let corner = &index.corners[c as usize];
+            let p = corner.point();
+            if !direction_class(p, t).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
+                || !sight.clear(p)
+            {
+                return;
+            }
+            goal_seen[c as usize] = generation;
+            goal_distance[c as usize] = distance(p, t);
+        });
+
+        let goal_node = index.corners.len() as u32;
+        let mut goal_g = f64::INFINITY;
+        let mut goal_parent = NONE;
+        let mut expanded = 0usize;
+        while let Some(Entry {
+            g: entry_g, node, ..
+        }) = heap.pop()
+        {
+            if node == goal_node {
+                if entry_g > goal_g {
+                    continue;
+                }
+                let mut c = goal_parent;
+                while c != FROM_START {
+                    corners.push(c);
+                    c = parent[c as usize];
+                }
+                corners.reverse();
+                return Ok(goal_g);
+            }
+            let u = node as usize;
+            if entry_g > g[u] {
+                continue;
+            }
+            expanded += 1;
+            if expanded > budget {
+                return Err(PathError::BudgetExceeded);
+            }
+            let corner = &index.corners[u];
+            let from = if parent[u] == FROM_START {
+                s
+            } else {
+                index.corners[parent[u] as usize].point()
+            };
+            if goal_seen[u] == generation && taut(from, corner, t) {
+                let through = entry_g + goal_distance[u];
+                if through < goal_g {
+                    goal_g = through;
+                    goal_parent = node;
+                    heap.push(Entry {
+                        f: through,
+                        g: through,
+                        node: goal_node,
+                    });
+                }
+            }
+            for e in index.edges_of(node) {
+                let v = e.to as usize;
+                let candidate = entry_g + e.length;
+                if seen[v] == generation && candidate >= g[v] {
+                    continue;
+                }
+                let next = index.corners[v].point();
+                if !taut(from, corner, next) {
+                    continue;
+                }
+                seen[v] = generation;
+                g[v] = candidate;
+                parent[v] = node;
+                heap.push(Entry {
+                    f: candidate + distance(next, t),
+                    g: candidate,
+                    node: e.to,
+                });
+            }
+        }
+        Err(PathError::Unreachable)
+    }
+}
+
+/// The free space a point uses: every walkable tile it touches (its own, and at a tile side
+/// or grid vertex the tiles beyond), as for line of sight. So a point where two blocked tiles
+/// meet diagonally may leave through either open quadrant. `None` off the walkable ground.
+pub(crate) fn endpoint(
+    index: &PathIndex,
+    ground: &Ground<'_>,
+    point: [f64; 2],
+) -> Option<Endpoint> {
+    if !point[0].is_finite() || !point[1].is_finite() {
+        return None;
+    }
+    let (tx, on_x) = grid_coordinate(point[0]);
+    let (tz, on_z) = grid_coordinate(point[1]);
+    let xs: &[i64] = if on_x { &[0, -1] } else { &[0] };
+    let zs: &[i64] = if on_z { &[0, -1] } else { &[0] };
+    let mut end = Endpoint {
+        point,
+        roots: [NONE; 4],
+        count: 0,
+    };
+    for &dz in zs {
+        for &dx in xs {
+            let rect = index.rect_at(ground, tx + dx, tz + dz);
+            if rect != NONE && !end.roots().contains(&rect) {
+                end.roots[end.count] = rect;
+                end.count += 1;
+            }
+        }
+    }
+    (end.count > 0).then_some(end)
+}

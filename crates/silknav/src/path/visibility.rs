@@ -1,0 +1,302 @@
+//! What a point sees: cones of directions pushed from rectangle to rectangle through portals.
+//!
+//! From the root, every rectangle whose closure holds it is seen whole. Through each portal
+//! ahead of the root (the root strictly behind the portal's line), the directions that pass
+//! the portal form a cone, bounded by the rays to two grid points; the cone narrows at every
+//! further portal and dies where it misses one. A segment from the root is clear exactly when
+//! it stays inside such a chain of cones, so a rectangle reached with a cone sees every point
+//! of its closure inside that cone, and nothing else behind it.
+//!
+//! A root on a grid line also sees along that line: the ray runs between the rectangles on
+//! either side, touching both even where a wall lies on the line, so a contact on the line
+//! itself (a run of side along a walkable neighbour, the root on its line, the run ahead
+//! along it) passes a one-ray cone to the rectangle across; so does a side crossing the line
+//! at the end of a contact, where the ray only touches the end of a wall (unless the side
+//! beyond is a wall too: a squeeze). A scan enters each rectangle along the line at most once,
+//! so these hops cannot cycle.
+//!
+//! All decisions are exact orientation tests on grid points and the root, so rays through
+//! portal ends (grazing a corner, running along a wall) are decided exactly: cones are closed.
+//! Squeezing between two blocked tiles that meet at a corner is impossible by construction: no
+//! portal holds such a vertex from both sides.
+//!
+//! Each step moves strictly away from the root, so the scan ends; every rectangle reached is
+//! seen from outside its closure, within less than 180°, where comparing rays by orientation
+//! is sound.
+
+use super::index::{PathIndex, Portal, Side, TILE};
+use crate::geometry::orient;
+
+/// The closed set of directions between the rays from the root through `right` and `left`
+/// (counter-clockwise from `right` to `left`, less than 180°).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cone {
+    pub right: [f64; 2],
+    pub left: [f64; 2],
+}
+
+impl Cone {
+    /// Whether `p` lies in the cone seen from `root`.
+    #[inline]
+    pub fn holds(&self, root: [f64; 2], p: [f64; 2]) -> bool {
+        orient(root, self.right, p) >= 0.0 && orient(root, p, self.left) >= 0.0
+    }
+
+    /// The cone narrowed to another cone (both seen from `root` within less than 180°).
+    #[inline]
+    fn narrowed(&self, root: [f64; 2], other: &Cone) -> Option<Cone> {
+        let right = if orient(root, self.right, other.right) > 0.0 {
+            other.right
+        } else {
+            self.right
+        };
+        let left = if orient(root, other.left, self.left) > 0.0 {
+            other.left
+        } else {
+            self.left
+        };
+        (orient(root, right, left) >= 0.0).then_some(Cone { right, left })
+    }
+}
+
+/// The cone of directions from `root` through a portal, when the portal lies ahead of it.
+#[inline]
+fn portal_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
+    let line = f64::from(p.line) * TILE;
+    let (lo, hi) = (f64::from(p.lo) * TILE, f64::from(p.hi) * TILE);
+    let (ahead, a, b) = match p.side {
+        Side::West => (root[0] > line, [line, lo], [line, hi]),
+        Side::East => (root[0] < line, [line, lo], [line, hi]),
+        Side::South => (root[1] > line, [lo, line], [hi, line]),
+        Side::North => (root[1] < line, [lo, line], [hi, line]),
+    };
+    if !ahead {
+        return None;
+    }
+    Some(if orient(root, a, b) > 0.0 {
+        Cone { right: a, left: b }
+    } else {
+        Cone { right: b, left: a }
+    })
+}
+
+/// A rectangle to visit and the cone it is seen through.
+type Pending = (u32, Cone);
+
+/// Working memory of scans.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ScanScratch {
+    stack: Vec<Pending>,
+    /// Per rectangle and axis, the scan that last entered it along the root's grid line of
+    /// that axis (each does so once: several routes lead there along one ray).
+    along: Vec<u32>,
+    scan: u32,
+}
+
+impl ScanScratch {
+    fn begin(&mut self, rects: usize) {
+        self.stack.clear();
+        if self.along.len() < 2 * rects {
+            self.along = vec![0; 2 * rects];
+            self.scan = 0;
+        }
+        self.scan = self.scan.wrapping_add(1);
+        if self.scan == 0 {
+            self.along.fill(0);
+            self.scan = 1;
+        }
+    }
+
+    /// Whether the rectangle is entered along the root's line through `ray` (a point on it)
+    /// for the first time in this scan.
+    #[inline]
+    fn first_along(&mut self, rect: u32, root: [f64; 2], ray: [f64; 2]) -> bool {
+        let axis = usize::from(ray[1] == root[1]);
+        let seen = &mut self.along[rect as usize * 2 + axis];
+        let first = *seen != self.scan;
+        *seen = self.scan;
+        first
+    }
+}
+
+/// The one-ray cone along the grid line through the root, into the rectangle across a contact
+/// on that line: when the root lies on the contact's line, outside it or at one of its ends.
+#[inline]
+fn along_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
+    let line = f64::from(p.line) * TILE;
+    let (lo, hi) = (f64::from(p.lo) * TILE, f64::from(p.hi) * TILE);
+    let vertical = matches!(p.side, Side::West | Side::East);
+    let (on, u) = if vertical {
+        (root[0] == line, root[1])
+    } else {
+        (root[1] == line, root[0])
+    };
+    if !on || (lo < u && u < hi) {
+        return None;
+    }
+    // The ray's direction is given by a point on the run other than the root: its near end,
+    // or its far end when the run starts at the root.
+    // Outside the run: its near end; at one end of it: the other end.
+    let near = if lo > u || hi == u { lo } else { hi };
+    let point = if vertical { [line, near] } else { [near, line] };
+    Some(Cone {
+        right: point,
+        left: point,
+    })
+}
+
+/// The one-ray cone along the grid line through the root that crosses a contact's side line
+/// exactly at one of the contact's ends (the ray touches the end of whatever wall the side
+/// holds there): `Some((cone, far))` when the contact lies ahead of the root, the root's line
+/// meets the contact at an end, and the side beyond that end is no wall (else the ray would
+/// squeeze between the two).
+#[inline]
+fn past_end(root: [f64; 2], p: &Portal) -> Option<Cone> {
+    let line = f64::from(p.line) * TILE;
+    let (lo, hi) = (f64::from(p.lo) * TILE, f64::from(p.hi) * TILE);
+    let (ahead, along) = match p.side {
+        Side::West => (root[0] > line, root[1]),
+        Side::East => (root[0] < line, root[1]),
+        Side::South => (root[1] > line, root[0]),
+        Side::North => (root[1] < line, root[0]),
+    };
+    if !ahead {
+        return None;
+    }
+    let end = if along == lo && p.ends_walled & 1 == 0 {
+        lo
+    } else if along == hi && p.ends_walled & 2 == 0 {
+        hi
+    } else {
+        return None;
+    };
+    let point = match p.side {
+        Side::West | Side::East => [line, end],
+        Side::South | Side::North => [end, line],
+    };
+    Some(Cone {
+        right: point,
+        left: point,
+    })
+}
+
+/// Whether the root lies on the line of one of the rectangle's sides.
+#[inline]
+fn on_side_line(index: &PathIndex, rect: u32, root: [f64; 2]) -> bool {
+    let r = &index.rects[rect as usize];
+    let line = |v: i32| f64::from(v) * TILE;
+    root[0] == line(r.x0) || root[0] == line(r.x1) || root[1] == line(r.z0) || root[1] == line(r.z1)
+}
+
+/// Calls `visit(rect, cone)` for the rectangles seen from `root` (`None`: a root rectangle,
+/// seen whole). `visit` returns true to stop the scan. Returns whether it was stopped.
+pub(crate) fn scan(
+    index: &PathIndex,
+    root: [f64; 2],
+    roots: &[u32],
+    scratch: &mut ScanScratch,
+    mut visit: impl FnMut(u32, Option<&Cone>) -> bool,
+) -> bool {
+    scratch.begin(index.rects.len());
+    for &rect in roots {
+        if visit(rect, None) {
+            return true;
+        }
+        for p in index.portals_of(rect) {
+            if let Some(cone) = portal_cone(root, p) {
+                scratch.stack.push((p.to, cone));
+            }
+        }
+        if on_side_line(index, rect, root) {
+            for p in index.contacts_of(rect) {
+                if let Some(cone) = along_cone(root, p).or_else(|| past_end(root, p)) {
+                    if !roots.contains(&p.to) && scratch.first_along(p.to, root, cone.right) {
+                        scratch.stack.push((p.to, cone));
+                    }
+                }
+            }
+        }
+    }
+    while let Some((rect, cone)) = scratch.stack.pop() {
+        if visit(rect, Some(&cone)) {
+            scratch.stack.clear();
+            return true;
+        }
+        for p in index.portals_of(rect) {
+            if let Some(through) = portal_cone(root, p) {
+                if let Some(next) = cone.narrowed(root, &through) {
+                    scratch.stack.push((p.to, next));
+                }
+            }
+        }
+        if on_side_line(index, rect, root) {
+            for p in index.contacts_of(rect) {
+                if let Some(ray) = along_cone(root, p).or_else(|| past_end(root, p)) {
+                    if cone.holds(root, ray.right) && scratch.first_along(p.to, root, ray.right) {
+                        scratch.stack.push((p.to, ray));
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// A point the scan looks for, with the rectangles of the free space it may be reached in.
+pub(crate) struct Target<'a> {
+    pub point: [f64; 2],
+    pub roots: &'a [u32],
+}
+
+/// How a rectangle is seen during [`sees`]: whole (a root rectangle) or through a cone.
+pub(crate) struct Sight<'a> {
+    root: [f64; 2],
+    cone: Option<&'a Cone>,
+}
+
+impl Sight<'_> {
+    /// Whether the point (on the rectangle's closure) is in sight of the root.
+    #[inline]
+    pub fn clear(&self, p: [f64; 2]) -> bool {
+        self.cone.map_or(true, |cone| cone.holds(self.root, p))
+    }
+}
+
+/// Everything `root` sees from the free space of its rectangles `roots`: calls
+/// `corner(c, sight)` for every corner on a rectangle in sight (possibly more than once), to
+/// be tested with [`Sight::clear`] after the caller's cheaper tests; returns true as soon as
+/// `target` is in sight.
+pub(crate) fn sees(
+    index: &PathIndex,
+    root: [f64; 2],
+    roots: &[u32],
+    target: Option<&Target<'_>>,
+    scratch: &mut ScanScratch,
+    mut corner: impl FnMut(u32, &Sight<'_>),
+) -> bool {
+    scan(index, root, roots, scratch, |rect, cone| {
+        let sight = Sight { root, cone };
+        if let Some(target) = target {
+            if target.roots.contains(&rect) && sight.clear(target.point) {
+                return true;
+            }
+        }
+        for &c in index.corners_of(rect) {
+            corner(c, &sight);
+        }
+        false
+    })
+}
+
+/// The global tile index holding world coordinate `v`, and whether `v` lies on a grid line
+/// (the index is then of the tile above the line).
+pub(crate) fn grid_coordinate(v: f64) -> (i64, bool) {
+    let mut k = (v / TILE).floor() as i64;
+    // The division may round across a grid line; the multiplication back is exact.
+    if k as f64 * TILE > v {
+        k -= 1;
+    } else if (k + 1) as f64 * TILE <= v {
+        k += 1;
+    }
+    (k, k as f64 * TILE == v)
+}
