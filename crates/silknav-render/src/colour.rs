@@ -49,6 +49,10 @@ impl Colour {
     pub const YELLOW: Colour = Colour::rgb(255, 221, 0);
     /// A pink for overlay paths.
     pub const PINK: Colour = Colour::rgb(255, 105, 200);
+    /// A yellow-green for overlay paths, lighter and yellower than the start marker's green.
+    pub const LIME: Colour = Colour::rgb(190, 255, 40);
+    /// A blue-violet for overlay paths, bluer than the magenta of region borders.
+    pub const VIOLET: Colour = Colour::rgb(160, 120, 255);
     /// A bright green, the colour of path starts.
     pub const GREEN: Colour = Colour::rgb(40, 220, 60);
     /// A bright red, the colour of path goals.

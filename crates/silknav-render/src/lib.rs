@@ -57,7 +57,7 @@ pub use colour::{palette, Colour};
 pub use error::RenderError;
 pub use frame::{MAX_PIXELS, MAX_SIDE};
 pub use options::{Layers, RenderOptions, DEFAULT_MAX_SIZE};
-pub use overlay::{Overlay, Pin, PATH_COLOURS};
+pub use overlay::{Overlay, Pin, PATH_COLOURS, PATH_COLOUR_NAMES};
 pub use picture::{Area, Picture};
 
 use features::{is_wall, Pens};

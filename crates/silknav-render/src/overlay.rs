@@ -39,7 +39,17 @@ pub struct Pin {
 }
 
 /// The colours of overlay paths, in order: bright colours that no terrain class uses.
-pub const PATH_COLOURS: [Colour; 4] = [Colour::CYAN, Colour::PINK, Colour::YELLOW, Colour::WHITE];
+pub const PATH_COLOURS: [Colour; 6] = [
+    Colour::CYAN,
+    Colour::PINK,
+    Colour::YELLOW,
+    Colour::WHITE,
+    Colour::LIME,
+    Colour::VIOLET,
+];
+
+/// The names of [`PATH_COLOURS`], for captions that say which path is which.
+pub const PATH_COLOUR_NAMES: [&str; 6] = ["cyan", "pink", "yellow", "white", "lime", "violet"];
 
 /// Sizes of overlay parts at one map scale.
 #[derive(Debug, Clone, Copy)]
@@ -314,6 +324,29 @@ pub(crate) fn draw_goal(pixmap: &mut PixmapMut, x: f32, y: f32, r: f32, mask: Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_colours_stand_apart() {
+        use crate::palette;
+        let taken = [
+            palette::WALL,
+            palette::REGION_BORDER,
+            palette::GLOBAL_EDGE,
+            palette::WATER,
+            palette::ICE,
+            palette::OBJECT_FOREIGN,
+            Colour::GREEN,
+            Colour::RED,
+        ];
+        for (i, a) in PATH_COLOURS.iter().enumerate() {
+            assert!(!taken.contains(a), "{}", PATH_COLOUR_NAMES[i]);
+            assert!(
+                PATH_COLOURS[..i].iter().all(|b| b != a),
+                "{} twice",
+                PATH_COLOUR_NAMES[i]
+            );
+        }
+    }
 
     #[test]
     fn segments_are_clipped_to_the_window() {

@@ -43,6 +43,8 @@ pub enum Command {
     Los(query::SegmentArgs),
     /// Walk from one point toward another: `X Z REASON` where the walk stops
     Move(query::SegmentArgs),
+    /// The shortest path between two points: its length and waypoints, or `none`
+    Path(query::find_path::PathArgs),
 }
 
 impl Command {
@@ -64,6 +66,7 @@ impl Command {
             Command::Height(args) => query::height::run(&args),
             Command::Los(args) => query::los::run(&args),
             Command::Move(args) => query::move_along::run(&args),
+            Command::Path(args) => query::find_path::run(&args),
         }
     }
 }

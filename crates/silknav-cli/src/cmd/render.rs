@@ -1,15 +1,21 @@
-//! `silknav render PATH -o OUT.png`: a picture of a world folder or of one navmesh file.
+//! `silknav render PATH -o OUT.png`: a picture of a world folder or of one navmesh file, with
+//! shortest paths drawn over it (`--path X1 Z1 X2 Z2`, repeatable).
 
+use super::query::find_path;
 use crate::exit::Status;
 use crate::input::{self, ParseArgs};
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
 use anyhow::{anyhow, Context};
+use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::files::WorldFiles;
-use silknav_render::{render_with_overlay, Overlay, RenderOptions};
+use silknav::{Path as NavPath, PathError, PathScratch, World};
+use silknav_render::{
+    render_with_overlay, Overlay, Pin, RenderOptions, PATH_COLOURS, PATH_COLOUR_NAMES,
+};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,49 +37,80 @@ pub struct Args {
     /// the picture within 4096 pixels]
     #[arg(long, value_name = "N")]
     scale: Option<f32>,
+    /// Draw the shortest path from (X1, Z1) to (X2, Z2), in world coordinates, as `silknav
+    /// path` finds it; repeatable
+    #[arg(
+        long = "path",
+        value_names = ["X1", "Z1", "X2", "Z2"],
+        num_args = 4,
+        action = clap::ArgAction::Append,
+        allow_negative_numbers = true,
+        value_parser = values::coordinate,
+    )]
+    paths: Vec<f64>,
     /// Replace OUT.png if it exists
     #[arg(long)]
     force: bool,
 }
 
-/// Draws the world (or the one region) and writes the PNG.
+/// Draws the world (or the one region), with the paths asked for, and writes the PNG.
 ///
 /// # Errors
 /// The input is unreadable, the region is not in it, the scale is not usable, or the output
 /// cannot be written (or exists, without `--force`).
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     output::check_can_create(&args.output, args.force)?;
-    let meshes = read_meshes(&args.path, args.region)?;
+    let (meshes, mapinfo) = read_meshes(&args.path, args.region)?;
     let options = RenderOptions {
         scale: args.scale,
         region: args.region,
         ..RenderOptions::default()
     };
-    let line = draw_and_save(
-        &args.output,
-        &meshes,
-        &options,
-        &Overlay::default(),
-        args.force,
-    )
-    .with_context(|| args.path.display().to_string())?;
+    let queries: Vec<[f64; 4]> = args
+        .paths
+        .chunks_exact(4)
+        .map(|q| [q[0], q[1], q[2], q[3]])
+        .collect();
+    let found = if queries.is_empty() {
+        Vec::new()
+    } else {
+        find_paths(&args.path, &meshes, mapinfo.as_ref(), &queries)
+    };
+    let overlay = paths_overlay(&queries, &found);
+    let line = draw_and_save(&args.output, &meshes, &options, &overlay, args.force)
+        .with_context(|| args.path.display().to_string())?;
     let mut out = output::stdout();
     writeln!(out, "{line}").context(STDOUT)?;
+    for (i, path) in found.iter().enumerate() {
+        writeln!(
+            out,
+            "path {} ({}): {}",
+            i + 1,
+            colour_name(i),
+            find_path::text(path)
+        )
+        .context(STDOUT)?;
+    }
     out.flush().context(STDOUT)?;
-    Ok(Status::Success)
+    Ok(if found.iter().all(Result::is_ok) {
+        Status::Success
+    } else {
+        Status::No
+    })
 }
 
-/// The navmeshes of a folder, or the one file (whose region is its name's or `region`).
+/// The navmeshes of a folder, with its `mapinfo.mfo` if it has one, or the one file (whose
+/// region is its name's or `region`).
 fn read_meshes(
     path: &Path,
     region: Option<RegionId>,
-) -> anyhow::Result<BTreeMap<RegionId, NavMesh>> {
+) -> anyhow::Result<(BTreeMap<RegionId, NavMesh>, Option<MapInfo>)> {
     if path.is_dir() {
         let files = Progress::timed(format!("reading {}", path.display()), || {
             WorldFiles::read_dir(path)
         })
         .map_err(|e| anyhow!(e))?;
-        return Ok(files.navmeshes);
+        return Ok((files.navmeshes, files.mapinfo));
     }
     let file = input::read_nvm(path, ParseArgs::default())?;
     let id = input::region_of(path).or(region).ok_or_else(|| {
@@ -82,7 +119,71 @@ fn read_meshes(
             path.display()
         )
     })?;
-    Ok(BTreeMap::from([(id, file.mesh)]))
+    Ok((BTreeMap::from([(id, file.mesh)]), None))
+}
+
+/// The shortest paths, on the world the query commands would load from the same files: the
+/// regions `mapinfo.mfo` enables (all without it), so that a drawn path is the one `silknav
+/// path` answers.
+fn find_paths(
+    input: &Path,
+    meshes: &BTreeMap<RegionId, NavMesh>,
+    mapinfo: Option<&MapInfo>,
+    queries: &[[f64; 4]],
+) -> Vec<Result<NavPath, PathError>> {
+    let enabled = |r: &RegionId| match mapinfo {
+        Some(m) => m.is_enabled(*r),
+        None => true,
+    };
+    let world = World::from_navmeshes(
+        meshes
+            .iter()
+            .filter(|(r, _)| enabled(r))
+            .map(|(&r, m)| (r, m)),
+    );
+    find_path::prepare(&world, &input.display().to_string());
+    let mut scratch = PathScratch::new();
+    queries
+        .iter()
+        .map(|&q| find_path::find(&world, q, &mut scratch))
+        .collect()
+}
+
+/// The paths as an overlay, the `i`-th in colour `i`. A missing path keeps its place (and so
+/// the colours of the others) as an empty line, and its ends are marked by pins in its colour,
+/// the start labelled with the reason.
+fn paths_overlay(queries: &[[f64; 4]], found: &[Result<NavPath, PathError>]) -> Overlay {
+    let mut overlay = Overlay::default();
+    for (i, (q, path)) in queries.iter().zip(found).enumerate() {
+        match path {
+            Ok(p) => overlay.paths.push(
+                p.waypoints
+                    .iter()
+                    .map(|w| [w.world_x(), w.world_z()])
+                    .collect(),
+            ),
+            Err(e) => {
+                overlay.paths.push(Vec::new());
+                let colour = PATH_COLOURS[i % PATH_COLOURS.len()];
+                overlay.points.push(Pin {
+                    at: [q[0], q[1]],
+                    colour,
+                    label: format!("path {}: none {}", i + 1, find_path::error_word(*e)),
+                });
+                overlay.points.push(Pin {
+                    at: [q[2], q[3]],
+                    colour,
+                    label: String::new(),
+                });
+            }
+        }
+    }
+    overlay
+}
+
+/// The name of the colour of the `i`-th overlay path (`cyan`).
+pub fn colour_name(i: usize) -> &'static str {
+    PATH_COLOUR_NAMES[i % PATH_COLOUR_NAMES.len()]
 }
 
 /// Renders, encodes and writes the PNG (with a progress line named after the output), and

@@ -9,6 +9,7 @@ mod import;
 mod info;
 mod lint;
 mod malformed;
+mod path;
 mod query;
 mod render;
 mod testkit;

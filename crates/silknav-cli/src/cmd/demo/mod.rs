@@ -2,18 +2,20 @@
 //!
 //! It generates a world of 3×3 regions at a fixed seed into DIR (the same files as `silknav gen
 //! --out DIR --seed 1 --size 3x3`), lints the folder as `silknav lint DIR` does, loads it as the
-//! query commands do, picks query points from the world itself ([`points`]), draws the world
-//! with the query segments to `DIR/world.png`, and prints what it made, the answers, and
-//! commands to try next.
+//! query commands do, picks query points from the world itself ([`points`]) and finds shortest
+//! paths between far-apart open ground ([`paths`]), draws the world with the query segments and
+//! the paths to `DIR/world.png`, and prints what it made, the answers, the paths, and commands
+//! to try next.
 //!
 //! The demo replaces its own files in DIR on every run (they are the same bytes each time), but
 //! refuses a folder holding navmesh files of other regions: those would join the world it
 //! lints and loads, and are someone's data.
 
+mod paths;
 mod points;
 
 use super::lint::{finding_text, lint_folder, plural};
-use super::query;
+use super::query::{self, find_path};
 use super::render;
 use crate::exit::Status;
 use crate::output::{self, short_decimal, STDOUT};
@@ -21,10 +23,11 @@ use crate::progress::Progress;
 use anyhow::Context;
 use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
+use paths::Route;
 use points::Points;
 use silknav::gen::{generate_with_progress, GenOptions, DEFAULT_ORIGIN};
 use silknav::world::{EdgeId, MoveStop, RayHit};
-use silknav::{Position, World};
+use silknav::{PathIndexStats, Position, World};
 use silknav_render::{Overlay, RenderOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -89,6 +92,10 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
 
     let world = query::load(dir)?;
     let points = points::pick(&world);
+    let index = find_path::prepare(&world, &dir.display().to_string());
+    let started = Instant::now();
+    let routes = paths::find(&world);
+    let route_time = started.elapsed();
 
     let picture_path = dir.join(PICTURE);
     let mut overlay = Overlay::default();
@@ -96,6 +103,19 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         // Drawn in the overlay's first two colours, cyan and pink; the text below says so.
         overlay.paths.push(vec![p.b, p.a]);
         overlay.paths.push(vec![p.a, p.c]);
+    }
+    // The paths take the colours after the segments'.
+    let mut route_colours = Vec::new();
+    for route in &routes {
+        route_colours.push(render::colour_name(overlay.paths.len()));
+        overlay.paths.push(
+            route
+                .path
+                .waypoints
+                .iter()
+                .map(|w| [w.world_x(), w.world_z()])
+                .collect(),
+        );
     }
     let started = Instant::now();
     let picture_line = render::draw_and_save(
@@ -141,11 +161,19 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         "render    {picture_line}, in {:.1} s",
         render_time.as_secs_f64()
     )?;
+    let mut drawn = Vec::new();
     if points.is_some() {
-        writeln!(
-            t,
-            "          with the query segments B → A in cyan and A → C in pink"
-        )?;
+        drawn.push("the query segments B → A in cyan and A → C in pink".to_owned());
+    }
+    if !routes.is_empty() {
+        drawn.push(format!(
+            "{} in {}",
+            plural(routes.len(), "shortest path"),
+            words_list(&route_colours)
+        ));
+    }
+    if !drawn.is_empty() {
+        writeln!(t, "          with {}", drawn.join(", and "))?;
     }
     writeln!(
         t,
@@ -162,7 +190,9 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         )?,
     }
     writeln!(t)?;
-    write_next(t, dir, points.as_ref())?;
+    write_paths(t, &routes, &route_colours, &index, route_time.as_secs_f64())?;
+    writeln!(t)?;
+    write_next(t, dir, points.as_ref(), routes.first())?;
     writeln!(t)?;
     writeln!(
         t,
@@ -269,6 +299,66 @@ fn write_queries(t: &mut Vec<u8>, world: &World, p: &Points) -> std::io::Result<
     Ok(())
 }
 
+/// The paths, each with the answer `silknav path` gives for it.
+fn write_paths(
+    t: &mut Vec<u8>,
+    routes: &[Route],
+    colours: &[&str],
+    index: &PathIndexStats,
+    seconds: f64,
+) -> std::io::Result<()> {
+    if routes.is_empty() {
+        return writeln!(t, "paths     no path joins far-apart open ground");
+    }
+    writeln!(
+        t,
+        "paths     shortest paths between far-apart open ground, each as `silknav path` prints \
+         it:"
+    )?;
+    writeln!(
+        t,
+        "          the length, then the waypoints x z from start to goal"
+    )?;
+    writeln!(
+        t,
+        "          index: {}, {}, {}, {} MB, built in {:.1} s; {} found in {:.1} ms",
+        plural(index.rects, "rectangle"),
+        plural(index.corners, "corner"),
+        plural(index.edges, "edge"),
+        short_decimal(index.heap_bytes as f64 / 1e6),
+        index.build_seconds,
+        plural(routes.len(), "path"),
+        seconds * 1e3,
+    )?;
+    for (i, (route, colour)) in routes.iter().zip(colours).enumerate() {
+        let region = |p: [f64; 2]| {
+            Position::from_world(p[0], p[1]).map_or("-".to_owned(), |p| p.region.to_string())
+        };
+        writeln!(
+            t,
+            "  {:<14}{} → {} (regions {} → {}), {}, {}× the straight line, in {colour}",
+            format!("path {}", i + 1),
+            xz(route.from),
+            xz(route.to),
+            region(route.from),
+            region(route.to),
+            plural(route.path.waypoints.len(), "waypoint"),
+            short_decimal(route.detour()),
+        )?;
+        writeln!(t, "{:16}{}", "", find_path::path_text(&route.path))?;
+    }
+    Ok(())
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn words_list(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [only] => (*only).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// A blocked line of sight in words.
 fn blocked(hit: &RayHit) -> String {
     let point = xz([hit.point.world_x(), hit.point.world_z()]);
@@ -293,7 +383,12 @@ fn xz(p: [f64; 2]) -> String {
 }
 
 /// Commands to try on what the demo made.
-fn write_next(t: &mut Vec<u8>, dir: &Path, points: Option<&Points>) -> std::io::Result<()> {
+fn write_next(
+    t: &mut Vec<u8>,
+    dir: &Path,
+    points: Option<&Points>,
+    route: Option<&Route>,
+) -> std::io::Result<()> {
     let d = shell_word(&dir.display().to_string());
     let region = points
         .and_then(|p| Position::from_world(p.a[0], p.a[1]))
@@ -309,6 +404,11 @@ fn write_next(t: &mut Vec<u8>, dir: &Path, points: Option<&Points>) -> std::io::
         writeln!(t, "  silknav los {d} {a} {c}")?;
         writeln!(t, "  silknav move {d} {a} {c}")?;
         writeln!(t, "  printf '{b} {a}\\n{a} {c}\\n' | silknav move {d}")?;
+    }
+    if let Some(r) = route {
+        let (from, to) = (xz(r.from), xz(r.to));
+        writeln!(t, "  silknav path {d} {from} {to}")?;
+        writeln!(t, "  silknav render {d} --path {from} {to} -o path.png")?;
     }
     writeln!(t, "  silknav render {d} --region {region} -o region.png")?;
     writeln!(t, "  silknav gen --out my-world --seed 7 --size 4x2")?;
@@ -344,6 +444,17 @@ mod tests {
         assert_eq!(shell_word("my demo"), "'my demo'");
         assert_eq!(shell_word("it's"), r"'it'\''s'");
         assert_eq!(shell_word(""), "''");
+    }
+
+    #[test]
+    fn lists_in_words() {
+        assert_eq!(words_list(&[]), "");
+        assert_eq!(words_list(&["yellow"]), "yellow");
+        assert_eq!(words_list(&["yellow", "white"]), "yellow and white");
+        assert_eq!(
+            words_list(&["yellow", "white", "lime"]),
+            "yellow, white and lime"
+        );
     }
 
     #[test]

@@ -34,16 +34,18 @@ pub struct Points {
 }
 
 /// The world's tile grid, by global tile indices (`region · 96 + tile`).
-struct Tiles<'w> {
-    world: &'w World,
+pub struct Tiles<'w> {
+    pub world: &'w World,
 }
 
 impl Tiles<'_> {
-    fn centre(gx: i64, gz: i64) -> [f64; 2] {
+    /// The world coordinates of a tile's centre.
+    pub fn centre(gx: i64, gz: i64) -> [f64; 2] {
         [gx as f64 * TILE + TILE / 2.0, gz as f64 * TILE + TILE / 2.0]
     }
 
-    fn open(&self, gx: i64, gz: i64) -> bool {
+    /// Whether the tile is open: a cell lies under its centre.
+    pub fn open(&self, gx: i64, gz: i64) -> bool {
         let [x, z] = Tiles::centre(gx, gz);
         Position::from_world(x, z).is_some_and(|p| self.world.cell_at(p).is_some())
     }
@@ -52,10 +54,7 @@ impl Tiles<'_> {
 /// Finds the points, or `None` when no place of the world has them (no wall with open ground
 /// on both sides, which a generated world always has).
 pub fn pick(world: &World) -> Option<Points> {
-    let regions: Vec<_> = world.regions().collect();
-    let (x0, x1) = span(regions.iter().map(|r| i64::from(r.x())))?;
-    let (z0, z1) = span(regions.iter().map(|r| i64::from(r.z())))?;
-    let (gx0, gx1, gz0, gz1) = (x0 * TILES, x1 * TILES, z0 * TILES, z1 * TILES);
+    let [gx0, gz0, gx1, gz1] = tile_box(world)?;
     let middle = ((gx0 + gx1) / 2, (gz0 + gz1) / 2);
     let mut candidates: Vec<(i64, i64)> = (gz0..gz1)
         .flat_map(|gz| (gx0..gx1).map(move |gx| (gx, gz)))
@@ -82,6 +81,15 @@ pub fn pick(world: &World) -> Option<Points> {
         }
     }
     fallback
+}
+
+/// The box of tiles around the world's regions, `[gx0, gz0, gx1, gz1]` (global tile indices,
+/// the ends exclusive); `None` for an empty world.
+pub fn tile_box(world: &World) -> Option<[i64; 4]> {
+    let regions: Vec<_> = world.regions().collect();
+    let (x0, x1) = span(regions.iter().map(|r| i64::from(r.x())))?;
+    let (z0, z1) = span(regions.iter().map(|r| i64::from(r.z())))?;
+    Some([x0 * TILES, z0 * TILES, x1 * TILES, z1 * TILES])
 }
 
 /// The lowest and one past the highest value.

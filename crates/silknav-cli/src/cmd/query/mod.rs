@@ -1,5 +1,5 @@
-//! The query commands, `cell`, `height`, `los` and `move`: a world folder loaded once, then one
-//! query from the command line or a batch from standard input ([`batch`]).
+//! The query commands, `cell`, `height`, `los`, `move` and `path`: a world folder loaded once,
+//! then one query from the command line or a batch from standard input ([`batch`]).
 //!
 //! Coordinates are world coordinates: `x = region_x·1920 + local_x`, `z = region_z·1920 +
 //! local_z`. Points in answers are written the same way, as the shortest decimal that reads back
@@ -8,6 +8,7 @@
 
 pub mod batch;
 pub mod cell;
+pub mod find_path;
 pub mod height;
 pub mod los;
 pub mod move_along;
@@ -107,12 +108,27 @@ fn run<A: Answer>(
     world: &WorldArgs,
     numbers: Option<Vec<f64>>,
     arity: usize,
-    ask: impl Fn(&World, &[f64]) -> A,
+    ask: impl FnMut(&World, &[f64]) -> A,
 ) -> anyhow::Result<Status> {
     let loaded = load(&world.dir)?;
+    answer(&loaded, world.json, numbers, arity, ask)
+}
+
+/// Answers the command line's query (`numbers`), or every query on standard input, on a loaded
+/// world.
+///
+/// # Errors
+/// Standard input or output fails.
+fn answer<A: Answer>(
+    loaded: &World,
+    json: bool,
+    numbers: Option<Vec<f64>>,
+    arity: usize,
+    mut ask: impl FnMut(&World, &[f64]) -> A,
+) -> anyhow::Result<Status> {
     let mut out = output::stdout();
     let write = |out: &mut dyn Write, answer: &A| -> io::Result<()> {
-        if world.json {
+        if json {
             answer.write_json(out)?;
         } else {
             answer.write_text(out)?;
@@ -120,7 +136,7 @@ fn run<A: Answer>(
         out.write_all(b"\n")
     };
     if let Some(numbers) = numbers {
-        let answer = ask(&loaded, &numbers);
+        let answer = ask(loaded, &numbers);
         write(&mut out, &answer).context(STDOUT)?;
         out.flush().context(STDOUT)?;
         return Ok(if answer.is_yes() {
@@ -143,12 +159,12 @@ fn run<A: Answer>(
         match batch::parse(line, arity) {
             Ok(None) => continue,
             Ok(Some((numbers, n))) => {
-                write(&mut out, &ask(&loaded, &numbers[..n])).context(STDOUT)?;
+                write(&mut out, &ask(loaded, &numbers[..n])).context(STDOUT)?;
             }
             Err(what) => {
                 let (count, _) = malformed.get_or_insert((0, number));
                 *count += 1;
-                if world.json {
+                if json {
                     output::json_line(
                         &mut out,
                         &MalformedJson {
