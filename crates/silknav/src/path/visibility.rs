@@ -64,20 +64,16 @@ impl Cone {
 fn portal_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
     let line = f64::from(p.line) * TILE;
     let (lo, hi) = (f64::from(p.lo) * TILE, f64::from(p.hi) * TILE);
-    let (ahead, a, b) = match p.side {
-        Side::West => (root[0] > line, [line, lo], [line, hi]),
+    // Seen from a root behind the side, which end is on the right follows from the side
+    // alone (the sign of orient(root, lo end, hi end) is that of the side's outward normal
+    // crossed with its direction).
+    let (ahead, right, left) = match p.side {
+        Side::West => (root[0] > line, [line, hi], [line, lo]),
         Side::East => (root[0] < line, [line, lo], [line, hi]),
         Side::South => (root[1] > line, [lo, line], [hi, line]),
-        Side::North => (root[1] < line, [lo, line], [hi, line]),
+        Side::North => (root[1] < line, [hi, line], [lo, line]),
     };
-    if !ahead {
-        return None;
-    }
-    Some(if orient(root, a, b) > 0.0 {
-        Cone { right: a, left: b }
-    } else {
-        Cone { right: b, left: a }
-    })
+    ahead.then_some(Cone { right, left })
 }
 
 /// A rectangle to visit and the cone it is seen through.

@@ -107,6 +107,7 @@ fn random512_any_angle_lengths() {
 
 use jmxv::nvm::{NavMesh, EDGE_BLOCKED};
 use jmxv::RegionId;
+use silknav::gen::{generate, GenOptions};
 use silknav::rng::SplitMix64;
 
 /// A region with boxes, a pocket, corners that meet diagonally, and walls between walkable
@@ -456,6 +457,16 @@ fn paths_equal_the_visibility_graph_oracle_on_small_worlds() {
             let mesh = silknav_testkit::realistic_region(3);
             World::from_navmeshes([(silknav_testkit::TEST_REGION, &mesh)])
         }),
+        ("generated", {
+            let generated = generate(&GenOptions {
+                seed: 4,
+                width: 1,
+                height: 1,
+                origin: (40, 30),
+            })
+            .unwrap();
+            World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)))
+        }),
     ];
     for (name, world) in &worlds {
         let r = world.regions().next().unwrap();
@@ -488,4 +499,156 @@ fn paths_equal_the_visibility_graph_oracle_on_small_worlds() {
         eprintln!("{name}: {found} paths equal the oracle's, {none} unreachable in both, {} oracle vertices", oracle.vertices.len());
         assert!(found > 100, "{name}: too few paths ({found})");
     }
+}
+
+/// Connected components of the walkable tiles (4-neighbours whose shared side sight can cross),
+/// found with cell lookup and line of sight only.
+fn tile_components(world: &World, tiles: ([i64; 2], [i64; 2])) -> Vec<u32> {
+    let ([x0, z0], [x1, z1]) = tiles;
+    let (w, h) = ((x1 - x0) as usize, (z1 - z0) as usize);
+    let centre = |x: i64, z: i64| at(x as f64 * 20.0 + 10.0, z as f64 * 20.0 + 10.0);
+    let mut label = vec![u32::MAX; w * h];
+    let mut next = 0;
+    for start in 0..w * h {
+        let (sx, sz) = (x0 + (start % w) as i64, z0 + (start / w) as i64);
+        if label[start] != u32::MAX || !open_tile(world, sx, sz) {
+            continue;
+        }
+        label[start] = next;
+        let mut stack = vec![(sx, sz)];
+        while let Some((x, z)) = stack.pop() {
+            for (dx, dz) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let (nx, nz) = (x + dx, z + dz);
+                if nx < x0 || nz < z0 || nx >= x1 || nz >= z1 {
+                    continue;
+                }
+                let k = (nz - z0) as usize * w + (nx - x0) as usize;
+                if label[k] == u32::MAX
+                    && open_tile(world, nx, nz)
+                    && world.line_of_sight(centre(x, z), centre(nx, nz)) == Ok(true)
+                {
+                    label[k] = next;
+                    stack.push((nx, nz));
+                }
+            }
+        }
+        next += 1;
+    }
+    label
+}
+
+#[test]
+fn paths_validate_on_generated_worlds() {
+    for seed in [2, 3, 5] {
+        let generated = generate(&GenOptions {
+            seed,
+            width: 3,
+            height: 2,
+            origin: (60, 40),
+        })
+        .unwrap();
+        let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+        let tiles = ([60 * 96, 40 * 96], [63 * 96, 42 * 96]);
+        let components = tile_components(&world, tiles);
+        let component = |p: Position| {
+            let (x, z) = ((p.world_x() / 20.0) as i64, (p.world_z() / 20.0) as i64);
+            components[(z - tiles.0[1]) as usize * 288 + (x - tiles.0[0]) as usize]
+        };
+        let mut rng = SplitMix64::new(seed);
+        let mut scratch = PathScratch::new();
+        let (mut found, mut none, mut turns) = (0, 0, 0);
+        for _ in 0..300 {
+            let (s, t) = (
+                random_walkable(&world, &mut rng, tiles),
+                random_walkable(&world, &mut rng, tiles),
+            );
+            match world.find_path(s, t, &mut scratch) {
+                Ok(path) => {
+                    validate(&world, s, t, &path);
+                    assert_eq!(component(s), component(t), "{s:?} → {t:?}");
+                    assert!(!world.path_cells(&path).is_empty());
+                    turns += path.waypoints.len() - 2;
+                    found += 1;
+                }
+                Err(PathError::Unreachable) => {
+                    assert_ne!(component(s), component(t), "{s:?} → {t:?} has a path");
+                    none += 1;
+                }
+                Err(e) => panic!("{s:?} → {t:?}: {e}"),
+            }
+        }
+        eprintln!("seed {seed}: {found} paths ({turns} turns), {none} unreachable");
+        assert!(
+            found > 150 && turns > 100,
+            "seed {seed}: {found} paths, {turns} turns"
+        );
+    }
+}
+
+#[test]
+fn path_errors() {
+    let region = RegionId::new(40, 30);
+    let world = World::from_navmeshes([(region, &hand_made(region))]);
+    let base = (40.0 * 1920.0, 30.0 * 1920.0);
+    let p = |x: f64, z: f64| at(base.0 + x, base.1 + z);
+    let open = p(500.0, 500.0);
+    let blocked = p(10.0 * 20.0 + 5.0, 10.0 * 20.0 + 5.0);
+    // Inside the ring of blocked tiles (x 70..=80, z 20..=30 with a gap at x = 75 on both
+    // rows): reachable only through the gaps.
+    let mut scratch = PathScratch::new();
+    assert_eq!(
+        world.find_path(blocked, open, &mut scratch),
+        Err(PathError::StartBlocked)
+    );
+    assert_eq!(
+        world.find_path(open, blocked, &mut scratch),
+        Err(PathError::GoalBlocked)
+    );
+    let outside = p(2000.0 + 1920.0, 10.0);
+    assert_eq!(
+        world.find_path(open, outside, &mut scratch),
+        Err(PathError::GoalBlocked)
+    );
+    let far = p(1900.0, 1900.0);
+    let path = world.find_path(open, far, &mut scratch).unwrap();
+    validate(&world, open, far, &path);
+    // A budget too small for a search with turns.
+    let mut tight = PathScratch::with_budget(1);
+    let around = world
+        .find_path(
+            p(12.0 * 20.0, 5.0 * 20.0),
+            p(12.0 * 20.0, 35.0 * 20.0),
+            &mut scratch,
+        )
+        .unwrap();
+    assert!(around.waypoints.len() > 2);
+    assert_eq!(
+        world.find_path(
+            p(12.0 * 20.0, 5.0 * 20.0),
+            p(12.0 * 20.0, 35.0 * 20.0),
+            &mut tight
+        ),
+        Err(PathError::BudgetExceeded)
+    );
+    // Start = goal: a path of length zero with both points.
+    let same = world.find_path(open, open, &mut scratch).unwrap();
+    assert_eq!((same.length, same.waypoints.len()), (0.0, 2));
+
+    // A closed ring: nothing inside reaches outside, answered from the components.
+    let ring = silknav_testkit::region_from_mask(region, |x, z| {
+        ((x == 40 || x == 50) && (40..=50).contains(&z))
+            || ((z == 40 || z == 50) && (40..=50).contains(&x))
+    });
+    let world = World::from_navmeshes([(region, &ring)]);
+    let inside = p(45.0 * 20.0, 45.0 * 20.0);
+    assert_eq!(
+        world.find_path(inside, open, &mut scratch),
+        Err(PathError::Unreachable)
+    );
+    assert_eq!(
+        world.find_path(open, inside, &mut tight),
+        Err(PathError::Unreachable)
+    );
+    let also_inside = p(42.5 * 20.0, 48.0 * 20.0);
+    assert!(world.find_path(inside, also_inside, &mut scratch).is_ok());
 }
