@@ -6,16 +6,25 @@
 //! only edges whose direction is in both corners' taut sets are kept. Built once per world on
 //! all cores.
 
-use super::index::{direction_class, PathIndex, NONE};
+use super::index::{direction_class, PathIndex, NONE, TILE};
 use super::visibility::{sees, ScanScratch};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// An edge to another corner.
+/// An edge to another corner, with the corner's vertex (so that a search relaxing the edge
+/// reads nothing else; the length is recomputed, exactly as from the points).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Edge {
     pub to: u32,
-    pub length: f64,
+    pub gx: i32,
+    pub gz: i32,
+}
+
+impl Edge {
+    #[inline]
+    pub fn point(&self) -> [f64; 2] {
+        [f64::from(self.gx) * TILE, f64::from(self.gz) * TILE]
+    }
 }
 
 /// Corners per unit of work handed to a thread.
@@ -109,7 +118,8 @@ fn neighbours(
         stamp[d as usize] = c;
         out.push(Edge {
             to: d,
-            length: super::search::distance(p, q),
+            gx: other.gx,
+            gz: other.gz,
         });
     });
 }

@@ -16,13 +16,20 @@ use std::collections::BinaryHeap;
 /// The parent of a corner reached straight from the start.
 const FROM_START: u32 = u32::MAX - 1;
 
+/// A corner's search state: one record, so that relaxing an edge touches one cache line.
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
+    /// The search that last reached the corner (the other fields are stale otherwise).
+    seen: u32,
+    parent: u32,
+    g: f64,
+}
+
 /// Reusable working memory of searches.
 #[derive(Debug, Default)]
 pub(crate) struct Search {
     generation: u32,
-    seen: Vec<u32>,
-    g: Vec<f64>,
-    parent: Vec<u32>,
+    nodes: Vec<Node>,
     goal_seen: Vec<u32>,
     goal_distance: Vec<f64>,
     heap: BinaryHeap<Entry>,
@@ -121,17 +128,15 @@ pub(crate) fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
 
 impl Search {
     fn prepare(&mut self, corners: usize) {
-        if self.seen.len() < corners {
-            self.seen = vec![0; corners];
-            self.g = vec![0.0; corners];
-            self.parent = vec![NONE; corners];
+        if self.nodes.len() < corners {
+            self.nodes = vec![Node::default(); corners];
             self.goal_seen = vec![0; corners];
             self.goal_distance = vec![0.0; corners];
             self.generation = 0;
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.seen.fill(0);
+            self.nodes.fill(Node::default());
             self.goal_seen.fill(0);
             self.generation = 1;
         }
@@ -154,9 +159,7 @@ impl Search {
 
         // The start's scan: the goal in sight, or the corners it links to.
         let Search {
-            seen,
-            g,
-            parent,
+            nodes,
             goal_seen,
             goal_distance,
             heap,
@@ -176,7 +179,7 @@ impl Search {
             Some(&target),
             stack,
             |c, sight| {
-                if seen[c as usize] == generation {
+                if nodes[c as usize].seen == generation {
                     return;
                 }
                 let corner = &index.corners[c as usize];
@@ -186,10 +189,12 @@ impl Search {
                 {
                     return;
                 }
-                seen[c as usize] = generation;
                 let d = distance(s, p);
-                g[c as usize] = d;
-                parent[c as usize] = FROM_START;
+                nodes[c as usize] = Node {
+                    seen: generation,
+                    parent: FROM_START,
+                    g: d,
+                };
                 heap.push(Entry {
                     f: d + distance(p, t),
                     g: d,
@@ -233,13 +238,13 @@ impl Search {
                 let mut c = goal_parent;
                 while c != FROM_START {
                     corners.push(c);
-                    c = parent[c as usize];
+                    c = nodes[c as usize].parent;
                 }
                 corners.reverse();
                 return Ok(goal_g);
             }
             let u = node as usize;
-            if entry_g > g[u] {
+            if entry_g > nodes[u].g {
                 continue;
             }
             expanded += 1;
@@ -247,10 +252,10 @@ impl Search {
                 return Err(PathError::BudgetExceeded);
             }
             let corner = &index.corners[u];
-            let from = if parent[u] == FROM_START {
-                s
-            } else {
-                index.corners[parent[u] as usize].point()
+            let here = corner.point();
+            let from = match nodes[u].parent {
+                FROM_START => s,
+                p => index.corners[p as usize].point(),
             };
             if goal_seen[u] == generation && taut(from, corner, t) {
                 let through = entry_g + goal_distance[u];
@@ -265,18 +270,17 @@ impl Search {
                 }
             }
             for e in index.edges_of(node) {
-                let v = e.to as usize;
-                let candidate = entry_g + e.length;
-                if seen[v] == generation && candidate >= g[v] {
+                let next = e.point();
+                let candidate = entry_g + distance(here, next);
+                let v = &mut nodes[e.to as usize];
+                if v.seen == generation && candidate >= v.g || !taut(from, corner, next) {
                     continue;
                 }
-                let next = index.corners[v].point();
-                if !taut(from, corner, next) {
-                    continue;
-                }
-                seen[v] = generation;
-                g[v] = candidate;
-                parent[v] = node;
+                *v = Node {
+                    seen: generation,
+                    parent: node,
+                    g: candidate,
+                };
                 heap.push(Entry {
                     f: candidate + distance(next, t),
                     g: candidate,
