@@ -5,6 +5,8 @@
 //! - [`memory`]: resident memory from `/proc/self/status` and heap bytes from a counting
 //!   allocator.
 //! - [`queries`]: seeded query sets over a world (points, walkable points, segments).
+//! - [`rects`]: a world's walkable rectangles as a polygon mesh with T-junctions, the input of
+//!   the paths bench's competitor.
 //!
 //! Everything printed goes through [`duration`], [`Ratio`] and [`verdict`], so every bench
 //! reports in the same words.
@@ -12,6 +14,7 @@
 pub mod cache;
 pub mod memory;
 pub mod queries;
+pub mod rects;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
