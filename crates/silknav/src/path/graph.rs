@@ -100,26 +100,33 @@ fn neighbours(
         .filter(|&r| r != NONE)
         .collect();
     let (from_point, from_roots) = (p, &roots);
-    sees(index, from_point, from_roots, None, stack, |d, sight| {
-        if d == c || stamp[d as usize] == c {
-            return;
-        }
-        let other = &index.corners[d as usize];
-        let q = other.point();
-        let Some(class) = direction_class(p, q) else {
-            return;
-        };
-        if corner.taut_mask & (1 << class) == 0
-            || other.taut_mask & (1 << ((class + 4) % 8)) == 0
-            || !sight.clear(q)
-        {
-            return;
-        }
-        stamp[d as usize] = c;
-        out.push(Edge {
-            to: d,
-            gx: other.gx,
-            gz: other.gz,
-        });
-    });
+    sees(
+        index,
+        from_point,
+        from_roots,
+        None,
+        stack,
+        |other, sight| {
+            let d = other.id;
+            if d == c || stamp[d as usize] == c {
+                return;
+            }
+            let q = other.point();
+            let Some(class) = direction_class(p, q) else {
+                return;
+            };
+            if corner.taut_mask & (1 << class) == 0
+                || other.taut_mask & (1 << ((class + 4) % 8)) == 0
+                || !sight.clear(q)
+            {
+                return;
+            }
+            stamp[d as usize] = c;
+            out.push(Edge {
+                to: d,
+                gx: other.gx,
+                gz: other.gz,
+            });
+        },
+    );
 }

@@ -178,13 +178,10 @@ impl Search {
             from_roots,
             Some(&target),
             stack,
-            |c, sight| {
-                if nodes[c as usize].seen == generation {
-                    return;
-                }
-                let corner = &index.corners[c as usize];
-                let p = corner.point();
+            |corner, sight| {
+                let (c, p) = (corner.id, corner.point());
                 if !direction_class(p, s).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
+                    || nodes[c as usize].seen == generation
                     || !sight.clear(p)
                 {
                     return;
@@ -208,20 +205,24 @@ impl Search {
 
         // The goal's scan: the corners it can be reached from, and their last legs.
         let (from_point, from_roots) = (t, goal.roots());
-        sees(index, from_point, from_roots, None, stack, |c, sight| {
-            if goal_seen[c as usize] == generation {
-                return;
-            }
-            let corner = &index.corners[c as usize];
-            let p = corner.point();
-            if !direction_class(p, t).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
-                || !sight.clear(p)
-            {
-                return;
-            }
-            goal_seen[c as usize] = generation;
-            goal_distance[c as usize] = distance(p, t);
-        });
+        sees(
+            index,
+            from_point,
+            from_roots,
+            None,
+            stack,
+            |corner, sight| {
+                let (c, p) = (corner.id, corner.point());
+                if !direction_class(p, t).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
+                    || goal_seen[c as usize] == generation
+                    || !sight.clear(p)
+                {
+                    return;
+                }
+                goal_seen[c as usize] = generation;
+                goal_distance[c as usize] = distance(p, t);
+            },
+        );
 
         let goal_node = index.corners.len() as u32;
         let mut goal_g = f64::INFINITY;

@@ -21,8 +21,8 @@ fn check(name: &str, world: &World) {
             .collect();
         let mut seen = vec![false; index.corners.len()];
         sees(index, p, &roots, None, &mut stack, |d, sight| {
-            if sight.clear(index.corners[d as usize].point()) {
-                seen[d as usize] = true;
+            if sight.clear(d.point()) {
+                seen[d.id as usize] = true;
             }
         });
         for (d, other) in index.corners.iter().enumerate() {

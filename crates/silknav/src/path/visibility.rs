@@ -24,7 +24,7 @@
 //! seen from outside its closure, within less than 180°, where comparing rays by orientation
 //! is sound.
 
-use super::index::{PathIndex, Portal, Side, TILE};
+use super::index::{PathIndex, Portal, RectCorner, Side, TILE};
 use crate::geometry::orient;
 
 /// The closed set of directions between the rays from the root through `right` and `left`
@@ -268,7 +268,7 @@ pub(crate) fn sees(
     roots: &[u32],
     target: Option<&Target<'_>>,
     scratch: &mut ScanScratch,
-    mut corner: impl FnMut(u32, &Sight<'_>),
+    mut corner: impl FnMut(&RectCorner, &Sight<'_>),
 ) -> bool {
     scan(index, root, roots, scratch, |rect, cone| {
         let sight = Sight { root, cone };
@@ -277,7 +277,7 @@ pub(crate) fn sees(
                 return true;
             }
         }
-        for &c in index.corners_of(rect) {
+        for c in index.corners_of(rect) {
             corner(c, &sight);
         }
         false
