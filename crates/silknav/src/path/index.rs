@@ -127,6 +127,10 @@ pub(crate) struct PathIndex {
     /// The sparse visibility graph: `edges[edge_start[c]..edge_start[c + 1]]`.
     pub edge_start: Vec<u32>,
     pub edges: Vec<graph::Edge>,
+    /// What sees each rectangle: `seen[seen_start[r]..seen_start[r + 1]]` (both empty for
+    /// worlds where that would take too much memory).
+    pub seen_start: Vec<u32>,
+    pub seen: Vec<graph::Seen>,
     pub build_seconds: f64,
 }
 
@@ -383,11 +387,15 @@ impl PathIndex {
             component,
             edge_start: Vec::new(),
             edges: Vec::new(),
+            seen_start: Vec::new(),
+            seen: Vec::new(),
             build_seconds: 0.0,
         };
-        let (edge_start, edges) = graph::build(&index);
+        let (edge_start, edges, (seen_start, seen)) = graph::build(&index);
         index.edge_start = edge_start;
         index.edges = edges;
+        index.seen_start = seen_start;
+        index.seen = seen;
         index.build_seconds = started.elapsed().as_secs_f64();
         index
     }
@@ -426,6 +434,18 @@ impl PathIndex {
         &self.rect_corners[a as usize..b as usize]
     }
 
+    /// Whether [`PathIndex::seen_by`] answers (else start and goal need scans).
+    pub fn has_seen_by(&self) -> bool {
+        !self.seen_start.is_empty()
+    }
+
+    /// How the corners that see rectangle `rect` see it.
+    #[inline]
+    pub fn seen_by(&self, rect: u32) -> &[graph::Seen] {
+        &self.seen
+            [self.seen_start[rect as usize] as usize..self.seen_start[rect as usize + 1] as usize]
+    }
+
     pub fn edges_of(&self, corner: u32) -> &[graph::Edge] {
         &self.edges[self.edge_start[corner as usize] as usize
             ..self.edge_start[corner as usize + 1] as usize]
@@ -445,6 +465,8 @@ impl PathIndex {
             + self.component.capacity() * 4
             + self.edge_start.capacity() * 4
             + self.edges.capacity() * size_of::<graph::Edge>()
+            + self.seen_start.capacity() * 4
+            + self.seen.capacity() * size_of::<graph::Seen>()
     }
 }
 

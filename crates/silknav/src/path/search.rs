@@ -167,62 +167,106 @@ impl Search {
             corners,
             ..
         } = self;
-        let target = Target {
-            point: t,
-            roots: goal.roots(),
-        };
-        let (from_point, from_roots) = (s, start.roots());
-        let direct = sees(
-            index,
-            from_point,
-            from_roots,
-            Some(&target),
-            stack,
-            |corner, sight| {
-                let (c, p) = (corner.id, corner.point());
-                if !direction_class(p, s).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
-                    || nodes[c as usize].seen == generation
-                    || !sight.clear(p)
-                {
-                    return;
+        if index.has_seen_by() {
+            // The caller has ruled out the straight segment; the corners in sight of start
+            // and goal are those whose recorded cones hold them.
+            for &rect in start.roots() {
+                for seen in index.seen_by(rect) {
+                    let c = seen.corner;
+                    let corner = &index.corners[c as usize];
+                    let p = corner.point();
+                    if !direction_class(p, s).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
+                        || nodes[c as usize].seen == generation
+                        || !seen.cone().holds(p, s)
+                    {
+                        continue;
+                    }
+                    let d = distance(s, p);
+                    nodes[c as usize] = Node {
+                        seen: generation,
+                        parent: FROM_START,
+                        g: d,
+                    };
+                    heap.push(Entry {
+                        f: d + distance(p, t),
+                        g: d,
+                        node: c,
+                    });
                 }
-                let d = distance(s, p);
-                nodes[c as usize] = Node {
-                    seen: generation,
-                    parent: FROM_START,
-                    g: d,
-                };
-                heap.push(Entry {
-                    f: d + distance(p, t),
-                    g: d,
-                    node: c,
-                });
-            },
-        );
-        if direct {
-            return Ok(distance(s, t));
-        }
+            }
+            for &rect in goal.roots() {
+                for seen in index.seen_by(rect) {
+                    let c = seen.corner;
+                    let corner = &index.corners[c as usize];
+                    let p = corner.point();
+                    if !direction_class(p, t).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
+                        || goal_seen[c as usize] == generation
+                        || !seen.cone().holds(p, t)
+                    {
+                        continue;
+                    }
+                    goal_seen[c as usize] = generation;
+                    goal_distance[c as usize] = distance(p, t);
+                }
+            }
+        } else {
+            let target = Target {
+                point: t,
+                roots: goal.roots(),
+            };
+            let (from_point, from_roots) = (s, start.roots());
+            let direct = sees(
+                index,
+                from_point,
+                from_roots,
+                Some(&target),
+                stack,
+                |corner, sight| {
+                    let (c, p) = (corner.id, corner.point());
+                    if !direction_class(p, s).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
+                        || nodes[c as usize].seen == generation
+                        || !sight.clear(p)
+                    {
+                        return;
+                    }
+                    let d = distance(s, p);
+                    nodes[c as usize] = Node {
+                        seen: generation,
+                        parent: FROM_START,
+                        g: d,
+                    };
+                    heap.push(Entry {
+                        f: d + distance(p, t),
+                        g: d,
+                        node: c,
+                    });
+                },
+            );
+            if direct {
+                return Ok(distance(s, t));
+            }
 
-        // The goal's scan: the corners it can be reached from, and their last legs.
-        let (from_point, from_roots) = (t, goal.roots());
-        sees(
-            index,
-            from_point,
-            from_roots,
-            None,
-            stack,
-            |corner, sight| {
-                let (c, p) = (corner.id, corner.point());
-                if !direction_class(p, t).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
-                    || goal_seen[c as usize] == generation
-                    || !sight.clear(p)
-                {
-                    return;
-                }
-                goal_seen[c as usize] = generation;
-                goal_distance[c as usize] = distance(p, t);
-            },
-        );
+            // The goal's scan: the corners it can be reached from, and their last legs.
+            let (from_point, from_roots) = (t, goal.roots());
+            sees(
+                index,
+                from_point,
+                from_roots,
+                None,
+                stack,
+                |corner, sight| {
+                    let (c, p) = (corner.id, corner.point());
+                    if !direction_class(p, t).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
+                        || goal_seen[c as usize] == generation
+                        || !sight.clear(p)
+                    {
+                        return;
+                    }
+                    goal_seen[c as usize] = generation;
+                    goal_distance[c as usize] = distance(p, t);
+                },
+            );
+        }
 
         let goal_node = index.corners.len() as u32;
         let mut goal_g = f64::INFINITY;
