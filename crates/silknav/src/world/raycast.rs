@@ -102,7 +102,26 @@ impl World {
     /// # Errors
     /// As for [`World::raycast`].
     pub fn line_of_sight(&self, from: Position, to: Position) -> Result<bool, RayError> {
-        Ok(self.raycast(from, to)?.is_none())
+        // The walk alone: where and by which edge it is blocked is not asked for.
+        let from = from.normalized().ok_or(RayError::StartNotWalkable)?;
+        if !to.x.is_finite() || !to.z.is_finite() {
+            return Err(RayError::BadEnd);
+        }
+        let grid = Grid {
+            world: self,
+            origin: from.region,
+        };
+        let (ex, ez) = to.in_frame_of(from.region);
+        let ray = Ray {
+            x0: f64::from(from.x),
+            z0: f64::from(from.z),
+            x1: f64::from(ex),
+            z1: f64::from(ez),
+        };
+        if !grid.in_walkable_closure(ray.x0, ray.z0) {
+            return Err(RayError::StartNotWalkable);
+        }
+        Ok(walk(&grid, &ray).is_none())
     }
 }
 
