@@ -16,10 +16,19 @@
 pub fn orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     // (3 + 16ε)ε, ε = 2^-53: the bound of the first stage of orient2d.
     const BOUND: f64 = (3.0 + 16.0 * f64::EPSILON / 2.0) * (f64::EPSILON / 2.0);
+    const SMALL: f64 = (1u64 << 25) as f64;
     let left = (a[0] - c[0]) * (b[1] - c[1]);
     let right = (a[1] - c[1]) * (b[0] - c[0]);
     let det = left - right;
     if det.abs() > BOUND * (left.abs() + right.abs()) {
+        return det;
+    }
+    // Integers below 2^25 (grid points, world coordinates of lattice points): every
+    // difference, product and the determinant above were exact.
+    if [a, b, c]
+        .iter()
+        .all(|p| p.iter().all(|&v| v == v.trunc() && v.abs() < SMALL))
+    {
         return det;
     }
     let coord = |p: [f64; 2]| robust::Coord { x: p[0], y: p[1] };
@@ -65,13 +74,19 @@ mod tests {
             };
             let exact = i128::from(b[0] - a[0]) * i128::from(c[1] - a[1])
                 - i128::from(b[1] - a[1]) * i128::from(c[0] - a[0]);
-            let f = |q: [i64; 2]| [q[0] as f64 / scale, q[1] as f64 / scale];
-            let got = orient(f(a), f(b), f(c));
-            assert_eq!(
-                got.partial_cmp(&0.0),
-                Some(exact.cmp(&0)),
-                "{a:?} {b:?} {c:?}"
-            );
+            let scaled = |q: [i64; 2]| [q[0] as f64 / scale, q[1] as f64 / scale];
+            // The same triple in whole numbers too (the integer shortcut).
+            let whole = |q: [i64; 2]| [q[0] as f64, q[1] as f64];
+            for got in [
+                orient(scaled(a), scaled(b), scaled(c)),
+                orient(whole(a), whole(b), whole(c)),
+            ] {
+                assert_eq!(
+                    got.partial_cmp(&0.0),
+                    Some(exact.cmp(&0)),
+                    "{a:?} {b:?} {c:?}"
+                );
+            }
         }
     }
 }
