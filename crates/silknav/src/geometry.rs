@@ -16,15 +16,23 @@
 pub fn orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     // (3 + 16ε)ε, ε = 2^-53: the bound of the first stage of orient2d.
     const BOUND: f64 = (3.0 + 16.0 * f64::EPSILON / 2.0) * (f64::EPSILON / 2.0);
-    const SMALL: f64 = (1u64 << 25) as f64;
     let left = (a[0] - c[0]) * (b[1] - c[1]);
     let right = (a[1] - c[1]) * (b[0] - c[0]);
     let det = left - right;
     if det.abs() > BOUND * (left.abs() + right.abs()) {
         return det;
     }
+    orient_near_degenerate(a, b, c, det)
+}
+
+/// [`orient`] where the filter could not decide: out of line, so that the common path stays
+/// small enough to inline everywhere.
+#[cold]
+#[inline(never)]
+fn orient_near_degenerate(a: [f64; 2], b: [f64; 2], c: [f64; 2], det: f64) -> f64 {
+    const SMALL: f64 = (1u64 << 25) as f64;
     // Integers below 2^25 (grid points, world coordinates of lattice points): every
-    // difference, product and the determinant above were exact.
+    // difference, product and the determinant were exact.
     if [a, b, c]
         .iter()
         .all(|p| p.iter().all(|&v| v == v.trunc() && v.abs() < SMALL))
