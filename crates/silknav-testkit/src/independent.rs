@@ -30,21 +30,8 @@ pub type SpecInternalEdge = ([u32; 4], u8, [u8; 2], [u16; 2]);
 pub struct SpecFile {
     /// `char Signature[12]`.
     pub signature: [u8; 12],
-    /// `NavMeshObj Objects[ObjectCount]`: (ResourceId, LocalPosition bits, IsStatic, Yaw bits,
-    /// UID, unkShort01, IsBig, IsStruct, RegionId, LinkEdges).
-    #[allow(clippy::type_complexity)]
-    pub objects: Vec<(
-        u32,
-        [u32; 3],
-        u16,
-        u32,
-        u16,
-        u16,
-        u8,
-        u8,
-        u16,
-        Vec<[u16; 3]>,
-    )>,
+    /// `NavMeshObj Objects[ObjectCount]`.
+    pub objects: Vec<SpecObject>,
     /// `WalkableCellCount`.
     pub open_cells: u32,
     /// `Cell Cells[CellCount]`: rectangle bits and object indices.

@@ -6,7 +6,7 @@
 //! only edges whose direction is in both corners' taut sets are kept. Built once per world on
 //! all cores.
 
-use super::index::{direction_class, PathIndex, NONE, TILE};
+use super::index::{direction_class, vertex_point, PathIndex, NONE, TILE};
 use super::visibility::{scan, Cone, ScanScratch};
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -29,10 +29,9 @@ impl Seen {
     /// The cone as the scans keep it.
     #[inline]
     pub fn cone(&self) -> Cone {
-        let point = |v: [i32; 2]| [f64::from(v[0]) * TILE, f64::from(v[1]) * TILE];
         Cone {
-            right: point(self.right),
-            left: point(self.left),
+            right: vertex_point(self.right[0], self.right[1]),
+            left: vertex_point(self.left[0], self.left[1]),
         }
     }
 }
@@ -53,7 +52,7 @@ pub(crate) struct Edge {
 impl Edge {
     #[inline]
     pub fn point(&self) -> [f64; 2] {
-        [f64::from(self.gx) * TILE, f64::from(self.gz) * TILE]
+        vertex_point(self.gx, self.gz)
     }
 }
 

@@ -10,7 +10,8 @@
 //! walkable and carry no wall edge.
 
 use super::graph;
-use crate::world::region::{Region, NOT_WALKABLE};
+use crate::world::raycast::Grid;
+use crate::world::region::Region;
 use crate::world::World;
 use jmxv::nvm::{HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
@@ -80,6 +81,12 @@ pub(crate) struct Corner {
     pub taut_mask: u8,
 }
 
+/// The world position of grid vertex (gx, gz) (exact in f64).
+#[inline]
+pub(crate) fn vertex_point(gx: i32, gz: i32) -> [f64; 2] {
+    [f64::from(gx) * TILE, f64::from(gz) * TILE]
+}
+
 /// A corner as listed by a rectangle it touches.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RectCorner {
@@ -92,14 +99,14 @@ pub(crate) struct RectCorner {
 impl RectCorner {
     #[inline]
     pub fn point(&self) -> [f64; 2] {
-        [f64::from(self.gx) * TILE, f64::from(self.gz) * TILE]
+        vertex_point(self.gx, self.gz)
     }
 }
 
 impl Corner {
     #[inline]
     pub fn point(&self) -> [f64; 2] {
-        [f64::from(self.gx) * TILE, f64::from(self.gz) * TILE]
+        vertex_point(self.gx, self.gz)
     }
 }
 
@@ -144,76 +151,6 @@ impl fmt::Debug for PathIndex {
     }
 }
 
-/// The tiles and walls of the loaded world in global tile units.
-pub(crate) struct Ground<'w> {
-    pub world: &'w World,
-}
-
-impl Ground<'_> {
-    #[inline]
-    pub fn locate(&self, gx: i64, gz: i64) -> Option<(usize, &Region, usize, usize)> {
-        if !(0..256 * N).contains(&gx) || !(0..128 * N).contains(&gz) {
-            return None;
-        }
-        let id = RegionId::new((gx / N) as u8, (gz / N) as u8);
-        let i = self.world.region_slot(id)?;
-        let region = &self.world.region_data()[i];
-        Some((i, region, (gx % N) as usize, (gz % N) as usize))
-    }
-
-    #[inline]
-    pub fn open(&self, gx: i64, gz: i64) -> bool {
-        self.locate(gx, gz)
-            .is_some_and(|(_, r, x, z)| r.tile_cell[z * TILES_PER_SIDE + x] != NOT_WALKABLE)
-    }
-
-    /// A wall edge on the vertical side `x = gx`, row `tz` (either region's file may hold it).
-    pub fn wall_vertical(&self, gx: i64, tz: i64) -> bool {
-        let n = HEIGHTS_PER_SIDE;
-        self.locate(gx, tz)
-            .is_some_and(|(_, r, x, z)| r.vertical_walls.get(z * n + x))
-            || self
-                .locate(gx - 1, tz)
-                .is_some_and(|(_, r, x, z)| r.vertical_walls.get(z * n + x + 1))
-    }
-
-    /// A wall edge on the horizontal side `z = gz`, column `tx`.
-    pub fn wall_horizontal(&self, gz: i64, tx: i64) -> bool {
-        let t = TILES_PER_SIDE;
-        self.locate(tx, gz)
-            .is_some_and(|(_, r, x, z)| r.horizontal_walls.get(z * t + x))
-            || self
-                .locate(tx, gz - 1)
-                .is_some_and(|(_, r, x, z)| r.horizontal_walls.get((z + 1) * t + x))
-    }
-
-    /// Whether a tile side blocks sight across it: a wall edge, or a side between walkable and
-    /// blocked ground. `vertical`: the side `x = line` at row k, else `z = line` at column k.
-    pub fn sight_wall(&self, line: i64, k: i64, vertical: bool) -> bool {
-        if vertical {
-            self.open(line - 1, k) != self.open(line, k) || self.wall_vertical(line, k)
-        } else {
-            self.open(k, line - 1) != self.open(k, line) || self.wall_horizontal(line, k)
-        }
-    }
-
-    /// Whether one can pass from tile (gx, gz) across its side towards (dx, dz) (one of
-    /// the four unit steps): both tiles walkable and no wall edge between.
-    pub fn passable(&self, gx: i64, gz: i64, dx: i64, dz: i64) -> bool {
-        let (nx, nz) = (gx + dx, gz + dz);
-        if !self.open(gx, gz) || !self.open(nx, nz) {
-            return false;
-        }
-        match (dx, dz) {
-            (1, 0) => !self.wall_vertical(nx, gz),
-            (-1, 0) => !self.wall_vertical(gx, gz),
-            (0, 1) => !self.wall_horizontal(nz, gx),
-            (0, -1) => !self.wall_horizontal(gz, gx),
-            _ => false,
-        }
-    }
-}
-
 /// The direction class of the step from `p` to `q`: 0 = +x, 1 = +x+z, 2 = +z, … 7 = +x−z
 /// (counter-clockwise, 45° apart); `None` when the points coincide.
 #[inline]
@@ -232,7 +169,7 @@ const QUADRANTS: [(i64, i64); 4] = [(0, 0), (-1, 0), (-1, -1), (0, -1)];
 impl PathIndex {
     pub fn build(world: &World) -> PathIndex {
         let started = Instant::now();
-        let ground = Ground { world };
+        let ground = Grid::global(world);
         let regions = world.region_data();
 
         // Rectangles, region by region.
@@ -246,25 +183,17 @@ impl PathIndex {
             cover_region(region, tiles, &mut rects);
         }
 
-        let rect_of = |gx: i64, gz: i64| -> u32 {
-            match ground.locate(gx, gz) {
-                Some((i, _, x, z)) => {
-                    let local =
-                        tile_rect[i * TILES_PER_SIDE * TILES_PER_SIDE + z * TILES_PER_SIDE + x];
-                    if local == u16::MAX {
-                        NONE
-                    } else {
-                        region_rect_base[i] + u32::from(local)
-                    }
-                }
-                None => NONE,
-            }
-        };
+        let rect_of = |gx: i64, gz: i64| rect_at(&tile_rect, &region_rect_base, &ground, gx, gz);
 
         // Portals: runs of passable tile sides leading to the same neighbour. Contacts: the
         // same, walls on the side included (a ray running along a wall touches both sides).
-        let sight_wall =
-            |(line, k): (i64, i64), vertical: bool| ground.sight_wall(line, k, vertical);
+        let sight_wall = |(line, k): (i64, i64), vertical: bool| {
+            if vertical {
+                ground.wall_vertical(line, k)
+            } else {
+                ground.wall_horizontal(line, k)
+            }
+        };
         let (portal_start, portals) = sides_of(
             &rects,
             |tx, tz, dx, dz| {
@@ -401,19 +330,8 @@ impl PathIndex {
     }
 
     /// The rectangle holding global tile (gx, gz), or [`NONE`].
-    pub fn rect_at(&self, ground: &Ground<'_>, gx: i64, gz: i64) -> u32 {
-        match ground.locate(gx, gz) {
-            Some((i, _, x, z)) => {
-                let local =
-                    self.tile_rect[i * TILES_PER_SIDE * TILES_PER_SIDE + z * TILES_PER_SIDE + x];
-                if local == u16::MAX {
-                    NONE
-                } else {
-                    self.region_rect_base[i] + u32::from(local)
-                }
-            }
-            None => NONE,
-        }
+    pub fn rect_at(&self, ground: &Grid<'_>, gx: i64, gz: i64) -> u32 {
+        rect_at(&self.tile_rect, &self.region_rect_base, ground, gx, gz)
     }
 
     #[inline]
@@ -467,6 +385,23 @@ impl PathIndex {
             + self.edges.capacity() * size_of::<graph::Edge>()
             + self.seen_start.capacity() * 4
             + self.seen.capacity() * size_of::<graph::Seen>()
+    }
+}
+
+/// The rectangle holding global tile (gx, gz) by the per-region tile map, or [`NONE`].
+fn rect_at(
+    tile_rect: &[u16],
+    region_rect_base: &[u32],
+    ground: &Grid<'_>,
+    gx: i64,
+    gz: i64,
+) -> u32 {
+    let Some((slot, _, x, z)) = ground.locate_slot(gx, gz) else {
+        return NONE;
+    };
+    match tile_rect[slot * TILES_PER_SIDE * TILES_PER_SIDE + z * TILES_PER_SIDE + x] {
+        u16::MAX => NONE,
+        local => region_rect_base[slot] + u32::from(local),
     }
 }
 
@@ -542,7 +477,7 @@ fn sides_of(
 fn cover_region(region: &Region, tiles: &mut [u16], rects: &mut Vec<Rect>) {
     let t = TILES_PER_SIDE;
     let n = HEIGHTS_PER_SIDE;
-    let open = |x: usize, z: usize| region.tile_cell[z * t + x] != NOT_WALKABLE;
+    let open = |x: usize, z: usize| region.is_open_tile(x, z);
     let vwall = |x: usize, z: usize| region.vertical_walls.get(z * n + x);
     let hwall = |z: usize, x: usize| region.horizontal_walls.get(z * t + x);
     let (bx, bz) = (
@@ -588,9 +523,9 @@ fn cover_region(region: &Region, tiles: &mut [u16], rects: &mut Vec<Rect>) {
 
 /// Whether `region` examines vertex (gx, gz): the first loaded region among those of the
 /// four tiles around it, in the order of [`QUADRANTS`].
-fn owns(ground: &Ground<'_>, region: RegionId, gx: i64, gz: i64) -> bool {
+fn owns(ground: &Grid<'_>, region: RegionId, gx: i64, gz: i64) -> bool {
     for (ox, oz) in QUADRANTS {
-        if let Some((_, r, _, _)) = ground.locate(gx + ox, gz + oz) {
+        if let Some((_, r, _, _)) = ground.locate_slot(gx + ox, gz + oz) {
             return r.id == region;
         }
     }
@@ -599,16 +534,16 @@ fn owns(ground: &Ground<'_>, region: RegionId, gx: i64, gz: i64) -> bool {
 
 /// Whether vertex (gx, gz) is a corner: its obstacle arc, taut directions, and which of its
 /// quadrants (bit q of [`QUADRANTS`]) the free space through it uses.
-fn classify(ground: &Ground<'_>, gx: i64, gz: i64) -> Option<((u8, u8), u8, u8)> {
+fn classify(ground: &Grid<'_>, gx: i64, gz: i64) -> Option<((u8, u8), u8, u8)> {
     let open: [bool; 4] = QUADRANTS.map(|(ox, oz)| ground.open(gx + ox, gz + oz));
     let blocked = open.iter().filter(|o| !**o).count();
     // Wall edges on the four rays from the vertex that separate two walkable quadrants:
     // ray k (direction class 2k) lies between quadrants k−1 and k.
     let ray_wall = [
-        open[3] && open[0] && ground.wall_horizontal(gz, gx),
-        open[0] && open[1] && ground.wall_vertical(gx, gz),
-        open[1] && open[2] && ground.wall_horizontal(gz, gx - 1),
-        open[2] && open[3] && ground.wall_vertical(gx, gz - 1),
+        open[3] && open[0] && ground.wall_edge_horizontal(gz, gx),
+        open[0] && open[1] && ground.wall_edge_vertical(gx, gz),
+        open[1] && open[2] && ground.wall_edge_horizontal(gz, gx - 1),
+        open[2] && open[3] && ground.wall_edge_vertical(gx, gz - 1),
     ];
     let walls = ray_wall.iter().filter(|w| **w).count();
     let arc: (u8, u8) = match (blocked, walls) {

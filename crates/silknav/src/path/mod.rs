@@ -41,8 +41,8 @@
 //! exactly. The search is exact: its answers equal a brute-force visibility-graph search over
 //! every wall vertex (`tests/integration/paths.rs`).
 
+use crate::world::raycast::Grid;
 use crate::world::{CellRef, Position, World};
-use index::Ground;
 use std::fmt;
 
 mod cells;
@@ -142,7 +142,7 @@ impl World {
         scratch: &mut PathScratch,
     ) -> Result<Path, PathError> {
         let index = self.path_index();
-        let ground = Ground { world: self };
+        let ground = Grid::global(self);
         let s = [from.world_x(), from.world_z()];
         let t = [to.world_x(), to.world_z()];
         let start = search::endpoint(index, &ground, s).ok_or(PathError::StartBlocked)?;

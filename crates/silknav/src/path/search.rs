@@ -7,9 +7,10 @@
 //! heuristic is the straight-line distance to the goal (consistent), so a corner's cost is
 //! final when it is expanded.
 
-use super::index::{direction_class, Corner, Ground, PathIndex, NONE};
-use super::visibility::{grid_coordinate, sees, ScanScratch, Target};
+use super::index::{direction_class, Corner, PathIndex, NONE};
+use super::visibility::{sees, Cone, ScanScratch, Target};
 use super::PathError;
+use crate::world::raycast::{cell_coordinate, Grid};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -73,6 +74,13 @@ impl Endpoint {
     pub fn roots(&self) -> &[u32] {
         &self.roots[..self.count]
     }
+}
+
+/// Whether a leg from a corner at `p` (with taut directions `mask`) towards `q` can be part of
+/// a taut path through that corner.
+#[inline]
+fn taut_towards(mask: u8, p: [f64; 2], q: [f64; 2]) -> bool {
+    direction_class(p, q).is_some_and(|k| mask & (1 << k) != 0)
 }
 
 /// Whether the bend `p → c → n` is taut at corner `c`: it turns, and the obstacle at `c` lies
@@ -167,105 +175,74 @@ impl Search {
             corners,
             ..
         } = self;
+        // Corner c at p links to the start, or to the goal, when the leg is taut-compatible
+        // there, c is not linked yet, and the leg is in sight: `sight` is a cone with its apex
+        // and the point it must hold (the corner's cone and the start, or the start's and the
+        // corner), `None` when the corner's rectangle is seen whole.
+        type Sight<'a> = Option<(&'a Cone, [f64; 2], [f64; 2])>;
+        let in_sight = |sight: Sight<'_>| sight.map_or(true, |(k, apex, q)| k.holds(apex, q));
+        let mut link_start = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
+            if taut_towards(mask, p, s) && nodes[c as usize].seen != generation && in_sight(sight) {
+                let d = distance(s, p);
+                nodes[c as usize] = Node {
+                    seen: generation,
+                    parent: FROM_START,
+                    g: d,
+                };
+                heap.push(Entry {
+                    f: d + distance(p, t),
+                    g: d,
+                    node: c,
+                });
+            }
+        };
+        let mut link_goal = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
+            if taut_towards(mask, p, t) && goal_seen[c as usize] != generation && in_sight(sight) {
+                goal_seen[c as usize] = generation;
+                goal_distance[c as usize] = distance(p, t);
+            }
+        };
         if index.has_seen_by() {
             // The caller has ruled out the straight segment; the corners in sight of start
             // and goal are those whose recorded cones hold them.
             for &rect in start.roots() {
                 for seen in index.seen_by(rect) {
-                    let c = seen.corner;
-                    let corner = &index.corners[c as usize];
+                    let corner = &index.corners[seen.corner as usize];
                     let p = corner.point();
-                    if !direction_class(p, s).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
-                        || nodes[c as usize].seen == generation
-                        || !seen.cone().holds(p, s)
-                    {
-                        continue;
-                    }
-                    let d = distance(s, p);
-                    nodes[c as usize] = Node {
-                        seen: generation,
-                        parent: FROM_START,
-                        g: d,
-                    };
-                    heap.push(Entry {
-                        f: d + distance(p, t),
-                        g: d,
-                        node: c,
-                    });
+                    link_start(seen.corner, p, corner.taut_mask, Some((&seen.cone(), p, s)));
                 }
             }
             for &rect in goal.roots() {
                 for seen in index.seen_by(rect) {
-                    let c = seen.corner;
-                    let corner = &index.corners[c as usize];
+                    let corner = &index.corners[seen.corner as usize];
                     let p = corner.point();
-                    if !direction_class(p, t).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
-                        || goal_seen[c as usize] == generation
-                        || !seen.cone().holds(p, t)
-                    {
-                        continue;
-                    }
-                    goal_seen[c as usize] = generation;
-                    goal_distance[c as usize] = distance(p, t);
+                    link_goal(seen.corner, p, corner.taut_mask, Some((&seen.cone(), p, t)));
                 }
             }
         } else {
+            // The start's scan: the goal in sight, or the corners it links to; then the goal's.
             let target = Target {
                 point: t,
                 roots: goal.roots(),
             };
-            let (from_point, from_roots) = (s, start.roots());
             let direct = sees(
                 index,
-                from_point,
-                from_roots,
+                s,
+                start.roots(),
                 Some(&target),
                 stack,
-                |corner, sight| {
-                    let (c, p) = (corner.id, corner.point());
-                    if !direction_class(p, s).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
-                        || nodes[c as usize].seen == generation
-                        || !sight.clear(p)
-                    {
-                        return;
-                    }
-                    let d = distance(s, p);
-                    nodes[c as usize] = Node {
-                        seen: generation,
-                        parent: FROM_START,
-                        g: d,
-                    };
-                    heap.push(Entry {
-                        f: d + distance(p, t),
-                        g: d,
-                        node: c,
-                    });
+                |corner, cone| {
+                    let p = corner.point();
+                    link_start(corner.id, p, corner.taut_mask, cone.map(|k| (k, s, p)));
                 },
             );
             if direct {
                 return Ok(distance(s, t));
             }
-
-            // The goal's scan: the corners it can be reached from, and their last legs.
-            let (from_point, from_roots) = (t, goal.roots());
-            sees(
-                index,
-                from_point,
-                from_roots,
-                None,
-                stack,
-                |corner, sight| {
-                    let (c, p) = (corner.id, corner.point());
-                    if !direction_class(p, t).is_some_and(|k| corner.taut_mask & (1 << k) != 0)
-                        || goal_seen[c as usize] == generation
-                        || !sight.clear(p)
-                    {
-                        return;
-                    }
-                    goal_seen[c as usize] = generation;
-                    goal_distance[c as usize] = distance(p, t);
-                },
-            );
+            sees(index, t, goal.roots(), None, stack, |corner, cone| {
+                let p = corner.point();
+                link_goal(corner.id, p, corner.taut_mask, cone.map(|k| (k, t, p)));
+            });
         }
 
         let goal_node = index.corners.len() as u32;
@@ -340,16 +317,12 @@ impl Search {
 /// The free space a point uses: every walkable tile it touches (its own, and at a tile side
 /// or grid vertex the tiles beyond), as for line of sight. So a point where two blocked tiles
 /// meet diagonally may leave through either open quadrant. `None` off the walkable ground.
-pub(crate) fn endpoint(
-    index: &PathIndex,
-    ground: &Ground<'_>,
-    point: [f64; 2],
-) -> Option<Endpoint> {
+pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) -> Option<Endpoint> {
     if !point[0].is_finite() || !point[1].is_finite() {
         return None;
     }
-    let (tx, on_x) = grid_coordinate(point[0]);
-    let (tz, on_z) = grid_coordinate(point[1]);
+    let (tx, on_x) = cell_coordinate(point[0]);
+    let (tz, on_z) = cell_coordinate(point[1]);
     let xs: &[i64] = if on_x { &[0, -1] } else { &[0] };
     let zs: &[i64] = if on_z { &[0, -1] } else { &[0] };
     let mut end = Endpoint {

@@ -20,8 +20,8 @@ fn check(name: &str, world: &World) {
             .filter(|&r| r != NONE)
             .collect();
         let mut seen = vec![false; index.corners.len()];
-        sees(index, p, &roots, None, &mut stack, |d, sight| {
-            if sight.clear(d.point()) {
+        sees(index, p, &roots, None, &mut stack, |d, cone| {
+            if cone.map_or(true, |k| k.holds(p, d.point())) {
                 seen[d.id as usize] = true;
             }
         });

@@ -244,55 +244,28 @@ pub(crate) struct Target<'a> {
     pub roots: &'a [u32],
 }
 
-/// How a rectangle is seen during [`sees`]: whole (a root rectangle) or through a cone.
-pub(crate) struct Sight<'a> {
-    root: [f64; 2],
-    cone: Option<&'a Cone>,
-}
-
-impl Sight<'_> {
-    /// Whether the point (on the rectangle's closure) is in sight of the root.
-    #[inline]
-    pub fn clear(&self, p: [f64; 2]) -> bool {
-        self.cone.map_or(true, |cone| cone.holds(self.root, p))
-    }
-}
-
 /// Everything `root` sees from the free space of its rectangles `roots`: calls
-/// `corner(c, sight)` for every corner on a rectangle in sight (possibly more than once), to
-/// be tested with [`Sight::clear`] after the caller's cheaper tests; returns true as soon as
-/// `target` is in sight.
+/// `corner(c, cone)` for every corner on a rectangle in sight (possibly more than once), with
+/// the cone the rectangle is seen through (`None`: seen whole), so that the caller tests the
+/// corner against it after its own cheaper tests; returns true as soon as `target` is in
+/// sight.
 pub(crate) fn sees(
     index: &PathIndex,
     root: [f64; 2],
     roots: &[u32],
     target: Option<&Target<'_>>,
     scratch: &mut ScanScratch,
-    mut corner: impl FnMut(&RectCorner, &Sight<'_>),
+    mut corner: impl FnMut(&RectCorner, Option<&Cone>),
 ) -> bool {
     scan(index, root, roots, scratch, |rect, cone| {
-        let sight = Sight { root, cone };
         if let Some(target) = target {
-            if target.roots.contains(&rect) && sight.clear(target.point) {
+            if target.roots.contains(&rect) && cone.map_or(true, |k| k.holds(root, target.point)) {
                 return true;
             }
         }
         for c in index.corners_of(rect) {
-            corner(c, &sight);
+            corner(c, cone);
         }
         false
     })
-}
-
-/// The global tile index holding world coordinate `v`, and whether `v` lies on a grid line
-/// (the index is then of the tile above the line).
-pub(crate) fn grid_coordinate(v: f64) -> (i64, bool) {
-    let mut k = (v / TILE).floor() as i64;
-    // The division may round across a grid line; the multiplication back is exact.
-    if k as f64 * TILE > v {
-        k -= 1;
-    } else if (k + 1) as f64 * TILE <= v {
-        k += 1;
-    }
-    (k, k as f64 * TILE == v)
 }

@@ -76,24 +76,7 @@ impl World {
     /// # Errors
     /// [`RayError::StartNotWalkable`] when `from` is not on walkable ground.
     pub fn raycast(&self, from: Position, to: Position) -> Result<Option<RayHit>, RayError> {
-        let from = from.normalized().ok_or(RayError::StartNotWalkable)?;
-        if !to.x.is_finite() || !to.z.is_finite() {
-            return Err(RayError::BadEnd);
-        }
-        let grid = Grid {
-            world: self,
-            origin: from.region,
-        };
-        let (ex, ez) = to.in_frame_of(from.region);
-        let ray = Ray {
-            x0: f64::from(from.x),
-            z0: f64::from(from.z),
-            x1: f64::from(ex),
-            z1: f64::from(ez),
-        };
-        if !grid.in_walkable_closure(ray.x0, ray.z0) {
-            return Err(RayError::StartNotWalkable);
-        }
+        let (grid, ray) = self.segment(from, to)?;
         Ok(walk(&grid, &ray).map(|event| grid.hit(&ray, event)))
     }
 
@@ -103,6 +86,12 @@ impl World {
     /// As for [`World::raycast`].
     pub fn line_of_sight(&self, from: Position, to: Position) -> Result<bool, RayError> {
         // The walk alone: where and by which edge it is blocked is not asked for.
+        let (grid, ray) = self.segment(from, to)?;
+        Ok(walk(&grid, &ray).is_none())
+    }
+
+    /// The grid and the segment in the start region's frame, for a walk.
+    fn segment(&self, from: Position, to: Position) -> Result<(Grid<'_>, Ray), RayError> {
         let from = from.normalized().ok_or(RayError::StartNotWalkable)?;
         if !to.x.is_finite() || !to.z.is_finite() {
             return Err(RayError::BadEnd);
@@ -121,7 +110,7 @@ impl World {
         if !grid.in_walkable_closure(ray.x0, ray.z0) {
             return Err(RayError::StartNotWalkable);
         }
-        Ok(walk(&grid, &ray).is_none())
+        Ok((grid, ray))
     }
 }
 
@@ -166,35 +155,53 @@ enum Event {
 }
 
 /// The tile grid of the loaded world, indexed from the corner of `origin` (may be negative).
-struct Grid<'w> {
-    world: &'w World,
-    origin: RegionId,
+/// Line of sight uses the start region's corner; path finding uses region (0, 0), so that its
+/// tile coordinates are global.
+pub(crate) struct Grid<'w> {
+    pub world: &'w World,
+    pub origin: RegionId,
 }
 
-impl Grid<'_> {
-    /// The region holding tile (tx, tz) and the tile's local indices.
+impl<'w> Grid<'w> {
+    /// The grid in global tile coordinates (`region · 96 + tile`).
+    pub fn global(world: &'w World) -> Grid<'w> {
+        Grid {
+            world,
+            origin: RegionId::new(0, 0),
+        }
+    }
+
+    /// The loaded region holding tile (tx, tz): its slot in [`World::region_data`], the region
+    /// and the tile's local indices.
     #[inline]
-    fn locate(&self, tx: i64, tz: i64) -> Option<(&Region, usize, usize)> {
+    pub fn locate_slot(&self, tx: i64, tz: i64) -> Option<(usize, &'w Region, usize, usize)> {
         let gx = i64::from(self.origin.x()) * N + tx;
         let gz = i64::from(self.origin.z()) * N + tz;
         if !(0..256 * N).contains(&gx) || !(0..128 * N).contains(&gz) {
             return None;
         }
-        let region = self
+        let slot = self
             .world
-            .region(RegionId::new((gx / N) as u8, (gz / N) as u8))?;
-        Some((region, (gx % N) as usize, (gz % N) as usize))
+            .region_slot(RegionId::new((gx / N) as u8, (gz / N) as u8))?;
+        let region = &self.world.region_data()[slot];
+        Some((slot, region, (gx % N) as usize, (gz % N) as usize))
+    }
+
+    /// The region holding tile (tx, tz) and the tile's local indices.
+    #[inline]
+    pub fn locate(&self, tx: i64, tz: i64) -> Option<(&'w Region, usize, usize)> {
+        self.locate_slot(tx, tz).map(|(_, r, x, z)| (r, x, z))
     }
 
     #[inline]
-    fn open(&self, tx: i64, tz: i64) -> bool {
+    pub fn open(&self, tx: i64, tz: i64) -> bool {
         self.locate(tx, tz)
             .is_some_and(|(r, x, z)| r.is_open_tile(x, z))
     }
 
     /// Whether a wall edge covers the vertical side at `x = 20·gx`, row `tz`. A side on a
     /// region border belongs to both regions' files; either may hold the wall.
-    fn wall_edge_vertical(&self, gx: i64, tz: i64) -> bool {
+    pub fn wall_edge_vertical(&self, gx: i64, tz: i64) -> bool {
         let n = HEIGHTS_PER_SIDE;
         let east = self
             .locate(gx, tz)
@@ -205,7 +212,8 @@ impl Grid<'_> {
         east || west
     }
 
-    fn wall_edge_horizontal(&self, gz: i64, tx: i64) -> bool {
+    /// Whether a wall edge covers the horizontal side at `z = 20·gz`, column `tx`.
+    pub fn wall_edge_horizontal(&self, gz: i64, tx: i64) -> bool {
         let north = self
             .locate(tx, gz)
             .is_some_and(|(r, x, z)| r.horizontal_walls.get(z * TILES_PER_SIDE + x));
@@ -216,12 +224,28 @@ impl Grid<'_> {
     }
 
     /// A wall for sight: a wall edge, or a side between walkable and non-walkable ground.
-    fn wall_vertical(&self, gx: i64, tz: i64) -> bool {
+    pub fn wall_vertical(&self, gx: i64, tz: i64) -> bool {
         self.open(gx - 1, tz) != self.open(gx, tz) || self.wall_edge_vertical(gx, tz)
     }
 
-    fn wall_horizontal(&self, gz: i64, tx: i64) -> bool {
+    pub fn wall_horizontal(&self, gz: i64, tx: i64) -> bool {
         self.open(tx, gz - 1) != self.open(tx, gz) || self.wall_edge_horizontal(gz, tx)
+    }
+
+    /// Whether one can pass from tile (tx, tz) across its side towards (dx, dz) (one of the
+    /// four unit steps): both tiles walkable and no wall edge between.
+    pub fn passable(&self, tx: i64, tz: i64, dx: i64, dz: i64) -> bool {
+        let (nx, nz) = (tx + dx, tz + dz);
+        if !self.open(tx, tz) || !self.open(nx, nz) {
+            return false;
+        }
+        match (dx, dz) {
+            (1, 0) => !self.wall_edge_vertical(nx, tz),
+            (-1, 0) => !self.wall_edge_vertical(tx, tz),
+            (0, 1) => !self.wall_edge_horizontal(nz, tx),
+            (0, -1) => !self.wall_edge_horizontal(tz, tx),
+            _ => false,
+        }
     }
 
     /// Whether the point touches a walkable tile (the tiles meeting at a side or corner count).
@@ -368,7 +392,7 @@ fn back(dx: f64, dz: f64, length: f64) -> [f32; 2] {
 
 /// The tile index containing coordinate `v` and whether `v` lies exactly on a grid line
 /// (then the index is of the tile above/right of the line).
-fn cell_coordinate(v: f64) -> (i64, bool) {
+pub(crate) fn cell_coordinate(v: f64) -> (i64, bool) {
     let mut k = (v / TILE).floor() as i64;
     // The division may round across a grid line; the multiplication back is exact.
     if k as f64 * TILE > v {
