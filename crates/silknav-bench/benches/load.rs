@@ -16,7 +16,7 @@
 //! criterion keeps freed memory around, which would hide the load's own peak.
 
 use criterion::{Criterion, SamplingMode, Throughput};
-use silknav::gen::{GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{GenOptions, DEFAULT_ORIGIN};
 use silknav::World;
 use silknav_bench::cache::{cached_world, find_cached, CachedWorld, LIVE};
 use silknav_bench::memory::{heap_held_by, status_kib};

@@ -17,15 +17,15 @@
 
 use criterion::{black_box, Criterion, Throughput};
 use silknav::build::{build_world, RegionInput};
-use silknav::gen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::jmxv::RegionId;
-use silknav::rng::SplitMix64;
 use silknav::world::MoveStop;
+use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::{Position, World};
 use silknav_bench::cache::{cached_world, find_cached, LIVE};
 use silknav_bench::memory::heap_held_by;
 use silknav_bench::queries::{random_points, segments, Ends};
 use silknav_bench::{criterion_home, duration, is_bench_run, median_ns_since, verdict, Ratio};
+use silknav_testkit::rng::SplitMix64;
 use stats_alloc::{StatsAlloc, INSTRUMENTED_SYSTEM};
 use std::alloc::System;
 use std::time::SystemTime;

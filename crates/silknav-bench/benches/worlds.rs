@@ -7,9 +7,9 @@
 //! `estimates.json`.
 
 use criterion::{black_box, Criterion, SamplingMode, Throughput};
-use silknav::gen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::jmxv::lint::Severity;
 use silknav::lint::lint_world;
+use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav_bench::{criterion_home, duration, median_ns_since, per_second, Ratio};
 use std::time::{Duration, SystemTime};
 

@@ -8,7 +8,7 @@
 //! measurement. The folders live in the target directory, which is never committed.
 
 use silknav::files::WorldFiles;
-use silknav::gen::{generate, GenOptions};
+use silknav::worldgen::{generate, GenOptions};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::io;

@@ -6,9 +6,9 @@
 //! they are built before measuring, so the benches time the queries and nothing else.
 
 use silknav::jmxv::RegionId;
-use silknav::rng::SplitMix64;
 use silknav::world::REGION_SIZE;
 use silknav::{Position, World};
+use silknav_testkit::rng::SplitMix64;
 
 /// `n` points uniformly over the regions: a region uniformly, then local x and z in
 /// `[0, 1920)`.

@@ -7,12 +7,12 @@
 //!     --out world.png
 //! ```
 
-use silknav::gen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav_render::{render_with_overlay, Colour, Overlay, Pin, RenderOptions};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut gen = GenOptions {
+    let mut world_options = GenOptions {
         seed: 1,
         width: 2,
         height: 2,
@@ -26,11 +26,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         match arg.as_str() {
-            "--seed" => gen.seed = value()?.parse()?,
+            "--seed" => world_options.seed = value()?.parse()?,
             "--size" => {
                 let v = value()?;
                 let (w, h) = v.split_once('x').ok_or("--size is WxH")?;
-                (gen.width, gen.height) = (w.parse()?, h.parse()?);
+                (world_options.width, world_options.height) = (w.parse()?, h.parse()?);
             }
             "--region" => {
                 options.region = Some(jmxv::RegionId(u16::from_str_radix(&value()?, 16)?))
@@ -68,18 +68,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let t = Instant::now();
-    let world = generate(&gen)?;
+    let world = generate(&world_options)?;
     let generated = t.elapsed();
     let mut overlay = Overlay::default();
     if with_path {
         // A made-up zigzag across the world, to look at the overlay style.
         let (x0, z0) = (
-            f64::from(gen.origin.0) * 1920.0,
-            f64::from(gen.origin.1) * 1920.0,
+            f64::from(world_options.origin.0) * 1920.0,
+            f64::from(world_options.origin.1) * 1920.0,
         );
         let (w, h) = (
-            f64::from(gen.width) * 1920.0,
-            f64::from(gen.height) * 1920.0,
+            f64::from(world_options.width) * 1920.0,
+            f64::from(world_options.height) * 1920.0,
         );
         overlay.paths.push(vec![
             [x0 + 0.1 * w, z0 + 0.15 * h],

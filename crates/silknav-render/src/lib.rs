@@ -1,7 +1,7 @@
 //! Pictures of Silkroad Online navmesh regions and worlds, readable at a glance.
 //!
 //! [`render`] draws a map of regions — one [`NavMesh`] per [`RegionId`], as read from files or
-//! made by `silknav::gen::generate` — into a [`Picture`], north (+z) up:
+//! made by `silknav::worldgen::generate` — into a [`Picture`], north (+z) up:
 //!
 //! - the ground: heights shaded by a light from the north-west and tinted in bands from
 //!   lowland green through tan and brown to white peaks; blocked tiles and closed cells dark

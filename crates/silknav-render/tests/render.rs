@@ -457,7 +457,7 @@ mod overlay {
 
 mod generated {
     use super::*;
-    use silknav::gen::{generate, GenOptions};
+    use silknav::worldgen::{generate, GenOptions};
 
     #[test]
     fn a_generated_world_renders_with_every_kind_of_mark() {

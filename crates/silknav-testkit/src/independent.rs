@@ -3,7 +3,7 @@
 //! check that jmxv reads what another implementation of the spec writes, in every layout and
 //! with odd values.
 
-use silknav::rng::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// An object record in the pattern's terms: (ResourceId, LocalPosition bits, IsStatic, Yaw
 /// bits, UID, unkShort01, IsBig, IsStruct, RegionId, LinkEdges).

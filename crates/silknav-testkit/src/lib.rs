@@ -4,6 +4,7 @@
 //!   satisfy every single-file invariant (they lint clean).
 //! - [`corrupt`]: ways to break bytes on purpose.
 //! - [`independent`]: a second writer of the format, from the spec page alone.
+//! - [`rng`]: the seeded random numbers of tests and benches.
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -11,6 +12,7 @@ use jmxv::RegionId;
 pub mod corrupt;
 pub mod independent;
 mod mask;
+pub mod rng;
 
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,9 @@
 //! Valid single-region files from a mask of blocked tiles.
 
+use crate::rng::SplitMix64;
 use jmxv::nvm::{Link, NavMesh, Object, PLANE_COUNT, PLANE_ICE, PLANE_WATER, TILE_COUNT};
 use jmxv::{RegionId, F32};
 use silknav::build::{build_region, PlacedObject, RegionInput, TileRect};
-use silknav::rng::SplitMix64;
 
 /// A region whose tiles are all open: four 960×960 cells, walls on the region border.
 pub fn open_region(region: RegionId) -> NavMesh {

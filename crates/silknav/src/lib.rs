@@ -3,27 +3,26 @@
 //! - [`build`]: valid navmesh files from tile masks (the back end of world generation and
 //!   imports).
 //! - [`files`]: the files of a world folder, read and written together.
-//! - [`gen`]: synthetic game-like worlds.
+//! - [`worldgen`]: synthetic game-like worlds.
 //! - [`geometry`]: the exact predicates the queries share.
 //! - [`lint`]: world lint, the checks that need several files.
 //! - [`movingai`]: Moving AI grid benchmark maps as worlds.
 //! - [`path`]: exact any-angle shortest paths across regions.
-//! - [`rng`]: the seeded generator that makes generated worlds reproducible.
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
 //!
 //! The format crate is re-exported so that users need one dependency.
 
 pub mod build;
 pub mod files;
-pub mod gen;
 pub mod geometry;
 pub mod lint;
 pub mod movingai;
 pub mod path;
-pub mod rng;
+mod rng;
 pub mod world;
+pub mod worldgen;
 
-pub use path::{Path, PathError, PathIndexStats, PathScratch};
+pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
 pub use world::{CellRef, LoadReport, Position, World};
 
 pub use jmxv;

@@ -42,16 +42,16 @@ mod competitor;
 
 use competitor::Competitor;
 use silknav::files::WorldFiles;
-use silknav::gen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::jmxv::nvm::NavMesh;
 use silknav::jmxv::RegionId;
 use silknav::movingai::{parse_scenarios, GridMap, Scenario};
-use silknav::rng::SplitMix64;
 use silknav::world::REGION_SIZE;
+use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::{CellRef, PathError, PathIndexStats, PathScratch, Position, World};
 use silknav_bench::cache::{cached_world, find_cached};
 use silknav_bench::rects::{grid_rects, open_rects, Rect, RectMesh};
 use silknav_bench::{duration, is_bench_run, verdict};
+use silknav_testkit::rng::SplitMix64;
 use std::collections::{BTreeMap, HashMap};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -223,11 +223,11 @@ fn main() {
             }
         }
     }
-    for (name, gen, pairs, apart, connected) in GENERATED {
+    for (name, world, pairs, apart, connected) in GENERATED {
         if !wanted(name) || options.validate_only {
             continue;
         }
-        match generated_case(name, &gen, pairs, apart, connected) {
+        match generated_case(name, &world, pairs, apart, connected) {
             Some(case) => run(case, &options, &mut rows),
             None => skipped.push(name.to_string()),
         }

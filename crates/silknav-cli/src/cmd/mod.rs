@@ -6,7 +6,7 @@
 
 mod demo;
 mod dump;
-mod gen;
+mod generate;
 mod import_movingai;
 mod info;
 mod lint;
@@ -22,7 +22,7 @@ pub enum Command {
     /// Generate a world, lint it, draw it and query it, with no game files: the tour
     Demo(demo::Args),
     /// Generate a game-like world folder (navmeshes, mapinfo.mfo, object.ifo, tile2d.ifo)
-    Gen(gen::Args),
+    Gen(generate::Args),
     /// Turn a Moving AI grid map (.map) into a world folder
     ImportMovingai(import_movingai::Args),
     /// One line per file: layout, region, counts, trailing bytes, size
@@ -55,7 +55,7 @@ impl Command {
     pub fn run(self) -> anyhow::Result<Status> {
         match self {
             Command::Demo(args) => demo::run(&args),
-            Command::Gen(args) => gen::run(&args),
+            Command::Gen(args) => generate::run(&args),
             Command::ImportMovingai(args) => import_movingai::run(&args),
             Command::Info(args) => info::run(&args),
             Command::Dump(args) => dump::run(&args),

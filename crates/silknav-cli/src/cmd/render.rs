@@ -12,7 +12,7 @@ use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::files::WorldFiles;
-use silknav::{Path as NavPath, PathError, PathScratch, World};
+use silknav::{PathError, PathScratch, World, WorldPath};
 use silknav_render::{
     render_with_overlay, Overlay, Pin, RenderOptions, PATH_COLOURS, PATH_COLOUR_NAMES,
 };
@@ -130,7 +130,7 @@ fn find_paths(
     meshes: &BTreeMap<RegionId, NavMesh>,
     mapinfo: Option<&MapInfo>,
     queries: &[[f64; 4]],
-) -> Vec<Result<NavPath, PathError>> {
+) -> Vec<Result<WorldPath, PathError>> {
     let enabled = |r: &RegionId| match mapinfo {
         Some(m) => m.is_enabled(*r),
         None => true,
@@ -152,7 +152,7 @@ fn find_paths(
 /// The paths as an overlay, the `i`-th in colour `i`. A missing path keeps its place (and so
 /// the colours of the others) as an empty line, and its ends are marked by pins in its colour,
 /// the start labelled with the reason.
-fn paths_overlay(queries: &[[f64; 4]], found: &[Result<NavPath, PathError>]) -> Overlay {
+fn paths_overlay(queries: &[[f64; 4]], found: &[Result<WorldPath, PathError>]) -> Overlay {
     let mut overlay = Overlay::default();
     for (i, (q, path)) in queries.iter().zip(found).enumerate() {
         match path {

@@ -4,7 +4,7 @@ mod support;
 
 mod demo;
 mod dump_pack;
-mod gen;
+mod generate;
 mod import;
 mod info;
 mod lint;

@@ -5,7 +5,7 @@ use crate::support::*;
 use jmxv::RegionId;
 use serde_json::Value;
 use silknav::files::WorldFiles;
-use silknav::{Path, PathError, PathScratch, Position, World};
+use silknav::{PathError, PathScratch, Position, World, WorldPath};
 use silknav_render::{render_with_overlay, Overlay, RenderOptions};
 use std::path::PathBuf;
 
@@ -62,12 +62,12 @@ fn position(p: [f64; 2]) -> Position {
 }
 
 /// The library's path.
-fn library_path(world: &World, from: [f64; 2], to: [f64; 2]) -> Result<Path, PathError> {
+fn library_path(world: &World, from: [f64; 2], to: [f64; 2]) -> Result<WorldPath, PathError> {
     world.find_path(position(from), position(to), &mut PathScratch::new())
 }
 
 /// The documented text answer, from the library's path.
-fn text(answer: &Result<Path, PathError>) -> String {
+fn text(answer: &Result<WorldPath, PathError>) -> String {
     match answer {
         Ok(p) => {
             let mut line = format!("{:.3}", p.length);

@@ -53,7 +53,7 @@ mod visibility;
 
 /// A path from a start to a goal.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Path {
+pub struct WorldPath {
     /// The start, the corners the path turns at, and the goal (two points even when start and
     /// goal coincide). The start and goal are the positions given, verbatim.
     pub waypoints: Vec<Position>,
@@ -140,7 +140,7 @@ impl World {
         from: Position,
         to: Position,
         scratch: &mut PathScratch,
-    ) -> Result<Path, PathError> {
+    ) -> Result<WorldPath, PathError> {
         let index = self.path_index();
         let ground = Grid::global(self);
         let s = [from.world_x(), from.world_z()];
@@ -183,12 +183,12 @@ impl World {
             length += (p[0] - previous[0]).hypot(p[1] - previous[1]);
             previous = p;
         }
-        Ok(Path { waypoints, length })
+        Ok(WorldPath { waypoints, length })
     }
 
     /// The cells a path passes through, in order (each once per visit). Where a segment runs
     /// exactly along a tile side, the tile on its left is counted.
-    pub fn path_cells(&self, path: &Path) -> Vec<CellRef> {
+    pub fn path_cells(&self, path: &WorldPath) -> Vec<CellRef> {
         let mut out: Vec<CellRef> = Vec::new();
         for pair in path.waypoints.windows(2) {
             cells::along(self, pair[0], pair[1], &mut out);

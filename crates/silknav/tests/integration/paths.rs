@@ -107,8 +107,8 @@ fn random512_any_angle_lengths() {
 
 use jmxv::nvm::{NavMesh, EDGE_BLOCKED};
 use jmxv::RegionId;
-use silknav::gen::{generate, GenOptions};
-use silknav::rng::SplitMix64;
+use silknav::worldgen::{generate, GenOptions};
+use silknav_testkit::rng::SplitMix64;
 
 /// A region with boxes, a pocket, corners that meet diagonally, and walls between walkable
 /// cells (blocked edges inside the open ground), which the Moving AI maps never have.
@@ -418,7 +418,7 @@ fn random_walkable(world: &World, rng: &mut SplitMix64, tiles: ([i64; 2], [i64; 
 }
 
 /// The checks every path must pass, whatever the world.
-fn validate(world: &World, from: Position, to: Position, path: &silknav::Path) {
+fn validate(world: &World, from: Position, to: Position, path: &silknav::WorldPath) {
     assert_eq!(path.waypoints.first(), Some(&from));
     assert_eq!(path.waypoints.last(), Some(&to));
     let mut sum = 0.0;

@@ -4,9 +4,9 @@
 use crate::oracle::{Ground, SCALE};
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::gen::{generate, GenOptions};
-use silknav::rng::SplitMix64;
+use silknav::worldgen::{generate, GenOptions};
 use silknav::{Position, World};
+use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
 
 const ORIGIN: (u8, u8) = (40, 30);

@@ -4,8 +4,8 @@ use crate::invariants::violations;
 use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
 use silknav::files::WorldFiles;
-use silknav::gen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::lint::lint_world;
+use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 
 fn world(seed: u64, width: u8, height: u8) -> WorldFiles {
     generate(&GenOptions {

@@ -7,7 +7,7 @@
 //! enclose), the next nearest tiles are tried, a few at most, so the demo stays quick.
 
 use super::points::{tile_box, Tiles};
-use silknav::{Path, PathScratch, Position, World};
+use silknav::{PathScratch, Position, World, WorldPath};
 
 /// The routes, as fractions of the world's box from its south-west corner: (start, goal).
 const ROUTES: [([f64; 2], [f64; 2]); 3] = [
@@ -30,7 +30,7 @@ pub struct Route {
     pub from: [f64; 2],
     pub to: [f64; 2],
     /// The library's path between them.
-    pub path: Path,
+    pub path: WorldPath,
 }
 
 impl Route {

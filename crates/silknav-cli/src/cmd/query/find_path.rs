@@ -13,7 +13,7 @@ use super::{position, world_xz, Answer, SegmentArgs};
 use crate::exit::Status;
 use crate::progress::Progress;
 use serde::Serialize;
-use silknav::{CellRef, Path, PathError, PathIndexStats, PathScratch, World};
+use silknav::{CellRef, PathError, PathIndexStats, PathScratch, World, WorldPath};
 use std::io::{self, Write};
 
 /// Arguments of `silknav path`.
@@ -31,7 +31,7 @@ pub struct PathArgs {
 /// for JSON the cells it crosses.
 pub struct PathAnswer {
     /// The path, or why there is none.
-    pub path: Result<Path, PathError>,
+    pub path: Result<WorldPath, PathError>,
     /// The cells the path crosses ([`World::path_cells`]); empty unless asked for.
     pub cells: Vec<CellRef>,
 }
@@ -41,7 +41,7 @@ pub struct PathAnswer {
 ///
 /// # Errors
 /// As for [`World::find_path`].
-pub fn find(world: &World, n: [f64; 4], scratch: &mut PathScratch) -> Result<Path, PathError> {
+pub fn find(world: &World, n: [f64; 4], scratch: &mut PathScratch) -> Result<WorldPath, PathError> {
     let from = position(n[0], n[1]).ok_or(PathError::StartBlocked)?;
     let to = position(n[2], n[3]).ok_or(PathError::GoalBlocked)?;
     world.find_path(from, to, scratch)
@@ -93,14 +93,14 @@ pub fn error_word(e: PathError) -> &'static str {
 }
 
 /// The text answer: `LENGTH X Z X Z …` or `none REASON`, without a line break.
-pub fn text(path: &Result<Path, PathError>) -> String {
+pub fn text(path: &Result<WorldPath, PathError>) -> String {
     let mut line = Vec::new();
     // Writing into a Vec cannot fail.
     let _ = write_text(&mut line, path);
     String::from_utf8(line).unwrap_or_default()
 }
 
-fn write_text(out: &mut dyn Write, path: &Result<Path, PathError>) -> io::Result<()> {
+fn write_text(out: &mut dyn Write, path: &Result<WorldPath, PathError>) -> io::Result<()> {
     match path {
         Ok(p) => write_path(out, p),
         Err(e) => write!(out, "none {}", error_word(*e)),
@@ -108,14 +108,14 @@ fn write_text(out: &mut dyn Write, path: &Result<Path, PathError>) -> io::Result
 }
 
 /// The text answer of a path that was found: `LENGTH X Z X Z …`.
-pub fn path_text(path: &Path) -> String {
+pub fn path_text(path: &WorldPath) -> String {
     let mut line = Vec::new();
     // Writing into a Vec cannot fail.
     let _ = write_path(&mut line, path);
     String::from_utf8(line).unwrap_or_default()
 }
 
-fn write_path(out: &mut dyn Write, path: &Path) -> io::Result<()> {
+fn write_path(out: &mut dyn Write, path: &WorldPath) -> io::Result<()> {
     // Three decimals: the waypoints are f32 in their regions, good to about 1e-4 units, so
     // more digits of the sum would be noise; JSON has the exact value.
     write!(out, "{:.3}", path.length)?;

@@ -1,7 +1,7 @@
 //! `silknav gen`: deterministic worlds, the library's bytes, no clobbering, bad options.
 
 use crate::support::*;
-use silknav::gen::{generate, GenOptions};
+use silknav::worldgen::{generate, GenOptions};
 
 #[test]
 fn the_same_seed_and_size_give_the_same_bytes() {

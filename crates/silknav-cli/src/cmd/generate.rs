@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use crate::values;
 use anyhow::Context;
 use silknav::files::{MAPINFO, OBJECT_IFO, TILE2D_IFO};
-use silknav::gen::{generate_with_progress, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate_with_progress, GenOptions, DEFAULT_ORIGIN};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -80,6 +80,6 @@ mod tests {
     #[test]
     fn the_documented_default_origin_is_the_generators() {
         // The help text and docs/cli.md say 128,64.
-        assert_eq!(silknav::gen::DEFAULT_ORIGIN, (128, 64));
+        assert_eq!(silknav::worldgen::DEFAULT_ORIGIN, (128, 64));
     }
 }
