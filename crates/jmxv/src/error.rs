@@ -139,7 +139,13 @@ pub(crate) fn describe_bytes(bytes: &[u8]) -> String {
 }
 
 /// Reading a file from a path or stream: either the I/O failed or the bytes were malformed.
+///
+/// It only tells the two apart and adds nothing of its own, so it is transparent like
+/// [`io::Error`] over a custom error: it displays the inner error's text and returns the inner
+/// error's [`source`](std::error::Error::source), so a report that walks the chain prints each
+/// text once. Match on the variant to reach the inner error.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The bytes could not be read.
     Io(io::Error),
@@ -150,8 +156,8 @@ pub enum ReadError {
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReadError::Io(e) => write!(f, "{e}"),
-            ReadError::Format(e) => write!(f, "{e}"),
+            ReadError::Io(e) => e.fmt(f),
+            ReadError::Format(e) => e.fmt(f),
         }
     }
 }
@@ -159,8 +165,8 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            ReadError::Io(e) => Some(e),
-            ReadError::Format(e) => Some(e),
+            ReadError::Io(e) => std::error::Error::source(e),
+            ReadError::Format(e) => std::error::Error::source(e),
         }
     }
 }
@@ -206,3 +212,50 @@ impl fmt::Display for WriteError {
 }
 
 impl std::error::Error for WriteError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nvm::NavMesh;
+
+    /// The texts of `e`'s source chain, checking that none repeats the one below it (a report
+    /// joining the chain with `: ` then says everything once).
+    fn chain_texts(e: &(dyn std::error::Error + 'static)) -> Vec<String> {
+        let texts: Vec<String> = std::iter::successors(Some(e), |e| (*e).source())
+            .map(ToString::to_string)
+            .collect();
+        for pair in texts.windows(2) {
+            assert!(!pair[0].contains(&pair[1]), "{pair:?}: repeats its source");
+        }
+        texts
+    }
+
+    #[test]
+    fn no_error_repeats_its_source() {
+        let format = NavMesh::parse(b"JMXVN").unwrap_err();
+        assert_eq!(chain_texts(&format), [format.to_string()]);
+        assert!(format
+            .to_string()
+            .starts_with("offset 0 (0x0): signature: "));
+
+        let read = ReadError::from(format.clone());
+        assert_eq!(chain_texts(&read), [format.to_string()]);
+
+        let missing = NavMesh::from_path("/nonexistent/silknav/nv_694e.nvm").unwrap_err();
+        assert!(matches!(missing, ReadError::Io(_)), "{missing:?}");
+        assert_eq!(chain_texts(&missing).len(), 1);
+
+        // An I/O error carrying a cause: the cause is reported once, below the I/O error.
+        let cause = io::Error::other(format.clone());
+        let wrapped = ReadError::Io(io::Error::new(io::ErrorKind::InvalidData, cause));
+        assert_eq!(chain_texts(&wrapped), [format.to_string()]);
+
+        let write = NavMesh {
+            layout: crate::nvm::Layout::Tiles4,
+            trailing: vec![1],
+            ..NavMesh::default()
+        };
+        let write = write.to_vec().unwrap_err();
+        assert_eq!(chain_texts(&write), [write.to_string()]);
+    }
+}

@@ -29,7 +29,7 @@ pub enum RenderError {
         /// The smallest size that would fit.
         needed: u32,
     },
-    /// Writing the file failed.
+    /// Writing the file failed; the I/O error is the [`source`](std::error::Error::source).
     Io(std::io::Error),
 }
 
@@ -53,7 +53,8 @@ impl fmt::Display for RenderError {
                 f,
                 "a maximum size of {max_size} pixels leaves no room for the map (needs at least {needed})"
             ),
-            RenderError::Io(e) => write!(f, "writing the picture failed: {e}"),
+            // The I/O error is the source: a report that walks the chain says why.
+            RenderError::Io(_) => f.write_str("writing the picture failed"),
         }
     }
 }
@@ -70,5 +71,48 @@ impl std::error::Error for RenderError {
 impl From<std::io::Error> for RenderError {
     fn from(e: std::io::Error) -> RenderError {
         RenderError::Io(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    /// The texts of `e`'s source chain, checking that none repeats the one below it.
+    fn chain_texts(e: &(dyn Error + 'static)) -> Vec<String> {
+        let texts: Vec<String> = std::iter::successors(Some(e), |e| (*e).source())
+            .map(ToString::to_string)
+            .collect();
+        for pair in texts.windows(2) {
+            assert!(!pair[0].contains(&pair[1]), "{pair:?}: repeats its source");
+        }
+        texts
+    }
+
+    #[test]
+    fn no_error_repeats_its_source() {
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "no way in");
+        assert_eq!(
+            chain_texts(&RenderError::from(io)),
+            ["writing the picture failed", "no way in"]
+        );
+        for e in [
+            RenderError::NoRegions,
+            RenderError::RegionNotInWorld(RegionId(0x694e)),
+            RenderError::BadScale(-1.0),
+            RenderError::TooLarge {
+                width: 1 << 20,
+                height: 1,
+            },
+            RenderError::MaxSizeTooSmall {
+                max_size: 10,
+                needed: 200,
+            },
+        ] {
+            let texts = chain_texts(&e);
+            assert_eq!(texts.len(), 1, "{e:?} has no source");
+            assert!(!texts[0].is_empty());
+        }
     }
 }

@@ -26,3 +26,71 @@ pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
 pub use world::{CellRef, LoadReport, Position, World};
 
 pub use jmxv;
+
+#[cfg(test)]
+mod tests {
+    use super::world::{MoveError, RayError};
+    use super::*;
+    use std::error::Error;
+
+    /// The texts of `e`'s source chain, checking that none repeats the one below it (a report
+    /// joining the chain with `: ` then says everything once).
+    fn chain_texts(e: &(dyn Error + 'static)) -> Vec<String> {
+        let texts: Vec<String> = std::iter::successors(Some(e), |e| (*e).source())
+            .map(ToString::to_string)
+            .collect();
+        for pair in texts.windows(2) {
+            assert!(!pair[0].contains(&pair[1]), "{pair:?}: repeats its source");
+        }
+        texts
+    }
+
+    #[test]
+    fn no_error_repeats_its_source() {
+        let too_wide = worldgen::GenOptions {
+            width: 0,
+            ..Default::default()
+        };
+        let errors: Vec<Box<dyn Error>> = vec![
+            Box::new(PathError::StartBlocked),
+            Box::new(PathError::GoalBlocked),
+            Box::new(PathError::Unreachable),
+            Box::new(PathError::BudgetExceeded),
+            Box::new(MoveError::StartNotWalkable),
+            Box::new(MoveError::OffMesh),
+            Box::new(MoveError::MissingRegion(jmxv::RegionId(0x694e))),
+            Box::new(MoveError::StepLimit),
+            Box::new(RayError::StartNotWalkable),
+            Box::new(RayError::BadEnd),
+            Box::new(worldgen::generate(&too_wide).unwrap_err()),
+            Box::new(movingai::GridMap::parse("type octile\n").unwrap_err()),
+            Box::new(movingai::parse_scenarios("version 1\n0\tm\n").unwrap_err()),
+        ];
+        for e in &errors {
+            let texts = chain_texts(e.as_ref());
+            assert!(!texts[0].is_empty(), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn error_words_for_command_lines() {
+        let path = [
+            PathError::StartBlocked,
+            PathError::GoalBlocked,
+            PathError::Unreachable,
+            PathError::BudgetExceeded,
+        ]
+        .map(PathError::word);
+        assert_eq!(
+            path,
+            [
+                "start-blocked",
+                "goal-blocked",
+                "unreachable",
+                "budget-exceeded"
+            ]
+        );
+        let ray = [RayError::StartNotWalkable, RayError::BadEnd].map(RayError::word);
+        assert_eq!(ray, ["start-blocked", "bad-end"]);
+    }
+}

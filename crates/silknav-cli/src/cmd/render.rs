@@ -168,7 +168,7 @@ fn paths_overlay(queries: &[[f64; 4]], found: &[Result<WorldPath, PathError>]) -
                 overlay.points.push(Pin {
                     at: [q[0], q[1]],
                     colour,
-                    label: format!("path {}: none {}", i + 1, find_path::error_word(*e)),
+                    label: format!("path {}: none {}", i + 1, e.word()),
                 });
                 overlay.points.push(Pin {
                     at: [q[2], q[3]],

@@ -80,6 +80,7 @@ fn text(answer: &Result<WorldPath, PathError>) -> String {
         Err(PathError::GoalBlocked) => "none goal-blocked".to_owned(),
         Err(PathError::Unreachable) => "none unreachable".to_owned(),
         Err(PathError::BudgetExceeded) => "none budget-exceeded".to_owned(),
+        Err(other) => panic!("{other:?} has no expected answer here"),
     }
 }
 

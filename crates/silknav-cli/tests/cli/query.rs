@@ -82,6 +82,7 @@ fn los_text(world: &World, [x1, z1, x2, z2]: [f64; 4]) -> String {
         Ok(Some(hit)) => format!("blocked {} {}", hit.point.world_x(), hit.point.world_z()),
         Err(RayError::StartNotWalkable) => "none start-blocked".to_owned(),
         Err(RayError::BadEnd) => "none bad-end".to_owned(),
+        Err(other) => panic!("{other:?} has no expected answer here"),
     }
 }
 

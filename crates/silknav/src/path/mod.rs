@@ -63,6 +63,7 @@ pub struct WorldPath {
 
 /// Why no path was returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PathError {
     /// The start is not on walkable ground of a loaded region.
     StartBlocked,
@@ -72,6 +73,19 @@ pub enum PathError {
     Unreachable,
     /// The search expanded more corners than the scratch's budget allows.
     BudgetExceeded,
+}
+
+impl PathError {
+    /// One word for command lines: `start-blocked`, `goal-blocked`, `unreachable`,
+    /// `budget-exceeded`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            PathError::StartBlocked => "start-blocked",
+            PathError::GoalBlocked => "goal-blocked",
+            PathError::Unreachable => "unreachable",
+            PathError::BudgetExceeded => "budget-exceeded",
+        }
+    }
 }
 
 impl fmt::Display for PathError {

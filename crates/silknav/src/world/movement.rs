@@ -79,6 +79,7 @@ impl MoveStop {
 
 /// A walk that fails, as the server's does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveError {
     /// The start is on no cell (blocked tile, region not loaded).
     StartNotWalkable,
@@ -91,7 +92,8 @@ pub enum MoveError {
 }
 
 impl MoveError {
-    /// One word for command lines.
+    /// One word for command lines: `start-blocked`, `off-mesh`, `missing-region`,
+    /// `step-limit`.
     pub const fn word(self) -> &'static str {
         match self {
             MoveError::StartNotWalkable => "start-blocked",

@@ -51,11 +51,22 @@ pub struct RayHit {
 
 /// A segment that cannot be cast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RayError {
     /// The start is not on walkable ground of a loaded region (or is not finite).
     StartNotWalkable,
     /// The end is not a finite position of the terrain id space.
     BadEnd,
+}
+
+impl RayError {
+    /// One word for command lines: `start-blocked`, `bad-end`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            RayError::StartNotWalkable => "start-blocked",
+            RayError::BadEnd => "bad-end",
+        }
+    }
 }
 
 impl fmt::Display for RayError {

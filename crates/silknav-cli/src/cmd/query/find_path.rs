@@ -82,16 +82,6 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
     })
 }
 
-/// One word for a missing path, like the move's (`MoveError::word`).
-pub fn error_word(e: PathError) -> &'static str {
-    match e {
-        PathError::StartBlocked => "start-blocked",
-        PathError::GoalBlocked => "goal-blocked",
-        PathError::Unreachable => "unreachable",
-        PathError::BudgetExceeded => "budget-exceeded",
-    }
-}
-
 /// The text answer: `LENGTH X Z X Z …` or `none REASON`, without a line break.
 pub fn text(path: &Result<WorldPath, PathError>) -> String {
     let mut line = Vec::new();
@@ -103,7 +93,7 @@ pub fn text(path: &Result<WorldPath, PathError>) -> String {
 fn write_text(out: &mut dyn Write, path: &Result<WorldPath, PathError>) -> io::Result<()> {
     match path {
         Ok(p) => write_path(out, p),
-        Err(e) => write!(out, "none {}", error_word(*e)),
+        Err(e) => write!(out, "none {}", e.word()),
     }
 }
 
@@ -180,7 +170,7 @@ impl Answer for PathAnswer {
                 length: None,
                 waypoints: None,
                 cells: None,
-                error: Some(error_word(*e)),
+                error: Some(e.word()),
             },
         };
         serde_json::to_writer(out, &json).map_err(io::Error::from)

@@ -36,14 +36,6 @@ pub fn run(args: &SegmentArgs) -> anyhow::Result<Status> {
     super::run(&args.world, args.numbers(), 4, ask)
 }
 
-/// One word for a segment that cannot be cast, like the move's (`MoveError::word`).
-pub fn error_word(e: RayError) -> &'static str {
-    match e {
-        RayError::StartNotWalkable => "start-blocked",
-        RayError::BadEnd => "bad-end",
-    }
-}
-
 #[derive(Serialize)]
 struct LosJson {
     clear: Option<bool>,
@@ -74,7 +66,7 @@ impl Answer for LosAnswer {
                 let (x, z) = world_xz(hit.point);
                 write!(out, "blocked {x} {z}")
             }
-            Err(e) => write!(out, "none {}", error_word(e)),
+            Err(e) => write!(out, "none {}", e.word()),
         }
     }
 
@@ -102,7 +94,7 @@ impl Answer for LosAnswer {
             Err(e) => LosJson {
                 clear: None,
                 hit: None,
-                error: Some(error_word(e)),
+                error: Some(e.word()),
             },
         };
         serde_json::to_writer(out, &json).map_err(io::Error::from)
