@@ -12,14 +12,14 @@
 use glam::Vec2;
 use polyanya::{Mesh, Polygon, Vertex};
 use silknav_bench::rects::RectMesh;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A baked polyanya mesh and what building it took.
 pub struct Competitor {
     pub mesh: Mesh,
     pub polygons: usize,
     pub vertices: usize,
-    pub build_seconds: f64,
+    pub build_time: Duration,
 }
 
 impl Competitor {
@@ -46,7 +46,7 @@ impl Competitor {
             mesh,
             polygons: n_polygons,
             vertices: n_vertices,
-            build_seconds: started.elapsed().as_secs_f64(),
+            build_time: started.elapsed(),
         }
     }
 

@@ -525,7 +525,7 @@ fn run(mut case: Case, options: &Options, rows: &mut Vec<Row>) {
         case.regions,
         case.competitor.polygons,
         case.competitor.vertices,
-        case.competitor.build_seconds
+        case.competitor.build_time.as_secs_f64()
     );
     if let Some(r) = &case.reference {
         println!(
@@ -545,7 +545,7 @@ fn run(mut case: Case, options: &Options, rows: &mut Vec<Row>) {
         index.corners,
         index.edges,
         index.heap_bytes as f64 / 1e6,
-        index.build_seconds
+        index.build_time.as_secs_f64()
     );
     let n = case.queries.len();
     let mut ours = vec![f64::INFINITY; n];
@@ -721,7 +721,7 @@ fn print_table(rows: &[Row], skipped: &[String]) {
             r.index.corners,
             r.index.edges,
             r.index.heap_bytes as f64 / 1e6,
-            r.index.build_seconds
+            r.index.build_time.as_secs_f64()
         );
     }
     println!("\ntargets:");

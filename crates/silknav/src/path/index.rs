@@ -16,7 +16,7 @@ use crate::world::World;
 use jmxv::nvm::{HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
 use std::fmt;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Tiles per region side, as a signed global coordinate step.
 pub(crate) const N: i64 = TILES_PER_SIDE as i64;
@@ -138,7 +138,7 @@ pub(crate) struct PathIndex {
     /// worlds where that would take too much memory).
     pub seen_start: Vec<u32>,
     pub seen: Vec<graph::Seen>,
-    pub build_seconds: f64,
+    pub build_time: Duration,
 }
 
 impl fmt::Debug for PathIndex {
@@ -318,14 +318,14 @@ impl PathIndex {
             edges: Vec::new(),
             seen_start: Vec::new(),
             seen: Vec::new(),
-            build_seconds: 0.0,
+            build_time: Duration::ZERO,
         };
         let (edge_start, edges, (seen_start, seen)) = graph::build(&index);
         index.edge_start = edge_start;
         index.edges = edges;
         index.seen_start = seen_start;
         index.seen = seen;
-        index.build_seconds = started.elapsed().as_secs_f64();
+        index.build_time = started.elapsed();
         index
     }
 

@@ -44,6 +44,7 @@
 use crate::world::raycast::Grid;
 use crate::world::{CellRef, Position, World};
 use std::fmt;
+use std::time::Duration;
 
 mod cells;
 mod graph;
@@ -127,6 +128,7 @@ impl PathScratch {
 
 /// What the path index holds and what building it cost.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct PathIndexStats {
     /// Walkable rectangles.
     pub rects: usize,
@@ -136,8 +138,8 @@ pub struct PathIndexStats {
     pub edges: usize,
     /// Heap bytes of the index.
     pub heap_bytes: usize,
-    /// Wall-clock seconds the build took.
-    pub build_seconds: f64,
+    /// Wall-clock time the build took.
+    pub build_time: Duration,
 }
 
 impl World {
@@ -222,7 +224,7 @@ impl World {
             corners: index.corners.len(),
             edges: index.edges.len(),
             heap_bytes: index.heap_bytes(),
-            build_seconds: index.build_seconds,
+            build_time: index.build_time,
         }
     }
 }

@@ -110,3 +110,17 @@ fn scan_sees_what_line_of_sight_sees_with_thin_walls() {
         );
     }
 }
+
+#[test]
+fn index_stats_are_the_first_build_and_its_time() {
+    let mesh = silknav_testkit::realistic_region(7);
+    let world = World::from_navmeshes([(silknav_testkit::TEST_REGION, &mesh)]);
+    let first = world.prepare_paths();
+    assert!(
+        first.corners > 0 && first.rects > 0 && first.edges > 0,
+        "{first:?}"
+    );
+    assert!(first.build_time > std::time::Duration::ZERO, "{first:?}");
+    // Built once: asking again reports the same index and the same build.
+    assert_eq!(world.prepare_paths(), first);
+}

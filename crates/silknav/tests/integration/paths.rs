@@ -67,7 +67,7 @@ fn check_map(name: &str) {
         stats.corners,
         stats.edges,
         stats.heap_bytes as f64 / 1e6,
-        stats.build_seconds
+        stats.build_time.as_secs_f64()
     );
     assert!(
         failures.is_empty(),

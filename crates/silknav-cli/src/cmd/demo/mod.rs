@@ -326,7 +326,7 @@ fn write_paths(
         plural(index.corners, "corner"),
         plural(index.edges, "edge"),
         short_decimal(index.heap_bytes as f64 / 1e6),
-        index.build_seconds,
+        index.build_time.as_secs_f64(),
         plural(routes.len(), "path"),
         seconds * 1e3,
     )?;
