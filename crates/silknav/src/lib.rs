@@ -11,6 +11,55 @@
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
 //!
 //! The format crate is re-exported so that users need one dependency.
+//!
+//! # Example
+//!
+//! The calls of the README's example, on a world generated into a temporary folder instead
+//! of the game's `Data/navmesh`:
+//!
+//! ```
+//! use jmxv::nvm::NavMesh;
+//! use silknav::{Position, World};
+//!
+//! let dir = std::env::temp_dir().join(format!("silknav-doc-{}", std::process::id()));
+//! let options = silknav::worldgen::GenOptions { width: 1, height: 1, ..Default::default() };
+//! silknav::worldgen::generate(&options)?.into_files().write_dir(&dir, true)?;
+//! let region = options.regions()?[0];
+//!
+//! // Read a file, change nothing, write it back: the same bytes.
+//! let bytes = std::fs::read(dir.join(region.file_name()))?;
+//! let mesh = NavMesh::parse(&bytes)?;
+//! assert_eq!(mesh.to_vec()?, bytes);
+//!
+//! // Load a folder (mapinfo.mfo + nv_*.nvm, in parallel) and ask what the server would answer.
+//! let world = World::load(&dir)?;
+//! let (x, z) = (f64::from(region.x()) * 1920.0, f64::from(region.z()) * 1920.0);
+//! let here = Position::from_world(x + 500.0, z + 500.0).expect("inside the id space");
+//! if let Some(cell) = world.cell_at(here) {
+//!     println!("cell {} of region {}, height {:?}", cell.cell, cell.region, world.height_at(here));
+//! }
+//! assert!(world.cell_at(here).is_some(), "seed 1 has open ground there");
+//! let there = Position::from_world(x + 900.0, z + 500.0).unwrap();
+//! match world.raycast(here, there) {
+//!     Ok(None) => println!("clear"),
+//!     Ok(Some(hit)) => println!("blocked at {} (t = {:.3})", hit.point, hit.t),
+//!     Err(e) => println!("cannot cast: {e}"),
+//! }
+//!
+//! // The shortest path; one scratch per thread, reused across queries.
+//! let mut scratch = silknav::PathScratch::new();
+//! match world.find_path(here, there, &mut scratch) {
+//!     Ok(path) => {
+//!         println!("{:.1} units through {} waypoints", path.length, path.waypoints.len());
+//!         assert_eq!(path.waypoints.first(), Some(&here));
+//!     }
+//!     Err(e) => println!("no path: {e}"),
+//! }
+//! std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The README's example is compiled with the tests too (`cargo test --doc`).
 
 pub mod build;
 pub mod files;
@@ -26,6 +75,12 @@ pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
 pub use world::{CellRef, LoadReport, Position, World};
 
 pub use jmxv;
+
+/// Compiles every Rust block of the README as a doctest, so that its example keeps up with
+/// the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
 
 #[cfg(test)]
 mod tests {
