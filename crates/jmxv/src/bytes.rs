@@ -7,9 +7,10 @@ use std::fmt;
 /// Where the reader is, for error messages: `cells[12].objects`, `objects[3].links[1]`.
 ///
 /// Kept as a few words and formatted only when an error is made, so that setting it per record
-/// costs nothing measurable.
+/// costs nothing measurable. Nominally `pub` for the sealed text table rows; this module is
+/// private.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Place {
+pub struct Place {
     pub list: &'static str,
     pub index: Option<usize>,
     pub field: &'static str,

@@ -50,9 +50,11 @@
 
 mod lint;
 pub mod object;
+mod table;
 mod text;
 pub mod tile2d;
 
 pub use object::{ObjectEntry, ObjectIfo};
+pub use table::{Entry, Table};
 pub use text::{Gap, LineEnding, LineFormat, NumberFormat};
 pub use tile2d::{Grass, Tile2dEntry, Tile2dIfo};

@@ -30,12 +30,11 @@
 //! of lines and the first one.
 
 use super::lint::{self as common, TableCodes};
-use super::text::{self, check_quoted, Fields, LineEnding, LineFormat, Row};
+use super::table::{Entry, Table};
+use super::text::{check_quoted, Fields, LineEnding, LineFormat, Row};
 use crate::bytes::Place;
-use crate::error::{Error, ReadError, WriteError};
+use crate::error::{Error, WriteError};
 use crate::lint::{Finding, Severity};
-use std::io::{self, Read, Write};
-use std::path::Path;
 
 /// The first line of every `object.ifo`.
 pub const SIGNATURE: &[u8; 12] = b"JMXVOBJI1000";
@@ -89,24 +88,8 @@ pub const CODES: &[(&str, Severity, &str)] = &[
     ),
 ];
 
-/// A whole `object.ifo`.
-///
-/// Fields are public and kept verbatim; [`lint`] says what looks wrong. Writing gives back the
-/// bytes that were read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObjectIfo {
-    /// Line break after the signature line.
-    pub signature_ending: LineEnding,
-    /// The number on the second line, as stored. It should equal the number of entries (lint
-    /// O001); readers that trust it size their tables by it.
-    pub count: u32,
-    /// Line break after the count line.
-    pub count_ending: LineEnding,
-    /// One per line, in file order.
-    pub entries: Vec<ObjectEntry>,
-    /// Blank lines after the last entry, verbatim (the game's file has none).
-    pub trailing: Vec<u8>,
-}
+/// A whole `object.ifo`: a [`Table`] of [`ObjectEntry`] lines; [`lint`] says what looks wrong.
+pub type ObjectIfo = Table<ObjectEntry>;
 
 /// One line: an object resource and its index.
 ///
@@ -237,139 +220,8 @@ impl Row for ObjectEntry {
     }
 }
 
-impl Default for ObjectIfo {
-    fn default() -> ObjectIfo {
-        ObjectIfo::new(Vec::new())
-    }
-}
-
-impl ObjectIfo {
-    /// A table of these entries with the count that matches them, `\n` line breaks and no
-    /// trailing lines. Entries made with [`ObjectEntry::new`] are in the game's spelling.
-    pub fn new(entries: Vec<ObjectEntry>) -> ObjectIfo {
-        ObjectIfo {
-            signature_ending: LineEnding::Lf,
-            count: text::count_of(entries.len()),
-            count_ending: LineEnding::Lf,
-            entries,
-            trailing: Vec::new(),
-        }
-    }
-
-    /// Parses a whole file.
-    ///
-    /// # Errors
-    /// A first line other than `JMXVOBJI1000`, a count line that is not a plain number, an entry
-    /// line that does not read as index, flags and quoted path, or a blank line followed by an
-    /// entry. The error names the byte offset and the field (`entries[12].path`).
-    pub fn parse(bytes: &[u8]) -> Result<ObjectIfo, Error> {
-        let table = text::read_table(bytes, SIGNATURE)?;
-        Ok(ObjectIfo {
-            signature_ending: table.signature_ending,
-            count: table.count,
-            count_ending: table.count_ending,
-            entries: table.entries,
-            trailing: table.trailing,
-        })
-    }
-
-    /// Reads and parses a file.
-    ///
-    /// # Errors
-    /// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] as for
-    /// [`ObjectIfo::parse`].
-    pub fn from_path(path: impl AsRef<Path>) -> Result<ObjectIfo, ReadError> {
-        Ok(ObjectIfo::parse(&std::fs::read(path)?)?)
-    }
-
-    /// Reads a stream to its end and parses it.
-    ///
-    /// # Errors
-    /// As for [`ObjectIfo::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<ObjectIfo, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(ObjectIfo::parse(&bytes)?)
-    }
-
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the table has no entries.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The entry with this index. When the index is listed more than once (lint O002), the one
-    /// at position `index` if it is one of them, else the first.
-    pub fn get(&self, index: u32) -> Option<&ObjectEntry> {
-        text::find(&self.entries, index)
-    }
-
-    /// Whether some entry has this index.
-    pub fn contains(&self, index: u32) -> bool {
-        self.get(index).is_some()
-    }
-
-    /// Checks that the model can be written and read back as itself.
-    ///
-    /// # Errors
-    /// A path holding `"` or a line break, an empty blank between fields, a line without a line
-    /// break that is not the last, or trailing bytes that are not blank lines.
-    pub fn check_writable(&self) -> Result<(), WriteError> {
-        text::check_table(
-            self.signature_ending,
-            self.count_ending,
-            &self.entries,
-            &self.trailing,
-        )
-    }
-
-    /// The exact size of the written file in bytes.
-    pub fn encoded_len(&self) -> usize {
-        text::table_len(
-            SIGNATURE,
-            self.signature_ending,
-            self.count,
-            self.count_ending,
-            &self.entries,
-            &self.trailing,
-        )
-    }
-
-    /// The file's bytes.
-    ///
-    /// # Errors
-    /// As for [`ObjectIfo::check_writable`].
-    pub fn to_vec(&self) -> Result<Vec<u8>, WriteError> {
-        self.check_writable()?;
-        let mut out = Vec::with_capacity(self.encoded_len());
-        text::write_table(
-            &mut out,
-            SIGNATURE,
-            self.signature_ending,
-            self.count,
-            self.count_ending,
-            &self.entries,
-            &self.trailing,
-        );
-        debug_assert_eq!(out.len(), self.encoded_len());
-        Ok(out)
-    }
-
-    /// Writes the file's bytes to a stream.
-    ///
-    /// # Errors
-    /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a
-    /// [`WriteError`] when the model cannot be written.
-    pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let bytes = self
-            .to_vec()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        writer.write_all(&bytes)
-    }
+impl Entry for ObjectEntry {
+    const SIGNATURE: &'static [u8; 12] = SIGNATURE;
 }
 
 /// Lints one `object.ifo`: the codes in [`CODES`], findings in file order within each code.

@@ -1,5 +1,5 @@
-//! What the text tables share: lines and their breaks, the blanks between fields, numbers,
-//! quoted strings, and the signature and count lines at the top.
+//! What the lines of the text tables share: line breaks, the blanks between fields, numbers,
+//! quoted strings. The table around the lines is [`super::table`].
 //!
 //! Every choice a writer can make when spelling a line (how many digits, which case of hex, how
 //! many blanks, which line break) is kept in the model, so a file writes back exactly as it was
@@ -319,7 +319,7 @@ impl<'a> Iterator for Lines<'a> {
 }
 
 /// A cursor over the fields of one line.
-pub(crate) struct Fields<'a> {
+pub struct Fields<'a> {
     line: &'a [u8],
     pos: usize,
     start: usize,
@@ -328,7 +328,7 @@ pub(crate) struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
-    pub fn new(line: Line<'a>, place: Place) -> Fields<'a> {
+    pub(crate) fn new(line: Line<'a>, place: Place) -> Fields<'a> {
         Fields {
             line: line.content,
             pos: 0,
@@ -509,7 +509,11 @@ fn parse_digits(digits: &[u8], radix: u32) -> Option<u32> {
 
 /// One entry line of a table: read, measured, written and checked the same way for every
 /// table.
-pub(crate) trait Row: Sized {
+///
+/// Nominally `pub` (as are [`Fields`] and [`Place`]) only so that it can seal the public
+/// [`Entry`](super::table::Entry): this module is private, so no one outside the crate can
+/// name or implement it.
+pub trait Row: Sized {
     /// Reads the fields of one line (the cursor's place names the entry).
     fn read(fields: &mut Fields<'_>) -> Result<Self, Error>;
     /// The index, the first field.
@@ -522,143 +526,6 @@ pub(crate) trait Row: Sized {
     fn check(&self, place: Place) -> Result<(), WriteError>;
 }
 
-/// A table as read: the lines around the entries, and the entries.
-pub(crate) struct Table<E> {
-    pub signature_ending: LineEnding,
-    pub count: u32,
-    pub count_ending: LineEnding,
-    pub entries: Vec<E>,
-    pub trailing: Vec<u8>,
-}
-
-/// Reads a table: the signature line, the count line, then one entry per line until the end or
-/// until only blank lines are left (those are kept as trailing bytes).
-///
-/// The count never sizes an allocation: entries are read while there are lines, and lint
-/// compares the two.
-pub(crate) fn read_table<E: Row>(
-    bytes: &[u8],
-    signature: &'static [u8],
-) -> Result<Table<E>, Error> {
-    let mut lines = Lines::new(bytes);
-    let first = lines.next();
-    let (content, signature_ending) =
-        first.map_or((&[][..], LineEnding::None), |l| (l.content, l.ending));
-    if content != signature {
-        let place = Place::section("signature");
-        if signature_ending == LineEnding::None && signature.starts_with(content) {
-            return Err(Error::new(
-                0,
-                place,
-                ErrorKind::UnexpectedEnd {
-                    needed: signature.len() + 1,
-                    left: bytes.len(),
-                },
-            ));
-        }
-        let found = content[..content.len().min(32)].to_vec();
-        return Err(Error::new(
-            0,
-            place,
-            ErrorKind::BadSignature {
-                expected: signature,
-                found,
-            },
-        ));
-    }
-    let end_of_input = |expected: &str| {
-        Error::new(
-            bytes.len(),
-            Place::section("count"),
-            ErrorKind::Invalid {
-                expected: expected.to_string(),
-                found: "the end of the input".to_string(),
-            },
-        )
-    };
-    if signature_ending == LineEnding::None {
-        return Err(end_of_input(
-            "a line break after the signature, then the entry count",
-        ));
-    }
-    let line = lines
-        .next()
-        .ok_or_else(|| end_of_input("the entry count on the second line"))?;
-    let mut fields = Fields::new(line, Place::section("count"));
-    let count = fields.plain_decimal()?;
-    fields.end()?;
-    let count_ending = line.ending;
-
-    let mut entries = Vec::new();
-    let mut trailing = Vec::new();
-    while let Some(line) = lines.next() {
-        let place = Place::item("entries", entries.len(), "");
-        if is_blank(line.content) {
-            if lines.clone().all(|l| is_blank(l.content)) {
-                trailing = bytes[line.start..].to_vec();
-                break;
-            }
-            return Err(Error::new(
-                line.start,
-                place,
-                ErrorKind::Invalid {
-                    expected: "an entry (blank lines may only end the file)".to_string(),
-                    found: "a blank line".to_string(),
-                },
-            ));
-        }
-        entries.push(E::read(&mut Fields::new(line, place))?);
-    }
-    Ok(Table {
-        signature_ending,
-        count,
-        count_ending,
-        entries,
-        trailing,
-    })
-}
-
-/// Checks that a table writes back as itself: every text field free of quotes and line breaks
-/// (done by each row), only the last line without a line break, only blank lines after the
-/// entries.
-pub(crate) fn check_table<E: Row>(
-    signature_ending: LineEnding,
-    count_ending: LineEnding,
-    entries: &[E],
-    trailing: &[u8],
-) -> Result<(), WriteError> {
-    let unbroken = |place: Place| {
-        WriteError::new(
-            place,
-            "only the last line of a file may lack a line break (the next line would join it)",
-        )
-    };
-    if signature_ending == LineEnding::None {
-        return Err(unbroken(Place::section("signature")));
-    }
-    let mut previous = (Place::section("count"), count_ending);
-    for (i, entry) in entries.iter().enumerate() {
-        let place = Place::item("entries", i, "");
-        if previous.1 == LineEnding::None {
-            return Err(unbroken(previous.0));
-        }
-        entry.check(place)?;
-        previous = (place, entry.ending());
-    }
-    if !trailing.is_empty() {
-        if previous.1 == LineEnding::None {
-            return Err(unbroken(previous.0));
-        }
-        if !Lines::new(trailing).all(|l| is_blank(l.content)) {
-            return Err(WriteError::new(
-                "trailing",
-                "only blank lines (spaces, tabs, line breaks) may follow the entries",
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// Checks that a quoted field can be written: no quote (it would end the field) and no line
 /// break (it would end the line).
 pub(crate) fn check_quoted(place: Place, text: &[u8]) -> Result<(), WriteError> {
@@ -669,57 +536,6 @@ pub(crate) fn check_quoted(place: Place, text: &[u8]) -> Result<(), WriteError> 
         ));
     }
     Ok(())
-}
-
-/// Bytes of a whole table.
-pub(crate) fn table_len<E: Row>(
-    signature: &[u8],
-    signature_ending: LineEnding,
-    count: u32,
-    count_ending: LineEnding,
-    entries: &[E],
-    trailing: &[u8],
-) -> usize {
-    signature.len()
-        + signature_ending.as_bytes().len()
-        + decimal_len(count)
-        + count_ending.as_bytes().len()
-        + entries.iter().map(Row::encoded_len).sum::<usize>()
-        + trailing.len()
-}
-
-/// Writes a whole table (mirrors [`read_table`]).
-pub(crate) fn write_table<E: Row>(
-    out: &mut Vec<u8>,
-    signature: &[u8],
-    signature_ending: LineEnding,
-    count: u32,
-    count_ending: LineEnding,
-    entries: &[E],
-    trailing: &[u8],
-) {
-    out.extend_from_slice(signature);
-    out.extend_from_slice(signature_ending.as_bytes());
-    write_digits(out, count, 10, 0, false);
-    out.extend_from_slice(count_ending.as_bytes());
-    for entry in entries {
-        entry.write(out);
-    }
-    out.extend_from_slice(trailing);
-}
-
-/// The entry with this index: the one at that position when the table is numbered from 0, as
-/// the game's tables are, else the first one found.
-pub(crate) fn find<E: Row>(entries: &[E], index: u32) -> Option<&E> {
-    let at_position = usize::try_from(index).ok().and_then(|i| entries.get(i));
-    at_position
-        .filter(|e| e.index() == index)
-        .or_else(|| entries.iter().find(|e| e.index() == index))
-}
-
-/// A length as a count line holds it.
-pub(crate) fn count_of(len: usize) -> u32 {
-    u32::try_from(len).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
