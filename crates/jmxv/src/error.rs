@@ -218,37 +218,25 @@ mod tests {
     use super::*;
     use crate::nvm::NavMesh;
 
-    /// The texts of `e`'s source chain, checking that none repeats the one below it (a report
-    /// joining the chain with `: ` then says everything once).
-    fn chain_texts(e: &(dyn std::error::Error + 'static)) -> Vec<String> {
-        let texts: Vec<String> = std::iter::successors(Some(e), |e| (*e).source())
-            .map(ToString::to_string)
-            .collect();
-        for pair in texts.windows(2) {
-            assert!(!pair[0].contains(&pair[1]), "{pair:?}: repeats its source");
-        }
-        texts
-    }
-
     #[test]
     fn no_error_repeats_its_source() {
         let format = NavMesh::parse(b"JMXVN").unwrap_err();
-        assert_eq!(chain_texts(&format), [format.to_string()]);
+        assert_eq!(silknav_testkit::error_chain(&format), [format.to_string()]);
         assert!(format
             .to_string()
             .starts_with("offset 0 (0x0): signature: "));
 
         let read = ReadError::from(format.clone());
-        assert_eq!(chain_texts(&read), [format.to_string()]);
+        assert_eq!(silknav_testkit::error_chain(&read), [format.to_string()]);
 
         let missing = NavMesh::from_path("/nonexistent/silknav/nv_694e.nvm").unwrap_err();
         assert!(matches!(missing, ReadError::Io(_)), "{missing:?}");
-        assert_eq!(chain_texts(&missing).len(), 1);
+        assert_eq!(silknav_testkit::error_chain(&missing).len(), 1);
 
         // An I/O error carrying a cause: the cause is reported once, below the I/O error.
         let cause = io::Error::other(format.clone());
         let wrapped = ReadError::Io(io::Error::new(io::ErrorKind::InvalidData, cause));
-        assert_eq!(chain_texts(&wrapped), [format.to_string()]);
+        assert_eq!(silknav_testkit::error_chain(&wrapped), [format.to_string()]);
 
         let write = NavMesh {
             layout: crate::nvm::Layout::Tiles4,
@@ -256,6 +244,6 @@ mod tests {
             ..NavMesh::default()
         };
         let write = write.to_vec().unwrap_err();
-        assert_eq!(chain_texts(&write), [write.to_string()]);
+        assert_eq!(silknav_testkit::error_chain(&write), [write.to_string()]);
     }
 }

@@ -77,24 +77,12 @@ impl From<std::io::Error> for RenderError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::error::Error;
-
-    /// The texts of `e`'s source chain, checking that none repeats the one below it.
-    fn chain_texts(e: &(dyn Error + 'static)) -> Vec<String> {
-        let texts: Vec<String> = std::iter::successors(Some(e), |e| (*e).source())
-            .map(ToString::to_string)
-            .collect();
-        for pair in texts.windows(2) {
-            assert!(!pair[0].contains(&pair[1]), "{pair:?}: repeats its source");
-        }
-        texts
-    }
 
     #[test]
     fn no_error_repeats_its_source() {
         let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "no way in");
         assert_eq!(
-            chain_texts(&RenderError::from(io)),
+            silknav_testkit::error_chain(&RenderError::from(io)),
             ["writing the picture failed", "no way in"]
         );
         for e in [
@@ -110,7 +98,7 @@ mod tests {
                 needed: 200,
             },
         ] {
-            let texts = chain_texts(&e);
+            let texts = silknav_testkit::error_chain(&e);
             assert_eq!(texts.len(), 1, "{e:?} has no source");
             assert!(!texts[0].is_empty());
         }

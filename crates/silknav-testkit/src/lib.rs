@@ -5,6 +5,7 @@
 //! - [`corrupt`]: ways to break bytes on purpose.
 //! - [`independent`]: a second writer of the format, from the spec page alone.
 //! - [`rng`]: the seeded random numbers of tests and benches.
+//! - [`error_chain`]: an error's source chain, checked to say each thing once.
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -25,4 +26,19 @@ pub const TEST_REGION: RegionId = RegionId::new(0x4e, 0x69);
 /// Bytes of a valid file, for tests that start from bytes.
 pub fn bytes_of(mesh: &NavMesh) -> Vec<u8> {
     mesh.to_vec().expect("testkit meshes are writable")
+}
+
+/// The texts of `e`'s source chain, outermost first.
+///
+/// # Panics
+/// When an error's text contains its source's text: a report that joins the chain with `: `
+/// would say it twice (a wrapper's text says what it was doing; its source says why).
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> Vec<String> {
+    let texts: Vec<String> = std::iter::successors(Some(e), |e| (*e).source())
+        .map(ToString::to_string)
+        .collect();
+    for pair in texts.windows(2) {
+        assert!(!pair[0].contains(&pair[1]), "{pair:?}: repeats its source");
+    }
+    texts
 }

@@ -44,3 +44,31 @@ fn open_region_is_four_cells_with_border_walls() {
     assert_eq!(walls, 8);
     assert!(mesh.global_edges.is_empty());
 }
+
+/// An error that repeats its source's text, as a wrapper should not.
+#[derive(Debug)]
+struct Repeating(std::io::Error);
+
+impl std::fmt::Display for Repeating {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "saving: {}", self.0)
+    }
+}
+
+impl std::error::Error for Repeating {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+#[test]
+fn error_chain_lists_each_text() {
+    let io = std::io::Error::other("disk full");
+    assert_eq!(crate::error_chain(&io), ["disk full"]);
+}
+
+#[test]
+#[should_panic(expected = "repeats its source")]
+fn error_chain_refuses_a_repeated_text() {
+    crate::error_chain(&Repeating(std::io::Error::other("disk full")));
+}

@@ -88,18 +88,6 @@ mod tests {
     use super::*;
     use std::error::Error;
 
-    /// The texts of `e`'s source chain, checking that none repeats the one below it (a report
-    /// joining the chain with `: ` then says everything once).
-    fn chain_texts(e: &(dyn Error + 'static)) -> Vec<String> {
-        let texts: Vec<String> = std::iter::successors(Some(e), |e| (*e).source())
-            .map(ToString::to_string)
-            .collect();
-        for pair in texts.windows(2) {
-            assert!(!pair[0].contains(&pair[1]), "{pair:?}: repeats its source");
-        }
-        texts
-    }
-
     #[test]
     fn no_error_repeats_its_source() {
         let too_wide = worldgen::GenOptions {
@@ -122,7 +110,7 @@ mod tests {
             Box::new(movingai::parse_scenarios("version 1\n0\tm\n").unwrap_err()),
         ];
         for e in &errors {
-            let texts = chain_texts(e.as_ref());
+            let texts = silknav_testkit::error_chain(e.as_ref());
             assert!(!texts[0].is_empty(), "{e:?}");
         }
     }
