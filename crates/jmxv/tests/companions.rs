@@ -2,8 +2,8 @@
 //! truncated and malformed input, and every lint code.
 
 use jmxv::ifo::{
-    object, tile2d, Gap, Grass, LineEnding, LineFormat, NumberFormat, ObjectEntry, ObjectIfo,
-    Tile2dEntry, Tile2dIfo,
+    object, tile2d, Entry, Gap, Grass, LineEnding, LineFormat, NumberFormat, ObjectEntry,
+    ObjectIfo, Table, Tile2dEntry, Tile2dIfo,
 };
 use jmxv::mfo::{self, MapInfo};
 use jmxv::nvm::lint::{Finding, Severity};
@@ -298,6 +298,75 @@ mod text {
         )
     }
 
+    /// A table of these entries around a generated header: the count usually right, the last
+    /// line at times without its break, else at times trailing blank lines.
+    pub fn table<E: Entry + std::fmt::Debug + Clone>(
+        entries: impl Strategy<Value = Vec<E>>,
+        last_ending: fn(&mut E) -> &mut LineEnding,
+    ) -> impl Strategy<Value = Table<E>> {
+        (entries, header()).prop_map(
+            move |(mut entries, (count, signature_ending, count_ending, unbroken, trailing))| {
+                let count = count.unwrap_or(entries.len() as u32);
+                let mut ifo = Table {
+                    count,
+                    signature_ending,
+                    count_ending,
+                    ..Table::default()
+                };
+                if unbroken {
+                    match entries.last_mut() {
+                        Some(last) => *last_ending(last) = LineEnding::None,
+                        None => ifo.count_ending = LineEnding::None,
+                    }
+                } else {
+                    ifo.trailing = trailing;
+                }
+                ifo.entries = entries;
+                ifo
+            },
+        )
+    }
+
+    /// A table writes as many bytes as it says, and reads back as itself.
+    pub fn model_to_bytes_to_model<E: Entry + PartialEq + std::fmt::Debug>(
+        ifo: &Table<E>,
+    ) -> Result<(), TestCaseError> {
+        let bytes = ifo.to_vec().unwrap();
+        prop_assert_eq!(bytes.len(), ifo.encoded_len());
+        let back = Table::<E>::parse(&bytes).unwrap();
+        prop_assert_eq!(&back, ifo);
+        prop_assert_eq!(back.to_vec().unwrap(), bytes);
+        Ok(())
+    }
+
+    /// Any bytes after the signature line either parse and write back unchanged, or fail at an
+    /// offset inside the input with a section.
+    pub fn any_bytes_after_the_signature<E: Entry>(body: &[u8]) -> Result<(), TestCaseError> {
+        let bytes = [&E::SIGNATURE[..], b"\n", body].concat();
+        match Table::<E>::parse(&bytes) {
+            Ok(ifo) => prop_assert_eq!(ifo.to_vec().unwrap(), bytes),
+            Err(e) => prop_assert!(e.offset() <= bytes.len() && !e.section().is_empty()),
+        }
+        Ok(())
+    }
+
+    /// Every cut of `sample` fails inside its length or writes back as the cut; returns how
+    /// many cuts parsed.
+    pub fn truncations<E: Entry>(sample: &[u8]) -> usize {
+        let mut parsed = 0;
+        for len in 0..=sample.len() {
+            let cut = &sample[..len];
+            match Table::<E>::parse(cut) {
+                Ok(ifo) => {
+                    parsed += 1;
+                    assert_eq!(ifo.to_vec().unwrap(), cut, "length {len}");
+                }
+                Err(e) => assert!(e.offset() <= len, "length {len}: {e}"),
+            }
+        }
+        parsed
+    }
+
     /// Parses, writes and compares a mutated file: whatever parses writes back unchanged.
     pub fn mutate(bytes: &[u8], at: usize, byte: u8, parse: impl Fn(&[u8]) -> Option<Vec<u8>>) {
         let mut mutated = bytes.to_vec();
@@ -332,27 +401,9 @@ mod object_ifo {
     }
 
     pub fn arb_ifo() -> impl Strategy<Value = ObjectIfo> {
-        (prop::collection::vec(arb_entry(), 0..12), header()).prop_map(
-            |(mut entries, (count, signature_ending, count_ending, unbroken, trailing))| {
-                let count = count.unwrap_or(entries.len() as u32);
-                let mut ifo = ObjectIfo {
-                    count,
-                    signature_ending,
-                    count_ending,
-                    ..ObjectIfo::new(Vec::new())
-                };
-                if unbroken {
-                    match entries.last_mut() {
-                        Some(last) => last.format.ending = LineEnding::None,
-                        None => ifo.count_ending = LineEnding::None,
-                    }
-                } else {
-                    ifo.trailing = trailing;
-                }
-                ifo.entries = entries;
-                ifo
-            },
-        )
+        table(prop::collection::vec(arb_entry(), 0..12), |e| {
+            &mut e.format.ending
+        })
     }
 
     const SAMPLE: &[u8] = b"JMXVOBJI1000\r\n4\r\n\
@@ -364,11 +415,7 @@ mod object_ifo {
     proptest! {
         #[test]
         fn model_to_bytes_to_model(ifo in arb_ifo()) {
-            let bytes = ifo.to_vec().unwrap();
-            prop_assert_eq!(bytes.len(), ifo.encoded_len());
-            let back = ObjectIfo::parse(&bytes).unwrap();
-            prop_assert_eq!(&back, &ifo);
-            prop_assert_eq!(back.to_vec().unwrap(), bytes);
+            text::model_to_bytes_to_model(&ifo)?;
         }
 
         #[test]
@@ -380,12 +427,7 @@ mod object_ifo {
 
         #[test]
         fn any_bytes_after_the_signature_never_panic(body in prop::collection::vec(any::<u8>(), 0..200)) {
-            let mut bytes = b"JMXVOBJI1000\n".to_vec();
-            bytes.extend_from_slice(&body);
-            match ObjectIfo::parse(&bytes) {
-                Ok(ifo) => prop_assert_eq!(ifo.to_vec().unwrap(), bytes),
-                Err(e) => prop_assert!(e.offset() <= bytes.len() && !e.section().is_empty()),
-            }
+            text::any_bytes_after_the_signature::<ObjectEntry>(&body)?;
         }
     }
 
@@ -423,17 +465,7 @@ mod object_ifo {
 
     #[test]
     fn truncation_at_every_offset_never_panics() {
-        let mut parsed = 0;
-        for len in 0..=SAMPLE.len() {
-            let cut = &SAMPLE[..len];
-            match ObjectIfo::parse(cut) {
-                Ok(ifo) => {
-                    parsed += 1;
-                    assert_eq!(ifo.to_vec().unwrap(), cut, "length {len}");
-                }
-                Err(e) => assert!(e.offset() <= len, "length {len}: {e}"),
-            }
-        }
+        let parsed = text::truncations::<ObjectEntry>(SAMPLE);
         // A cut after the count line, after each line break, or inside a trailing blank run
         // still parses; so do cuts that leave a whole last line without its break.
         assert!(parsed >= 8, "{parsed} cuts parsed");
@@ -735,27 +767,9 @@ mod tile2d_ifo {
     }
 
     fn arb_ifo() -> impl Strategy<Value = Tile2dIfo> {
-        (prop::collection::vec(arb_entry(), 0..10), header()).prop_map(
-            |(mut entries, (count, signature_ending, count_ending, unbroken, trailing))| {
-                let count = count.unwrap_or(entries.len() as u32);
-                let mut ifo = Tile2dIfo {
-                    count,
-                    signature_ending,
-                    count_ending,
-                    ..Tile2dIfo::default()
-                };
-                if unbroken {
-                    match entries.last_mut() {
-                        Some(last) => last.format.ending = LineEnding::None,
-                        None => ifo.count_ending = LineEnding::None,
-                    }
-                } else {
-                    ifo.trailing = trailing;
-                }
-                ifo.entries = entries;
-                ifo
-            },
-        )
+        table(prop::collection::vec(arb_entry(), 0..10), |e| {
+            &mut e.format.ending
+        })
     }
 
     const SAMPLE: &[u8] = b"JMXV2DTI1001\n3\n\
@@ -766,11 +780,7 @@ mod tile2d_ifo {
     proptest! {
         #[test]
         fn model_to_bytes_to_model(ifo in arb_ifo()) {
-            let bytes = ifo.to_vec().unwrap();
-            prop_assert_eq!(bytes.len(), ifo.encoded_len());
-            let back = Tile2dIfo::parse(&bytes).unwrap();
-            prop_assert_eq!(&back, &ifo);
-            prop_assert_eq!(back.to_vec().unwrap(), bytes);
+            text::model_to_bytes_to_model(&ifo)?;
         }
 
         #[test]
@@ -782,12 +792,7 @@ mod tile2d_ifo {
 
         #[test]
         fn any_bytes_after_the_signature_never_panic(body in prop::collection::vec(any::<u8>(), 0..200)) {
-            let mut bytes = b"JMXV2DTI1001\n".to_vec();
-            bytes.extend_from_slice(&body);
-            match Tile2dIfo::parse(&bytes) {
-                Ok(ifo) => prop_assert_eq!(ifo.to_vec().unwrap(), bytes),
-                Err(e) => prop_assert!(e.offset() <= bytes.len() && !e.section().is_empty()),
-            }
+            text::any_bytes_after_the_signature::<Tile2dEntry>(&body)?;
         }
     }
 
@@ -812,17 +817,7 @@ mod tile2d_ifo {
 
     #[test]
     fn truncation_at_every_offset_never_panics() {
-        let mut parsed = 0;
-        for len in 0..=SAMPLE.len() {
-            let cut = &SAMPLE[..len];
-            match Tile2dIfo::parse(cut) {
-                Ok(ifo) => {
-                    parsed += 1;
-                    assert_eq!(ifo.to_vec().unwrap(), cut, "length {len}");
-                }
-                Err(e) => assert!(e.offset() <= len, "length {len}: {e}"),
-            }
-        }
+        let parsed = text::truncations::<Tile2dEntry>(SAMPLE);
         assert!(parsed >= 5, "{parsed} cuts parsed");
     }
 
