@@ -77,6 +77,8 @@ impl SpecFile {
             }
         };
         let u16r = |rng: &mut SplitMix64| rng.next_u64() as u16;
+        // Array elements are evaluated in order, so the stream is drawn as four calls would.
+        let four_floats = |rng: &mut SplitMix64| [float(rng), float(rng), float(rng), float(rng)];
         let objects = (0..rng.range(0, 6))
             .map(|_| {
                 let links = (0..rng.range(0, 4))
@@ -99,27 +101,14 @@ impl SpecFile {
         let cells = (0..rng.range(1, 8))
             .map(|_| {
                 let objs = (0..rng.range(0, 5)).map(|_| u16r(&mut rng)).collect();
-                (
-                    [
-                        float(&mut rng),
-                        float(&mut rng),
-                        float(&mut rng),
-                        float(&mut rng),
-                    ],
-                    objs,
-                )
+                (four_floats(&mut rng), objs)
             })
             .collect();
         let dir = |rng: &mut SplitMix64| [0u8, 1, 2, 3, 0xff, 0x80][rng.range(0, 6) as usize];
         let global_edges = (0..rng.range(0, 5))
             .map(|_| {
                 (
-                    [
-                        float(&mut rng),
-                        float(&mut rng),
-                        float(&mut rng),
-                        float(&mut rng),
-                    ],
+                    four_floats(&mut rng),
                     rng.range(0, 256) as u8,
                     [dir(&mut rng), dir(&mut rng)],
                     [u16r(&mut rng), u16r(&mut rng)],
@@ -130,12 +119,7 @@ impl SpecFile {
         let internal_edges = (0..rng.range(0, 7))
             .map(|_| {
                 (
-                    [
-                        float(&mut rng),
-                        float(&mut rng),
-                        float(&mut rng),
-                        float(&mut rng),
-                    ],
+                    four_floats(&mut rng),
                     rng.range(0, 256) as u8,
                     [dir(&mut rng), dir(&mut rng)],
                     [u16r(&mut rng), u16r(&mut rng)],
