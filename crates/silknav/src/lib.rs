@@ -23,6 +23,6 @@ pub mod world;
 pub mod worldgen;
 
 pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
-pub use world::{CellRef, LoadReport, Position, World};
+pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadReport, Position, World};
 
 pub use jmxv;
