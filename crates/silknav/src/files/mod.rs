@@ -167,7 +167,11 @@ impl WorldFiles {
     /// # Errors
     /// A file that cannot be encoded (nothing is written then), [`WriteFileError::Exists`]
     /// naming the first file that exists, or an I/O error naming its file.
-    pub fn write_dir(&self, dir: impl AsRef<Path>, overwrite: Overwrite) -> Result<(), WriteFileError> {
+    pub fn write_dir(
+        &self,
+        dir: impl AsRef<Path>,
+        overwrite: Overwrite,
+    ) -> Result<(), WriteFileError> {
         let dir = dir.as_ref();
         let files = self.to_files().map_err(|source| WriteFileError::Encode {
             path: dir.to_path_buf(),

@@ -221,9 +221,18 @@ mod tests {
         assert_eq!(
             got,
             [
-                (FolderFile::Navmesh(RegionId(0x0001)), Path::new("w/nv_0001.nvm")),
-                (FolderFile::Navmesh(RegionId(0x694e)), Path::new("w/NV_694E.NVM")),
-                (FolderFile::Navmesh(RegionId(0x8001)), Path::new("w/nv_8001.nvm")),
+                (
+                    FolderFile::Navmesh(RegionId(0x0001)),
+                    Path::new("w/nv_0001.nvm")
+                ),
+                (
+                    FolderFile::Navmesh(RegionId(0x694e)),
+                    Path::new("w/NV_694E.NVM")
+                ),
+                (
+                    FolderFile::Navmesh(RegionId(0x8001)),
+                    Path::new("w/nv_8001.nvm")
+                ),
                 (FolderFile::MapInfo, Path::new("w/MapInfo.MFO")),
                 (FolderFile::Tile2d, Path::new("w/Tile2D.ifo")),
             ]
@@ -238,7 +247,11 @@ mod tests {
     #[test]
     fn names_differing_only_in_case_are_an_error_naming_both() {
         for (a, b, file) in [
-            ("nv_694e.nvm", "NV_694E.NVM", FolderFile::Navmesh(RegionId(0x694e))),
+            (
+                "nv_694e.nvm",
+                "NV_694E.NVM",
+                FolderFile::Navmesh(RegionId(0x694e)),
+            ),
             ("mapinfo.mfo", "MAPINFO.mfo", FolderFile::MapInfo),
             ("object.ifo", "Object.ifo", FolderFile::ObjectIfo),
             ("tile2d.ifo", "tile2d.ifo", FolderFile::Tile2d),

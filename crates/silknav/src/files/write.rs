@@ -95,6 +95,19 @@ impl std::error::Error for WriteFileError {
     }
 }
 
+impl From<WriteFileError> for io::Error {
+    /// An I/O error of the same kind (`AlreadyExists` for [`WriteFileError::Exists`],
+    /// `InvalidInput` for [`WriteFileError::Encode`]), carrying the whole error.
+    fn from(e: WriteFileError) -> io::Error {
+        let kind = match &e {
+            WriteFileError::Exists { .. } => io::ErrorKind::AlreadyExists,
+            WriteFileError::Io { source, .. } => source.kind(),
+            WriteFileError::Encode { .. } => io::ErrorKind::InvalidInput,
+        };
+        io::Error::new(kind, e)
+    }
+}
+
 /// Fails when `path` exists and may not be replaced: a courtesy check before slow work for a
 /// file, so that a refusal comes early. [`write_atomic`] decides again, without a race.
 ///
@@ -202,7 +215,10 @@ mod tests {
         write_atomic(&path, b"first", Overwrite::Refuse).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"first");
         let refused = write_atomic(&path, b"second", Overwrite::Refuse).unwrap_err();
-        assert!(matches!(refused, WriteFileError::Exists { .. }), "{refused}");
+        assert!(
+            matches!(refused, WriteFileError::Exists { .. }),
+            "{refused}"
+        );
         assert_eq!(
             refused.to_string(),
             format!(
@@ -211,6 +227,10 @@ mod tests {
             )
         );
         assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        assert_eq!(
+            io::Error::from(refused).kind(),
+            io::ErrorKind::AlreadyExists
+        );
         write_atomic(&path, b"second", Overwrite::Replace).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"second");
         assert_eq!(names(dir.path()), ["a.nvm"], "no temporary file is left");
@@ -293,7 +313,11 @@ mod tests {
             let winner = &contents[winners[0]];
             assert_eq!(&std::fs::read(&path).unwrap(), winner, "round {round}");
             for bytes in &seen {
-                assert!(bytes == winner, "round {round}: a reader saw {} bytes of another file", bytes.len());
+                assert!(
+                    bytes == winner,
+                    "round {round}: a reader saw {} bytes of another file",
+                    bytes.len()
+                );
             }
         }
         let left = names(dir.path());
@@ -319,7 +343,11 @@ mod tests {
                 }
             });
             let now = std::fs::read(&path).unwrap();
-            assert!(contents.contains(&now), "round {round}: {} bytes", now.len());
+            assert!(
+                contents.contains(&now),
+                "round {round}: {} bytes",
+                now.len()
+            );
         }
         assert_eq!(names(dir.path()), ["w.bin"]);
     }

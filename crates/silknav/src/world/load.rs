@@ -100,7 +100,10 @@ impl fmt::Display for LoadFinding {
                 "{path}: region {region} is a dungeon (id bit 15 set); dungeons are not loaded"
             ),
             LoadFindingKind::Duplicate => {
-                write!(f, "{path}: region {region} was given twice; the first is loaded")
+                write!(
+                    f,
+                    "{path}: region {region} was given twice; the first is loaded"
+                )
             }
             LoadFindingKind::RegionIssue(issue) => write!(f, "{path}: {issue}"),
         }
@@ -136,7 +139,12 @@ impl World {
         report.findings.sort_by_key(|f| f.region);
         let regions = kept
             .par_iter()
-            .map(|(id, mesh)| (Region::from_navmesh(*id, mesh), PathBuf::from(id.file_name())))
+            .map(|(id, mesh)| {
+                (
+                    Region::from_navmesh(*id, mesh),
+                    PathBuf::from(id.file_name()),
+                )
+            })
             .collect();
         World::assemble(regions, report)
     }
@@ -185,7 +193,11 @@ impl World {
             None => None,
         };
         let (files, report) = plan(&listing, dir, mapinfo.as_ref());
-        let regions = parse_parallel(&files, |path| std::fs::read(path).map(Cow::Owned), &progress)?;
+        let regions = parse_parallel(
+            &files,
+            |path| std::fs::read(path).map(Cow::Owned),
+            &progress,
+        )?;
         Ok(World::assemble(regions, report))
     }
 
@@ -207,9 +219,7 @@ impl World {
             .map(|(name, bytes)| (Path::new(*name), *bytes))
             .collect();
         let mapinfo = match listing.path(FolderFile::MapInfo) {
-            Some(path) => {
-                Some(MapInfo::parse(bytes[path]).map_err(|e| FileError::new(path, e))?)
-            }
+            Some(path) => Some(MapInfo::parse(bytes[path]).map_err(|e| FileError::new(path, e))?),
             None => None,
         };
         let (navmeshes, report) = plan(&listing, Path::new(""), mapinfo.as_ref());

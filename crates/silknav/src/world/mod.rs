@@ -17,10 +17,10 @@ mod position;
 pub mod raycast;
 pub(crate) mod region;
 
+pub use load::{LoadFinding, LoadFindingKind, LoadReport};
 pub use movement::{MoveError, MoveOutcome, MoveStop};
 pub use position::{Position, REGION_SIZE};
 pub use raycast::{RayError, RayHit};
-pub use load::{LoadFinding, LoadFindingKind, LoadReport};
 pub use region::{EdgeId, RegionIssue};
 
 use jmxv::nvm::TILES_PER_SIDE;
@@ -60,11 +60,13 @@ impl World {
         let mut kept = Vec::with_capacity(regions.len());
         for (i, (r, path)) in regions.into_iter().enumerate() {
             index[usize::from(r.id.0)] = i as u32;
-            report.findings.extend(r.issues.iter().map(|&issue| LoadFinding {
-                region: r.id,
-                path: path.clone(),
-                kind: LoadFindingKind::RegionIssue(issue),
-            }));
+            report
+                .findings
+                .extend(r.issues.iter().map(|&issue| LoadFinding {
+                    region: r.id,
+                    path: path.clone(),
+                    kind: LoadFindingKind::RegionIssue(issue),
+                }));
             kept.push(r);
         }
         World {

@@ -1,9 +1,9 @@
 //! Hand-computed cases of the queries.
 
 use super::*;
-use std::path::PathBuf;
 use crate::build::{build_world, RegionInput};
 use jmxv::F32;
+use std::path::PathBuf;
 
 fn region_with_heights(id: RegionId, heights: &[(usize, usize, f32)]) -> RegionInput {
     let mut input = RegionInput::open(id);
@@ -205,7 +205,9 @@ fn loading_reports_missing_and_disabled_regions() {
     let broken = World::from_memory([("nv_0403.nvm", &b"JMXVNVM 1000"[..])]).unwrap_err();
     // The error names the file; its source says where and what.
     assert_eq!(broken.to_string(), "nv_0403.nvm");
-    let cause = std::error::Error::source(&broken).expect("a source").to_string();
+    let cause = std::error::Error::source(&broken)
+        .expect("a source")
+        .to_string();
     assert!(cause.starts_with("offset 12"), "{cause}");
 }
 

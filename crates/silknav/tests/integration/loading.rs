@@ -104,7 +104,13 @@ fn names_that_differ_only_in_case_are_an_error_naming_both_files() {
         load_memory(&files).unwrap_err(),
     ] {
         assert!(
-            matches!(err, LoadError::DuplicateName { file: FolderFile::MapInfo, .. }),
+            matches!(
+                err,
+                LoadError::DuplicateName {
+                    file: FolderFile::MapInfo,
+                    ..
+                }
+            ),
             "{err:?}"
         );
     }
@@ -320,17 +326,28 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
     assert_eq!(capped.load_report(), default.load_report());
     assert_eq!(
         (capped_stats.rects, capped_stats.corners, capped_stats.edges),
-        (default_stats.rects, default_stats.corners, default_stats.edges)
+        (
+            default_stats.rects,
+            default_stats.corners,
+            default_stats.edges
+        )
     );
     assert!(capped_stats.edges > 0);
     let mut scratch = silknav::PathScratch::new();
-    let (x0, z0) = (f64::from(DEFAULT_ORIGIN.0) * 1920.0, f64::from(DEFAULT_ORIGIN.1) * 1920.0);
+    let (x0, z0) = (
+        f64::from(DEFAULT_ORIGIN.0) * 1920.0,
+        f64::from(DEFAULT_ORIGIN.1) * 1920.0,
+    );
     let mut answered = 0;
     for i in 0..40 {
         let at = |k: f64| Position::from_world(x0 + 10.0 + 95.0 * k, z0 + 3800.0 - 93.0 * k);
         let (from, to) = (at(f64::from(i)).unwrap(), at(f64::from(39 - i)).unwrap());
-        let a = capped.find_path(from, to, &mut scratch).map(|p| p.waypoints);
-        let b = default.find_path(from, to, &mut scratch).map(|p| p.waypoints);
+        let a = capped
+            .find_path(from, to, &mut scratch)
+            .map(|p| p.waypoints);
+        let b = default
+            .find_path(from, to, &mut scratch)
+            .map(|p| p.waypoints);
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "query {i}");
         answered += usize::from(a.is_ok());
     }
@@ -347,5 +364,8 @@ fn a_folder_that_cannot_be_listed_is_a_file_error_naming_it() {
     assert_eq!(file.path, missing);
     assert_eq!(err.to_string(), missing.display().to_string());
     let source = std::error::Error::source(&err).expect("the I/O error");
-    assert!(source.downcast_ref::<std::io::Error>().is_some(), "{source:?}");
+    assert!(
+        source.downcast_ref::<std::io::Error>().is_some(),
+        "{source:?}"
+    );
 }
