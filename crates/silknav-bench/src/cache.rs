@@ -80,7 +80,7 @@ pub fn cached_world(name: &str, options: &GenOptions) -> io::Result<CachedWorld>
     let started = Instant::now();
     let files = generate(options).map_err(invalid)?.into_files();
     let generated = started.elapsed();
-    files.write_dir(&dir, true)?;
+    files.write_dir(&dir, silknav::files::Overwrite::Replace)?;
     let (paths, bytes) = scan(&dir)?;
     let regions = files.navmeshes.len();
     std::fs::write(

@@ -4,6 +4,7 @@
 use anyhow::Context;
 use jmxv::nvm::{NavMesh, ParseOptions};
 use jmxv::RegionId;
+use silknav::files::scan_folder;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -82,32 +83,19 @@ pub fn region_name(region: Option<RegionId>) -> Option<String> {
 }
 
 /// The files of a world folder by the names the silknav library gives them (`nv_4080.nvm`,
-/// `mapinfo.mfo`: lower case), each with its path as found, which may be spelt in another case.
+/// `mapinfo.mfo`: lower case), each with its path as found, which may be spelt in another case:
+/// the library's [`scan_folder`], the one listing every loader uses.
 ///
-/// Reports name the files a user has, not the library's spelling of them. Where two files
-/// differ only in case, the last by sorted name wins, as in the library's `read_dir`.
+/// Reports name the files a user has, not the library's spelling of them.
 ///
 /// # Errors
-/// The folder cannot be listed.
+/// The folder cannot be listed, or two of its files differ only in case.
 pub fn world_file_paths(dir: &Path) -> anyhow::Result<BTreeMap<String, PathBuf>> {
-    let context = || dir.display().to_string();
-    let mut paths = Vec::new();
-    for entry in std::fs::read_dir(dir).with_context(context)? {
-        paths.push(entry.with_context(context)?.path());
-    }
-    paths.sort();
-    let mut names = BTreeMap::new();
-    for path in paths {
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-            continue;
-        };
-        let canonical = match RegionId::from_file_name(name) {
-            Some(region) => region.file_name(),
-            None => name.to_ascii_lowercase(),
-        };
-        names.insert(canonical, path);
-    }
-    Ok(names)
+    let listing = scan_folder(dir)?;
+    Ok(listing
+        .iter()
+        .map(|(file, path)| (file.canonical_name(), path.to_path_buf()))
+        .collect())
 }
 
 #[cfg(test)]

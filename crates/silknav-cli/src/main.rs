@@ -24,6 +24,7 @@ mod progress;
 mod values;
 
 use clap::Parser;
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
 /// Generate, inspect, lint, draw and query Silkroad Online navmesh worlds (JMXVNVM 1000).
@@ -31,13 +32,27 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 #[command(name = "silknav", version)]
 struct Cli {
+    /// Use at most N threads (default: all cores, or the RAYON_NUM_THREADS variable)
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<NonZeroUsize>,
     #[command(subcommand)]
     command: cmd::Command,
 }
 
 fn main() -> ExitCode {
-    match Cli::try_parse() {
-        Ok(cli) => exit::finish(cli.command.run()),
-        Err(usage) => exit::usage(&usage),
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(usage) => return exit::usage(&usage),
+    };
+    // The library works on rayon's current pool, so a pool of N threads caps all of it.
+    let Some(threads) = cli.threads else {
+        return exit::finish(cli.command.run());
+    };
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.get())
+        .build()
+    {
+        Ok(pool) => exit::finish(pool.install(|| cli.command.run())),
+        Err(e) => exit::finish(Err(anyhow::anyhow!(e).context("--threads"))),
     }
 }

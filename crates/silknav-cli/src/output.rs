@@ -1,12 +1,34 @@
-//! Writing outputs: buffered standard output, JSON lines, files written atomically, and whole
-//! world folders.
+//! Writing outputs: buffered standard output, JSON lines, files and whole world folders.
+//!
+//! Every file goes through the library's one writer, [`silknav::files::write_atomic`]: a
+//! temporary file beside the target, synced, then renamed into place, never over an existing
+//! file without `--force` (the rename itself refuses, so there is no race).
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use serde::Serialize;
-use silknav::files::{WorldFiles, MAPINFO, OBJECT_IFO, TILE2D_IFO};
-use std::fs::{self, File, OpenOptions};
+use silknav::files::{
+    check_new, write_atomic, Overwrite, WorldFiles, MAPINFO, OBJECT_IFO, TILE2D_IFO,
+};
+use std::fs;
 use std::io::{self, BufWriter, StdoutLock, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+/// Fails early when `path` exists and may not be replaced, before any work is done for it
+/// ([`write_file`] decides again at the moment of writing).
+///
+/// # Errors
+/// `path` exists and `force` is off.
+pub fn check_can_create(path: &Path, force: bool) -> anyhow::Result<()> {
+    Ok(check_new(path, Overwrite::from_force(force))?)
+}
+
+/// Writes `bytes` to `path` with the library's atomic writer.
+///
+/// # Errors
+/// `path` exists and `force` is off, or an I/O error (after the path).
+pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> anyhow::Result<()> {
+    Ok(write_atomic(path, bytes, Overwrite::from_force(force))?)
+}
 
 /// How errors on standard output are labelled.
 pub const STDOUT: &str = "standard output";
@@ -28,62 +50,6 @@ pub fn json_line(out: &mut impl Write, value: &impl Serialize) -> io::Result<()>
     out.write_all(b"\n")
 }
 
-/// Fails early when `path` exists and may not be replaced, before any work is done for it.
-///
-/// [`write_file`] checks again at the moment of writing; this check only spares the work.
-///
-/// # Errors
-/// `path` exists and `force` is off.
-pub fn check_can_create(path: &Path, force: bool) -> anyhow::Result<()> {
-    if !force && fs::symlink_metadata(path).is_ok() {
-        bail!(clobber_message(path));
-    }
-    Ok(())
-}
-
-fn clobber_message(path: &Path) -> String {
-    format!(
-        "{}: already exists; pass --force to replace it",
-        path.display()
-    )
-}
-
-/// Writes `bytes` to `path` so that the file is either entirely old or entirely new: the bytes
-/// go to a temporary file in the same folder (so that the rename stays on one file system),
-/// which then takes the place of `path`.
-///
-/// Without `force` an existing `path` is never replaced, even one created while this ran: the
-/// temporary file is hard-linked to `path`, which fails when `path` exists. Where the file system
-/// has no hard links, the check and the rename are two steps.
-///
-/// # Errors
-/// `path` exists and `force` is off, or an I/O error (after the path).
-pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> anyhow::Result<()> {
-    check_can_create(path, force)?;
-    let context = || path.display().to_string();
-    let temp = TempFile::create_beside(path).with_context(context)?;
-    let mut file = &temp.file;
-    file.write_all(bytes).with_context(context)?;
-    // The data must be on disk before the name points at it, or a crash could leave an empty
-    // file where the old one was.
-    file.sync_all().with_context(context)?;
-    if force {
-        fs::rename(&temp.path, path).with_context(context)?;
-        temp.keep();
-        return Ok(());
-    }
-    match fs::hard_link(&temp.path, path) {
-        Ok(()) => Ok(()), // dropping `temp` removes the temporary name
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => bail!(clobber_message(path)),
-        Err(_) => {
-            check_can_create(path, false)?;
-            fs::rename(&temp.path, path).with_context(context)?;
-            temp.keep();
-            Ok(())
-        }
-    }
-}
-
 /// The names of the files a world folder gets: the navmeshes in region order, then the
 /// companion files the world has.
 pub fn world_file_names(files: &WorldFiles) -> Vec<String> {
@@ -102,14 +68,17 @@ pub fn world_file_names(files: &WorldFiles) -> Vec<String> {
     names
 }
 
-/// Fails early when any of `names` exists in `dir` and may not be replaced, naming the first.
+/// Fails early when any of `names` exists in `dir` and may not be replaced, naming the first:
+/// the refusal comes before slow work ([`WorldFiles::write_dir`] decides again when writing).
 ///
 /// # Errors
 /// A file exists and `force` is off.
-pub fn check_can_create_all(dir: &Path, names: &[String], force: bool) -> anyhow::Result<()> {
-    names
-        .iter()
-        .try_for_each(|name| check_can_create(&dir.join(name), force))
+pub fn check_new_all(dir: &Path, names: &[String], force: bool) -> anyhow::Result<()> {
+    let overwrite = Overwrite::from_force(force);
+    for name in names {
+        check_new(&dir.join(name), overwrite)?;
+    }
+    Ok(())
 }
 
 /// Writes a world's files into `dir` (created when missing), each atomically, and returns the
@@ -119,10 +88,7 @@ pub fn check_can_create_all(dir: &Path, names: &[String], force: bool) -> anyhow
 /// A file exists and `force` is off (nothing is written then), or an I/O error.
 pub fn write_world(dir: &Path, files: &WorldFiles, force: bool) -> anyhow::Result<String> {
     let names = world_file_names(files);
-    check_can_create_all(dir, &names, force)?;
-    files
-        .write_dir(dir, force)
-        .with_context(|| dir.display().to_string())?;
+    files.write_dir(dir, Overwrite::from_force(force))?;
     let mut bytes = 0u64;
     for name in &names {
         let path = dir.join(name);
@@ -176,58 +142,6 @@ pub fn world_extent(regions: impl IntoIterator<Item = jmxv::RegionId>) -> String
 pub fn short_decimal(v: f64) -> String {
     let text = format!("{v:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
-/// A temporary file, removed when dropped unless [`TempFile::keep`] says it was renamed.
-struct TempFile {
-    path: PathBuf,
-    file: File,
-    remove: bool,
-}
-
-impl TempFile {
-    /// A new file `.NAME.PID-N.tmp` beside `target`; hidden, and named after its target so that
-    /// a leftover (after a crash) says where it came from.
-    fn create_beside(target: &Path) -> io::Result<TempFile> {
-        let name = target.file_name().ok_or_else(|| {
-            io::Error::new(io::ErrorKind::InvalidInput, "the output path names no file")
-        })?;
-        let folder = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let mut attempt = 0u32;
-        loop {
-            let mut temp_name = std::ffi::OsString::from(".");
-            temp_name.push(name);
-            temp_name.push(format!(".{}-{attempt}.tmp", std::process::id()));
-            let path = folder.join(temp_name);
-            match OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(file) => {
-                    return Ok(TempFile {
-                        path,
-                        file,
-                        remove: true,
-                    })
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
-                Err(e) => return Err(e),
-            }
-        }
-    }
-
-    fn keep(mut self) {
-        self.remove = false;
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if self.remove {
-            // Best effort: nothing useful can be done when removing a temporary file fails.
-            let _ = fs::remove_file(&self.path);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //!     --out world.png
 //! ```
 
+use silknav::files::{write_atomic, Overwrite};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav_render::{render_with_overlay, Colour, Overlay, Pin, RenderOptions};
 use std::time::Instant;
@@ -99,14 +100,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     let png = picture.encode_png();
     let encoded = t.elapsed();
-    std::fs::write(&out, &png)?;
+    write_atomic(out.as_ref(), &png, Overwrite::Replace)?;
     if let Some(c) = crop {
         // A piece at full resolution, for looking at details of a big picture.
         let full = tiny_skia::Pixmap::decode_png(&png)?;
         let rect = tiny_skia::IntRect::from_xywh(c[0] as i32, c[1] as i32, c[2], c[3])
             .ok_or("bad crop")?;
         let piece = full.clone_rect(rect).ok_or("crop outside the picture")?;
-        piece.save_png(format!("{out}.crop.png"))?;
+        let crop_path = format!("{out}.crop.png");
+        write_atomic(crop_path.as_ref(), &piece.encode_png()?, Overwrite::Replace)?;
     }
     println!(
         "{out}: {}×{} px, {} bytes, scale {:.2}; generate {generated:.2?}, render {rendered:.2?}, encode {encoded:.2?}",

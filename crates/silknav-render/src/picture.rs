@@ -1,9 +1,7 @@
 //! A finished picture: its pixels, where the map lies in it, and PNG output.
 
-use crate::error::RenderError;
 use crate::frame::{Frame, PixelRect};
 use crate::raster::Canvas;
-use std::path::Path;
 
 /// A rendered picture, opaque RGBA.
 #[derive(Debug, Clone)]
@@ -79,17 +77,9 @@ impl Picture {
         [x, y]
     }
 
-    /// The picture as PNG bytes (8-bit RGB).
+    /// The picture as PNG bytes (8-bit RGB). The renderer writes no files: store them with
+    /// `silknav::files::write_atomic`, as the command line does.
     pub fn encode_png(&self) -> Vec<u8> {
         crate::png::encode_rgb(self.width(), self.height(), self.canvas.data())
-    }
-
-    /// Writes the picture to a PNG file.
-    ///
-    /// # Errors
-    /// [`RenderError::Io`] if the file cannot be written.
-    pub fn save_png(&self, path: impl AsRef<Path>) -> Result<(), RenderError> {
-        std::fs::write(path, self.encode_png())?;
-        Ok(())
     }
 }

@@ -70,18 +70,22 @@ mod png {
     }
 
     #[test]
-    fn saves_to_a_file_and_reports_io_errors() {
+    fn saves_to_a_file_through_the_library_writer_and_reports_io_errors() {
+        use silknav::files::{write_atomic, Overwrite, WriteFileError};
         let picture = render(&world_of([(R, open_region(R))]), &scaled(1.0)).unwrap();
         let dir = std::env::temp_dir().join(format!("silknav-render-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("one.png");
-        picture.save_png(&path).unwrap();
+        write_atomic(&path, &picture.encode_png(), Overwrite::Refuse).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), picture.encode_png());
         std::fs::remove_dir_all(&dir).unwrap();
-        let err = picture
-            .save_png(dir.join("missing-dir").join("x.png"))
-            .unwrap_err();
-        assert!(matches!(err, RenderError::Io(_)), "{err}");
+        let err = write_atomic(
+            &dir.join("missing-dir").join("x.png"),
+            &picture.encode_png(),
+            Overwrite::Refuse,
+        )
+        .unwrap_err();
+        assert!(matches!(err, WriteFileError::Io { .. }), "{err}");
     }
 }
 

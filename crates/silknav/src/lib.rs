@@ -2,7 +2,8 @@
 //!
 //! - [`build`]: valid navmesh files from tile masks (the back end of world generation and
 //!   imports).
-//! - [`files`]: the files of a world folder, read and written together.
+//! - [`files`]: the files of a world folder, read and written together: which file is which
+//!   ([`files::scan_folder`]) and the one atomic writer ([`files::write_atomic`]).
 //! - [`worldgen`]: synthetic game-like worlds.
 //! - [`geometry`]: the exact predicates the queries share.
 //! - [`lint`]: world lint, the checks that need several files.
@@ -11,6 +12,10 @@
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
 //!
 //! The format crate is re-exported so that users need one dependency.
+//!
+//! Parallel work (loading a folder, building the path index) runs on rayon's current thread
+//! pool: all cores unless `RAYON_NUM_THREADS` says otherwise, or capped per call by running it
+//! inside a pool of your own (`pool.install(|| World::load(dir))`).
 //!
 //! # Example
 //!
@@ -23,7 +28,7 @@
 //!
 //! let dir = std::env::temp_dir().join(format!("silknav-doc-{}", std::process::id()));
 //! let options = silknav::worldgen::GenOptions { width: 1, height: 1, ..Default::default() };
-//! silknav::worldgen::generate(&options)?.into_files().write_dir(&dir, true)?;
+//! silknav::worldgen::generate(&options)?.into_files().write_dir(&dir, silknav::files::Overwrite::Replace)?;
 //! let region = options.regions()?[0];
 //!
 //! // Read a file, change nothing, write it back: the same bytes.
@@ -72,7 +77,7 @@ pub mod world;
 pub mod worldgen;
 
 pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
-pub use world::{CellRef, LoadReport, Position, World};
+pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadReport, Position, World};
 
 pub use jmxv;
 

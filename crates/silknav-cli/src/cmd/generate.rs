@@ -47,7 +47,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     // Refuse before the work: a big world takes a while to generate.
     let mut names: Vec<String> = regions.iter().map(|r| r.file_name()).collect();
     names.extend([MAPINFO, OBJECT_IFO, TILE2D_IFO].map(String::from));
-    output::check_can_create_all(&args.out, &names, args.force)?;
+    output::check_new_all(&args.out, &names, args.force)?;
 
     let progress = Progress::counting("generating", "regions");
     let world = generate_with_progress(&options, |done, total| progress.update(done, total))?;

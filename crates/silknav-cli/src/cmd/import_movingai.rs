@@ -54,7 +54,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
             .map(|r| r.file_name())
             .collect();
         names.extend([MAPINFO, OBJECT_IFO, TILE2D_IFO].map(String::from));
-        output::check_can_create_all(&args.out, &names, args.force)?;
+        output::check_new_all(&args.out, &names, args.force)?;
     }
     let navmeshes = Progress::timed(format!("importing {}", name()), || {
         map.to_world(args.origin)

@@ -170,7 +170,7 @@ fn refuses_to_clobber_without_force() {
     assert_eq!(dump.code, 2);
     assert_eq!(
         dump.error_line(),
-        "a.json: already exists; pass --force to replace it"
+        "a.json: already exists (use --force to replace it)"
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("a.json")).unwrap(),
@@ -187,7 +187,7 @@ fn refuses_to_clobber_without_force() {
     assert_eq!(pack.code, 2);
     assert_eq!(
         pack.error_line(),
-        "b.nvm: already exists; pass --force to replace it"
+        "b.nvm: already exists (use --force to replace it)"
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("b.nvm")).unwrap(),

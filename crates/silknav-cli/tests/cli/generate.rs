@@ -92,7 +92,7 @@ fn existing_files_are_not_replaced_without_force() {
     assert_eq!(again.code, 2);
     assert_eq!(
         again.error_line(),
-        "w/nv_4080.nvm: already exists; pass --force to replace it"
+        "w/nv_4080.nvm: already exists (use --force to replace it)"
     );
     assert_eq!(again.stdout, "");
     assert_eq!(std::fs::read(w.join("nv_4080.nvm")).unwrap(), b"mine");

@@ -175,7 +175,7 @@ fn existing_files_are_not_replaced_without_force() {
     assert_eq!(again.code, 2);
     assert_eq!(
         again.error_line(),
-        "w/nv_0000.nvm: already exists; pass --force to replace it"
+        "w/nv_0000.nvm: already exists (use --force to replace it)"
     );
     let forced = silknav(
         dir.path(),

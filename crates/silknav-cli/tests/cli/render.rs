@@ -103,7 +103,7 @@ fn existing_pictures_are_not_replaced_without_force() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.error_line(),
-        "w.png: already exists; pass --force to replace it"
+        "w.png: already exists (use --force to replace it)"
     );
     assert_eq!(std::fs::read(dir.path().join("w.png")).unwrap(), b"mine");
     let forced = silknav(dir.path(), &["render", "w", "-o", "w.png", "--force"]);

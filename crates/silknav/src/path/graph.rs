@@ -4,11 +4,12 @@
 //! A shortest path turns only at corners and wraps around each one; a segment leaving a
 //! corner into the half of the plane behind its obstacle can never be part of such a path, so
 //! only edges whose direction is in both corners' taut sets are kept. Built once per world on
-//! all cores.
+//! rayon's current pool.
 
 use super::index::{direction_class, vertex_point, PathIndex, NONE, TILE};
 use super::visibility::{scan, Cone, ScanScratch};
 
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// At most this many [`Seen`] records are kept (about 48 MB); a world that needs more keeps
@@ -64,58 +65,37 @@ type Chunk = (usize, Vec<u32>, Vec<Edge>, Vec<(u32, Seen)>);
 const CHUNK: usize = 256;
 
 /// The edges of every corner: (`edge_start`, `edges`), as in [`PathIndex`], and what each
-/// rectangle is seen by.
+/// rectangle is seen by. Built on rayon's current pool.
 pub(crate) fn build(index: &PathIndex) -> (Vec<u32>, Vec<Edge>, SeenBy) {
     let count = index.corners.len();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(count.div_ceil(CHUNK).max(1));
-    let next = AtomicUsize::new(0);
     let seen_total = AtomicUsize::new(0);
     let too_many = AtomicBool::new(false);
-    let mut chunks: Vec<Chunk> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    let mut stack = ScanScratch::default();
-                    let mut stamp = vec![u32::MAX; count];
-                    loop {
-                        let first = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if first >= count {
-                            break;
-                        }
-                        let last = (first + CHUNK).min(count);
-                        let mut lengths = Vec::with_capacity(last - first);
-                        let mut edges = Vec::new();
-                        let mut seen = Vec::new();
-                        let keep = !too_many.load(Ordering::Relaxed);
-                        for c in first..last {
-                            let before = edges.len();
-                            let seen_out = if keep { Some(&mut seen) } else { None };
-                            neighbours(
-                                index, c as u32, &mut stack, &mut stamp, &mut edges, seen_out,
-                            );
-                            lengths.push((edges.len() - before) as u32);
-                        }
-                        if seen_total.fetch_add(seen.len(), Ordering::Relaxed) + seen.len()
-                            > MAX_SEEN
-                        {
-                            too_many.store(true, Ordering::Relaxed);
-                            seen = Vec::new();
-                        }
-                        out.push((first, lengths, edges, seen));
-                    }
-                    out
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a path index thread panicked"))
-            .collect()
-    });
-    chunks.sort_unstable_by_key(|c| c.0);
+    // Chunks come back in corner order; each worker keeps one scan scratch across its chunks.
+    let mut chunks: Vec<Chunk> = (0..count.div_ceil(CHUNK))
+        .into_par_iter()
+        .map_init(
+            || (ScanScratch::default(), vec![u32::MAX; count]),
+            |(stack, stamp), chunk| {
+                let first = chunk * CHUNK;
+                let last = (first + CHUNK).min(count);
+                let mut lengths = Vec::with_capacity(last - first);
+                let mut edges = Vec::new();
+                let mut seen = Vec::new();
+                let keep = !too_many.load(Ordering::Relaxed);
+                for c in first..last {
+                    let before = edges.len();
+                    let seen_out = if keep { Some(&mut seen) } else { None };
+                    neighbours(index, c as u32, stack, stamp, &mut edges, seen_out);
+                    lengths.push((edges.len() - before) as u32);
+                }
+                if seen_total.fetch_add(seen.len(), Ordering::Relaxed) + seen.len() > MAX_SEEN {
+                    too_many.store(true, Ordering::Relaxed);
+                    seen = Vec::new();
+                }
+                (first, lengths, edges, seen)
+            },
+        )
+        .collect();
     let total: usize = chunks.iter().map(|c| c.2.len()).sum();
     let mut edge_start = Vec::with_capacity(count + 1);
     let mut edges = Vec::with_capacity(total);

@@ -43,6 +43,46 @@ pub enum EdgeId {
     Global(u32),
 }
 
+/// A part of a navmesh file the queries cannot use; the rest of the region still loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RegionIssue {
+    /// An edge names a cell or a direction bucket (0 to 3) that does not exist, so it is
+    /// linked to no cell and the movement walk never meets it on that side.
+    UnlinkableEdge {
+        /// The edge.
+        edge: EdgeId,
+        /// The cell it names.
+        cell: u16,
+        /// The direction bucket it names.
+        direction: u8,
+    },
+    /// A wall that does not lie along the 20-unit tile grid; line of sight ignores it.
+    WallOffGrid {
+        /// The edge.
+        edge: EdgeId,
+    },
+}
+
+impl std::fmt::Display for RegionIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RegionIssue::UnlinkableEdge {
+                edge,
+                cell,
+                direction,
+            } => write!(
+                f,
+                "{edge:?}: cell {cell} / direction {direction} cannot be linked"
+            ),
+            RegionIssue::WallOffGrid { edge } => write!(
+                f,
+                "{edge:?}: a wall off the 20-unit grid; line of sight ignores it"
+            ),
+        }
+    }
+}
+
 /// A fixed-size bit set.
 #[derive(Debug, Clone)]
 pub(crate) struct Bits(Box<[u64]>);
@@ -88,7 +128,7 @@ pub(crate) struct Region {
     pub vertical_walls: Bits,
     pub horizontal_walls: Bits,
     /// Problems found while preparing the region (edges the queries cannot use).
-    pub issues: Vec<String>,
+    pub issues: Vec<RegionIssue>,
 }
 
 impl Region {
@@ -151,13 +191,15 @@ impl Region {
         // Link edges to cells the way the server does: internal edges first (cell A by
         // dir[0]; cell B by dir[1] when passable), then global edges (cell A only).
         let mut buckets: Vec<Vec<EdgeId>> = vec![Vec::new(); cells.len() * 4];
-        let mut link = |cell: u16, dir: u8, id: EdgeId, issues: &mut Vec<String>| {
+        let mut link = |cell: u16, dir: u8, id: EdgeId, issues: &mut Vec<RegionIssue>| {
             if usize::from(cell) < cells.len() && dir <= 3 {
                 buckets[usize::from(cell) * 4 + usize::from(dir)].push(id);
             } else {
-                issues.push(format!(
-                    "{id:?}: cell {cell} / direction {dir} cannot be linked"
-                ));
+                issues.push(RegionIssue::UnlinkableEdge {
+                    edge: id,
+                    cell,
+                    direction: dir,
+                });
             }
         };
         for (i, e) in mesh.internal_edges.iter().enumerate() {
@@ -194,9 +236,7 @@ impl Region {
                 continue;
             }
             if !mark_sides(e, &mut vertical_walls, &mut horizontal_walls) {
-                issues.push(format!(
-                    "{id:?}: a wall off the 20-unit grid; line of sight ignores it"
-                ));
+                issues.push(RegionIssue::WallOffGrid { edge: id });
             }
         }
 

@@ -3,6 +3,7 @@
 use super::*;
 use crate::build::{build_world, RegionInput};
 use jmxv::F32;
+use std::path::PathBuf;
 
 fn region_with_heights(id: RegionId, heights: &[(usize, usize, f32)]) -> RegionInput {
     let mut input = RegionInput::open(id);
@@ -181,13 +182,33 @@ fn loading_reports_missing_and_disabled_regions() {
     assert_eq!(world.regions().collect::<Vec<_>>(), vec![a]);
     let report = world.load_report();
     assert!(report.has_mapinfo);
-    assert_eq!(report.missing_files, vec![RegionId::new(9, 9)]);
-    assert_eq!(report.disabled_files, vec![b]);
-    let broken = World::from_memory([("nv_0403.nvm", &b"JMXVNVM 1000"[..])]).unwrap_err();
-    assert!(
-        broken.to_string().starts_with("nv_0403.nvm: offset 12"),
-        "{broken}"
+    assert_eq!(
+        report.missing_files().collect::<Vec<_>>(),
+        vec![RegionId::new(9, 9)]
     );
+    assert_eq!(report.disabled_files().collect::<Vec<_>>(), vec![b]);
+    assert_eq!(
+        report.findings,
+        [
+            LoadFinding {
+                region: RegionId::new(9, 9),
+                path: PathBuf::from("nv_0909.nvm"),
+                kind: LoadFindingKind::MissingFile,
+            },
+            LoadFinding {
+                region: b,
+                path: PathBuf::from(b.file_name()),
+                kind: LoadFindingKind::DisabledByMapinfo,
+            },
+        ]
+    );
+    let broken = World::from_memory([("nv_0403.nvm", &b"JMXVNVM 1000"[..])]).unwrap_err();
+    // The error names the file; its source says where and what.
+    assert_eq!(broken.to_string(), "nv_0403.nvm");
+    let cause = std::error::Error::source(&broken)
+        .expect("a source")
+        .to_string();
+    assert!(cause.starts_with("offset 12"), "{cause}");
 }
 
 #[test]

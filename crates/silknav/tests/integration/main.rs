@@ -2,6 +2,7 @@
 
 mod anyangle;
 mod invariants;
+mod loading;
 mod movingai;
 mod oracle;
 mod paths;

@@ -3,7 +3,7 @@
 use crate::invariants::violations;
 use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
-use silknav::files::WorldFiles;
+use silknav::files::{Overwrite, WorldFiles, WriteFileError};
 use silknav::lint::lint_world;
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 
@@ -104,14 +104,15 @@ fn files_round_trip_through_a_folder() {
     let files = world(5, 2, 1);
     let dir = std::env::temp_dir().join(format!("silknav-worlds-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    files.write_dir(&dir, false).unwrap();
+    files.write_dir(&dir, Overwrite::Refuse).unwrap();
+    let refused = files.write_dir(&dir, Overwrite::Refuse).unwrap_err();
     assert!(
-        files.write_dir(&dir, false).is_err(),
-        "refuses to overwrite without being asked"
+        matches!(&refused, WriteFileError::Exists { path } if path.starts_with(&dir)),
+        "refuses to overwrite without being asked: {refused}"
     );
     let back = WorldFiles::read_dir(&dir).unwrap();
     assert_eq!(back.to_files().unwrap(), files.to_files().unwrap());
-    files.write_dir(&dir, true).unwrap();
+    files.write_dir(&dir, Overwrite::Replace).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

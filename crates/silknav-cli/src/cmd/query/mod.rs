@@ -14,7 +14,6 @@ pub mod los;
 pub mod move_along;
 
 use crate::exit::Status;
-use crate::input;
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
@@ -22,6 +21,7 @@ use anyhow::{anyhow, Context};
 use jmxv::RegionId;
 use serde::Serialize;
 use silknav::world::EdgeId;
+use silknav::LoadFindingKind;
 use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -226,56 +226,34 @@ pub fn load(dir: &Path) -> anyhow::Result<World> {
 /// How many warnings of one kind are listed before the rest are only counted.
 const MAX_WARNINGS: usize = 10;
 
-/// Warnings about files the game would not load, or parts of them the queries cannot use.
+/// Warnings about files the game would not load, or parts of them the queries cannot use: the
+/// load report's findings, each naming its file as it is spelt in the folder, listed by kind.
 fn warn_about_load(dir: &Path, world: &World) {
     let report = world.load_report();
-    if report.missing_files.is_empty()
-        && report.disabled_files.is_empty()
-        && report.region_issues.is_empty()
-    {
-        return;
-    }
-    // Name files as they are spelt in the folder.
-    let paths = input::world_file_paths(dir).unwrap_or_default();
-    let path = |r: RegionId| {
-        let name = r.file_name();
-        paths
-            .get(&name)
-            .cloned()
-            .unwrap_or_else(|| dir.join(name))
-            .display()
-            .to_string()
-    };
     let mut err = io::stderr().lock();
     let dir_name = dir.display();
-    warn(
-        &mut err,
-        report.missing_files.iter().map(|&r| {
-            format!(
-                "{}: mapinfo.mfo enables region {r}, which has no file",
-                path(r)
-            )
-        }),
-        |n| format!("{dir_name}: and {n} more enabled regions without a file"),
-    );
-    warn(
-        &mut err,
-        report.disabled_files.iter().map(|&r| {
-            format!(
-                "{}: region {r} is not enabled in mapinfo.mfo; not loaded",
-                path(r)
-            )
-        }),
-        |n| format!("{dir_name}: and {n} more files of regions not enabled; not loaded"),
-    );
-    warn(
-        &mut err,
-        report
-            .region_issues
-            .iter()
-            .map(|(r, issue)| format!("{}: {issue}", path(*r))),
-        |n| format!("{dir_name}: and {n} more problems in files"),
-    );
+    // Listed by kind, each list counting what it leaves out in its own words.
+    let group = |kind: &LoadFindingKind| match kind {
+        LoadFindingKind::MissingFile => 0,
+        LoadFindingKind::DisabledByMapinfo => 1,
+        LoadFindingKind::Dungeon => 2,
+        _ => 3,
+    };
+    let rests = [
+        "enabled regions without a file",
+        "files of regions not enabled; not loaded",
+        "dungeon files; not loaded",
+        "problems in files",
+    ];
+    for (i, rest) in rests.into_iter().enumerate() {
+        warn(
+            &mut err,
+            report
+                .findings_where(|k| group(k) == i)
+                .map(ToString::to_string),
+            |n| format!("{dir_name}: and {n} more {rest}"),
+        );
+    }
 }
 
 /// The first [`MAX_WARNINGS`] lines as warnings, then one that counts the rest.

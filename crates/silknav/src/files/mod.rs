@@ -1,0 +1,192 @@
+//! The files of a world folder: `nv_XXXX.nvm` per region, `mapinfo.mfo`, `object.ifo`,
+//! `tile2d.ifo`, read and written together.
+//!
+//! - [`scan_folder`] decides which file of a folder is which, for every loader
+//!   ([`WorldFiles::read_dir`], [`crate::World::load`], [`crate::World::from_memory`]).
+//! - [`write_atomic`] writes every file silknav writes: all of it or nothing, never replacing
+//!   an existing file unless asked ([`Overwrite`]).
+
+mod scan;
+mod write;
+
+pub use scan::{scan_folder, FolderFile, FolderListing, LoadError};
+pub use write::{check_new, write_atomic, Overwrite, WriteFileError};
+
+use jmxv::ifo::{ObjectIfo, Tile2dIfo};
+use jmxv::mfo::MapInfo;
+use jmxv::nvm::NavMesh;
+use jmxv::{ReadError, RegionId};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The name of the region bitmap file.
+pub const MAPINFO: &str = "mapinfo.mfo";
+/// The name of the object table.
+pub const OBJECT_IFO: &str = "object.ifo";
+/// The name of the texture table.
+pub const TILE2D_IFO: &str = "tile2d.ifo";
+
+/// Everything in a world folder that silknav understands.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorldFiles {
+    /// One navmesh per region, by region id.
+    pub navmeshes: BTreeMap<RegionId, NavMesh>,
+    /// Which regions the game loads; `None` when the folder has no `mapinfo.mfo`.
+    pub mapinfo: Option<MapInfo>,
+    /// The object table; `None` when absent.
+    pub object_ifo: Option<ObjectIfo>,
+    /// The texture table; `None` when absent.
+    pub tile2d: Option<Tile2dIfo>,
+}
+
+/// A file of a world folder that could not be read or parsed.
+///
+/// Displayed as its path; [`std::error::Error::source`] says what went wrong, so that a chain
+/// printed with `": "` between its parts reads `nv_694e.nvm: offset 420 (0x1a4): ...`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct FileError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub error: ReadError,
+}
+
+impl FileError {
+    /// The error of a file.
+    pub fn new(path: impl Into<PathBuf>, error: impl Into<ReadError>) -> FileError {
+        FileError {
+            path: path.into(),
+            error: error.into(),
+        }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // `ReadError` shows its own source's text; pointing past it keeps a printed chain
+        // from saying the same thing twice.
+        std::error::Error::source(&self.error).or(Some(&self.error))
+    }
+}
+
+impl WorldFiles {
+    /// Navmeshes with companions that make the folder complete: a `mapinfo.mfo` enabling
+    /// exactly these regions, an empty `object.ifo`, and a `tile2d.ifo` with as many textures
+    /// as the highest texture id needs. For worlds made from other data, such as imported maps.
+    pub fn with_companions(navmeshes: BTreeMap<RegionId, NavMesh>) -> WorldFiles {
+        let textures = navmeshes
+            .values()
+            .flat_map(|m| m.tiles.iter().map(|t| u32::from(t.texture_id)))
+            .max()
+            .unwrap_or(0);
+        let tile2d = (0..=textures)
+            .map(|i| {
+                jmxv::ifo::Tile2dEntry::new(
+                    i,
+                    0,
+                    "Imported",
+                    format!("imported_{i:02}.ddj").into_bytes(),
+                )
+            })
+            .collect();
+        WorldFiles {
+            mapinfo: Some(MapInfo::with_regions(navmeshes.keys().copied())),
+            object_ifo: Some(ObjectIfo::new(Vec::new())),
+            tile2d: Some(Tile2dIfo::new(tile2d)),
+            navmeshes,
+        }
+    }
+
+    /// Reads a folder: every `nv_XXXX.nvm` (any case, dungeons' too) and the companion files
+    /// that exist, as [`scan_folder`] lists them. Files with other names are ignored.
+    ///
+    /// # Errors
+    /// Two files that name one region or companion, or the first file (in the listing's
+    /// order) that cannot be read or parsed, with its path.
+    pub fn read_dir(dir: impl AsRef<Path>) -> Result<WorldFiles, LoadError> {
+        let listing = scan_folder(dir)?;
+        let mut files = WorldFiles::default();
+        for (file, path) in listing.iter() {
+            let fail = |error: ReadError| FileError::new(path, error);
+            let bytes = std::fs::read(path).map_err(|e| fail(e.into()))?;
+            match file {
+                FolderFile::Navmesh(region) => {
+                    let mesh = NavMesh::parse(&bytes).map_err(|e| fail(e.into()))?;
+                    files.navmeshes.insert(region, mesh);
+                }
+                FolderFile::MapInfo => {
+                    files.mapinfo = Some(MapInfo::parse(&bytes).map_err(|e| fail(e.into()))?);
+                }
+                FolderFile::ObjectIfo => {
+                    files.object_ifo = Some(ObjectIfo::parse(&bytes).map_err(|e| fail(e.into()))?);
+                }
+                FolderFile::Tile2d => {
+                    files.tile2d = Some(Tile2dIfo::parse(&bytes).map_err(|e| fail(e.into()))?);
+                }
+            }
+        }
+        Ok(files)
+    }
+
+    /// Every file as (name, bytes), navmeshes in region order, then the companions.
+    ///
+    /// # Errors
+    /// A file that cannot be written (see [`NavMesh::to_vec`]).
+    pub fn to_files(&self) -> Result<Vec<(String, Vec<u8>)>, jmxv::WriteError> {
+        // Companion tables can refuse to be written too (see their `check_writable`).
+        let mut out = Vec::with_capacity(self.navmeshes.len() + 3);
+        for (region, mesh) in &self.navmeshes {
+            out.push((region.file_name(), mesh.to_vec()?));
+        }
+        if let Some(m) = &self.mapinfo {
+            out.push((MAPINFO.to_string(), m.to_vec()));
+        }
+        if let Some(o) = &self.object_ifo {
+            out.push((OBJECT_IFO.to_string(), o.to_vec()?));
+        }
+        if let Some(t) = &self.tile2d {
+            out.push((TILE2D_IFO.to_string(), t.to_vec()?));
+        }
+        Ok(out)
+    }
+
+    /// Writes every file into `dir` (created if missing), each with [`write_atomic`].
+    ///
+    /// With [`Overwrite::Refuse`], a folder that already holds one of the files is refused
+    /// before anything is written; a file that appears while the others are written is still
+    /// never replaced (that one write fails, and the files written before it stay).
+    ///
+    /// # Errors
+    /// A file that cannot be encoded (nothing is written then), [`WriteFileError::Exists`]
+    /// naming the first file that exists, or an I/O error naming its file.
+    pub fn write_dir(
+        &self,
+        dir: impl AsRef<Path>,
+        overwrite: Overwrite,
+    ) -> Result<(), WriteFileError> {
+        let dir = dir.as_ref();
+        let files = self.to_files().map_err(|source| WriteFileError::Encode {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        files
+            .iter()
+            .try_for_each(|(name, _)| check_new(&dir.join(name), overwrite))?;
+        std::fs::create_dir_all(dir).map_err(|source| WriteFileError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        for (name, bytes) in &files {
+            write_atomic(&dir.join(name), bytes, overwrite)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,278 @@
+//! Which file of a world folder is which: the one place that turns file names into regions
+//! and companion files, for folders on disk and for files in memory alike.
+
+use super::{FileError, MAPINFO, OBJECT_IFO, TILE2D_IFO};
+use jmxv::RegionId;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What a file of a world folder is, by its name (matched in any case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FolderFile {
+    /// `nv_XXXX.nvm`: the navmesh of a region (a dungeon's too: see
+    /// [`RegionId::is_dungeon`]).
+    Navmesh(RegionId),
+    /// `mapinfo.mfo`.
+    MapInfo,
+    /// `object.ifo`.
+    ObjectIfo,
+    /// `tile2d.ifo`.
+    Tile2d,
+}
+
+impl FolderFile {
+    /// What a file name stands for, or `None` for a file silknav does not read.
+    pub fn from_name(name: &str) -> Option<FolderFile> {
+        if let Some(region) = RegionId::from_file_name(name) {
+            Some(FolderFile::Navmesh(region))
+        } else if name.eq_ignore_ascii_case(MAPINFO) {
+            Some(FolderFile::MapInfo)
+        } else if name.eq_ignore_ascii_case(OBJECT_IFO) {
+            Some(FolderFile::ObjectIfo)
+        } else if name.eq_ignore_ascii_case(TILE2D_IFO) {
+            Some(FolderFile::Tile2d)
+        } else {
+            None
+        }
+    }
+
+    /// The name silknav writes the file under: `nv_694e.nvm`, `mapinfo.mfo` (lower case).
+    pub fn canonical_name(self) -> String {
+        match self {
+            FolderFile::Navmesh(region) => region.file_name(),
+            FolderFile::MapInfo => MAPINFO.to_owned(),
+            FolderFile::ObjectIfo => OBJECT_IFO.to_owned(),
+            FolderFile::Tile2d => TILE2D_IFO.to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for FolderFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FolderFile::Navmesh(region) => write!(f, "region {region}"),
+            other => f.write_str(&other.canonical_name()),
+        }
+    }
+}
+
+/// The files of a world folder that silknav reads, each with its path as found (which may be
+/// spelt in any case). Made by [`scan_folder`] or [`FolderListing::from_paths`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FolderListing {
+    files: BTreeMap<FolderFile, PathBuf>,
+}
+
+impl FolderListing {
+    /// Sorts paths into their roles by file name; names silknav does not read are skipped.
+    ///
+    /// # Errors
+    /// [`LoadError::DuplicateName`] when two paths name the same region or companion (names
+    /// that differ only in case, or the same name twice), naming both.
+    pub fn from_paths<P: Into<PathBuf>>(
+        paths: impl IntoIterator<Item = P>,
+    ) -> Result<FolderListing, LoadError> {
+        let mut paths: Vec<PathBuf> = paths.into_iter().map(Into::into).collect();
+        // Sorted, so that which of two clashing files is named first does not depend on the
+        // order the operating system lists them in.
+        paths.sort();
+        let mut files = BTreeMap::new();
+        for path in paths {
+            let Some(role) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(FolderFile::from_name)
+            else {
+                continue;
+            };
+            if let Some(first) = files.get(&role) {
+                return Err(LoadError::DuplicateName {
+                    file: role,
+                    first: PathBuf::clone(first),
+                    second: path,
+                });
+            }
+            files.insert(role, path);
+        }
+        Ok(FolderListing { files })
+    }
+
+    /// The path of a file, if the folder has it.
+    pub fn path(&self, file: FolderFile) -> Option<&Path> {
+        self.files.get(&file).map(PathBuf::as_path)
+    }
+
+    /// Every file with its role: navmeshes in region order, then `mapinfo.mfo`,
+    /// `object.ifo`, `tile2d.ifo`.
+    pub fn iter(&self) -> impl Iterator<Item = (FolderFile, &Path)> + '_ {
+        self.files.iter().map(|(f, p)| (*f, p.as_path()))
+    }
+
+    /// The navmesh files, in region order.
+    pub fn navmeshes(&self) -> impl Iterator<Item = (RegionId, &Path)> + '_ {
+        self.iter().filter_map(|(f, p)| match f {
+            FolderFile::Navmesh(region) => Some((region, p)),
+            _ => None,
+        })
+    }
+
+    /// The path of a region's navmesh file, if the folder has one.
+    pub fn navmesh(&self, region: RegionId) -> Option<&Path> {
+        self.path(FolderFile::Navmesh(region))
+    }
+
+    /// The path a file has in the folder `dir` this listing was made from: as found when
+    /// present, else the name silknav would give it. For naming files in reports.
+    pub fn path_or_canonical(&self, dir: &Path, file: FolderFile) -> PathBuf {
+        self.path(file)
+            .map_or_else(|| dir.join(file.canonical_name()), Path::to_path_buf)
+    }
+}
+
+/// Lists a world folder: which file is which region's navmesh and which companion.
+///
+/// # Errors
+/// The folder cannot be listed ([`LoadError::File`] naming it), or two files name one region
+/// or companion ([`LoadError::DuplicateName`]).
+pub fn scan_folder(dir: impl AsRef<Path>) -> Result<FolderListing, LoadError> {
+    let dir = dir.as_ref();
+    let fail = |e: std::io::Error| {
+        LoadError::File(FileError {
+            path: dir.to_path_buf(),
+            error: e.into(),
+        })
+    };
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(fail)? {
+        paths.push(entry.map_err(fail)?.path());
+    }
+    FolderListing::from_paths(paths)
+}
+
+/// A world folder (or a set of files in memory) that could not be loaded.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// A file, or the folder itself, could not be read or parsed.
+    File(FileError),
+    /// Two files name the same region or companion: their names differ only in case (or are
+    /// equal, for files in memory). Which one the game would read is not defined.
+    DuplicateName {
+        /// The region or companion both names stand for.
+        file: FolderFile,
+        /// The first file, in sorted order.
+        first: PathBuf,
+        /// The second.
+        second: PathBuf,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            // Transparent: the file error names the path, its source the detail.
+            LoadError::File(e) => e.fmt(f),
+            LoadError::DuplicateName {
+                file,
+                first,
+                second,
+            } => write!(
+                f,
+                "{} and {}: two files for {file} (names that differ only in case); keep one",
+                first.display(),
+                second.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::File(e) => std::error::Error::source(e),
+            LoadError::DuplicateName { .. } => None,
+        }
+    }
+}
+
+impl From<FileError> for LoadError {
+    fn from(e: FileError) -> LoadError {
+        LoadError::File(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_sorted_into_roles_in_any_case() {
+        let listing = FolderListing::from_paths([
+            "w/MapInfo.MFO",
+            "w/NV_694E.NVM",
+            "w/nv_0001.nvm",
+            "w/readme.txt",
+            "w/nv_8001.nvm",
+            "w/Tile2D.ifo",
+        ])
+        .unwrap();
+        let got: Vec<(FolderFile, &Path)> = listing.iter().collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    FolderFile::Navmesh(RegionId(0x0001)),
+                    Path::new("w/nv_0001.nvm")
+                ),
+                (
+                    FolderFile::Navmesh(RegionId(0x694e)),
+                    Path::new("w/NV_694E.NVM")
+                ),
+                (
+                    FolderFile::Navmesh(RegionId(0x8001)),
+                    Path::new("w/nv_8001.nvm")
+                ),
+                (FolderFile::MapInfo, Path::new("w/MapInfo.MFO")),
+                (FolderFile::Tile2d, Path::new("w/Tile2D.ifo")),
+            ]
+        );
+        assert_eq!(listing.path(FolderFile::ObjectIfo), None);
+        assert_eq!(
+            listing.path_or_canonical(Path::new("w"), FolderFile::ObjectIfo),
+            Path::new("w/object.ifo")
+        );
+    }
+
+    #[test]
+    fn names_differing_only_in_case_are_an_error_naming_both() {
+        for (a, b, file) in [
+            (
+                "nv_694e.nvm",
+                "NV_694E.NVM",
+                FolderFile::Navmesh(RegionId(0x694e)),
+            ),
+            ("mapinfo.mfo", "MAPINFO.mfo", FolderFile::MapInfo),
+            ("object.ifo", "Object.ifo", FolderFile::ObjectIfo),
+            ("tile2d.ifo", "tile2d.ifo", FolderFile::Tile2d),
+        ] {
+            let err = FolderListing::from_paths([a, b]).unwrap_err();
+            let LoadError::DuplicateName {
+                file: got,
+                first,
+                second,
+            } = &err
+            else {
+                panic!("{err:?}");
+            };
+            assert_eq!(*got, file);
+            let mut both = [first.clone(), second.clone()];
+            both.sort();
+            let mut want = [PathBuf::from(a), PathBuf::from(b)];
+            want.sort();
+            assert_eq!(both, want);
+            let text = err.to_string();
+            assert!(text.contains(a) && text.contains(b), "{text}");
+        }
+    }
+}
