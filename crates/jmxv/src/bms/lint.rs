@@ -42,9 +42,10 @@
 //!   the line exactly. Extra listings are not findings: the server tests each listed edge.
 //! - **Degenerate cells** (B007) are measured in the xz plane, where the server's point-in-cell
 //!   test works; the area's sign (winding) is not checked.
-//! - **Dependent checks are skipped.** Geometry is checked only where the indices it needs are
-//!   in range and the coordinates finite, and B011 only on a consistent grid (no B009), so one
-//!   mistake gives one finding, not many.
+//! - **Dependent checks are skipped.** Ownership (B004) is checked only where the edge's and
+//!   the cell's vertex indices are in range, geometry only where the coordinates are also
+//!   finite, and B011 only on a consistent grid (no B009), so one mistake gives one finding,
+//!   not many.
 //!
 //! # Cost
 //! O(vertices + cells + edges + grid entries), plus for each outline edge the tiles it
@@ -287,11 +288,16 @@ impl<'a> Linter<'a> {
                 format!("cell {second}, but there are {cell_count} cells (and it is not 0xFFFF)"),
             );
         }
+        let [va, vb] = e.vertices;
+        let edge_in_range = usize::from(va.max(vb)) < vertex_count;
         for (side, &cell) in e.cells.iter().enumerate() {
             let Some(c) = self.nav.cells.get(usize::from(cell)) else {
                 continue;
             };
-            let [va, vb] = e.vertices;
+            let cell_in_range = c.vertices.iter().all(|&v| usize::from(v) < vertex_count);
+            if !edge_in_range || !cell_in_range {
+                continue;
+            }
             if va == vb || !c.vertices.contains(&va) || !c.vertices.contains(&vb) {
                 self.report(
                     "B004",
