@@ -9,6 +9,7 @@
 //! | [`mfo`] | `mapinfo.mfo` (`JMXVMFO 1000`) | which regions exist: one bit per region id |
 //! | [`ifo::object`] | `object.ifo` (`JMXVOBJI1000`) | the resources navmesh objects name by `object_id` |
 //! | [`ifo::tile2d`] | `tile2d.ifo` (`JMXV2DTI1001`) | the textures navmesh tiles name by `texture_id` |
+//! | [`bms`] | `*.bms` (`JMXVBMS 0110`, `0109`) | an object's mesh: its navigation section (triangles, outline and inline edges, events, outline grid); the render mesh kept as bytes |
 //!
 //! Positions inside a file are region-local: `[0, 1920)` on x and z. [`RegionId`] names regions
 //! and their file names.
@@ -23,6 +24,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod bms;
 mod bytes;
 mod error;
 mod float;

@@ -4,6 +4,8 @@
 //!   satisfy every single-file invariant (they lint clean).
 //! - [`corrupt`]: ways to break bytes on purpose.
 //! - [`independent`]: a second writer of the format, from the spec page alone.
+//! - [`independent_bms`]: a second writer of `JMXVBMS` object meshes, and the building, bridge
+//!   and gate meshes the world generator places.
 //! - [`rng`]: the seeded random numbers of tests and benches.
 //! - [`error_chain`]: an error's source chain, checked to say each thing once.
 
@@ -12,6 +14,7 @@ use jmxv::RegionId;
 
 pub mod corrupt;
 pub mod independent;
+pub mod independent_bms;
 mod mask;
 pub mod rng;
 
