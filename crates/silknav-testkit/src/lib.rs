@@ -5,6 +5,8 @@
 //! - [`corrupt`]: ways to break bytes on purpose.
 //! - [`independent`]: a second writer of the format, from the spec page alone.
 //! - [`rng`]: the seeded random numbers of tests and benches.
+//! - [`movingai`]: the committed Moving AI benchmark maps and queries, and where they are.
+//! - [`sha1`]: the digest that checks committed test data against its sources.
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -12,7 +14,9 @@ use jmxv::RegionId;
 pub mod corrupt;
 pub mod independent;
 mod mask;
+pub mod movingai;
 pub mod rng;
+pub mod sha1;
 
 #[cfg(test)]
 mod tests;

@@ -44,3 +44,39 @@ fn open_region_is_four_cells_with_border_walls() {
     assert_eq!(walls, 8);
     assert!(mesh.global_edges.is_empty());
 }
+
+#[test]
+fn sha1_matches_the_fips_180_examples() {
+    assert_eq!(
+        sha1::hex(b""),
+        "da39a3ee5e6b4b0d3255bfef95601890afd80709"
+    );
+    assert_eq!(
+        sha1::hex(b"abc"),
+        "a9993e364706816aba3e25717850c26c9cd0d89d"
+    );
+    // Two blocks: the padding does not fit after 56 bytes.
+    assert_eq!(
+        sha1::hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+        "84983e441c3bd26ebaae4aa1f95129e5e54670f1"
+    );
+    assert_eq!(
+        sha1::hex(&vec![b'a'; 1_000_000]),
+        "34aa973cd4c4daa4f61eeb2bdbad27316534016f"
+    );
+}
+
+#[test]
+fn the_movingai_folder_is_found_and_its_table_read() {
+    let dir = movingai::data_dir();
+    assert!(dir.join("maps/arena.map").is_file(), "{}", dir.display());
+    let sources = movingai::sources();
+    for name in movingai::MAPS {
+        let map = sources.iter().find(|s| s.file == format!("maps/{name}"));
+        assert_eq!(map.map(|s| s.queries), Some(None), "{name}");
+    }
+    let arena = movingai::map("arena.map");
+    assert_eq!((arena.width, arena.height), (49, 49));
+    assert_eq!(movingai::octile("arena.map").len(), 130);
+    assert_eq!(movingai::anyangle("arena.map").len(), 130);
+}
