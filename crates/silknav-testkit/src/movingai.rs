@@ -130,9 +130,7 @@ pub fn sources() -> Vec<Source> {
             continue;
         };
         let columns: Vec<&str> = row.trim_end_matches('|').split(" | ").collect();
-        let bad = |what: &str| -> ! {
-            panic!("SOURCES.md line {}: {what} in {line:?}", n + 1)
-        };
+        let bad = |what: &str| -> ! { panic!("SOURCES.md line {}: {what} in {line:?}", n + 1) };
         // file | content | source @ commit | path in source | bytes | queries | sha1
         if columns.len() != 7 {
             bad(&format!("expected 7 columns, found {}", columns.len()));

@@ -3,7 +3,13 @@
 
 /// The SHA-1 digest of `data`.
 pub fn digest(data: &[u8]) -> [u8; 20] {
-    let mut h: [u32; 5] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0];
+    let mut h: [u32; 5] = [
+        0x6745_2301,
+        0xefcd_ab89,
+        0x98ba_dcfe,
+        0x1032_5476,
+        0xc3d2_e1f0,
+    ];
     // The message, a 1 bit, zeros to 56 mod 64 bytes, and the bit length (big-endian).
     let mut padded = data.to_vec();
     padded.push(0x80);

@@ -47,10 +47,7 @@ fn open_region_is_four_cells_with_border_walls() {
 
 #[test]
 fn sha1_matches_the_fips_180_examples() {
-    assert_eq!(
-        sha1::hex(b""),
-        "da39a3ee5e6b4b0d3255bfef95601890afd80709"
-    );
+    assert_eq!(sha1::hex(b""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
     assert_eq!(
         sha1::hex(b"abc"),
         "a9993e364706816aba3e25717850c26c9cd0d89d"
