@@ -2,7 +2,7 @@
 //! query timed through both in the same run.
 //!
 //! `cargo bench -p silknav-bench --bench paths [-- FILTER...] [--validate] [--keep-going]
-//! [--rounds N]`
+//! [--rounds N] [--results]`
 //!
 //! Query sets, each a row of the table:
 //! - the five Moving AI maps of the committed test data (`crates/silknav/tests/data/movingai`,
@@ -36,7 +36,9 @@
 //! `gen32x32`, ...); `--validate` only checks polyanya against the scen files; `--keep-going`
 //! reports every disagreement of ours (`DISAGREE` lines, counted in the table) instead of
 //! stopping at the first; `--rounds N` fixes the rounds (default: as many as fit a set's time
-//! budget, 3 to 9). Without `--bench` (a `cargo test --benches` smoke run) only arena runs,
+//! budget, 3 to 9); `--results` also writes the table to `RESULTS.md` beside the crate's
+//! manifest (atomically, with the date, the machine and the command; full runs only). Without
+//! `--bench` (a `cargo test --benches` smoke run) only arena runs,
 //! once.
 
 mod competitor;
@@ -814,7 +816,7 @@ fn results_markdown(rows: &[Row], seconds: f64) -> String {
         if dropped == 0 {
             String::new()
         } else {
-            format!(" ({dropped} queries that polyanya found no path for were left out)")
+            format!(" (queries left out because polyanya found no path between connected ends: {dropped})")
         }
     ));
     line(String::new());
