@@ -5,6 +5,7 @@
 //! - [`memory`]: resident memory from `/proc/self/status` and heap bytes from a counting
 //!   allocator.
 //! - [`queries`]: seeded query sets over a world (points, walkable points, segments).
+//! - [`record`]: the date, the machine and atomic writes, for results committed from a run.
 //! - [`rects`]: a world's walkable rectangles as a polygon mesh with T-junctions, the input of
 //!   the paths bench's competitor.
 //!
@@ -14,6 +15,7 @@
 pub mod cache;
 pub mod memory;
 pub mod queries;
+pub mod record;
 pub mod rects;
 
 use std::path::{Path, PathBuf};

@@ -8,6 +8,7 @@
 //!   and gate meshes the world generator places.
 //! - [`rng`]: the seeded random numbers of tests and benches.
 //! - [`error_chain`]: an error's source chain, checked to say each thing once.
+//! - [`movingai`]: the committed Moving AI benchmark maps and queries, and where they are.
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -16,6 +17,7 @@ pub mod corrupt;
 pub mod independent;
 pub mod independent_bms;
 mod mask;
+pub mod movingai;
 pub mod rng;
 
 #[cfg(test)]

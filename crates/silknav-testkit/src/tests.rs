@@ -72,3 +72,18 @@ fn error_chain_lists_each_text() {
 fn error_chain_refuses_a_repeated_text() {
     crate::error_chain(&Repeating(std::io::Error::other("disk full")));
 }
+
+#[test]
+fn the_movingai_folder_is_found_and_its_table_read() {
+    let dir = movingai::data_dir();
+    assert!(dir.join("maps/arena.map").is_file(), "{}", dir.display());
+    let sources = movingai::sources();
+    for name in movingai::MAPS {
+        let map = sources.iter().find(|s| s.file == format!("maps/{name}"));
+        assert_eq!(map.map(|s| s.queries), Some(None), "{name}");
+    }
+    let arena = movingai::map("arena.map");
+    assert_eq!((arena.width, arena.height), (49, 49));
+    assert_eq!(movingai::octile("arena.map").len(), 130);
+    assert_eq!(movingai::anyangle("arena.map").len(), 130);
+}

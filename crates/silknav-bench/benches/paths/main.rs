@@ -2,12 +2,13 @@
 //! query timed through both in the same run.
 //!
 //! `cargo bench -p silknav-bench --bench paths [-- FILTER...] [--validate] [--keep-going]
-//! [--rounds N]`
+//! [--rounds N] [--results]`
 //!
 //! Query sets, each a row of the table:
-//! - the five Moving AI maps under `../shared/movingai` (beside the workspace; skipped with a
-//!   notice when missing): every query of `derived-anyangle/<map>.map.scen`, whose lengths
-//!   (any-angle optima in grid cells, −1 for none) both answers must reproduce;
+//! - the five Moving AI maps of the committed test data (`crates/silknav/tests/data/movingai`,
+//!   found through `silknav_testkit::movingai`): every query of
+//!   `derived-anyangle/<map>.map.scen`, whose lengths (any-angle optima in grid cells, −1 for
+//!   none) both answers must reproduce;
 //! - two generated 4×4-region worlds with 500 seeded pairs of walkable points each: any pairs
 //!   on seed 1, connected pairs on seed 2 (whose ground is more fragmented, so that the set
 //!   times searches rather than the island check);
@@ -35,7 +36,9 @@
 //! `gen32x32`, ...); `--validate` only checks polyanya against the scen files; `--keep-going`
 //! reports every disagreement of ours (`DISAGREE` lines, counted in the table) instead of
 //! stopping at the first; `--rounds N` fixes the rounds (default: as many as fit a set's time
-//! budget, 3 to 9). Without `--bench` (a `cargo test --benches` smoke run) only arena runs,
+//! budget, 3 to 9); `--results` also writes the table to `RESULTS.md` beside the crate's
+//! manifest (atomically, with the date, the machine and the command; full runs only). Without
+//! `--bench` (a `cargo test --benches` smoke run) only arena runs,
 //! once.
 
 mod competitor;
@@ -44,31 +47,25 @@ use competitor::Competitor;
 use silknav::files::WorldFiles;
 use silknav::jmxv::nvm::NavMesh;
 use silknav::jmxv::RegionId;
-use silknav::movingai::{parse_scenarios, GridMap, Scenario};
+use silknav::movingai::Scenario;
 use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::{CellRef, PathError, PathIndexStats, PathScratch, Position, World};
 use silknav_bench::cache::{cached_world, find_cached};
+use silknav_bench::record::{machine, utc_date, write_atomically};
 use silknav_bench::rects::{grid_rects, open_rects, Rect, RectMesh};
 use silknav_bench::{duration, is_bench_run, verdict};
+use silknav_testkit::movingai;
 use silknav_testkit::rng::SplitMix64;
 use std::collections::{BTreeMap, HashMap};
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 /// Where Moving AI maps are imported: the map's (0, 0) is this region's south-west corner.
 const ORIGIN: (u8, u8) = (10, 20);
 /// Units of a grid cell: scen lengths are in cells.
 const CELL: f64 = 20.0;
-/// The Moving AI maps, smallest first.
-const MAPS: [&str; 5] = [
-    "arena",
-    "rmtst01",
-    "maze512-32-9",
-    "random512-25-0",
-    "brc202d",
-];
 /// Generated worlds: name, options, query pairs, minimum distance between the ends in units,
 /// whether the ends must be connected.
 const GENERATED: [(&str, GenOptions, usize, f64, bool); 3] = [
@@ -198,6 +195,8 @@ struct Options {
     keep_going: bool,
     rounds: Option<usize>,
     smoke: bool,
+    /// Write the table to `RESULTS.md` beside the crate's manifest (`--results`).
+    results: bool,
 }
 
 fn main() {
@@ -214,14 +213,10 @@ fn main() {
     let started = Instant::now();
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    for map in MAPS.into_iter().filter(|m| wanted(m)) {
-        match movingai_case(map) {
-            Ok(case) => run(case, &options, &mut rows),
-            Err(why) => {
-                println!("skipped: {map}: {why}");
-                skipped.push(map.to_string());
-            }
-        }
+    // The maps, smallest first; a set is named for its map without `.map`.
+    let maps = movingai::MAPS.map(|file| file.trim_end_matches(".map"));
+    for map in maps.into_iter().filter(|m| wanted(m)) {
+        run(movingai_case(map), &options, &mut rows);
     }
     for (name, world, pairs, apart, connected) in GENERATED {
         if !wanted(name) || options.validate_only {
@@ -238,7 +233,14 @@ fn main() {
     if options.smoke {
         println!("(a smoke run: unoptimised, one round; its times mean nothing)");
     }
-    eprintln!("paths bench: {:.0} s", started.elapsed().as_secs_f64());
+    let seconds = started.elapsed().as_secs_f64();
+    if options.results {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("RESULTS.md");
+        write_atomically(&path, &results_markdown(&rows, seconds))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        println!("\nwrote {}", path.display());
+    }
+    eprintln!("paths bench: {seconds:.0} s");
 }
 
 fn parse_args() -> Options {
@@ -248,12 +250,14 @@ fn parse_args() -> Options {
         keep_going: false,
         rounds: None,
         smoke: !is_bench_run(),
+        results: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--validate" => options.validate_only = true,
             "--keep-going" => options.keep_going = true,
+            "--results" => options.results = true,
             "--rounds" => {
                 options.rounds = Some(
                     args.next()
@@ -270,26 +274,22 @@ fn parse_args() -> Options {
     if !options.filters.is_empty() || options.validate_only {
         options.smoke = false;
     }
+    // The committed table is of a whole measured run; refused before minutes of work.
+    assert!(
+        !options.results
+            || (options.filters.is_empty() && !options.validate_only && !options.smoke),
+        "--results records a full run: `cargo bench -p silknav-bench --bench paths -- --results` \
+         without set filters or --validate"
+    );
     options
 }
 
-/// `shared/movingai`, beside the workspace.
-fn movingai_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai")
-}
-
-/// A Moving AI map as a world, polyanya's meshes and the derived any-angle queries.
-fn movingai_case(map: &str) -> Result<Case, String> {
-    let dir = movingai_dir();
-    let map_path = dir.join("maps").join(format!("{map}.map"));
-    let scen_path = dir.join("derived-anyangle").join(format!("{map}.map.scen"));
-    let read = |path: &PathBuf| {
-        std::fs::read_to_string(path)
-            .map_err(|e| format!("no Moving AI data at {} ({e})", path.display()))
-    };
-    let (text, scen) = (read(&map_path)?, read(&scen_path)?);
-    let grid = GridMap::parse(&text).map_err(|e| format!("{}: {e}", map_path.display()))?;
-    let scenarios = parse_scenarios(&scen).map_err(|e| format!("{}: {e}", scen_path.display()))?;
+/// A Moving AI map (the test data committed under `crates/silknav/tests/data/movingai`) as a
+/// world, polyanya's meshes and the derived any-angle queries.
+fn movingai_case(map: &str) -> Case {
+    let file = format!("{map}.map");
+    let grid = movingai::map(&file);
+    let scenarios = movingai::anyangle(&file);
     let meshes = grid.to_world(ORIGIN).expect("the maps fit the id space");
     let origin = RegionId::new(ORIGIN.0, ORIGIN.1);
     let (world, competitor, _, _) = build(&meshes, origin);
@@ -300,14 +300,14 @@ fn movingai_case(map: &str) -> Result<Case, String> {
         .enumerate()
         .map(|(i, s)| scen_query(i, s, base))
         .collect();
-    Ok(Case {
+    Case {
         name: map.to_string(),
         world,
         competitor,
         reference: Some(reference),
         regions: meshes.len(),
         queries,
-    })
+    }
 }
 
 /// A scen query: lattice points (x, y) are world (20·x, 20·y) from the map's corner.
@@ -725,6 +725,17 @@ fn print_table(rows: &[Row], skipped: &[String]) {
         );
     }
     println!("\ntargets:");
+    for line in targets(rows) {
+        println!("  {line}");
+    }
+    if !skipped.is_empty() {
+        println!("  (skipped: {})", skipped.join(", "));
+    }
+}
+
+/// Whether the targets were met, one line each.
+fn targets(rows: &[Row]) -> Vec<String> {
+    let mut out = Vec::new();
     let worst = |ratio: fn(&Row) -> f64| {
         rows.iter()
             .max_by(|a, b| ratio(a).total_cmp(&ratio(b)))
@@ -734,18 +745,18 @@ fn print_table(rows: &[Row], skipped: &[String]) {
     let mean_ratio = |r: &Row| r.ours.mean / r.theirs.mean;
     let p95_ratio = |r: &Row| r.ours.p95 / r.theirs.p95;
     let (name, ratio) = worst(mean_ratio);
-    println!(
-        "  mean ≤ {MEAN_RATIO_TARGET}× polyanya's on every set: {} (worst {name}: {ratio:.3}×)",
+    out.push(format!(
+        "mean ≤ {MEAN_RATIO_TARGET}× polyanya's on every set: {} (worst {name}: {ratio:.3}×)",
         verdict(ratio <= MEAN_RATIO_TARGET)
-    );
+    ));
     let (name, ratio) = worst(p95_ratio);
-    println!(
-        "  p95 never slower than polyanya's: {} (worst {name}: {ratio:.3}×)",
+    out.push(format!(
+        "p95 never slower than polyanya's: {} (worst {name}: {ratio:.3}×)",
         verdict(ratio <= P95_RATIO_TARGET)
-    );
-    match rows.iter().find(|r| r.name == LONG) {
-        Some(r) => println!(
-            "  every query across ≥ 20 regions ≤ {}: {} (ours max {}, mean {}; polyanya max {}, mean {})",
+    ));
+    out.push(match rows.iter().find(|r| r.name == LONG) {
+        Some(r) => format!(
+            "every query across ≥ 20 regions ≤ {}: {} (ours max {}, mean {}; polyanya max {}, mean {})",
             duration(LONG_QUERY_TARGET_NS),
             verdict(r.ours.max <= LONG_QUERY_TARGET_NS),
             duration(r.ours.max),
@@ -753,12 +764,111 @@ fn print_table(rows: &[Row], skipped: &[String]) {
             duration(r.theirs.max),
             duration(r.theirs.mean)
         ),
-        None => println!("  a query across ≥ 20 regions: not run"),
-    }
+        None => "a query across ≥ 20 regions: not run".to_string(),
+    });
     if rows.iter().any(|r| r.disagreements > 0) {
-        println!("  lengths: {}", verdict(false));
+        out.push(format!("lengths: {}", verdict(false)));
     }
-    if !skipped.is_empty() {
-        println!("  (skipped: {})", skipped.join(", "));
+    out
+}
+
+/// `RESULTS.md`: when, where and how the run was made, then one row per set with both
+/// polyanya meshes and our path index, then the targets.
+fn results_markdown(rows: &[Row], seconds: f64) -> String {
+    let arguments: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let command = format!(
+        "cargo bench -p silknav-bench --bench paths -- {}",
+        arguments.join(" ")
+    );
+    let us = |ns: f64| format!("{:.1}", ns / 1e3);
+    let mut out = String::new();
+    let mut line = |text: String| {
+        out.push_str(&text);
+        out.push('\n');
+    };
+    line("# Paths bench results".into());
+    line(String::new());
+    line(format!(
+        "Written by the paths bench (`benches/paths/main.rs`) from one run; regenerate it with \
+         the command below rather than editing it.\n\n\
+         - date: {} (UTC)\n\
+         - machine: {}\n\
+         - command: `{command}`\n\
+         - run: {seconds:.0} s",
+        utc_date(SystemTime::now()),
+        machine(),
+    ));
+    line(String::new());
+    let disagreements: usize = rows.iter().map(|r| r.disagreements).sum();
+    let dropped: usize = rows.iter().map(|r| r.dropped).sum();
+    line(format!(
+        "Times are per query in µs, each query's fastest of its rounds; both searchers ran every \
+         query in turn in the same run, and {}{}. The machine is shared, so single times are \
+         noisy; the ratios (ours / polyanya's, below 1 is faster) are what the run measured.",
+        if disagreements == 0 {
+            "every length agreed within 1e-3 relative".to_string()
+        } else {
+            format!("{disagreements} queries DISAGREED")
+        },
+        if dropped == 0 {
+            String::new()
+        } else {
+            format!(" (queries left out because polyanya found no path between connected ends: {dropped})")
+        }
+    ));
+    line(String::new());
+    line(
+        "| set | queries | ours mean | ours p95 | polyanya cells mean | cells p95 | ours / cells | \
+         polyanya best mean | best p95 | ours / best mean | ours / best p95 | index build s | \
+         corners | edges | heap bytes |"
+            .into(),
+    );
+    line(format!("|{}", "---|".repeat(15)));
+    for r in rows {
+        let (best_mean, best_p95, ratio_mean, ratio_p95) = match r.reference {
+            Some(b) => (
+                us(b.mean),
+                us(b.p95),
+                format!("{:.3}", r.ours.mean / b.mean),
+                format!("{:.3}", r.ours.p95 / b.p95),
+            ),
+            None => ("-".into(), "-".into(), "-".into(), "-".into()),
+        };
+        line(format!(
+            "| {} | {} | {} | {} | {} | {} | {:.3} | {best_mean} | {best_p95} | {ratio_mean} | \
+             {ratio_p95} | {:.3} | {} | {} | {} |",
+            r.name,
+            r.queries,
+            us(r.ours.mean),
+            us(r.ours.p95),
+            us(r.theirs.mean),
+            us(r.theirs.p95),
+            r.ours.mean / r.theirs.mean,
+            r.index.build_seconds,
+            r.index.corners,
+            r.index.edges,
+            r.index.heap_bytes,
+        ));
     }
+    line(String::new());
+    line(
+        "- **polyanya cells**: polyanya 0.18 on a mesh of exactly the world's open cells (region \
+         borders and the 48-tile cell limit cut it), the same ground our search walks.\n\
+         - **polyanya best**: polyanya on greedy whole-map rectangles, which nothing cuts: the \
+         competitor at its best (Moving AI maps only; generated worlds have no grid to build \
+         them from).\n\
+         - **index**: `World::prepare_paths`, built once per world before the queries: its build \
+         time, its corners and visibility edges, and its heap bytes."
+            .into(),
+    );
+    line(String::new());
+    line("Targets (against polyanya cells):".into());
+    line(String::new());
+    for target in targets(rows) {
+        line(format!("- {target}"));
+    }
+    out
 }

@@ -186,12 +186,8 @@ fn existing_files_are_not_replaced_without_force() {
 
 #[test]
 fn the_arena_map_reproduces_its_open_and_blocked_cells() {
-    let arena =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai/maps/arena.map");
-    let Ok(map) = std::fs::read_to_string(&arena) else {
-        eprintln!("skipped: {} is absent", arena.display());
-        return;
-    };
+    let arena = silknav_testkit::movingai::data_dir().join("maps/arena.map");
+    let map = silknav_testkit::movingai::read("maps/arena.map");
     let dir = temp();
     let arena = arena.to_str().expect("a UTF-8 path");
     let run = silknav(dir.path(), &["import-movingai", arena, "--out", "w"]);

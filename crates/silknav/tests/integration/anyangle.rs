@@ -6,10 +6,10 @@
 //!
 //! This slow exact search is also the oracle that path finding will be held to.
 
-use silknav::movingai::{parse_scenarios, GridMap};
+use silknav::movingai::GridMap;
 use silknav::{Position, World};
+use silknav_testkit::movingai;
 use std::collections::BinaryHeap;
-use std::path::PathBuf;
 
 const ORIGIN: (u8, u8) = (10, 20);
 
@@ -119,19 +119,8 @@ fn ordered(d: f64) -> u64 {
 
 #[test]
 fn visibility_through_line_of_sight_reproduces_any_angle_optima() {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai");
     for name in ["arena.map", "rmtst01.map"] {
-        let (Ok(text), Ok(scen)) = (
-            std::fs::read_to_string(shared.join("maps").join(name)),
-            std::fs::read_to_string(shared.join("derived-anyangle").join(format!("{name}.scen"))),
-        ) else {
-            eprintln!(
-                "skipped: no Moving AI data for {name} under {}",
-                shared.display()
-            );
-            continue;
-        };
-        let grid = GridMap::parse(&text).unwrap();
+        let grid = movingai::map(name);
         let meshes = grid.to_world(ORIGIN).unwrap();
         let map = Map {
             world: World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m))),
@@ -145,7 +134,7 @@ fn visibility_through_line_of_sight_reproduces_any_angle_optima() {
                     .collect()
             })
             .collect();
-        let scenarios = parse_scenarios(&scen).unwrap();
+        let scenarios = movingai::anyangle(name);
         let (mut matched, mut skipped) = (0, 0);
         for s in &scenarios {
             let (sx, sy) = (i64::from(s.start.0), i64::from(s.start.1));

@@ -1,15 +1,11 @@
 //! Shortest paths against the any-angle benchmark: every query of the derived any-angle
-//! scenario files, on the Moving AI maps imported as worlds.
+//! scenario files, on the Moving AI maps (the committed `tests/data/movingai`) imported as
+//! worlds.
 
-use silknav::movingai::{parse_scenarios, GridMap};
 use silknav::{PathError, PathScratch, Position, World};
-use std::path::PathBuf;
+use silknav_testkit::movingai;
 
 const ORIGIN: (u8, u8) = (10, 20);
-
-fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/movingai")
-}
 
 fn point(x: u32, y: u32) -> Position {
     let base_x = f64::from(ORIGIN.0) * 1920.0;
@@ -18,24 +14,12 @@ fn point(x: u32, y: u32) -> Position {
 }
 
 fn check_map(name: &str) {
-    let dir = shared();
-    let (Ok(text), Ok(scen), Ok(octile)) = (
-        std::fs::read_to_string(dir.join("maps").join(name)),
-        std::fs::read_to_string(dir.join("derived-anyangle").join(format!("{name}.scen"))),
-        std::fs::read_to_string(dir.join("scen-octile").join(format!("{name}.scen"))),
-    ) else {
-        eprintln!(
-            "skipped: no Moving AI data for {name} under {}",
-            dir.display()
-        );
-        return;
-    };
-    let grid = GridMap::parse(&text).unwrap();
+    let grid = movingai::map(name);
     let meshes = grid.to_world(ORIGIN).unwrap();
     let world = World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m)));
     let stats = world.prepare_paths();
-    let scenarios = parse_scenarios(&scen).unwrap();
-    let octile = parse_scenarios(&octile).unwrap();
+    let scenarios = movingai::anyangle(name);
+    let octile = movingai::octile(name);
     assert_eq!(scenarios.len(), octile.len());
     let mut scratch = PathScratch::new();
     let mut failures = Vec::new();

@@ -46,10 +46,8 @@ fn worlds() -> Vec<(String, BTreeMap<RegionId, NavMesh>)> {
         "hand-made".into(),
         silknav::build::build_world(&[input, second]),
     ));
-    if let Some(maps) = crate::movingai::maps() {
-        let (name, map) = maps.into_iter().find(|(n, _)| n == "arena.map").unwrap();
-        out.push((name, map.to_world(ORIGIN).unwrap()));
-    }
+    let arena = silknav_testkit::movingai::map("arena.map");
+    out.push(("arena.map".into(), arena.to_world(ORIGIN).unwrap()));
     out
 }
 
