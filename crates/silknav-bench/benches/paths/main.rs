@@ -847,7 +847,7 @@ fn results_markdown(rows: &[Row], seconds: f64) -> String {
             us(r.theirs.mean),
             us(r.theirs.p95),
             r.ours.mean / r.theirs.mean,
-            r.index.build_seconds,
+            r.index.build_time.as_secs_f64(),
             r.index.corners,
             r.index.edges,
             r.index.heap_bytes,
