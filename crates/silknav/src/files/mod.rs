@@ -9,7 +9,7 @@
 mod scan;
 mod write;
 
-pub use scan::{scan_folder, FolderFile, FolderListing, LoadError};
+pub use scan::{scan_folder, FolderFile, FolderListing, LoadError, WorldLocation, NAVMESH_FOLDER};
 pub use write::{check_new, write_atomic, Overwrite, WriteFileError};
 
 use jmxv::ifo::{ObjectIfo, Tile2dIfo};

@@ -62,6 +62,8 @@ impl fmt::Display for FolderFile {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FolderListing {
     files: BTreeMap<FolderFile, PathBuf>,
+    /// Where the folder is, for listings made by [`scan_folder`].
+    location: Option<WorldLocation>,
 }
 
 impl FolderListing {
@@ -95,7 +97,16 @@ impl FolderListing {
             }
             files.insert(role, path);
         }
-        Ok(FolderListing { files })
+        Ok(FolderListing {
+            files,
+            location: None,
+        })
+    }
+
+    /// Where the listed folder is: its data root and navmesh folder (`None` for a listing
+    /// of paths or of files in memory).
+    pub fn location(&self) -> Option<&WorldLocation> {
+        self.location.as_ref()
     }
 
     /// The path of a file, if the folder has it.
@@ -136,7 +147,8 @@ impl FolderListing {
 /// The folder cannot be listed ([`LoadError::File`] naming it), or two files name one region
 /// or companion ([`LoadError::DuplicateName`]).
 pub fn scan_folder(dir: impl AsRef<Path>) -> Result<FolderListing, LoadError> {
-    let dir = dir.as_ref();
+    let location = WorldLocation::find(dir.as_ref());
+    let dir = location.navmesh_dir.as_path();
     let fail = |e: std::io::Error| {
         LoadError::File(FileError {
             path: dir.to_path_buf(),
@@ -147,7 +159,53 @@ pub fn scan_folder(dir: impl AsRef<Path>) -> Result<FolderListing, LoadError> {
     for entry in std::fs::read_dir(dir).map_err(fail)? {
         paths.push(entry.map_err(fail)?.path());
     }
-    FolderListing::from_paths(paths)
+    let mut listing = FolderListing::from_paths(paths)?;
+    listing.location = Some(location);
+    Ok(listing)
+}
+
+/// The folder name of the navmeshes inside a data root, as in the client's `Data` folder.
+pub const NAVMESH_FOLDER: &str = "navmesh";
+
+/// Where a world's files are. A world is laid out like the client's `Data` folder (and
+/// `Data.pk2`): a data root holding `navmesh/` (the navmeshes and their companions) beside the
+/// folders of the object files (`res/`, `prim/`), whose paths in `object.ifo` are relative to
+/// the data root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorldLocation {
+    /// The data root: object file paths resolve against it.
+    pub data_root: PathBuf,
+    /// The folder of the navmeshes and their companion files.
+    pub navmesh_dir: PathBuf,
+}
+
+impl WorldLocation {
+    /// The location of a world given either its data root or its navmesh folder: a folder with
+    /// a `navmesh` subfolder (any case) is a data root; any other folder is a navmesh folder
+    /// whose parent is the data root.
+    pub fn find(path: &Path) -> WorldLocation {
+        let navmesh_child = std::fs::read_dir(path).ok().and_then(|entries| {
+            entries.filter_map(Result::ok).map(|e| e.path()).find(|p| {
+                p.is_dir()
+                    && p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.eq_ignore_ascii_case(NAVMESH_FOLDER))
+            })
+        });
+        match navmesh_child {
+            Some(navmesh_dir) => WorldLocation {
+                data_root: path.to_path_buf(),
+                navmesh_dir,
+            },
+            None => WorldLocation {
+                data_root: path
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+                navmesh_dir: path.to_path_buf(),
+            },
+        }
+    }
 }
 
 /// A world folder (or a set of files in memory) that could not be loaded.
@@ -205,6 +263,44 @@ impl From<FileError> for LoadError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_data_root_and_its_navmesh_folder_are_the_same_world() {
+        let root = tempfile::tempdir().unwrap();
+        let navmesh = root.path().join("NavMesh");
+        std::fs::create_dir(&navmesh).unwrap();
+        std::fs::write(navmesh.join("nv_694e.nvm"), b"").unwrap();
+        std::fs::create_dir(root.path().join("res")).unwrap();
+
+        let from_root = WorldLocation::find(root.path());
+        assert_eq!(from_root.data_root, root.path());
+        assert_eq!(
+            from_root.navmesh_dir, navmesh,
+            "the navmesh folder in any case"
+        );
+        let from_navmesh = WorldLocation::find(&navmesh);
+        assert_eq!(from_navmesh, from_root);
+
+        let a = scan_folder(root.path()).unwrap();
+        let b = scan_folder(&navmesh).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            a.navmesh(RegionId(0x694e)),
+            Some(navmesh.join("nv_694e.nvm").as_path())
+        );
+        assert_eq!(a.location(), Some(&from_root));
+    }
+
+    #[test]
+    fn a_flat_folder_is_its_own_navmesh_folder() {
+        let location = WorldLocation::find(Path::new("worlds/plain"));
+        assert_eq!(location.navmesh_dir, Path::new("worlds/plain"));
+        assert_eq!(location.data_root, Path::new("worlds"));
+        assert_eq!(
+            WorldLocation::find(Path::new("plain")).data_root,
+            Path::new(".")
+        );
+    }
 
     #[test]
     fn names_are_sorted_into_roles_in_any_case() {

@@ -150,7 +150,8 @@ impl World {
     }
 
     /// Loads a world folder: `mapinfo.mfo` when present, and every `nv_XXXX.nvm` (any case) of
-    /// an enabled region, parsed in parallel.
+    /// an enabled region, parsed in parallel. `dir` is the navmesh folder or the data root
+    /// above it ([`crate::files::WorldLocation`]).
     ///
     /// Files are listed by [`scan_folder`]. What is left out — regions without a file, files
     /// of regions mapinfo does not enable, dungeons — and parts of files the queries cannot
@@ -192,7 +193,8 @@ impl World {
             }
             None => None,
         };
-        let (files, report) = plan(&listing, dir, mapinfo.as_ref());
+        let navmesh_dir = listing.location().map_or(dir, |l| l.navmesh_dir.as_path());
+        let (files, report) = plan(&listing, navmesh_dir, mapinfo.as_ref());
         let regions = parse_parallel(
             &files,
             |path| std::fs::read(path).map(Cow::Owned),
