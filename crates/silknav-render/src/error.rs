@@ -1,9 +1,9 @@
-//! What can go wrong when making or saving a picture.
+//! What can go wrong when making a picture.
 
 use jmxv::RegionId;
 use std::fmt;
 
-/// Why a picture could not be made or written.
+/// Why a picture could not be made.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum RenderError {
@@ -29,8 +29,6 @@ pub enum RenderError {
         /// The smallest size that would fit.
         needed: u32,
     },
-    /// Writing the file failed; the I/O error is the [`source`](std::error::Error::source).
-    Io(std::io::Error),
 }
 
 impl fmt::Display for RenderError {
@@ -53,26 +51,13 @@ impl fmt::Display for RenderError {
                 f,
                 "a maximum size of {max_size} pixels leaves no room for the map (needs at least {needed})"
             ),
-            // The I/O error is the source: a report that walks the chain says why.
-            RenderError::Io(_) => f.write_str("writing the picture failed"),
         }
     }
 }
 
-impl std::error::Error for RenderError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RenderError::Io(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<std::io::Error> for RenderError {
-    fn from(e: std::io::Error) -> RenderError {
-        RenderError::Io(e)
-    }
-}
+/// No variant wraps another error: a picture is made in memory, and its file is written by the
+/// caller (`silknav::files::write_atomic`).
+impl std::error::Error for RenderError {}
 
 #[cfg(test)]
 mod tests {
@@ -80,11 +65,6 @@ mod tests {
 
     #[test]
     fn no_error_repeats_its_source() {
-        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "no way in");
-        assert_eq!(
-            silknav_testkit::error_chain(&RenderError::from(io)),
-            ["writing the picture failed", "no way in"]
-        );
         for e in [
             RenderError::NoRegions,
             RenderError::RegionNotInWorld(RegionId(0x694e)),
