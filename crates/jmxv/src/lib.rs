@@ -27,6 +27,8 @@ mod bytes;
 mod error;
 mod float;
 pub mod ifo;
+#[cfg(feature = "serde")]
+pub mod json;
 pub mod lint;
 pub mod mfo;
 pub mod nvm;
