@@ -42,7 +42,11 @@ fn model_to_json_to_model_is_identity_in_every_layout() {
         assert_eq!(json::from_slice(text.as_bytes()).unwrap(), mesh);
         let mut streamed = Vec::new();
         json::to_writer(&mesh, &mut streamed).unwrap();
-        assert_eq!(streamed, text.as_bytes(), "to_writer writes what to_string returns");
+        assert_eq!(
+            streamed,
+            text.as_bytes(),
+            "to_writer writes what to_string returns"
+        );
     }
 }
 
@@ -119,11 +123,7 @@ fn errors_name_the_path() {
         "plane_types: not stored in layout tiles4-noplanes; remove this key"
     );
     assert!(error(r#"{"layout":"standard","heigths":[]}"#).starts_with("heigths: unknown key"));
-    let e = json::from_str(&edited(
-        "{\"min\":[0.0,0.0],",
-        "{\"min\":[0.0,\"abc\"],",
-    ))
-    .unwrap_err();
+    let e = json::from_str(&edited("{\"min\":[0.0,0.0],", "{\"min\":[0.0,\"abc\"],")).unwrap_err();
     assert_eq!(e.path(), Some("cells[0].min[1]"));
     assert_eq!(
         e.message(),
@@ -136,7 +136,8 @@ fn errors_name_the_path() {
 #[test]
 fn paths_are_spelled_like_the_dump() {
     let heights = dump(&NavMesh::default()).replace("\"heights\":[\n", "\"heights\":[\n0.0,");
-    assert!(error(&heights).starts_with("heights: expected an array of 9409 numbers, found an array of 9410"));
+    assert!(error(&heights)
+        .starts_with("heights: expected an array of 9409 numbers, found an array of 9410"));
     let text = edited("\"objects\":[]}", "\"objects\":[1,2,true]}");
     assert_eq!(
         error(&text),
@@ -147,7 +148,10 @@ fn paths_are_spelled_like_the_dump() {
     let text = format!("{}\"nan\"{}", &last[..at], &last[at + 3..]);
     let e = json::from_str(&text).unwrap_err();
     assert_eq!(e.path(), Some("heights[9408]"));
-    assert_eq!(e.message(), "expected a number, \"inf\", \"-inf\" or \"nan:XXXXXXXX\", found \"nan\"");
+    assert_eq!(
+        e.message(),
+        "expected a number, \"inf\", \"-inf\" or \"nan:XXXXXXXX\", found \"nan\""
+    );
 }
 
 #[test]
@@ -162,7 +166,10 @@ fn every_value_type_is_quoted_when_wrong() {
         ("[[1],2]", "an array of 2"),
         ("{\"a\":1}", "an object"),
     ] {
-        let text = edited("\"open_cell_count\":1,", &format!("\"open_cell_count\":{value},"));
+        let text = edited(
+            "\"open_cell_count\":1,",
+            &format!("\"open_cell_count\":{value},"),
+        );
         assert_eq!(
             error(&text),
             format!("open_cell_count: expected an integer 0..=4294967295, found {found}"),
@@ -182,7 +189,10 @@ fn every_value_type_is_quoted_when_wrong() {
             error(&text),
             format!("global_edges: expected an array, found {found}")
         );
-        let text = edited("\"global_edges\":[]", &format!("\"global_edges\":[{value}]"));
+        let text = edited(
+            "\"global_edges\":[]",
+            &format!("\"global_edges\":[{value}]"),
+        );
         assert_eq!(
             error(&text),
             format!("global_edges[0]: expected an object, found {found}")
@@ -192,13 +202,19 @@ fn every_value_type_is_quoted_when_wrong() {
     let text = edited("\"trailing\":\"\"", &format!("\"trailing\":\"{long}\""));
     assert_eq!(
         error(&text),
-        format!("trailing: expected a string of hex digits (two per byte), found \"{}\"…", "x".repeat(40))
+        format!(
+            "trailing: expected a string of hex digits (two per byte), found \"{}\"…",
+            "x".repeat(40)
+        )
     );
 }
 
 #[test]
 fn strings_are_decoded_before_they_are_checked() {
-    let text = edited("\"signature\":\"JMXVNVM 1000\"", r#""signature":"JMXV\u004eVM\u00201000""#);
+    let text = edited(
+        "\"signature\":\"JMXVNVM 1000\"",
+        r#""signature":"JMXV\u004eVM\u00201000""#,
+    );
     assert_eq!(json::from_str(&text).unwrap(), NavMesh::default());
     let text = edited("\"layout\":\"standard\"", r#""layout":"st\u0061ndard""#);
     assert_eq!(json::from_str(&text).unwrap(), NavMesh::default());
@@ -207,8 +223,13 @@ fn strings_are_decoded_before_they_are_checked() {
     // Keys too: an escaped key is the same key.
     let text = edited("\"open_cell_count\":1", r#""open_cell_co\u0075nt":2"#);
     assert_eq!(json::from_str(&text).unwrap().open_cell_count, 2);
-    let text = edited("\"signature\":\"JMXVNVM 1000\"", "\"signature\":\"JMXVNVM\u{e9}100\"");
-    assert!(error(&text).starts_with("signature: expected a string of 12 printable ASCII characters"));
+    let text = edited(
+        "\"signature\":\"JMXVNVM 1000\"",
+        "\"signature\":\"JMXVNVM\u{e9}100\"",
+    );
+    assert!(
+        error(&text).starts_with("signature: expected a string of 12 printable ASCII characters")
+    );
 }
 
 #[test]
@@ -242,7 +263,11 @@ fn layout_rules_hold_whichever_key_comes_first() {
     let text = dump(&mesh);
     let late = |text: &str, layout: &str| {
         text.replacen(&format!("\"layout\":\"{layout}\",\n"), "", 1)
-            .replacen("\"trailing\":\"\"", &format!("\"trailing\":\"\",\"layout\":\"{layout}\""), 1)
+            .replacen(
+                "\"trailing\":\"\"",
+                &format!("\"trailing\":\"\",\"layout\":\"{layout}\""),
+                1,
+            )
     };
     let planes = text.replacen(
         "\"trailing\"",
@@ -267,8 +292,14 @@ fn layout_rules_hold_whichever_key_comes_first() {
     // A standard document needs every tile's flag and texture, and its planes.
     mesh.layout = Layout::Standard;
     let standard = dump(&mesh);
-    let last = standard.rfind("{\"cell\":0,\"flag\":0,\"texture\":0}").unwrap();
-    let missing = format!("{}{{\"cell\":0,\"flag\":0}}{}", &standard[..last], &standard[last + 31..]);
+    let last = standard
+        .rfind("{\"cell\":0,\"flag\":0,\"texture\":0}")
+        .unwrap();
+    let missing = format!(
+        "{}{{\"cell\":0,\"flag\":0}}{}",
+        &standard[..last],
+        &standard[last + 31..]
+    );
     for doc in [missing.clone(), late(&missing, "standard")] {
         assert_eq!(error(&doc), r#"tiles[9215]: missing key "texture""#);
     }
@@ -284,15 +315,43 @@ fn repeated_and_unknown_keys_are_refused_in_every_object() {
     assert_eq!(e.path(), Some("layout"), "{e}");
     assert_eq!(e.position().map(|(line, _)| line), Some(2));
     for (from, to, message) in [
-        ("\"min\":[0.0,0.0],", "\"min\":[0.0,0.0],\"min\":[0.0,0.0],", "cells[0].min: duplicate key"),
-        ("{\"cell\":0,\"flag\":0,", "{\"cell\":0,\"cell\":0,\"flag\":0,", "tiles[0].cell: duplicate key"),
-        ("\"trailing\":\"\"", "\"trailing\":\"\",\"trailing\":\"\"", "trailing: duplicate key"),
-        ("\"signature\":\"JMXVNVM 1000\"", "\"signature_hex\":\"4a4d58564e564d2031303030\",\"signature\":\"JMXVNVM 1000\"", "signature: give either"),
-        ("\"objects\":[]}", "\"objects\":[],\"objectz\":[]}", "cells[0].objectz: unknown key (expected one of min, max, objects)"),
-        ("{\"cell\":0,\"flag\":0,", "{\"cell\":0,\"flags\":0,", "tiles[0].flags: unknown key (expected one of cell, flag, texture)"),
+        (
+            "\"min\":[0.0,0.0],",
+            "\"min\":[0.0,0.0],\"min\":[0.0,0.0],",
+            "cells[0].min: duplicate key",
+        ),
+        (
+            "{\"cell\":0,\"flag\":0,",
+            "{\"cell\":0,\"cell\":0,\"flag\":0,",
+            "tiles[0].cell: duplicate key",
+        ),
+        (
+            "\"trailing\":\"\"",
+            "\"trailing\":\"\",\"trailing\":\"\"",
+            "trailing: duplicate key",
+        ),
+        (
+            "\"signature\":\"JMXVNVM 1000\"",
+            "\"signature_hex\":\"4a4d58564e564d2031303030\",\"signature\":\"JMXVNVM 1000\"",
+            "signature: give either",
+        ),
+        (
+            "\"objects\":[]}",
+            "\"objects\":[],\"objectz\":[]}",
+            "cells[0].objectz: unknown key (expected one of min, max, objects)",
+        ),
+        (
+            "{\"cell\":0,\"flag\":0,",
+            "{\"cell\":0,\"flags\":0,",
+            "tiles[0].flags: unknown key (expected one of cell, flag, texture)",
+        ),
     ] {
         let text = edited(from, to);
-        assert!(error(&text).starts_with(message), "{} does not start with {message}", error(&text));
+        assert!(
+            error(&text).starts_with(message),
+            "{} does not start with {message}",
+            error(&text)
+        );
     }
 }
 
@@ -301,7 +360,11 @@ fn objects_and_links_read_every_field() {
     let mut mesh = NavMesh::default();
     mesh.objects.push(jmxv::nvm::Object {
         object_id: u32::MAX,
-        position: [F32::from_bits(0x7fc0_0001), F32::from(-0.0), F32::from_bits(1)],
+        position: [
+            F32::from_bits(0x7fc0_0001),
+            F32::from(-0.0),
+            F32::from_bits(1),
+        ],
         kind: 0xffff,
         yaw: F32::from(f32::NEG_INFINITY),
         uid: 1,
@@ -319,7 +382,10 @@ fn objects_and_links_read_every_field() {
     assert!(text.contains(r#"{"object_id":4294967295,"position":["nan:7fc00001",-0.0,1e-45],"type":65535,"yaw":"-inf","uid":1,"short0":2,"is_big":3,"is_struct":4,"region_id":5,"links":[{"link_object":6,"link_edge":7,"edge":8}]}"#), "{}", &text[..400]);
     assert_eq!(json::from_str(&text).unwrap(), mesh);
     let broken = text.replacen("\"edge\":8}", "\"edge\":8,\"edge\":9}", 1);
-    assert_eq!(error(&broken), "objects[0].links[0].edge: duplicate key (each key may appear once)");
+    assert_eq!(
+        error(&broken),
+        "objects[0].links[0].edge: duplicate key (each key may appear once)"
+    );
     let broken = text.replacen("\"uid\":1,", "", 1);
     assert_eq!(error(&broken), r#"objects[0]: missing key "uid""#);
 }
@@ -342,25 +408,53 @@ fn text_that_is_not_json_gives_its_line_and_column() {
     );
     assert_eq!(error("{1:2}"), "line 1 column 2: key must be a string");
     assert_eq!(error("{\"layout\" 1}"), "line 1 column 11: expected `:`");
-    assert_eq!(error_bytes(b"\"\xff\""), "line 1 column 2: the text is not UTF-8");
-    assert_eq!(error_bytes(b"{\n\"\xc3\xa9\xff\""), "line 2 column 3: the text is not UTF-8");
+    assert_eq!(
+        error_bytes(b"\"\xff\""),
+        "line 1 column 2: the text is not UTF-8"
+    );
+    assert_eq!(
+        error_bytes(b"{\n\"\xc3\xa9\xff\""),
+        "line 2 column 3: the text is not UTF-8"
+    );
     assert!(error("\"a\nb\"").starts_with("line 2 column 0: control character"));
-    assert_eq!(error("\"abc"), "line 1 column 5: EOF while parsing a string");
+    assert_eq!(
+        error("\"abc"),
+        "line 1 column 5: EOF while parsing a string"
+    );
     assert_eq!(error("\"\\x\""), "line 1 column 3: invalid escape");
     assert_eq!(
         error("\"\\ud800\""),
         "line 1 column 8: unexpected end of hex escape"
     );
-    assert_eq!(error("\"\\u12\""), "line 1 column 7: EOF while parsing a string");
+    assert_eq!(
+        error("\"\\u12\""),
+        "line 1 column 7: EOF while parsing a string"
+    );
     assert_eq!(error("tru"), "line 1 column 4: EOF while parsing a value");
-    for bad in ["01", "1.", ".5", "1e", "-", "+1", "1e+", "NaN", "Infinity", "[1,]", "{\"layout\":\"standard\",}"] {
+    for bad in [
+        "01",
+        "1.",
+        ".5",
+        "1e",
+        "-",
+        "+1",
+        "1e+",
+        "NaN",
+        "Infinity",
+        "[1,]",
+        "{\"layout\":\"standard\",}",
+    ] {
         let e = json::from_str(bad).unwrap_err();
         assert_eq!(e.path(), None, "{bad}: {e}");
         assert!(e.position().is_some(), "{bad}");
     }
     // Syntax errors inside values that are read as text are found too.
     let text = edited("\"open_cell_count\":1,", "\"open_cell_count\":[1,,2],");
-    assert!(error(&text).starts_with("line 5 column "), "{}", error(&text));
+    assert!(
+        error(&text).starts_with("line 5 column "),
+        "{}",
+        error(&text)
+    );
 }
 
 #[test]
@@ -379,13 +473,19 @@ fn deep_nesting_is_refused_not_a_stack_overflow() {
     );
     let objects = format!("{}0{}", "{\"a\":".repeat(100_000), "}".repeat(100_000));
     assert!(error(&objects).starts_with("a: unknown key"));
-    let text = edited("\"global_edges\":[]", &format!("\"global_edges\":[{{\"a\":[{objects}]}}]"));
+    let text = edited(
+        "\"global_edges\":[]",
+        &format!("\"global_edges\":[{{\"a\":[{objects}]}}]"),
+    );
     assert_eq!(
         error(&text),
         "global_edges[0].a[0]: expected a number, \"inf\", \"-inf\" or \"nan:XXXXXXXX\", found an object"
     );
     // Where a number belongs, the value is read as text without recursion, then refused.
-    let text = edited("\"open_cell_count\":1,", &format!("\"open_cell_count\":{closed},"));
+    let text = edited(
+        "\"open_cell_count\":1,",
+        &format!("\"open_cell_count\":{closed},"),
+    );
     assert_eq!(
         error(&text),
         "open_cell_count: expected an integer 0..=4294967295, found an array of 1"
@@ -395,7 +495,10 @@ fn deep_nesting_is_refused_not_a_stack_overflow() {
         error(&text),
         "cells[0].objects[0]: expected an integer 0..=65535, found an array of 1"
     );
-    let text = edited("\"global_edges\":[]", &format!("\"global_edges\":[{closed}]"));
+    let text = edited(
+        "\"global_edges\":[]",
+        &format!("\"global_edges\":[{closed}]"),
+    );
     assert_eq!(
         error(&text),
         "global_edges[0]: expected an object, found an array of 1"
@@ -405,23 +508,28 @@ fn deep_nesting_is_refused_not_a_stack_overflow() {
 #[test]
 fn dumps_match_their_golden_text() {
     // The text layout is a public interface: a change to it shows here first.
-    let mut mesh = NavMesh::default();
-    mesh.layout = Layout::Tiles4NoPlanes;
+    let mut mesh = NavMesh {
+        layout: Layout::Tiles4NoPlanes,
+        ..NavMesh::default()
+    };
     mesh.heights[0] = F32::from_bits(0x8000_0001);
     mesh.heights[96] = F32::from_bits(0x7f80_0000);
     let text = dump(&mesh);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[..9], [
-        "{",
-        "\"signature\":\"JMXVNVM 1000\",",
-        "\"layout\":\"tiles4-noplanes\",",
-        "\"objects\":[],",
-        "\"open_cell_count\":1,",
-        "\"cells\":[",
-        "{\"min\":[0.0,0.0],\"max\":[1920.0,1920.0],\"objects\":[]}",
-        "],",
-        "\"global_edges\":[],",
-    ]);
+    assert_eq!(
+        lines[..9],
+        [
+            "{",
+            "\"signature\":\"JMXVNVM 1000\",",
+            "\"layout\":\"tiles4-noplanes\",",
+            "\"objects\":[],",
+            "\"open_cell_count\":1,",
+            "\"cells\":[",
+            "{\"min\":[0.0,0.0],\"max\":[1920.0,1920.0],\"objects\":[]}",
+            "],",
+            "\"global_edges\":[],",
+        ]
+    );
     assert_eq!(lines[9], "\"internal_edges\":[],");
     assert_eq!(lines[10], "\"tiles\":[");
     assert_eq!(lines[11], vec!["{\"cell\":0}"; 96].join(",") + ",");

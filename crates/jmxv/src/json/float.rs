@@ -257,7 +257,11 @@ mod tests {
         } else {
             from_scalar(&scalar(written))
         };
-        assert_eq!(got.map(F32::to_bits), Ok(bits), "{bits:08x} written as {written}");
+        assert_eq!(
+            got.map(F32::to_bits),
+            Ok(bits),
+            "{bits:08x} written as {written}"
+        );
     }
 
     /// Every `step`-th bit pattern and its neighbour write and read back bit-exact.

@@ -382,7 +382,6 @@ impl Keys {
             }
         }
     }
-
 }
 
 /// The value read for `key`, or the error that the object lacks it.
@@ -441,8 +440,7 @@ pub(crate) fn document<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, Js
     let mut json = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut json)
         .map_err(|e| JsonError::from_serde(&e.path().to_string(), e.into_inner(), text))?;
-    json.end()
-        .map_err(|e| JsonError::from_serde("", e, text))?;
+    json.end().map_err(|e| JsonError::from_serde("", e, text))?;
     Ok(value)
 }
 
@@ -457,4 +455,3 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, super::JsonError> {
         JsonError::syntax(line, column, "the text is not UTF-8")
     })
 }
-

@@ -92,7 +92,10 @@ impl Document {
             tile.cell_index = entry.cell;
             if layout.has_tile_flags() {
                 let missing = |key: &str| {
-                    JsonError::at(format_args!("tiles[{i}]"), format_args!("missing key \"{key}\""))
+                    JsonError::at(
+                        format_args!("tiles[{i}]"),
+                        format_args!("missing key \"{key}\""),
+                    )
                 };
                 tile.flag = entry.flag.ok_or_else(|| missing("flag"))?;
                 tile.texture_id = entry.texture.ok_or_else(|| missing("texture"))?;
@@ -176,12 +179,16 @@ impl<'de> Structure<'de> for DocumentShape {
                 }
                 TILES => {
                     let mut all = boxed_array(TileEntry::default());
-                    map.next_value_seed(Fixed { slots: &mut all[..] })?;
+                    map.next_value_seed(Fixed {
+                        slots: &mut all[..],
+                    })?;
                     tiles = Some(all);
                 }
                 HEIGHTS => {
                     let mut all = boxed_array(F32::ZERO);
-                    map.next_value_seed(Fixed { slots: &mut all[..] })?;
+                    map.next_value_seed(Fixed {
+                        slots: &mut all[..],
+                    })?;
                     heights = Some(all);
                 }
                 PLANE_TYPES | PLANE_HEIGHTS => {
