@@ -16,8 +16,12 @@ use crate::F32;
 use serde::de::{Deserializer, Error as _};
 use serde::{Deserialize, Serialize, Serializer};
 
-/// A float that serialises as described in the [module docs](self): the shortest decimal, or
-/// `"inf"`, `"-inf"`, `"nan:XXXXXXXX"`.
+/// A float that serialises bit-exact: a finite value as the shortest decimal that reads back to
+/// the same `f32` (`1920.0`, `-0.0`, `1e-45`), infinities as `"inf"` and `"-inf"`, and NaN as
+/// `"nan:XXXXXXXX"` with the eight hex digits of its bits, so that every payload survives.
+///
+/// The documents read these spellings back to the same bits, parsing the decimal straight to the
+/// nearest `f32`.
 ///
 /// ```
 /// use jmxv::{json::Float, F32};
