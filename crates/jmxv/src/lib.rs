@@ -10,6 +10,7 @@
 //! | [`ifo::object`] | `object.ifo` (`JMXVOBJI1000`) | the resources navmesh objects name by `object_id` |
 //! | [`ifo::tile2d`] | `tile2d.ifo` (`JMXV2DTI1001`) | the textures navmesh tiles name by `texture_id` |
 //! | [`bms`] | `*.bms` (`JMXVBMS 0110`, `0109`) | an object's mesh: its navigation section (triangles, outline and inline edges, events, outline grid); the render mesh kept as bytes |
+//! | `json` | (feature `serde`) | the lossless JSON documents' shared pieces; `nvm::json` is the navmesh's |
 //!
 //! Positions inside a file are region-local: `[0, 1920)` on x and z. [`RegionId`] names regions
 //! and their file names.
@@ -23,12 +24,41 @@
 //! assert_eq!(mesh.cells.len(), 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `serde` | no | the lossless JSON form of the files, on serde and serde_json: `nvm::json` for navmeshes (what `silknav dump` writes and `silknav pack` reads), and the pieces every format's document shares in `json` |
+//!
+//! With `serde`, a navmesh goes to JSON and back to the same bytes, NaN payloads and `-0.0`
+//! included, and a broken document is refused with the JSON path of what is wrong:
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! use jmxv::nvm::{json, NavMesh};
+//!
+//! let bytes = NavMesh::default().to_vec()?;
+//! let text = json::to_string(&NavMesh::parse(&bytes)?)?; // dump
+//! assert!(text.starts_with("{\n\"signature\":\"JMXVNVM 1000\",\n"));
+//! assert_eq!(json::from_str(&text)?.to_vec()?, bytes); // pack
+//!
+//! let edited = text.replace("\"open_cell_count\":1", "\"open_cell_count\":-1");
+//! assert_eq!(
+//!     json::from_str(&edited).unwrap_err().to_string(),
+//!     "open_cell_count: expected an integer 0..=4294967295, found -1"
+//! );
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod bms;
 mod bytes;
 mod error;
 mod float;
 pub mod ifo;
+#[cfg(feature = "serde")]
+pub mod json;
 pub mod lint;
 pub mod mfo;
 pub mod nvm;

@@ -1,6 +1,7 @@
 //! Round trips over generated models, in all three layouts, with the odd values that real and
 //! damaged files hold: model → bytes → model is the identity, bytes → model → bytes too, and
-//! `check_writable` refuses exactly the models that could not come back as themselves.
+//! `check_writable` refuses exactly the models that could not come back as themselves. The JSON
+//! form (`jmxv::nvm::json`) round-trips the same models.
 
 use jmxv::nvm::{
     boxed_array, Cell, GlobalEdge, InternalEdge, Layout, Link, NavMesh, Object, ParseOptions,
@@ -536,6 +537,29 @@ proptest! {
                 prop_assert!(sink.is_empty(), "nothing is written when the model is refused");
             }
         }
+    }
+}
+
+proptest! {
+    // Each case writes and reads some 400 KB of JSON; fewer cases keep debug builds quick.
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// bytes → model → JSON → model → bytes is the identity (`silknav dump` then `pack`), with
+    /// every odd float of the strategies: NaN payloads, -0.0, subnormals, infinities, extremes.
+    #[test]
+    fn bytes_to_json_to_bytes(generated in navmesh()) {
+        let bytes = generated.mesh.to_vec().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mesh = any_signature(&bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let text = jmxv::nvm::json::to_string(&mesh).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let back = jmxv::nvm::json::from_str(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        if let Some(diff) = difference(&back, &mesh) {
+            return Err(TestCaseError::fail(format!("from_json(to_json(m)) != m at {diff}")));
+        }
+        let again = back.to_vec().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        if let Some(diff) = byte_difference(&again, &bytes) {
+            return Err(TestCaseError::fail(format!("bytes changed through JSON at {diff}")));
+        }
+        prop_assert_eq!(jmxv::nvm::json::to_string(&back).ok(), Some(text), "the JSON is stable");
     }
 }
 

@@ -6,7 +6,6 @@
 //! | module | holds |
 //! |---|---|
 //! | [`cmd`] | one module per subcommand: its arguments and its `run` |
-//! | [`nvm_json`] | the JSON form of a navmesh, both ways |
 //! | [`input`] | reading navmesh and JSON files, file names → regions, folders → files |
 //! | [`output`] | standard output, JSON lines, atomic no-clobber file writes, world folders |
 //! | [`progress`] | progress lines on standard error for slow steps |
@@ -18,7 +17,6 @@
 mod cmd;
 mod exit;
 mod input;
-mod nvm_json;
 mod output;
 mod progress;
 mod values;

@@ -4,6 +4,9 @@
 //! every value verbatim, and [`NavMesh::to_vec`] writes it back: for every input that parses,
 //! writing gives the same bytes; for every model that writes, parsing gives the same model.
 //!
+//! With the `serde` feature, `json` holds the lossless JSON form of a navmesh (what `silknav
+//! dump` writes and `silknav pack` reads).
+//!
 //! # Layouts
 //! The sections up to the internal edges are the same in every file. What follows them is told
 //! apart by its length:
@@ -30,6 +33,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "serde")]
+pub mod json;
 pub mod lint;
 mod model;
 mod read;

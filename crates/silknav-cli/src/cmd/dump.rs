@@ -2,9 +2,9 @@
 
 use crate::exit::Status;
 use crate::input::{self, ParseArgs};
-use crate::nvm_json;
 use crate::output::{self, STDOUT};
 use anyhow::Context;
+use jmxv::nvm::json;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -37,13 +37,13 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     match &args.output {
         Some(path) => {
             // A dump is three to four times the size of the file; reserve that much once.
-            let mut json = Vec::with_capacity(file.size * 4);
-            nvm_json::write(&file.mesh, &mut json)?;
-            output::write_file(path, &json, args.force)?;
+            let mut text = Vec::with_capacity(file.size * 4);
+            json::to_writer(&file.mesh, &mut text)?;
+            output::write_file(path, &text, args.force)?;
         }
         None => {
             let mut out = output::stdout();
-            nvm_json::write(&file.mesh, &mut out).context(STDOUT)?;
+            json::to_writer(&file.mesh, &mut out).context(STDOUT)?;
             out.flush().context(STDOUT)?;
         }
     }

@@ -2,9 +2,9 @@
 
 use crate::exit::Status;
 use crate::input;
-use crate::nvm_json;
 use crate::output;
 use anyhow::{bail, Context};
+use jmxv::nvm::json;
 use std::path::PathBuf;
 
 /// Arguments of `silknav pack`.
@@ -29,15 +29,15 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     output::check_can_create(&args.output, args.force)?;
     let name = || args.input.display().to_string();
-    let json = input::read(&args.input)?;
-    if json.starts_with(b"JMXV") {
+    let text = input::read(&args.input)?;
+    if text.starts_with(b"JMXV") {
         // The easy mistake of swapping the arguments deserves better than a UTF-8 error.
         bail!(
             "{}: this is a JMXV binary file, not JSON (pack reads what dump writes)",
             name()
         );
     }
-    let mesh = nvm_json::from_slice(&json).with_context(name)?;
+    let mesh = json::from_slice(&text).with_context(name)?;
     // `from_slice` checked that the mesh is writable; the context is for the impossible case.
     let bytes = mesh.to_vec().with_context(name)?;
     output::write_file(&args.output, &bytes, args.force)?;

@@ -7,7 +7,7 @@
 
 use super::{position, Answer, PointArgs};
 use crate::exit::Status;
-use crate::nvm_json::Float;
+use jmxv::json::Float;
 use jmxv::F32;
 use serde::Serialize;
 use silknav::World;

@@ -8,7 +8,7 @@
 
 use super::{position, world_xz, Answer, EdgeJson, SegmentArgs};
 use crate::exit::Status;
-use crate::nvm_json::Float;
+use jmxv::json::Float;
 use jmxv::F32;
 use serde::Serialize;
 use silknav::world::{MoveError, MoveOutcome, MoveStop};

@@ -1,9 +1,11 @@
 //! [`NavMesh`] → JSON text, section by section in file order (mirrored by `read.rs`).
 
-use super::float::Float;
-use jmxv::nvm::{Cell, GlobalEdge, InternalEdge, Link, NavMesh, Object, Tile};
-use jmxv::nvm::{HEIGHTS_PER_SIDE, PLANES_PER_SIDE, TILES_PER_SIDE};
-use jmxv::F32;
+use crate::json::read::to_hex as hex;
+use crate::json::write::Lines;
+use crate::json::Float;
+use crate::nvm::{Cell, GlobalEdge, InternalEdge, Link, NavMesh, Object, Tile};
+use crate::nvm::{HEIGHTS_PER_SIDE, PLANES_PER_SIDE, TILES_PER_SIDE};
+use crate::F32;
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -12,17 +14,9 @@ use std::io::{self, Write};
 /// Everything the file stores is written, and nothing else: in the legacy layouts the tile
 /// flags and textures (and in `tiles4-noplanes` the plane maps) are left out, which is lossless
 /// for every mesh that [`NavMesh::check_writable`] accepts, as every parsed mesh is.
-///
-/// # Errors
-/// Only those of `out`.
-pub fn write(mesh: &NavMesh, out: &mut impl Write) -> io::Result<()> {
-    debug_assert!(
-        mesh.check_writable().is_ok(),
-        "only writable meshes have a lossless JSON form"
-    );
+pub(super) fn write(mesh: &NavMesh, out: &mut impl Write) -> io::Result<()> {
     let layout = mesh.layout;
-    let mut doc = Doc { out, first: true };
-    doc.out.write_all(b"{\n")?;
+    let mut doc = Lines::start(out)?;
     if is_printable(&mesh.signature) {
         // Printable ASCII is valid UTF-8, so the lossy conversion never replaces anything.
         doc.key("signature", &String::from_utf8_lossy(&mesh.signature))?;
@@ -63,69 +57,12 @@ pub fn write(mesh: &NavMesh, out: &mut impl Write) -> io::Result<()> {
         )?;
     }
     doc.key("trailing", &hex(&mesh.trailing))?;
-    doc.out.write_all(b"\n}\n")
+    doc.end()
 }
 
 /// Whether every byte is printable ASCII (space to tilde), so the signature can be a string.
 pub(super) fn is_printable(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| (0x20..=0x7e).contains(&b))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
-
-/// The top-level object, written key by key so that each key starts a line.
-struct Doc<'w, W: Write> {
-    out: &'w mut W,
-    first: bool,
-}
-
-impl<W: Write> Doc<'_, W> {
-    fn start_key(&mut self, key: &str) -> io::Result<()> {
-        if !self.first {
-            self.out.write_all(b",\n")?;
-        }
-        self.first = false;
-        write!(self.out, "\"{key}\":")
-    }
-
-    fn key(&mut self, key: &str, value: &(impl Serialize + ?Sized)) -> io::Result<()> {
-        self.start_key(key)?;
-        json(self.out, value)
-    }
-
-    /// An array with `per_line` elements on each line (`[]` when empty).
-    fn list<T: Serialize>(
-        &mut self,
-        key: &str,
-        per_line: usize,
-        items: impl Iterator<Item = T>,
-    ) -> io::Result<()> {
-        self.start_key(key)?;
-        self.out.write_all(b"[")?;
-        let mut any = false;
-        for (i, item) in items.enumerate() {
-            let separator: &[u8] = match (i, i % per_line) {
-                (0, _) => b"\n",
-                (_, 0) => b",\n",
-                _ => b",",
-            };
-            self.out.write_all(separator)?;
-            json(self.out, &item)?;
-            any = true;
-        }
-        self.out.write_all(if any { b"\n]" } else { b"]" })
-    }
-}
-
-fn json(out: &mut impl Write, value: &(impl Serialize + ?Sized)) -> io::Result<()> {
-    serde_json::to_writer(out, value).map_err(io::Error::from)
 }
 
 #[derive(Serialize)]
