@@ -71,9 +71,13 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        // `ReadError` shows its own source's text; pointing past it keeps a printed chain
-        // from saying the same thing twice.
-        std::error::Error::source(&self.error).or(Some(&self.error))
+        // `ReadError` is transparent (its text is the wrapped error's), so the source is the
+        // wrapped error itself: a printed chain says each thing once, and callers can downcast.
+        match &self.error {
+            ReadError::Io(e) => Some(e),
+            ReadError::Format(e) => Some(e),
+            other => Some(other),
+        }
     }
 }
 
