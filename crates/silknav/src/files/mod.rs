@@ -85,8 +85,12 @@ impl fmt::Display for FileError {
 impl std::error::Error for FileError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         // `ReadError` shows its own source's text; pointing past it keeps a printed chain
-        // from saying the same thing twice.
-        std::error::Error::source(&self.error).or(Some(&self.error))
+        // from saying the same thing twice. An I/O failure is the `io::Error` itself, so a
+        // caller can downcast to it and read its kind.
+        match &self.error {
+            ReadError::Io(e) => Some(e),
+            other => std::error::Error::source(other).or(Some(other)),
+        }
     }
 }
 
