@@ -113,6 +113,9 @@ impl Canvas {
         {
             return;
         }
+        // Clamped so that the edge products below stay finite whatever a file holds.
+        let limit = 1e7;
+        let corners = corners.map(|c| (c.0.clamp(-limit, limit), c.1.clamp(-limit, limit)));
         let (cx0, cy0) = (i64::from(clip.x), i64::from(clip.y));
         let (cx1, cy1) = (cx0 + i64::from(clip.w), cy0 + i64::from(clip.h));
         let lo = |f: fn(&(f64, f64)) -> f64| corners.iter().map(f).fold(f64::INFINITY, f64::min);
