@@ -7,7 +7,7 @@
 use anyhow::Context;
 use serde::Serialize;
 use silknav::files::{
-    check_new, write_atomic, Overwrite, WorldFiles, MAPINFO, OBJECT_IFO, TILE2D_IFO,
+    check_new, write_atomic, Overwrite, WorldFiles, MAPINFO, NAVMESH_FOLDER, OBJECT_IFO, TILE2D_IFO,
 };
 use std::fs;
 use std::io::{self, BufWriter, StdoutLock, Write};
@@ -50,8 +50,8 @@ pub fn json_line(out: &mut impl Write, value: &impl Serialize) -> io::Result<()>
     out.write_all(b"\n")
 }
 
-/// The names of the files a world folder gets: the navmeshes in region order, then the
-/// companion files the world has.
+/// The names of the files a world's navmesh folder gets: the navmeshes in region order, then
+/// the companion files the world has.
 pub fn world_file_names(files: &WorldFiles) -> Vec<String> {
     let mut names: Vec<String> = files.navmeshes.keys().map(|r| r.file_name()).collect();
     let companions = [
@@ -69,7 +69,8 @@ pub fn world_file_names(files: &WorldFiles) -> Vec<String> {
 }
 
 /// Fails early when any of `names` exists in `dir` and may not be replaced, naming the first:
-/// the refusal comes before slow work ([`WorldFiles::write_dir`] decides again when writing).
+/// the refusal comes before slow work ([`WorldFiles::write_data_root`] decides again when
+/// writing).
 ///
 /// # Errors
 /// A file exists and `force` is off.
@@ -81,17 +82,26 @@ pub fn check_new_all(dir: &Path, names: &[String], force: bool) -> anyhow::Resul
     Ok(())
 }
 
-/// Writes a world's files into `dir` (created when missing), each atomically, and returns the
-/// one-line account of what was written.
+/// Writes a world as a data root `root` (created when missing): the navmesh folder
+/// `root/navmesh/` and the object files under `root`, each atomically; returns the one-line
+/// account of what was written.
 ///
 /// # Errors
 /// A file exists and `force` is off (nothing is written then), or an I/O error.
-pub fn write_world(dir: &Path, files: &WorldFiles, force: bool) -> anyhow::Result<String> {
+pub fn write_world(root: &Path, files: &WorldFiles, force: bool) -> anyhow::Result<String> {
     let names = world_file_names(files);
-    files.write_dir(dir, Overwrite::from_force(force))?;
+    files.write_data_root(root, Overwrite::from_force(force))?;
+    let navmesh_dir = root.join(NAVMESH_FOLDER);
     let mut bytes = 0u64;
-    for name in &names {
-        let path = dir.join(name);
+    let object_paths = files
+        .object_files
+        .keys()
+        .map(|p| root.join(p.replace('\\', "/")));
+    for path in names
+        .iter()
+        .map(|n| navmesh_dir.join(n))
+        .chain(object_paths)
+    {
         bytes += fs::metadata(&path)
             .with_context(|| path.display().to_string())?
             .len();
@@ -108,11 +118,17 @@ pub fn write_world(dir: &Path, files: &WorldFiles, force: bool) -> anyhow::Resul
         _ => {}
     }
     parts.extend(names[navmeshes..].iter().cloned());
+    let objects = files.object_files.len();
+    let objects_text = if objects > 0 {
+        format!("; {objects} object meshes")
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "{}: wrote {} files, {bytes} bytes: {}",
-        dir.display(),
-        names.len(),
-        parts.join(", ")
+        "{}: wrote {} files, {bytes} bytes: {} in {NAVMESH_FOLDER}/{objects_text}",
+        root.display(),
+        names.len() + objects,
+        parts.join(", "),
     ))
 }
 

@@ -89,6 +89,18 @@ pub mod palette {
     pub const OBJECT_EDGE: Colour = Colour::rgb(20, 20, 20);
     /// Objects owned by a region outside the picture.
     pub const OBJECT_FOREIGN: Colour = Colour::rgb(80, 220, 255);
+    /// Floors and decks of object meshes.
+    pub const OBJECT_FLOOR: Colour = Colour::rgb(244, 240, 232);
+    /// Object mesh walls: outline edges that refuse entering or leaving.
+    pub const OBJECT_WALL: Colour = Colour::rgb(120, 40, 20);
+    /// Doorways: passable outline edges of object meshes.
+    pub const OBJECT_DOORWAY: Colour = Colour::rgb(40, 200, 90);
+    /// Link edges of object meshes (to the terrain or another object).
+    pub const OBJECT_LINK: Colour = Colour::rgb(0, 150, 255);
+    /// Underpass sides of object meshes (bridges).
+    pub const OBJECT_UNDERPASS: Colour = Colour::rgb(110, 110, 120);
+    /// Siege gate lines across object meshes.
+    pub const OBJECT_SIEGE: Colour = Colour::rgb(200, 0, 120);
     /// Open water.
     pub const WATER: Colour = Colour::rgb(52, 116, 214);
     /// Water over blocked tiles (too deep to walk).

@@ -207,7 +207,12 @@ pub(crate) fn draw_walls(canvas: &mut Canvas, scene: &Scene, pens: Pens) {
 /// An object instance to mark, once per world.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Marker {
+    /// World position.
     pub at: [f64; 2],
+    /// The `object.ifo` index.
+    pub object_id: u32,
+    /// Rotation about +y, radians.
+    pub yaw: f64,
     /// Its owner is not drawn: only a neighbour's listing of it is.
     pub foreign: bool,
 }
@@ -235,6 +240,8 @@ pub(crate) fn markers<'a>(
                     );
                     out.push(Marker {
                         at: world(region, x, z),
+                        object_id: o.object_id,
+                        yaw: f64::from(o.yaw.get()),
                         foreign: !own,
                     });
                 }
@@ -245,8 +252,9 @@ pub(crate) fn markers<'a>(
 }
 
 /// Draws object markers: a filled square with a dark rim for instances whose owner is drawn,
-/// a hollow one in another colour for instances owned elsewhere.
-pub(crate) fn draw_objects(canvas: &mut Canvas, scene: &Scene, markers: &[Marker], pens: Pens) {
+/// a hollow one in another colour for instances owned elsewhere. Instances drawn by their
+/// mesh ([`crate::objects`]) are left out by the caller.
+pub(crate) fn draw_objects(canvas: &mut Canvas, scene: &Scene, markers: &[&Marker], pens: Pens) {
     let frame = &scene.frame;
     let map = frame.map;
     let (mx0, my0) = (i64::from(map.x), i64::from(map.y));

@@ -24,6 +24,8 @@ pub(crate) struct LegendContent {
     pub holes: bool,
     /// The overlay has paths.
     pub paths: bool,
+    /// What the placed object meshes show.
+    pub object_meshes: crate::objects::Shown,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -50,6 +52,36 @@ fn entries(c: LegendContent) -> Vec<(Swatch, &'static str)> {
             "region border",
         ),
         (c.global_edges, Swatch::Crossing, "global edge"),
+        (
+            c.object_meshes.floor,
+            Swatch::Fill(palette::OBJECT_FLOOR),
+            "object floor, deck",
+        ),
+        (
+            c.object_meshes.wall,
+            Swatch::Line(palette::OBJECT_WALL),
+            "object wall",
+        ),
+        (
+            c.object_meshes.doorway,
+            Swatch::Line(palette::OBJECT_DOORWAY),
+            "doorway",
+        ),
+        (
+            c.object_meshes.link,
+            Swatch::Line(palette::OBJECT_LINK),
+            "link edge",
+        ),
+        (
+            c.object_meshes.underpass,
+            Swatch::Line(palette::OBJECT_UNDERPASS),
+            "underpass side",
+        ),
+        (
+            c.object_meshes.siege,
+            Swatch::Line(palette::OBJECT_SIEGE),
+            "siege gate",
+        ),
         (c.objects, Swatch::Object { foreign: false }, "object"),
         (
             c.foreign_objects,

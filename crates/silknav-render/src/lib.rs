@@ -9,13 +9,17 @@
 //! - thin outlines of the cells, so large cells and fragmented ground tell apart;
 //! - walls (blocked internal edges) in red-orange; region borders in magenta, crossed by a pale
 //!   tick at each end of every global edge;
-//! - object markers, each instance once: filled yellow when its owner region is drawn, hollow
-//!   cyan when only a neighbour's listing of it is;
+//! - object meshes placed by their instances' transforms, when given ([`render_world`]):
+//!   floors and decks filled tan, walls dark brown, doorways green, links blue, underpass
+//!   sides grey, siege lines crimson;
+//! - markers for the other object instances, each once: filled yellow when its owner region
+//!   is drawn, hollow cyan when only a neighbour's listing of it is;
 //! - water planes blue where the ground lies below them (darker over blocked tiles), ice pale
 //!   cyan;
 //! - a title naming the regions with their counts, and a legend of the classes shown, with a
 //!   height bar and a scale bar.
 //!
+//! [`render_world`] draws the object meshes ([`ObjectShapes`]) too, and
 //! [`render_with_overlay`] adds an [`Overlay`] of paths and labelled [`Pin`]s on top, in world
 //! coordinates. [`RenderOptions`] picks one region, the scale, the size limit and the
 //! [`Layers`]; [`Picture`] gives pixels, the map's place in the picture, the world-to-pixel
@@ -45,6 +49,7 @@ mod features;
 mod font;
 mod frame;
 mod legend;
+mod objects;
 mod options;
 mod overlay;
 mod picture;
@@ -56,6 +61,7 @@ mod terrain;
 pub use colour::{palette, Colour};
 pub use error::RenderError;
 pub use frame::{MAX_PIXELS, MAX_SIDE};
+pub use objects::{object_shapes, ObjectShapes};
 pub use options::{Layers, RenderOptions, DEFAULT_MAX_SIZE};
 pub use overlay::{Overlay, Pin, PATH_COLOURS, PATH_COLOUR_NAMES};
 pub use picture::{Area, Picture};
@@ -94,6 +100,20 @@ pub fn render_with_overlay(
     options: &RenderOptions,
     overlay: &Overlay,
 ) -> Result<Picture, RenderError> {
+    render_world(regions, &ObjectShapes::new(), options, overlay)
+}
+
+/// Draws like [`render_with_overlay`], with each object instance whose id has a mesh in
+/// `objects` drawn as that mesh, placed by the instance's yaw and position.
+///
+/// # Errors
+/// As for [`render`].
+pub fn render_world(
+    regions: &BTreeMap<RegionId, NavMesh>,
+    objects: &ObjectShapes<'_>,
+    options: &RenderOptions,
+    overlay: &Overlay,
+) -> Result<Picture, RenderError> {
     let place = |r: RegionId| (i32::from(r.x()), i32::from(r.z()));
     let drawn: BTreeMap<(i32, i32), RegionId> = match options.region {
         Some(r) if regions.contains_key(&r) => BTreeMap::from([(place(r), r)]),
@@ -112,7 +132,14 @@ pub fn render_with_overlay(
             .filter_map(|&r| regions.get(&r).map(|m| (r, m)))
     };
     let markers = features::markers(meshes());
-    let mut content = legend_content(meshes(), &markers, &layers, overlay);
+    let (shaped, plain): (Vec<&features::Marker>, Vec<&features::Marker>) = markers
+        .iter()
+        .partition(|m| objects.contains_key(&m.object_id));
+    let mut content = legend_content(meshes(), &plain, &layers, overlay);
+    if layers.objects {
+        let shaped: Vec<features::Marker> = shaped.iter().map(|m| **m).collect();
+        content.object_meshes = objects::shown(&shaped, objects);
+    }
     content.holes = drawn.len() < (extent.cols * extent.rows) as usize;
     content.region_borders &= extent.cols * extent.rows > 1;
     let (title, subtitle) = titles(&drawn, extent, meshes(), markers.len());
@@ -147,7 +174,9 @@ pub fn render_with_overlay(
         features::draw_walls(&mut canvas, &scene, pens);
     }
     if layers.objects {
-        features::draw_objects(&mut canvas, &scene, &markers, pens);
+        let shaped: Vec<features::Marker> = shaped.iter().map(|m| **m).collect();
+        objects::draw(&mut canvas, &scene, &shaped, objects, pens);
+        features::draw_objects(&mut canvas, &scene, &plain, pens);
     }
     let m = frame.map;
     let (mx, my) = (i64::from(m.x), i64::from(m.y));
@@ -172,7 +201,7 @@ pub fn render_with_overlay(
 /// Which classes the picture will show.
 fn legend_content<'a>(
     meshes: impl Iterator<Item = (RegionId, &'a NavMesh)>,
-    markers: &[features::Marker],
+    markers: &[&features::Marker],
     layers: &Layers,
     overlay: &Overlay,
 ) -> LegendContent {

@@ -97,6 +97,58 @@ impl Canvas {
         self.fill_rect(x1 - w, y0 + w, x1, y1 - w, colour, 1.0);
     }
 
+    /// Fills the triangle with these pixel-space corners: every pixel whose centre lies inside
+    /// or on it, clipped to `clip` and the canvas. Corners far outside are clamped first, so
+    /// the work stays bounded by the clip's size.
+    pub(crate) fn fill_triangle(
+        &mut self,
+        corners: [(f64, f64); 3],
+        clip: crate::frame::PixelRect,
+        colour: Colour,
+        alpha: f32,
+    ) {
+        if corners
+            .iter()
+            .any(|c| !(c.0.is_finite() && c.1.is_finite()))
+        {
+            return;
+        }
+        // Clamped so that the edge products below stay finite whatever a file holds.
+        let limit = 1e7;
+        let corners = corners.map(|c| (c.0.clamp(-limit, limit), c.1.clamp(-limit, limit)));
+        let (cx0, cy0) = (i64::from(clip.x), i64::from(clip.y));
+        let (cx1, cy1) = (cx0 + i64::from(clip.w), cy0 + i64::from(clip.h));
+        let lo = |f: fn(&(f64, f64)) -> f64| corners.iter().map(f).fold(f64::INFINITY, f64::min);
+        let hi =
+            |f: fn(&(f64, f64)) -> f64| corners.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
+        let x0 = (lo(|c| c.0).floor() as i64).max(cx0);
+        let x1 = (hi(|c| c.0).ceil() as i64).min(cx1);
+        let y0 = (lo(|c| c.1).floor() as i64).max(cy0);
+        let y1 = (hi(|c| c.1).ceil() as i64).min(cy1);
+        let [a, b, c] = corners;
+        let side = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
+            (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0)
+        };
+        let area = side(a, b, c);
+        if area == 0.0 {
+            return;
+        }
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = (x as f64 + 0.5, y as f64 + 0.5);
+                let (u, v, w) = (side(a, b, p), side(b, c, p), side(c, a, p));
+                let inside = if area > 0.0 {
+                    u >= 0.0 && v >= 0.0 && w >= 0.0
+                } else {
+                    u <= 0.0 && v <= 0.0 && w <= 0.0
+                };
+                if inside {
+                    self.blend(x, y, colour, alpha);
+                }
+            }
+        }
+    }
+
     /// The buffer as a tiny-skia pixmap, for anti-aliased paths.
     pub fn pixmap(&mut self) -> Option<PixmapMut<'_>> {
         PixmapMut::from_bytes(&mut self.data, self.width, self.height)
@@ -127,5 +179,40 @@ mod tests {
         c.stroke_rect(0, 0, 4, 3, 1, Colour::RED);
         assert_eq!(c.get(3, 1), Some(Colour::RED));
         assert_eq!(c.get(1, 1), Some(Colour::WHITE), "the inside stays");
+    }
+
+    #[test]
+    fn triangles_fill_their_inside_in_either_winding() {
+        let clip = crate::frame::PixelRect {
+            x: 0,
+            y: 0,
+            w: 10,
+            h: 10,
+        };
+        for corners in [
+            [(0.0, 0.0), (8.0, 0.0), (0.0, 8.0)],
+            [(0.0, 0.0), (0.0, 8.0), (8.0, 0.0)],
+        ] {
+            let mut c = Canvas::new(10, 10, Colour::BLACK);
+            c.fill_triangle(corners, clip, Colour::WHITE, 1.0);
+            assert_eq!(c.get(1, 1), Some(Colour::WHITE));
+            assert_eq!(c.get(7, 7), Some(Colour::BLACK), "beyond the diagonal");
+            assert_eq!(c.get(9, 0), Some(Colour::BLACK));
+        }
+        let mut c = Canvas::new(10, 10, Colour::BLACK);
+        let huge = [(-1e300, -1e300), (1e300, 0.0), (0.0, 1e300)];
+        c.fill_triangle(
+            huge,
+            crate::frame::PixelRect {
+                x: 2,
+                y: 2,
+                w: 3,
+                h: 3,
+            },
+            Colour::WHITE,
+            1.0,
+        );
+        assert_eq!(c.get(3, 3), Some(Colour::WHITE));
+        assert_eq!(c.get(1, 1), Some(Colour::BLACK), "clipped");
     }
 }

@@ -19,8 +19,8 @@
 //!
 //! # Example
 //!
-//! The calls of the README's example, on a world generated into a temporary folder instead
-//! of the game's `Data/navmesh`:
+//! The calls of the README's example, on a world generated into a temporary data root instead
+//! of the game's `Data`:
 //!
 //! ```
 //! use jmxv::nvm::NavMesh;
@@ -28,15 +28,16 @@
 //!
 //! let dir = std::env::temp_dir().join(format!("silknav-doc-{}", std::process::id()));
 //! let options = silknav::worldgen::GenOptions { width: 1, height: 1, ..Default::default() };
-//! silknav::worldgen::generate(&options)?.into_files().write_dir(&dir, silknav::files::Overwrite::Replace)?;
+//! silknav::worldgen::generate(&options)?.into_files().write_data_root(&dir, silknav::files::Overwrite::Replace)?;
 //! let region = options.regions()?[0];
 //!
 //! // Read a file, change nothing, write it back: the same bytes.
-//! let bytes = std::fs::read(dir.join(region.file_name()))?;
+//! let bytes = std::fs::read(dir.join("navmesh").join(region.file_name()))?;
 //! let mesh = NavMesh::parse(&bytes)?;
 //! assert_eq!(mesh.to_vec()?, bytes);
 //!
-//! // Load a folder (mapinfo.mfo + nv_*.nvm, in parallel) and ask what the server would answer.
+//! // Load a world (mapinfo.mfo + nv_*.nvm, in parallel; the data root or its navmesh folder)
+//! // and ask what the server would answer.
 //! let world = World::load(&dir)?;
 //! let (x, z) = (f64::from(region.x()) * 1920.0, f64::from(region.z()) * 1920.0);
 //! let here = Position::from_world(x + 500.0, z + 500.0).expect("inside the id space");

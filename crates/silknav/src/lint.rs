@@ -16,6 +16,12 @@
 //! | X009 | error | an instance of an object owned by another region disagrees with the owner's |
 //! | X010 | error | an object owned by another region is not listed by the owner |
 //! | X011 | warning | a companion file is missing, so its checks were skipped |
+//! | X012 | error | an object mesh (`.bms`) that an instance's object id names in `object.ifo` has no file under the data root |
+//! | X013 | error | an instance's position lies outside its file's region: `[0, 1920]` on x and z when the file's region owns it, `[−1920, 3840]` when a neighbour does |
+//!
+//! Every object mesh of the world is linted on its own too ([`jmxv::bms::lint`]); its
+//! findings (`B…`) are listed with the mesh's `object.ifo` path as their file. Only `.bms`
+//! paths are checked for a file: silknav does not read `.bsr`, `.cpd` or `.dof` files yet.
 //!
 //! At most [`MAX_PER_CODE`] findings of a code are listed per file, then one that counts the
 //! rest.
@@ -87,12 +93,23 @@ pub const CODES: &[(&str, Severity, &str)] = &[
         Severity::Warning,
         "companion file missing; its checks were skipped",
     ),
+    (
+        "X012",
+        Severity::Error,
+        "object mesh named in object.ifo has no file under the data root",
+    ),
+    (
+        "X013",
+        Severity::Error,
+        "object instance lies outside its file's region",
+    ),
 ];
 
 /// A finding about one file of a world.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorldFinding {
-    /// The file's name in the folder (`nv_4080.nvm`, `mapinfo.mfo`).
+    /// The file's name in the folder (`nv_4080.nvm`, `mapinfo.mfo`), or an object mesh's
+    /// path as `object.ifo` spells it (`res\bldg\house.bms`).
     pub file: String,
     /// The finding.
     pub finding: Finding,
@@ -147,6 +164,8 @@ pub fn lint_world(files: &WorldFiles) -> WorldReport {
     check_tables(files, &mut out);
     check_border_heights(files, &mut out);
     check_shared_objects(files, &mut out);
+    check_object_files(files, &mut out);
+    check_instance_positions(files, &mut out);
     out.summarise_overflow();
     report
 }
@@ -206,6 +225,78 @@ impl Findings<'_> {
                     message: format!("and {} more like this", n - MAX_PER_CODE),
                 },
             });
+        }
+    }
+}
+
+/// X012 and each object mesh's own lint.
+fn check_object_files(files: &WorldFiles, out: &mut Findings<'_>) {
+    if let Some(table) = &files.object_ifo {
+        // The first instance of each used id, to name in the finding.
+        let mut used: BTreeMap<u32, (RegionId, usize, usize)> = BTreeMap::new();
+        for (&region, mesh) in &files.navmeshes {
+            for (i, o) in mesh.objects.iter().enumerate() {
+                used.entry(o.object_id).or_insert((region, i, 0)).2 += 1;
+            }
+        }
+        for (e, entry) in table.entries.iter().enumerate() {
+            let Some(&(region, first, count)) = used.get(&entry.index) else {
+                continue;
+            };
+            let name = String::from_utf8_lossy(&entry.path);
+            if !crate::files::is_object_mesh_path(&name) || files.object_files.contains_key(&*name)
+            {
+                continue;
+            }
+            let why = if std::str::from_utf8(&entry.path).is_ok() {
+                "no such file under the data root"
+            } else {
+                "the path is not UTF-8, so it names no file silknav can open"
+            };
+            out.push(
+                "X012",
+                crate::files::OBJECT_IFO.into(),
+                format!("entries[{e}].path"),
+                format!(
+                    "{name}: {why} (object id {}, {count} instances, first {} objects[{first}])",
+                    entry.index,
+                    region.file_name()
+                ),
+            );
+        }
+    }
+    for (name, mesh) in &files.object_files {
+        for finding in jmxv::bms::lint::lint(mesh) {
+            out.list.push(WorldFinding {
+                file: name.clone(),
+                finding,
+            });
+        }
+    }
+}
+
+/// X013: owned instances inside their region, neighbour-owned ones within a region of it.
+fn check_instance_positions(files: &WorldFiles, out: &mut Findings<'_>) {
+    const SIDE: f32 = RegionId::SIZE;
+    for (&region, mesh) in &files.navmeshes {
+        for (i, o) in mesh.objects.iter().enumerate() {
+            let owned = o.region_id == region.0;
+            let (lo, hi) = if owned {
+                (0.0, SIDE)
+            } else {
+                (-SIDE, 2.0 * SIDE)
+            };
+            let inside = |v: f32| (lo..=hi).contains(&v);
+            let (x, z) = (o.position[0].get(), o.position[2].get());
+            if !(inside(x) && inside(z)) {
+                let whose = if owned { "owned" } else { "neighbour-owned" };
+                out.push(
+                    "X013",
+                    region.file_name(),
+                    format!("objects[{i}].position"),
+                    format!("{whose} instance at ({x}, {z}) lies outside [{lo}, {hi}]"),
+                );
+            }
         }
     }
 }

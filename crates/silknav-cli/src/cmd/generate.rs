@@ -5,7 +5,7 @@ use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
 use anyhow::Context;
-use silknav::files::{MAPINFO, OBJECT_IFO, TILE2D_IFO};
+use silknav::files::{MAPINFO, NAVMESH_FOLDER, OBJECT_IFO, TILE2D_IFO};
 use silknav::worldgen::{generate_with_progress, GenOptions, DEFAULT_ORIGIN};
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,7 +13,8 @@ use std::path::PathBuf;
 /// Arguments of `silknav gen`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Folder to write the world into (created when missing)
+    /// Data root to write the world into (created when missing): DIR/navmesh/ holds the
+    /// navmeshes and their companions, DIR/res/ the object meshes
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Everything random derives from the seed: the same seed and size give the same bytes
@@ -30,8 +31,8 @@ pub struct Args {
     force: bool,
 }
 
-/// Generates the world and writes its folder: one `nv_XXXX.nvm` per region, `mapinfo.mfo`,
-/// `object.ifo` and `tile2d.ifo`.
+/// Generates the world and writes its data root: `navmesh/` with one `nv_XXXX.nvm` per region,
+/// `mapinfo.mfo`, `object.ifo` and `tile2d.ifo`, and the object meshes under `res/`.
 ///
 /// # Errors
 /// Options that describe no world (the generator's message), a file that exists (without
@@ -47,6 +48,10 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     // Refuse before the work: a big world takes a while to generate.
     let mut names: Vec<String> = regions.iter().map(|r| r.file_name()).collect();
     names.extend([MAPINFO, OBJECT_IFO, TILE2D_IFO].map(String::from));
+    let names: Vec<String> = names
+        .iter()
+        .map(|n| format!("{NAVMESH_FOLDER}/{n}"))
+        .collect();
     output::check_new_all(&args.out, &names, args.force)?;
 
     let progress = Progress::counting("generating", "regions");

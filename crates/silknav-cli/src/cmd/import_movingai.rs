@@ -1,4 +1,4 @@
-//! `silknav import-movingai MAP --out DIR`: a Moving AI grid map as a world folder.
+//! `silknav import-movingai MAP --out DIR`: a Moving AI grid map as a world (a data root).
 
 use crate::exit::Status;
 use crate::input;
@@ -7,7 +7,7 @@ use crate::progress::Progress;
 use crate::values;
 use anyhow::Context;
 use jmxv::RegionId;
-use silknav::files::{WorldFiles, MAPINFO, OBJECT_IFO, TILE2D_IFO};
+use silknav::files::{WorldFiles, MAPINFO, NAVMESH_FOLDER, OBJECT_IFO, TILE2D_IFO};
 use silknav::movingai::GridMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,7 +19,7 @@ pub struct Args {
     /// standard input
     #[arg(value_name = "MAP")]
     map: PathBuf,
-    /// Folder to write the world into (created when missing)
+    /// Data root to write the world into (created when missing): DIR/navmesh/ holds the files
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Region coordinates of the region whose corner holds the map's cell (0, 0)
@@ -54,6 +54,10 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
             .map(|r| r.file_name())
             .collect();
         names.extend([MAPINFO, OBJECT_IFO, TILE2D_IFO].map(String::from));
+        let names: Vec<String> = names
+            .iter()
+            .map(|n| format!("{NAVMESH_FOLDER}/{n}"))
+            .collect();
         output::check_new_all(&args.out, &names, args.force)?;
     }
     let navmeshes = Progress::timed(format!("importing {}", name()), || {

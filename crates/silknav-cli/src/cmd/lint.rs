@@ -8,7 +8,9 @@ use anyhow::{anyhow, Context};
 use jmxv::nvm::lint::{lint, DirectionReport, Finding, Severity};
 use jmxv::RegionId;
 use serde::Serialize;
-use silknav::files::{WorldFiles, MAPINFO, OBJECT_IFO, TILE2D_IFO};
+use silknav::files::{
+    resolve_object_path, WorldFiles, WorldLocation, MAPINFO, OBJECT_IFO, TILE2D_IFO,
+};
 use silknav::lint::{lint_world, WorldReport};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -200,11 +202,17 @@ fn group_by_file(
             });
         }
     }
+    // Object meshes are named by their object.ifo path, under the data root.
+    let data_root = WorldLocation::find(dir).data_root;
     for name in others {
         if let Some(findings) = cross.remove(&name) {
+            let object = files.object_files.contains_key(&name);
+            let object_path = object
+                .then(|| resolve_object_path(&data_root, &name))
+                .flatten();
             entries.push(FileLint {
-                exists: paths.contains_key(&name),
-                path: path_of(&name),
+                exists: paths.contains_key(&name) || object_path.is_some(),
+                path: object_path.unwrap_or_else(|| path_of(&name)),
                 region: RegionId::from_file_name(&name),
                 directions: None,
                 findings,

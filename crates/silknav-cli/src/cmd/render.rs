@@ -14,7 +14,7 @@ use jmxv::RegionId;
 use silknav::files::WorldFiles;
 use silknav::{PathError, PathScratch, World, WorldPath};
 use silknav_render::{
-    render_with_overlay, Overlay, Pin, RenderOptions, PATH_COLOURS, PATH_COLOUR_NAMES,
+    render_world, ObjectShapes, Overlay, Pin, RenderOptions, PATH_COLOURS, PATH_COLOUR_NAMES,
 };
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -60,7 +60,8 @@ pub struct Args {
 /// cannot be written (or exists, without `--force`).
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     output::check_can_create(&args.output, args.force)?;
-    let (meshes, mapinfo) = read_meshes(&args.path, args.region)?;
+    let files = read_meshes(&args.path, args.region)?;
+    let (meshes, mapinfo) = (&files.navmeshes, files.mapinfo.clone());
     let options = RenderOptions {
         scale: args.scale,
         region: args.region,
@@ -74,11 +75,19 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let found = if queries.is_empty() {
         Vec::new()
     } else {
-        find_paths(&args.path, &meshes, mapinfo.as_ref(), &queries)
+        find_paths(&args.path, meshes, mapinfo.as_ref(), &queries)
     };
     let overlay = paths_overlay(&queries, &found);
-    let line = draw_and_save(&args.output, &meshes, &options, &overlay, args.force)
-        .with_context(|| args.path.display().to_string())?;
+    let shapes = object_shapes(&files);
+    let line = draw_and_save(
+        &args.output,
+        meshes,
+        &shapes,
+        &options,
+        &overlay,
+        args.force,
+    )
+    .with_context(|| args.path.display().to_string())?;
     let mut out = output::stdout();
     writeln!(out, "{line}").context(STDOUT)?;
     for (i, path) in found.iter().enumerate() {
@@ -99,18 +108,14 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     })
 }
 
-/// The navmeshes of a folder, with its `mapinfo.mfo` if it has one, or the one file (whose
-/// region is its name's or `region`).
-fn read_meshes(
-    path: &Path,
-    region: Option<RegionId>,
-) -> anyhow::Result<(BTreeMap<RegionId, NavMesh>, Option<MapInfo>)> {
+/// The files of a world (its navmeshes, companions and object meshes), or the one navmesh
+/// file (whose region is its name's or `region`).
+fn read_meshes(path: &Path, region: Option<RegionId>) -> anyhow::Result<WorldFiles> {
     if path.is_dir() {
-        let files = Progress::timed(format!("reading {}", path.display()), || {
+        return Progress::timed(format!("reading {}", path.display()), || {
             WorldFiles::read_dir(path)
         })
-        .map_err(|e| anyhow!(e))?;
-        return Ok((files.navmeshes, files.mapinfo));
+        .map_err(|e| anyhow!(e));
     }
     let file = input::read_nvm(path, ParseArgs::default())?;
     let id = input::region_of(path).or(region).ok_or_else(|| {
@@ -119,7 +124,19 @@ fn read_meshes(
             path.display()
         )
     })?;
-    Ok((BTreeMap::from([(id, file.mesh)]), None))
+    Ok(WorldFiles {
+        navmeshes: BTreeMap::from([(id, file.mesh)]),
+        ..WorldFiles::default()
+    })
+}
+
+/// The navigation sections of the world's object meshes by object id, for the picture.
+pub fn object_shapes(files: &WorldFiles) -> ObjectShapes<'_> {
+    files
+        .object_ifo
+        .as_ref()
+        .map(|ifo| silknav_render::object_shapes(ifo, &files.object_files))
+        .unwrap_or_default()
 }
 
 /// The shortest paths, on the world the query commands would load from the same files: the
@@ -195,12 +212,13 @@ pub fn colour_name(i: usize) -> &'static str {
 pub fn draw_and_save(
     path: &Path,
     meshes: &BTreeMap<RegionId, NavMesh>,
+    shapes: &ObjectShapes<'_>,
     options: &RenderOptions,
     overlay: &Overlay,
     force: bool,
 ) -> anyhow::Result<String> {
     let (picture, png) = Progress::timed(format!("rendering {}", path.display()), || {
-        render_with_overlay(meshes, options, overlay).map(|p| {
+        render_world(meshes, shapes, options, overlay).map(|p| {
             let png = p.encode_png();
             (p, png)
         })

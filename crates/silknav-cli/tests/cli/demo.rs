@@ -28,7 +28,8 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let out = &run.stdout;
     let demo = dir.path().join("silknav-demo");
-    let mut expected: Vec<String> = ["mapinfo.mfo", "object.ifo", "tile2d.ifo", "world.png"]
+    assert_eq!(names_in(&demo), ["navmesh", "res", "world.png"]);
+    let mut expected: Vec<String> = ["mapinfo.mfo", "object.ifo", "tile2d.ifo"]
         .map(String::from)
         .into();
     for z in 0x40..0x43 {
@@ -37,10 +38,13 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
         }
     }
     expected.sort();
-    assert_eq!(names_in(&demo), expected);
+    assert_eq!(names_in(&demo.join("navmesh")), expected);
 
     assert!(
-        line_after(out, "generate").starts_with("silknav-demo: wrote 12 files, "),
+        line_after(out, "generate").starts_with(&format!(
+            "silknav-demo: wrote {} files, ",
+            12 + silknav::worldgen::catalog::OBJECTS.len()
+        )),
         "{out}"
     );
     assert_eq!(line_after(out, "lint"), "12 files, 0 errors, 0 warnings");
@@ -137,13 +141,17 @@ fn the_demo_replaces_its_own_files_and_nothing_else() {
     let dir = temp();
     let first = silknav(dir.path(), &["demo", "--out", "d"]);
     assert_eq!(first.code, 0, "{}", first.stderr);
-    let before = files_in(&dir.path().join("d"));
+    let files = || {
+        let d = dir.path().join("d");
+        (
+            files_in(&d.join("navmesh")),
+            std::fs::read(d.join("world.png")).unwrap(),
+        )
+    };
+    let before = files();
     let again = silknav(dir.path(), &["demo", "--out", "d"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
-    assert!(
-        before == files_in(&dir.path().join("d")),
-        "the same bytes each run"
-    );
+    assert!(before == files(), "the same bytes each run");
 
     let other = dir.path().join("other");
     std::fs::create_dir(&other).unwrap();

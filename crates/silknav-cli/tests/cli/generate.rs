@@ -9,7 +9,8 @@ fn the_same_seed_and_size_give_the_same_bytes() {
     let a = gen_world(dir.path(), "a", 5, "2x1");
     let b = gen_world(dir.path(), "b", 5, "2x1");
     let c = gen_world(dir.path(), "c", 6, "2x1");
-    let (fa, fb, fc) = (files_in(&a), files_in(&b), files_in(&c));
+    let nav = |w: &std::path::Path| files_in(&w.join("navmesh"));
+    let (fa, fb, fc) = (nav(&a), nav(&b), nav(&c));
     let names: Vec<&str> = fa.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         names,
@@ -45,21 +46,27 @@ fn writes_what_the_library_generates_and_says_so() {
         origin: (3, 4),
     })
     .unwrap()
-    .into_files()
-    .to_files()
-    .unwrap();
-    let mut expected: Vec<(String, Vec<u8>)> = expected;
+    .into_files();
+    let objects = expected.object_file_bytes().unwrap();
+    let mut expected: Vec<(String, Vec<u8>)> = expected.to_files().unwrap();
     expected.sort();
-    let written = files_in(&dir.path().join("w"));
+    let written = files_in(&dir.path().join("w").join("navmesh"));
     assert!(written == expected, "the folder is not the library's world");
-    let bytes: usize = written.iter().map(|(_, b)| b.len()).sum();
+    let mut bytes: usize = written.iter().map(|(_, b)| b.len()).sum();
+    for (name, mesh) in &objects {
+        let path = dir.path().join("w").join(name.replace('\\', "/"));
+        assert_eq!(&std::fs::read(&path).unwrap(), mesh, "{}", path.display());
+        bytes += mesh.len();
+    }
+    let files = 5 + objects.len();
+    let meshes = objects.len();
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
         lines,
         [
             format!(
-                "w: wrote 5 files, {bytes} bytes: 2 navmeshes nv_0403.nvm..nv_0503.nvm, \
-                 mapinfo.mfo, object.ifo, tile2d.ifo"
+                "w: wrote {files} files, {bytes} bytes: 2 navmeshes nv_0403.nvm..nv_0503.nvm, \
+                 mapinfo.mfo, object.ifo, tile2d.ifo in navmesh/; {meshes} object meshes"
             ),
             "w: seed 9, 1x2 regions from region x 3 z 4; world x 5760..7680, z 7680..11520"
                 .to_owned()
@@ -73,7 +80,7 @@ fn defaults_are_seed_1_and_2x2_at_the_default_origin() {
     let run = silknav(dir.path(), &["gen", "--out", "d"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let explicit = gen_world(dir.path(), "e", 1, "2x2");
-    assert!(files_in(&dir.path().join("d")) == files_in(&explicit));
+    assert!(files_in(&dir.path().join("d/navmesh")) == files_in(&explicit.join("navmesh")));
     assert!(
         run.stdout
             .contains("seed 1, 2x2 regions from region x 128 z 64"),
@@ -86,23 +93,29 @@ fn defaults_are_seed_1_and_2x2_at_the_default_origin() {
 fn existing_files_are_not_replaced_without_force() {
     let dir = temp();
     let w = gen_world(dir.path(), "w", 1, "1x1");
-    let original = std::fs::read(w.join("nv_4080.nvm")).unwrap();
-    std::fs::write(w.join("nv_4080.nvm"), b"mine").unwrap();
+    let original = std::fs::read(w.join("navmesh/nv_4080.nvm")).unwrap();
+    std::fs::write(w.join("navmesh/nv_4080.nvm"), b"mine").unwrap();
     let again = silknav(dir.path(), &["gen", "--out", "w", "--size", "1x1"]);
     assert_eq!(again.code, 2);
     assert_eq!(
         again.error_line(),
-        "w/nv_4080.nvm: already exists (use --force to replace it)"
+        "w/navmesh/nv_4080.nvm: already exists (use --force to replace it)"
     );
     assert_eq!(again.stdout, "");
-    assert_eq!(std::fs::read(w.join("nv_4080.nvm")).unwrap(), b"mine");
+    assert_eq!(
+        std::fs::read(w.join("navmesh/nv_4080.nvm")).unwrap(),
+        b"mine"
+    );
 
     let forced = silknav(
         dir.path(),
         &["gen", "--out", "w", "--size", "1x1", "--force"],
     );
     assert_eq!(forced.code, 0, "{}", forced.stderr);
-    assert_eq!(std::fs::read(w.join("nv_4080.nvm")).unwrap(), original);
+    assert_eq!(
+        std::fs::read(w.join("navmesh/nv_4080.nvm")).unwrap(),
+        original
+    );
 }
 
 #[test]

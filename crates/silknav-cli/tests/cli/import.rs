@@ -71,7 +71,7 @@ fn a_small_map_becomes_a_world_with_its_open_and_blocked_cells() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
-        names_in(&dir.path().join("w")),
+        names_in(&dir.path().join("w/navmesh")),
         ["mapinfo.mfo", "nv_0502.nvm", "object.ifo", "tile2d.ifo"]
     );
     assert!(
@@ -114,7 +114,7 @@ fn a_map_larger_than_a_region_spans_regions() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
-        names_in(&dir.path().join("w")),
+        names_in(&dir.path().join("w/navmesh")),
         [
             "mapinfo.mfo",
             "nv_140a.nvm",
@@ -135,7 +135,7 @@ fn the_default_origin_is_region_0_0() {
     std::fs::write(dir.path().join("small.map"), SMALL).unwrap();
     let run = silknav(dir.path(), &["import-movingai", "small.map", "--out", "w"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(dir.path().join("w/nv_0000.nvm").is_file());
+    assert!(dir.path().join("w/navmesh/nv_0000.nvm").is_file());
     let cell = silknav(dir.path(), &["cell", "w", "10", "30"]); // the `G` at (0, 1)
     assert_eq!((cell.code, cell.stdout.as_str()), (0, "0000 0\n"));
     let blocked = silknav(dir.path(), &["cell", "w", "30", "10"]); // the `@` at (1, 0)
@@ -175,7 +175,7 @@ fn existing_files_are_not_replaced_without_force() {
     assert_eq!(again.code, 2);
     assert_eq!(
         again.error_line(),
-        "w/nv_0000.nvm: already exists (use --force to replace it)"
+        "w/navmesh/nv_0000.nvm: already exists (use --force to replace it)"
     );
     let forced = silknav(
         dir.path(),

@@ -214,26 +214,26 @@ fn a_generated_world_lints_clean() {
 fn a_missing_region_file_is_an_error_of_the_world() {
     let dir = temp();
     let w = gen_world(dir.path(), "w", 2, "2x2");
-    std::fs::remove_file(w.join("nv_4081.nvm")).unwrap();
+    std::fs::remove_file(w.join("navmesh/nv_4081.nvm")).unwrap();
     let run = silknav(dir.path(), &["lint", "w"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
     let x004: Vec<&str> = run
         .stdout
         .lines()
-        .filter(|l| l.starts_with("w/mapinfo.mfo: error X004: "))
+        .filter(|l| l.starts_with("w/navmesh/mapinfo.mfo: error X004: "))
         .collect();
     assert_eq!(x004.len(), 1, "{}", run.stdout);
     assert!(x004[0].contains("nv_4081.nvm"), "{}", x004[0]);
     // Its neighbours' border edges now lead nowhere.
     assert!(
         run.stdout
-            .contains("w/nv_4080.nvm: error X002: global_edges["),
+            .contains("w/navmesh/nv_4080.nvm: error X002: global_edges["),
         "{}",
         run.stdout
     );
     assert!(
         run.stdout
-            .contains("\nw/mapinfo.mfo: 1 error, 0 warnings\n"),
+            .contains("\nw/navmesh/mapinfo.mfo: 1 error, 0 warnings\n"),
         "{}",
         run.stdout
     );
@@ -243,7 +243,7 @@ fn a_missing_region_file_is_an_error_of_the_world() {
 fn a_global_edge_without_its_twin_is_found_in_both_files() {
     let dir = temp();
     let w = gen_world(dir.path(), "w", 2, "2x2");
-    let path = w.join("nv_4080.nvm");
+    let path = w.join("navmesh/nv_4080.nvm");
     let mut mesh = NavMesh::parse(&std::fs::read(&path).unwrap()).unwrap();
     // The twin in the neighbour names the old cell: it no longer matches.
     let edge = mesh
@@ -252,7 +252,7 @@ fn a_global_edge_without_its_twin_is_found_in_both_files() {
         .find(|e| e.region[1] == 0x4081)
         .expect("a border edge to the east neighbour");
     edge.cell[1] = edge.cell[1].wrapping_add(1);
-    write_nvm(&w, "nv_4080.nvm", &mesh);
+    write_nvm(&w.join("navmesh"), "nv_4080.nvm", &mesh);
 
     let run = silknav(dir.path(), &["lint", "--json", "w"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
@@ -260,7 +260,7 @@ fn a_global_edge_without_its_twin_is_found_in_both_files() {
         run.stdout
             .lines()
             .map(|l| serde_json::from_str::<Value>(l).unwrap())
-            .filter(|v| v["path"] == format!("w/{file}"))
+            .filter(|v| v["path"] == format!("w/navmesh/{file}"))
             .flat_map(|v| v["findings"].as_array().unwrap().clone())
             .filter(|f| f["code"] == "X001" && f["severity"] == "error")
             .count()

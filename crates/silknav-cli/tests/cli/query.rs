@@ -424,9 +424,10 @@ fn malformed_batch_lines_answer_error_and_exit_2() {
 fn what_loading_leaves_out_is_a_warning() {
     let (dir, w, world) = world();
     let c = cases(&world);
-    std::fs::remove_file(w.join("nv_4181.nvm")).unwrap();
-    std::fs::copy(w.join("nv_4080.nvm"), w.join("nv_0101.nvm")).unwrap();
-    std::fs::copy(w.join("nv_4080.nvm"), w.join("NV_8101.NVM")).unwrap();
+    let n = w.join("navmesh");
+    std::fs::remove_file(n.join("nv_4181.nvm")).unwrap();
+    std::fs::copy(n.join("nv_4080.nvm"), n.join("nv_0101.nvm")).unwrap();
+    std::fs::copy(n.join("nv_4080.nvm"), n.join("NV_8101.NVM")).unwrap();
     let x = c.open[0].to_string();
     let z = c.open[1].to_string();
     let run = silknav(dir.path(), &["cell", "w", &x, &z]);
@@ -438,9 +439,9 @@ fn what_loading_leaves_out_is_a_warning() {
     assert_eq!(
         warnings,
         [
-            "warning: w/nv_4181.nvm: mapinfo.mfo enables region 4181, which has no file",
-            "warning: w/nv_0101.nvm: region 0101 is not enabled in mapinfo.mfo; not loaded",
-            "warning: w/NV_8101.NVM: region 8101 is a dungeon (id bit 15 set); dungeons are not loaded",
+            "warning: w/navmesh/nv_4181.nvm: mapinfo.mfo enables region 4181, which has no file",
+            "warning: w/navmesh/nv_0101.nvm: region 0101 is not enabled in mapinfo.mfo; not loaded",
+            "warning: w/navmesh/NV_8101.NVM: region 8101 is a dungeon (id bit 15 set); dungeons are not loaded",
         ],
         "{}",
         run.stderr
@@ -462,9 +463,10 @@ fn what_loading_leaves_out_is_a_warning() {
 fn two_files_for_one_region_stop_every_command_naming_both() {
     let (dir, w, world) = world();
     let c = cases(&world);
+    let n = w.join("navmesh");
     let (x, z) = (c.open[0].to_string(), c.open[1].to_string());
-    std::fs::copy(w.join("nv_4080.nvm"), w.join("NV_4080.NVM")).unwrap();
-    let expected = "w/NV_4080.NVM and w/nv_4080.nvm: two files for region 4080 (names that differ \
+    std::fs::copy(n.join("nv_4080.nvm"), n.join("NV_4080.NVM")).unwrap();
+    let expected = "w/navmesh/NV_4080.NVM and w/navmesh/nv_4080.nvm: two files for region 4080 (names that differ \
                     only in case); keep one";
     for args in [
         &["cell", "w", &x, &z][..],

@@ -3,7 +3,7 @@
 use crate::support::*;
 use jmxv::RegionId;
 use silknav::files::WorldFiles;
-use silknav_render::{render, RenderOptions};
+use silknav_render::{object_shapes, render, render_world, Overlay, RenderOptions};
 
 /// The `W`x`H` and scale a render's stdout line reports.
 fn reported(stdout: &str, out: &str) -> ((u32, u32), String) {
@@ -31,7 +31,15 @@ fn a_world_folder_becomes_the_librarys_picture() {
         .ends_with(&format!(" per tile, {} bytes\n", png.len())));
 
     let files = WorldFiles::read_dir(&w).unwrap();
-    let expected = render(&files.navmeshes, &RenderOptions::default()).unwrap();
+    let shapes = object_shapes(files.object_ifo.as_ref().unwrap(), &files.object_files);
+    assert!(!shapes.is_empty(), "the generated world's object meshes");
+    let expected = render_world(
+        &files.navmeshes,
+        &shapes,
+        &RenderOptions::default(),
+        &Overlay::default(),
+    )
+    .unwrap();
     assert!(png == expected.encode_png(), "not the library's picture");
 }
 
@@ -120,9 +128,12 @@ fn existing_pictures_are_not_replaced_without_force() {
 fn a_single_file_takes_its_region_from_its_name_or_from_region() {
     let dir = temp();
     let w = gen_world(dir.path(), "w", 4, "1x1");
-    let named = silknav(dir.path(), &["render", "w/nv_4080.nvm", "-o", "named.png"]);
+    let named = silknav(
+        dir.path(),
+        &["render", "w/navmesh/nv_4080.nvm", "-o", "named.png"],
+    );
     assert_eq!(named.code, 0, "{}", named.stderr);
-    std::fs::copy(w.join("nv_4080.nvm"), dir.path().join("copy.nvm")).unwrap();
+    std::fs::copy(w.join("navmesh/nv_4080.nvm"), dir.path().join("copy.nvm")).unwrap();
     let nameless = silknav(dir.path(), &["render", "copy.nvm", "-o", "x.png"]);
     assert_eq!(nameless.code, 2);
     assert_eq!(

@@ -1,17 +1,22 @@
-//! The files of a world folder: `nv_XXXX.nvm` per region, `mapinfo.mfo`, `object.ifo`,
-//! `tile2d.ifo`, read and written together.
+//! The files of a world: `nv_XXXX.nvm` per region, `mapinfo.mfo`, `object.ifo`,
+//! `tile2d.ifo` in the navmesh folder, and the object meshes (`.bms`) that `object.ifo` names
+//! under the data root, read and written together.
 //!
 //! - [`scan_folder`] decides which file of a folder is which, for every loader
 //!   ([`WorldFiles::read_dir`], [`crate::World::load`], [`crate::World::from_memory`]).
 //! - [`write_atomic`] writes every file silknav writes: all of it or nothing, never replacing
 //!   an existing file unless asked ([`Overwrite`]).
 
+mod objects;
 mod scan;
 mod write;
+
+pub use objects::{is_object_mesh_path, resolve_object_path};
 
 pub use scan::{scan_folder, FolderFile, FolderListing, LoadError, WorldLocation, NAVMESH_FOLDER};
 pub use write::{check_new, write_atomic, Overwrite, WriteFileError};
 
+use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectIfo, Tile2dIfo};
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
@@ -27,7 +32,10 @@ pub const OBJECT_IFO: &str = "object.ifo";
 /// The name of the texture table.
 pub const TILE2D_IFO: &str = "tile2d.ifo";
 
-/// Everything in a world folder that silknav understands.
+/// Everything in a world that silknav understands.
+///
+/// The navmeshes and companions live in the navmesh folder; the object meshes at their
+/// `object.ifo` paths under the data root (see [`WorldLocation`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WorldFiles {
     /// One navmesh per region, by region id.
@@ -38,6 +46,11 @@ pub struct WorldFiles {
     pub object_ifo: Option<ObjectIfo>,
     /// The texture table; `None` when absent.
     pub tile2d: Option<Tile2dIfo>,
+    /// The object meshes, keyed by their path as `object.ifo` spells it
+    /// (`res\bldg\china\ch_house_a01.bms`). Only `.bms` paths are read
+    /// ([`is_object_mesh_path`]); a path named in `object.ifo` without a file here is missing
+    /// from the data root (world lint reports it).
+    pub object_files: BTreeMap<String, ObjectMesh>,
 }
 
 /// A file of a world folder that could not be read or parsed.
@@ -106,15 +119,19 @@ impl WorldFiles {
             object_ifo: Some(ObjectIfo::new(Vec::new())),
             tile2d: Some(Tile2dIfo::new(tile2d)),
             navmeshes,
+            object_files: BTreeMap::new(),
         }
     }
 
-    /// Reads a folder: every `nv_XXXX.nvm` (any case, dungeons' too) and the companion files
-    /// that exist, as [`scan_folder`] lists them. Files with other names are ignored.
+    /// Reads a world given its data root or its navmesh folder: every `nv_XXXX.nvm` (any
+    /// case, dungeons' too) and the companion files that exist, as [`scan_folder`] lists them,
+    /// then every object mesh `object.ifo` names (`.bms` paths, resolved in any case under the
+    /// data root by [`resolve_object_path`]). Files with other names are ignored; an object
+    /// file that does not exist is left out (world lint reports it).
     ///
     /// # Errors
     /// Two files that name one region or companion, or the first file (in the listing's
-    /// order) that cannot be read or parsed, with its path.
+    /// order, then `object.ifo`'s) that cannot be read or parsed, with its path.
     pub fn read_dir(dir: impl AsRef<Path>) -> Result<WorldFiles, LoadError> {
         let listing = scan_folder(dir)?;
         let mut files = WorldFiles::default();
@@ -137,7 +154,44 @@ impl WorldFiles {
                 }
             }
         }
+        if let (Some(ifo), Some(location)) = (&files.object_ifo, listing.location()) {
+            for entry in &ifo.entries {
+                let Ok(name) = std::str::from_utf8(&entry.path) else {
+                    continue;
+                };
+                if !is_object_mesh_path(name) || files.object_files.contains_key(name) {
+                    continue;
+                }
+                let Some(path) = resolve_object_path(&location.data_root, name) else {
+                    continue;
+                };
+                let fail = |error: ReadError| FileError::new(&path, error);
+                let bytes = std::fs::read(&path).map_err(|e| fail(e.into()))?;
+                let mesh = ObjectMesh::parse(&bytes).map_err(|e| fail(e.into()))?;
+                files.object_files.insert(name.to_owned(), mesh);
+            }
+        }
         Ok(files)
+    }
+
+    /// Reads a world from its data root; the same as [`WorldFiles::read_dir`], named for the
+    /// layout [`WorldFiles::write_data_root`] writes.
+    ///
+    /// # Errors
+    /// As for [`WorldFiles::read_dir`].
+    pub fn read_data_root(root: impl AsRef<Path>) -> Result<WorldFiles, LoadError> {
+        WorldFiles::read_dir(root)
+    }
+
+    /// Every object mesh as (its `object.ifo` path, bytes), in path order.
+    ///
+    /// # Errors
+    /// A mesh that cannot be written (see [`ObjectMesh::to_vec`]).
+    pub fn object_file_bytes(&self) -> Result<Vec<(&str, Vec<u8>)>, jmxv::WriteError> {
+        self.object_files
+            .iter()
+            .map(|(name, mesh)| Ok((name.as_str(), mesh.to_vec()?)))
+            .collect()
     }
 
     /// Every file as (name, bytes), navmeshes in region order, then the companions.
@@ -190,6 +244,58 @@ impl WorldFiles {
         })?;
         for (name, bytes) in &files {
             write_atomic(&dir.join(name), bytes, overwrite)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the world as a data root: the navmeshes and companions into `root/navmesh/`
+    /// (as [`WorldFiles::write_dir`]) and each object mesh at its `object.ifo` path under
+    /// `root` (`res\bldg\a.bms` → `root/res/bldg/a.bms`), every file with [`write_atomic`].
+    ///
+    /// With [`Overwrite::Refuse`], a data root that already holds one of the files is refused
+    /// before anything is written.
+    ///
+    /// # Errors
+    /// A file that cannot be encoded, or an object path that would leave the data root
+    /// (absolute, a drive, `..`, an empty component; [`WriteFileError::Io`] of kind
+    /// `InvalidInput`), both before anything is written; [`WriteFileError::Exists`] naming the
+    /// first file that exists; or an I/O error naming its file.
+    pub fn write_data_root(
+        &self,
+        root: impl AsRef<Path>,
+        overwrite: Overwrite,
+    ) -> Result<(), WriteFileError> {
+        let root = root.as_ref();
+        let navmesh_dir = root.join(NAVMESH_FOLDER);
+        let encode = |path: PathBuf| move |source| WriteFileError::Encode { path, source };
+        let nav_files = self.to_files().map_err(encode(navmesh_dir.clone()))?;
+        let object_files = self
+            .object_file_bytes()
+            .map_err(encode(root.to_path_buf()))?;
+        let mut planned: Vec<(PathBuf, &[u8])> = nav_files
+            .iter()
+            .map(|(name, bytes)| (navmesh_dir.join(name), bytes.as_slice()))
+            .collect();
+        for (name, bytes) in &object_files {
+            let path = objects::write_path(root, name).ok_or_else(|| WriteFileError::Io {
+                path: root.join(name),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "object path leaves the data root",
+                ),
+            })?;
+            planned.push((path, bytes.as_slice()));
+        }
+        planned
+            .iter()
+            .try_for_each(|(path, _)| check_new(path, overwrite))?;
+        for (path, bytes) in &planned {
+            let dir = path.parent().unwrap_or(root);
+            std::fs::create_dir_all(dir).map_err(|source| WriteFileError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+            write_atomic(path, bytes, overwrite)?;
         }
         Ok(())
     }

@@ -1,17 +1,24 @@
 //! The object and texture tables of generated worlds (their `object.ifo` and `tile2d.ifo`).
 //!
-//! Paths follow the game's conventions (backslashes, `res\` roots, `.bsr` for buildings with
-//! collision, `.bms` for plain meshes) but name no real asset.
+//! Paths follow the game's conventions (backslashes, `res\` roots) but name no real asset.
+//! Every object is a `.bms` mesh file, written beside the navmesh folder in the data root.
 
-/// What a generated object is, which decides where it stands and how big it is.
+/// What a generated object is, which decides where it stands, how big it is and its mesh
+/// ([`super::meshes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ObjectClass {
-    /// A house or shop: blocks the tiles under it.
+    /// A house or shop: walls around a floor, entered through one doorway.
     Building,
-    /// A tree or rock: stands on open ground, blocks nothing.
+    /// A tree or rock: stands on open ground, has no navigation mesh.
     Prop,
-    /// A fortress gate: linked to its partner gate.
+    /// A fortress gate filling a gap of the wall, its middle a siege edge; gates are linked in
+    /// pairs.
     Gate,
+    /// A bridge over walkable ground: a deck whose ends link to the terrain and whose sides
+    /// let walkers below pass.
+    Bridge,
+    /// Stairs from the ground up to a landing.
+    Stairs,
 }
 
 /// One row of the generated `object.ifo`.
@@ -21,77 +28,139 @@ pub struct ObjectResource {
     pub path: &'static str,
     /// What kind of object it is.
     pub class: ObjectClass,
+    /// Its size in tiles along its own x and z (before its yaw turns it).
+    pub size: (u8, u8),
 }
 
 /// The generated `object.ifo`, in index order.
 pub const OBJECTS: &[ObjectResource] = &[
     res(
-        "res\\bldg\\china\\jangan\\ch_house_a01.bsr",
+        "res\\bldg\\china\\jangan\\ch_house_a01.bms",
         ObjectClass::Building,
+        (2, 2),
     ),
     res(
-        "res\\bldg\\china\\jangan\\ch_house_a02.bsr",
+        "res\\bldg\\china\\jangan\\ch_house_a02.bms",
         ObjectClass::Building,
+        (3, 2),
     ),
     res(
-        "res\\bldg\\china\\jangan\\ch_house_b01.bsr",
+        "res\\bldg\\china\\jangan\\ch_house_b01.bms",
         ObjectClass::Building,
+        (3, 3),
     ),
     res(
-        "res\\bldg\\china\\jangan\\ch_shop_weapon.bsr",
+        "res\\bldg\\china\\jangan\\ch_shop_weapon.bms",
         ObjectClass::Building,
+        (4, 3),
     ),
     res(
-        "res\\bldg\\china\\jangan\\ch_shop_armor.bsr",
+        "res\\bldg\\china\\jangan\\ch_shop_armor.bms",
         ObjectClass::Building,
+        (4, 4),
     ),
     res(
-        "res\\bldg\\china\\jangan\\ch_tower_a01.bsr",
+        "res\\bldg\\china\\jangan\\ch_tower_a01.bms",
         ObjectClass::Building,
+        (2, 3),
     ),
     res(
-        "res\\bldg\\oasis\\kotan\\ot_house_a01.bsr",
+        "res\\bldg\\oasis\\kotan\\ot_house_a01.bms",
         ObjectClass::Building,
+        (3, 2),
     ),
     res(
-        "res\\bldg\\oasis\\kotan\\ot_house_b01.bsr",
+        "res\\bldg\\oasis\\kotan\\ot_house_b01.bms",
         ObjectClass::Building,
+        (2, 2),
     ),
     res(
-        "res\\bldg\\oasis\\kotan\\ot_stable.bsr",
+        "res\\bldg\\oasis\\kotan\\ot_stable.bms",
         ObjectClass::Building,
+        (5, 3),
     ),
     res(
-        "res\\bldg\\europe\\constantinople\\eu_house_a01.bsr",
+        "res\\bldg\\europe\\constantinople\\eu_house_a01.bms",
         ObjectClass::Building,
+        (3, 3),
     ),
     res(
-        "res\\bldg\\europe\\constantinople\\eu_church.bsr",
+        "res\\bldg\\europe\\constantinople\\eu_church.bms",
         ObjectClass::Building,
+        (5, 4),
     ),
     res(
-        "res\\bldg\\china\\fortress\\ch_gate_left.bsr",
+        "res\\bldg\\china\\fortress\\ch_gate_wide.bms",
         ObjectClass::Gate,
+        (3, 1),
     ),
     res(
-        "res\\bldg\\china\\fortress\\ch_gate_right.bsr",
+        "res\\bldg\\china\\fortress\\ch_gate_narrow.bms",
         ObjectClass::Gate,
+        (1, 1),
     ),
-    res("res\\nature\\tree\\ch_pine_a01.bms", ObjectClass::Prop),
-    res("res\\nature\\tree\\ch_pine_a02.bms", ObjectClass::Prop),
-    res("res\\nature\\tree\\ch_willow_a01.bms", ObjectClass::Prop),
-    res("res\\nature\\tree\\ot_palm_a01.bms", ObjectClass::Prop),
-    res("res\\nature\\rock\\rock_grey_a01.bms", ObjectClass::Prop),
-    res("res\\nature\\rock\\rock_grey_b01.bms", ObjectClass::Prop),
-    res("res\\nature\\rock\\rock_sand_a01.bms", ObjectClass::Prop),
-    res("res\\nature\\bush\\bush_a01.bms", ObjectClass::Prop),
-    res("res\\nature\\bush\\bush_b01.bms", ObjectClass::Prop),
-    res("res\\obj\\common\\well_a01.cpd", ObjectClass::Prop),
-    res("res\\obj\\common\\lamp_post_a01.dof", ObjectClass::Prop),
+    res(
+        "res\\bldg\\china\\bridge\\ch_bridge_wood_a01.bms",
+        ObjectClass::Bridge,
+        (8, 2),
+    ),
+    res(
+        "res\\bldg\\china\\bridge\\ch_bridge_stone_a01.bms",
+        ObjectClass::Bridge,
+        (12, 3),
+    ),
+    res(
+        "res\\bldg\\china\\jangan\\ch_stairs_a01.bms",
+        ObjectClass::Stairs,
+        (5, 2),
+    ),
+    res(
+        "res\\nature\\tree\\ch_pine_a01.bms",
+        ObjectClass::Prop,
+        (1, 1),
+    ),
+    res(
+        "res\\nature\\tree\\ch_pine_a02.bms",
+        ObjectClass::Prop,
+        (1, 1),
+    ),
+    res(
+        "res\\nature\\tree\\ch_willow_a01.bms",
+        ObjectClass::Prop,
+        (1, 1),
+    ),
+    res(
+        "res\\nature\\tree\\ot_palm_a01.bms",
+        ObjectClass::Prop,
+        (1, 1),
+    ),
+    res(
+        "res\\nature\\rock\\rock_grey_a01.bms",
+        ObjectClass::Prop,
+        (1, 1),
+    ),
+    res(
+        "res\\nature\\rock\\rock_grey_b01.bms",
+        ObjectClass::Prop,
+        (1, 1),
+    ),
+    res(
+        "res\\nature\\rock\\rock_sand_a01.bms",
+        ObjectClass::Prop,
+        (1, 1),
+    ),
+    res("res\\nature\\bush\\bush_a01.bms", ObjectClass::Prop, (1, 1)),
+    res("res\\nature\\bush\\bush_b01.bms", ObjectClass::Prop, (1, 1)),
+    res("res\\obj\\common\\well_a01.bms", ObjectClass::Prop, (1, 1)),
+    res(
+        "res\\obj\\common\\lamp_post_a01.bms",
+        ObjectClass::Prop,
+        (1, 1),
+    ),
 ];
 
-const fn res(path: &'static str, class: ObjectClass) -> ObjectResource {
-    ObjectResource { path, class }
+const fn res(path: &'static str, class: ObjectClass, size: (u8, u8)) -> ObjectResource {
+    ObjectResource { path, class, size }
 }
 
 /// Object ids of one class.

@@ -6,16 +6,22 @@
 //! - **terrain**: fractal noise over world coordinates (so shared border vertices agree), with
 //!   plateaus cut into terraces whose steps are cliffs;
 //! - **blocked tiles**: cliffs (steep tiles), lakes (tiles under the water level), fortress
-//!   walls with gates (some without: enclosed open pockets), rock masses with a thin corridor
-//!   carved through, and building footprints;
+//!   walls (some without gates: enclosed open pockets), and rock masses with a thin corridor
+//!   carved through;
 //! - **planes**: water over lakes; some lakes frozen (ice plane, walkable at the ice height);
-//! - **objects**: buildings (blocking), trees and rocks (not blocking), linked gate pairs;
-//!   buildings on a region border are owned by one region and listed in both;
+//! - **objects**, each a `.bms` mesh of its own ([`meshes`]): buildings with walls and a
+//!   doorway, a linked pair of gates with a siege edge in each fortress's wall gaps, bridges
+//!   over walkable ground (deck, underpass sides, link edges at both ends), stairs up to a
+//!   landing, and trees and rocks (no mesh); buildings on a region border are owned by one
+//!   region and listed in both. The terrain under an object stays open ground (trodden, so
+//!   textured as dirt), as in the game: the object's outline decides who enters, so a world
+//!   loaded without its objects walks through them;
 //! - **textures** by ground: grass, rock, sand, snow, dirt.
 //!
 //! The back end ([`crate::build`]) turns the tile masks into cells and edges.
 
 pub mod catalog;
+pub mod meshes;
 mod noise;
 mod plan;
 
@@ -101,8 +107,9 @@ pub struct GeneratedWorld {
 }
 
 impl GeneratedWorld {
-    /// The world as the files of a folder: the navmeshes, a `mapinfo.mfo` enabling exactly
-    /// these regions, and the `object.ifo` and `tile2d.ifo` its ids refer to.
+    /// The world as the files of a data root: the navmeshes, a `mapinfo.mfo` enabling exactly
+    /// these regions, the `object.ifo` and `tile2d.ifo` its ids refer to, and the mesh of
+    /// every `object.ifo` entry.
     pub fn into_files(self) -> WorldFiles {
         let mapinfo = MapInfo::with_regions(self.regions.keys().copied());
         let objects = catalog::OBJECTS
@@ -128,6 +135,10 @@ impl GeneratedWorld {
             mapinfo: Some(mapinfo),
             object_ifo: Some(ObjectIfo::new(objects)),
             tile2d: Some(Tile2dIfo::new(textures)),
+            object_files: catalog::OBJECTS
+                .iter()
+                .map(|o| (o.path.to_owned(), meshes::object_mesh(o)))
+                .collect(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Terrain, features and objects of each region, and their rasterisation into builder input.
 
-use super::catalog::{object_ids, texture_ids, Ground, ObjectClass};
+use super::catalog::{object_ids, texture_ids, Ground, ObjectClass, OBJECTS};
+use super::meshes;
 use super::noise::fbm;
 use crate::build::{PlacedObject, RegionInput, TileRect};
 use crate::rng::SplitMix64;
@@ -150,7 +151,8 @@ struct PlannedObject {
     z: f64,
     yaw: f32,
     footprint: WorldRect,
-    blocks: bool,
+    /// A building, gate, bridge or stairs: trodden ground under it.
+    structure: bool,
     owner: RegionId,
     uid: u16,
     /// (uid of the partner, the partner's edge, this object's edge).
@@ -231,6 +233,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         let (x1, z1) = (x0 + w, z0 + h);
         let gated = rng.chance(0.75);
         let gate_at = x0 + w / 2 - 1;
+        let south_gap = x0 + w / 3;
         let wall = |x0, z0, x1, z1| WorldRect { x0, z0, x1, z1 };
         plan.walls.push(wall(x0, z0, x1, z0 + 1));
         plan.walls.push(wall(x0, z0, x0 + 1, z1));
@@ -239,33 +242,42 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
             // The north wall has a three-tile gate; the south wall a second, narrow one.
             plan.walls.push(wall(x0, z1 - 1, gate_at, z1));
             plan.walls.push(wall(gate_at + 3, z1 - 1, x1, z1));
-            let south_gap = x0 + w / 3;
             plan.walls.retain(|r| !(r.z0 == z0 && r.z1 == z0 + 1));
             plan.walls.push(wall(x0, z0, south_gap, z0 + 1));
             plan.walls.push(wall(south_gap + 1, z0, x1, z0 + 1));
             let mut gates = Vec::new();
             let ids: Vec<u32> = object_ids(ObjectClass::Gate).collect();
-            for (side, gx) in [(0u32, gate_at - 1), (1, gate_at + 3)] {
+            // The wide gate fills the north gap, the narrow one the south gap.
+            for (gx, gw, gz, id) in [(gate_at, 3, z1 - 1, ids[0]), (south_gap, 1, z0, ids[1])] {
                 let footprint = WorldRect {
                     x0: gx,
-                    z0: z1 - 1,
-                    x1: gx + 1,
-                    z1,
+                    z0: gz,
+                    x1: gx + gw,
+                    z1: gz + 1,
                 };
                 let (x, z) = centre(footprint);
                 gates.push(PlannedObject {
-                    object_id: ids[side as usize % ids.len()],
+                    object_id: id,
                     x,
                     z,
                     yaw: 0.0,
                     footprint,
-                    blocks: true,
+                    structure: true,
                     owner: region,
                     uid: next_uid(),
                     links: Vec::new(),
                 });
             }
-            let (ea, eb) = (rng.range(0, 12) as u16, rng.range(0, 12) as u16);
+            // Each gate links one of its open ends to one of the other's.
+            let open_end = |id: u32, pick: u32| {
+                let nav = meshes::nav_section(&OBJECTS[id as usize]).expect("gates have a mesh");
+                let open: Vec<u16> = (0..nav.outline_edges.len() as u16)
+                    .filter(|&e| nav.outline_edges[usize::from(e)].flag == meshes::EDGE_OPEN)
+                    .collect();
+                open[pick as usize % open.len()]
+            };
+            let ea = open_end(gates[0].object_id, rng.range(0, 4));
+            let eb = open_end(gates[1].object_id, rng.range(0, 4));
             let (ua, ub) = (gates[0].uid, gates[1].uid);
             gates[0].links.push((ub, eb, ea));
             gates[1].links.push((ua, ea, eb));
@@ -274,7 +286,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
             plan.walls.push(wall(x0, z1 - 1, x1, z1));
         }
         for _ in 0..rng.range(2, 6) {
-            let (bw, bh) = (rng.range(2, 5) as i32, rng.range(2, 5) as i32);
+            let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Building);
             let fx = rng.range((x0 + 2) as u32, (x1 - bw - 2).max(x0 + 3) as u32) as i32;
             let fz = rng.range((z0 + 2) as u32, (z1 - bh - 2).max(z0 + 3) as u32) as i32;
             let footprint = WorldRect {
@@ -285,7 +297,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
             };
             if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
                 plan.objects
-                    .push(building(&mut rng, footprint, region, next_uid()));
+                    .push(structure(object_id, yaw, footprint, region, next_uid()));
             }
         }
     }
@@ -309,7 +321,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
 
     // A village: buildings on open ground; some straddle a region border.
     for _ in 0..rng.range(2, 9) {
-        let (bw, bh) = (rng.range(2, 6) as i32, rng.range(2, 6) as i32);
+        let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Building);
         let on_border = rng.chance(0.2);
         let fx = if on_border && rng.chance(0.5) {
             ox + N - bw / 2 - 1
@@ -330,7 +342,28 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         let inside_world = footprint.regions().all(|r| world.contains(&r));
         if inside_world && terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
             plan.objects
-                .push(building(&mut rng, footprint, region, next_uid()));
+                .push(structure(object_id, yaw, footprint, region, next_uid()));
+        }
+    }
+
+    // Bridges over walkable ground and stairs up to a landing, inside the region; a few tries
+    // each, on ground a building could stand on.
+    for class in [ObjectClass::Bridge, ObjectClass::Stairs] {
+        for _ in 0..6 {
+            let (object_id, yaw, bw, bh) = pick(&mut rng, class);
+            let fx = ox + rng.range(2, (N - bw - 2) as u32) as i32;
+            let fz = oz + rng.range(2, (N - bh - 2) as u32) as i32;
+            let footprint = WorldRect {
+                x0: fx,
+                z0: fz,
+                x1: fx + bw,
+                z1: fz + bh,
+            };
+            if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
+                plan.objects
+                    .push(structure(object_id, yaw, footprint, region, next_uid()));
+                break;
+            }
         }
     }
 
@@ -355,7 +388,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
                 z: z + rng.unit() * 8.0 - 4.0,
                 yaw: (rng.unit() * std::f64::consts::TAU) as f32,
                 footprint,
-                blocks: false,
+                structure: false,
                 owner: region,
                 uid: next_uid(),
                 links: Vec::new(),
@@ -365,21 +398,38 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     plan
 }
 
-fn building(
-    rng: &mut SplitMix64,
+/// An object of a class with a yaw of a quarter turn: (id, yaw, tiles along world x, z).
+fn pick(rng: &mut SplitMix64, class: ObjectClass) -> (u32, f32, i32, i32) {
+    let ids: Vec<u32> = object_ids(class).collect();
+    let id = ids[rng.range(0, ids.len() as u32) as usize];
+    let turn = rng.range(0, 4);
+    let (w, d) = OBJECTS[id as usize].size;
+    let (w, d) = (i32::from(w), i32::from(d));
+    // A quarter turn swaps the mesh's extents along world x and z.
+    let (along_x, along_z) = if turn % 2 == 1 { (d, w) } else { (w, d) };
+    (
+        id,
+        turn as f32 * std::f32::consts::FRAC_PI_2,
+        along_x,
+        along_z,
+    )
+}
+
+fn structure(
+    object_id: u32,
+    yaw: f32,
     footprint: WorldRect,
     owner: RegionId,
     uid: u16,
 ) -> PlannedObject {
-    let ids: Vec<u32> = object_ids(ObjectClass::Building).collect();
     let (x, z) = centre(footprint);
     PlannedObject {
-        object_id: ids[rng.range(0, ids.len() as u32) as usize],
+        object_id,
         x,
         z,
-        yaw: [0.0, 0.5, 1.0, 1.5][rng.range(0, 4) as usize] * std::f32::consts::PI,
+        yaw,
         footprint,
-        blocks: true,
+        structure: true,
         owner,
         uid,
         links: Vec::new(),
@@ -456,14 +506,16 @@ pub(crate) fn rasterise(
             let rock = nearby
                 .iter()
                 .any(|p| p.rocks.iter().any(|r| r.blocks(wx, wz)));
-            let building = nearby.iter().any(|p| {
+            // Ground under a structure stays open, as in the game: its mesh's outline decides
+            // who enters; the ground is only trodden.
+            let structure = nearby.iter().any(|p| {
                 p.objects
                     .iter()
-                    .any(|o| o.blocks && o.footprint.contains(wx, wz))
+                    .any(|o| o.structure && o.footprint.contains(wx, wz))
             });
             let frozen = lake && frozen_plane[plane];
-            input.blocked[t] = cliff || (lake && !frozen) || wall || rock || building;
-            let ground = if building || wall {
+            input.blocked[t] = cliff || (lake && !frozen) || wall || rock;
+            let ground = if structure || wall {
                 Ground::Dirt
             } else if cliff || rock {
                 Ground::Rock
@@ -538,7 +590,7 @@ pub(crate) fn rasterise(
                 uid: o.uid,
                 short0: 0,
                 is_big: u8::from(area >= 16 || o.footprint.regions().count() > 1),
-                is_struct: u8::from(o.blocks && area >= 12),
+                is_struct: u8::from(o.structure && area >= 12),
                 region_id: o.owner.0,
                 links,
             },

@@ -1,7 +1,7 @@
 //! `silknav demo [--out DIR]`: the whole job on a built-in world, no game files needed.
 //!
-//! It generates a world of 3×3 regions at a fixed seed into DIR (the same files as `silknav gen
-//! --out DIR --seed 1 --size 3x3`), lints the folder as `silknav lint DIR` does, loads it as the
+//! It generates a world of 3×3 regions at a fixed seed into the data root DIR (the same files
+//! as `silknav gen --out DIR --seed 1 --size 3x3`: `DIR/navmesh/`, `DIR/res/`), lints it as `silknav lint DIR` does, loads it as the
 //! query commands do, picks query points from the world itself ([`points`]) and finds shortest
 //! paths between far-apart open ground ([`paths`]), draws the world with the query segments and
 //! the paths to `DIR/world.png`, and prints what it made, the answers, the paths, and commands
@@ -121,6 +121,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let picture_line = render::draw_and_save(
         &picture_path,
         &files.navmeshes,
+        &render::object_shapes(&files),
         &RenderOptions::default(),
         &overlay,
         true,
@@ -393,7 +394,10 @@ fn write_next(
     let region = points
         .and_then(|p| Position::from_world(p.a[0], p.a[1]))
         .map_or(OPTIONS_FIRST_REGION, |p| p.region);
-    let file = shell_word(&dir.join(region.file_name()).display().to_string());
+    let file = dir
+        .join(silknav::files::NAVMESH_FOLDER)
+        .join(region.file_name());
+    let file = shell_word(&file.display().to_string());
     writeln!(t, "try next")?;
     writeln!(t, "  silknav info {file}")?;
     writeln!(t, "  silknav lint {d}")?;
