@@ -188,28 +188,47 @@ impl ObjectResolver {
                 path: path.to_vec(),
             });
         }
-        let mut here = self.root.clone();
-        for component in components {
-            let listing = self.listing(&here);
-            let found = listing
-                .iter()
-                .find(|(name, _)| name.as_slice() == component)
-                .or_else(|| {
-                    listing
-                        .iter()
-                        .find(|(name, _)| name.eq_ignore_ascii_case(component))
-                });
-            match found {
-                Some((_, p)) => here = p.clone(),
-                None => {
-                    return Err(ObjectProblem::NotFound {
-                        path: path.to_vec(),
-                        component: component.to_vec(),
-                    })
-                }
+        let mut missing = (0, components[0]);
+        self.walk(&self.root, &components, 0, &mut missing)
+            .ok_or_else(|| ObjectProblem::NotFound {
+                path: path.to_vec(),
+                component: missing.1.to_vec(),
+            })
+    }
+
+    /// The entry under `dir` matching `rest`, trying the exact name first, then every name
+    /// equal ignoring ASCII case (two folders `res` and `Res` may both exist on a
+    /// case-sensitive file system); `missing` is left at the deepest component unmatched
+    /// (`depth` is `rest[0]`'s).
+    fn walk<'p>(
+        &self,
+        dir: &Path,
+        rest: &[&'p [u8]],
+        depth: usize,
+        missing: &mut (usize, &'p [u8]),
+    ) -> Option<PathBuf> {
+        let Some((&first, rest)) = rest.split_first() else {
+            return Some(dir.to_path_buf());
+        };
+        let listing = self.listing(dir);
+        let exact = listing.iter().filter(|(name, _)| name.as_slice() == first);
+        let other = listing
+            .iter()
+            .filter(|(name, _)| name.as_slice() != first && name.eq_ignore_ascii_case(first));
+        let mut any = false;
+        for (_, path) in exact.chain(other) {
+            any = true;
+            if rest.is_empty() {
+                return Some(path.clone());
+            }
+            if let Some(found) = self.walk(path, rest, depth + 1, missing) {
+                return Some(found);
             }
         }
-        Ok(here)
+        if !any && depth >= missing.0 {
+            *missing = (depth, first);
+        }
+        None
     }
 
     /// A folder's entries, sorted by name; empty when it cannot be listed.

@@ -4,6 +4,7 @@ mod anyangle;
 mod invariants;
 mod loading;
 mod movingai;
+mod objects;
 mod oracle;
 mod paths;
 mod queries;
