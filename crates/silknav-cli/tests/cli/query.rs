@@ -569,3 +569,87 @@ fn coordinates_come_in_complete_sets() {
         }
     }
 }
+
+/// The text `silknav cell` prints for a cell, from the library's answer.
+fn cell_ref_text(cell: Option<silknav::CellRef>) -> String {
+    match cell {
+        Some(c) => match c.object {
+            None => format!("{:04x} {}", c.region.0, c.cell),
+            Some(o) => format!(
+                "{:04x} {} object {:04x}:{} {}",
+                c.region.0,
+                c.cell,
+                o.instance.owner().0,
+                o.instance.uid(),
+                o.cell
+            ),
+        },
+        None => "none".to_owned(),
+    }
+}
+
+#[test]
+fn objects_answer_as_the_library_does() {
+    use silknav_testkit::object_world::{write_object_world, WEST};
+    let dir = temp();
+    let root = dir.path().join("Data");
+    write_object_world(&root);
+    let world = World::load(&root).unwrap();
+    let terrain = World::load_with(&root, &silknav::LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let (x0, z0) = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
+    // A grid over the west region's objects, and reference heights below, on and above them.
+    let mut queries = Vec::new();
+    for i in 0..40 {
+        for j in 0..40 {
+            let (x, z) = (x0 + 150.0 + 37.7 * f64::from(i), z0 + 150.0 + 39.1 * f64::from(j));
+            queries.push([x, z, [0.0, 7.5, 44.0, 62.0][(i + j) as usize % 4]]);
+        }
+    }
+    let run = silknav_with_stdin(&root, &["cell", "."], batch_input(&queries).as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("4 object instances not placed"), "{}", run.stderr);
+    let mut on_objects = 0;
+    for (q, line) in queries.iter().zip(run.stdout.lines()) {
+        let p = at(q[0], q[1]).unwrap();
+        let cell = world.cell_at_y(p, q[2] as f32);
+        on_objects += usize::from(cell.is_some_and(|c| c.object.is_some()));
+        assert_eq!(line, cell_ref_text(cell), "{q:?}");
+    }
+    assert!(on_objects > 100, "{on_objects}");
+    // Two numbers a line: the default --y, or none.
+    let xz: Vec<[f64; 2]> = queries.iter().map(|q| [q[0], q[1]]).collect();
+    for (args, expect) in [
+        (vec!["cell", "navmesh"], 0),
+        (vec!["cell", "navmesh", "--y", "8"], 1),
+        (vec!["cell", "navmesh", "--terrain-only"], 2),
+    ] {
+        let run = silknav_with_stdin(&root, &args, batch_input(&xz).as_bytes());
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        for (q, line) in xz.iter().zip(run.stdout.lines()) {
+            let p = at(q[0], q[1]).unwrap();
+            let cell = match expect {
+                0 => world.cell_at(p),
+                1 => world.cell_at_y(p, 8.0),
+                _ => terrain.cell_at(p),
+            };
+            assert_eq!(line, cell_ref_text(cell), "{args:?} {q:?}");
+        }
+    }
+    let run = silknav_with_stdin(&root, &["height", ".", "--json"], batch_input(&queries).as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for (q, line) in queries.iter().zip(run.stdout.lines()) {
+        let h = world.height_at_y(at(q[0], q[1]).unwrap(), q[2] as f32).unwrap();
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["height"].as_f64().map(|v| v as f32), Some(h), "{q:?}");
+    }
+    // One query: the object triangle in JSON, and the terrain's height without --y.
+    let (x, z) = ((x0 + 300.0).to_string(), (z0 + 300.0).to_string());
+    let one = silknav(&root, &["cell", ".", &x, &z, "--json"]);
+    let v: Value = serde_json::from_str(one.stdout.trim_end()).unwrap();
+    assert_eq!(v["object"], serde_json::json!({"owner": "694e", "uid": 2, "cell": v["object"]["cell"]}));
+    let one = silknav(&root, &["height", ".", &x, &z]);
+    let p = at(x0 + 300.0, z0 + 300.0).unwrap();
+    assert_eq!(one.stdout.trim_end(), world.height_at(p).unwrap().to_string());
+    let one = silknav(&root, &["height", ".", &x, &z, "--y", "60"]);
+    assert_eq!(one.stdout.trim_end(), "62");
+}
