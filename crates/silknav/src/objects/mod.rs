@@ -15,6 +15,16 @@
 //! - A triangle's height at a point is the plane through its three vertices, in double
 //!   (`ya + s·(yb − ya) + t·(yc − ya)` with s, t the point's coordinates along the two edges
 //!   from the first vertex), plus the instance's y, rounded to f32.
+//!
+//! The reconstructed server (`CRTNavMeshObj::FindCell`, `CRTNavCellTri::IsInside`) does the
+//! same steps in its own arithmetic: the point goes through a float world-to-local matrix,
+//! each triangle's height comes from a float plane through its normalised normal, the inside
+//! test is three float dot products in 3D, and of the triangles containing the point the one
+//! whose height is closest to the reference wins, the first on a tie. silknav keeps the rule
+//! and the tie order but decides inside-ness exactly and interpolates in double, so it agrees
+//! with the server except within float rounding of an edge and in the last bits of a height;
+//! reproducing those bits needs the server's matrix, normalisation and plane routines, which
+//! are not reproduced here.
 //! - Each loaded region keeps a grid of 120-unit buckets listing the triangles whose placed
 //!   bounding box (widened by [`BUCKET_MARGIN`]) overlaps the bucket; a query tests only its
 //!   bucket's triangles.
@@ -362,10 +372,11 @@ pub(crate) fn higher(a: &Hit, b: &Hit) -> bool {
 }
 
 /// Whether hit `a` is preferred over hit `b` with reference height `y`: the closer to `y`,
-/// then as [`higher`].
+/// then the smaller key, then the smaller cell (the server's `FindCell` keeps the first
+/// triangle of an object on a tie).
 pub(crate) fn closer(a: &Hit, b: &Hit, y: f32) -> bool {
     let (da, db) = (distance(a.height, y), distance(b.height, y));
-    da < db || (da == db && higher(a, b))
+    da < db || (da == db && (a.cell.instance, a.cell.cell) < (b.cell.instance, b.cell.cell))
 }
 
 /// `|h − y|` in double (exact for f32 inputs).

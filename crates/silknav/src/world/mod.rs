@@ -25,9 +25,9 @@
 //!   On a bridge, a `y` near the deck answers the deck, a `y` near the ground below answers
 //!   the ground.
 //!
-//! Ties go to an object over the terrain, then to the higher triangle, then to the smaller
-//! [`crate::objects::InstanceKey`], then the smaller cell index. Movement, line of sight and
-//! paths use the terrain alone.
+//! Ties go to an object over the terrain; between object triangles, with no reference to the
+//! higher, and then (as with a reference) to the smaller [`crate::objects::InstanceKey`], then
+//! the smaller cell index. Movement, line of sight and paths use the terrain alone.
 
 pub mod height;
 mod load;
