@@ -248,10 +248,19 @@ mod tests {
 
     #[test]
     fn fuzz_seeds() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/res_parse");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/res_parse");
         for (name, kind, target) in [
-            ("bsr.bin", ResourceKind::Resource, &b"prim\\mesh\\bridge_span.bms"[..]),
-            ("cpd.bin", ResourceKind::Compound, &b"res\\fort\\gate.bsr"[..]),
+            (
+                "bsr.bin",
+                ResourceKind::Resource,
+                &b"prim\\mesh\\bridge_span.bms"[..],
+            ),
+            (
+                "cpd.bin",
+                ResourceKind::Compound,
+                &b"res\\fort\\gate.bsr"[..],
+            ),
         ] {
             let seed = std::fs::read(dir.join(name)).unwrap();
             assert_eq!(seed, ResourceFile::minimal(kind, target).to_vec(), "{name}");

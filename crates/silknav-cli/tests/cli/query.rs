@@ -407,7 +407,11 @@ fn malformed_batch_lines_answer_error_and_exit_2() {
         c.open[0], c.open[1], c.blocked[0], c.blocked[1], c.open[0], c.open[1]
     );
     // Terrain only: standard error holds just the error line.
-    let run = silknav_with_stdin(dir.path(), &["cell", "w", "--terrain-only"], input.as_bytes());
+    let run = silknav_with_stdin(
+        dir.path(),
+        &["cell", "w", "--terrain-only"],
+        input.as_bytes(),
+    );
     assert_eq!(run.code, 2, "{}", run.stdout);
     let open = cell_text(&world, c.open);
     let expected = [
@@ -595,19 +599,27 @@ fn objects_answer_as_the_library_does() {
     let root = dir.path().join("Data");
     write_object_world(&root);
     let world = World::load(&root).unwrap();
-    let terrain = World::load_with(&root, &silknav::LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let terrain =
+        World::load_with(&root, &silknav::LoadOptions::terrain_only(), |_, _| {}).unwrap();
     let (x0, z0) = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
     // A grid over the west region's objects, and reference heights below, on and above them.
     let mut queries = Vec::new();
     for i in 0..40 {
         for j in 0..40 {
-            let (x, z) = (x0 + 150.0 + 37.7 * f64::from(i), z0 + 150.0 + 39.1 * f64::from(j));
+            let (x, z) = (
+                x0 + 150.0 + 37.7 * f64::from(i),
+                z0 + 150.0 + 39.1 * f64::from(j),
+            );
             queries.push([x, z, [0.0, 7.5, 44.0, 62.0][(i + j) as usize % 4]]);
         }
     }
     let run = silknav_with_stdin(&root, &["cell", "."], batch_input(&queries).as_bytes());
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("4 object instances not placed"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("4 object instances not placed"),
+        "{}",
+        run.stderr
+    );
     let mut on_objects = 0;
     for (q, line) in queries.iter().zip(run.stdout.lines()) {
         let p = at(q[0], q[1]).unwrap();
@@ -635,10 +647,16 @@ fn objects_answer_as_the_library_does() {
             assert_eq!(line, cell_ref_text(cell), "{args:?} {q:?}");
         }
     }
-    let run = silknav_with_stdin(&root, &["height", ".", "--json"], batch_input(&queries).as_bytes());
+    let run = silknav_with_stdin(
+        &root,
+        &["height", ".", "--json"],
+        batch_input(&queries).as_bytes(),
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     for (q, line) in queries.iter().zip(run.stdout.lines()) {
-        let h = world.height_at_y(at(q[0], q[1]).unwrap(), q[2] as f32).unwrap();
+        let h = world
+            .height_at_y(at(q[0], q[1]).unwrap(), q[2] as f32)
+            .unwrap();
         let v: Value = serde_json::from_str(line).unwrap();
         assert_eq!(v["height"].as_f64().map(|v| v as f32), Some(h), "{q:?}");
     }
@@ -646,10 +664,16 @@ fn objects_answer_as_the_library_does() {
     let (x, z) = ((x0 + 300.0).to_string(), (z0 + 300.0).to_string());
     let one = silknav(&root, &["cell", ".", &x, &z, "--json"]);
     let v: Value = serde_json::from_str(one.stdout.trim_end()).unwrap();
-    assert_eq!(v["object"], serde_json::json!({"owner": "694e", "uid": 2, "cell": v["object"]["cell"]}));
+    assert_eq!(
+        v["object"],
+        serde_json::json!({"owner": "694e", "uid": 2, "cell": v["object"]["cell"]})
+    );
     let one = silknav(&root, &["height", ".", &x, &z]);
     let p = at(x0 + 300.0, z0 + 300.0).unwrap();
-    assert_eq!(one.stdout.trim_end(), world.height_at(p).unwrap().to_string());
+    assert_eq!(
+        one.stdout.trim_end(),
+        world.height_at(p).unwrap().to_string()
+    );
     let one = silknav(&root, &["height", ".", &x, &z, "--y", "60"]);
     assert_eq!(one.stdout.trim_end(), "62");
 }

@@ -38,6 +38,9 @@ impl std::fmt::Display for ObjectFinding {
     }
 }
 
+/// A distinct object id's mesh, or the stored path and what was wrong.
+type Resolved = Result<PreparedMesh, (Vec<u8>, ObjectProblem)>;
+
 /// One region's object records, with the file they came from.
 pub(crate) struct RegionObjects {
     pub region: RegionId,
@@ -69,7 +72,7 @@ pub(crate) fn load_objects(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let resolved: Vec<(u32, Result<PreparedMesh, (Vec<u8>, ObjectProblem)>)> = ids
+    let resolved: Vec<(u32, Resolved)> = ids
         .par_iter()
         .map(|&id| {
             let result = match ifo {

@@ -169,11 +169,9 @@ impl Instance {
     #[inline]
     fn to_local(&self, region: RegionId, x: f32, z: f32) -> [f64; 2] {
         let size = f64::from(REGION_SIZE);
-        let dx = f64::from(i32::from(region.x()) - i32::from(self.frame.x())) * size
-            + f64::from(x)
+        let dx = f64::from(i32::from(region.x()) - i32::from(self.frame.x())) * size + f64::from(x)
             - f64::from(self.position[0]);
-        let dz = f64::from(i32::from(region.z()) - i32::from(self.frame.z())) * size
-            + f64::from(z)
+        let dz = f64::from(i32::from(region.z()) - i32::from(self.frame.z())) * size + f64::from(z)
             - f64::from(self.position[2]);
         [dx * self.cos + dz * self.sin, dz * self.cos - dx * self.sin]
     }
@@ -222,6 +220,9 @@ struct Grid {
     items: Box<[(u32, u32)]>,
 }
 
+/// One region's (instance, triangle) lists while they are built, one per bucket.
+type Buckets = Vec<Vec<(u32, u32)>>;
+
 /// Every placed instance, the meshes they share, and each region's bucket grid.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Objects {
@@ -245,7 +246,7 @@ impl Objects {
         instances: Vec<Instance>,
         regions: &[RegionId],
     ) -> Objects {
-        let mut buckets: Vec<Option<Vec<Vec<(u32, u32)>>>> = vec![None; regions.len()];
+        let mut buckets: Vec<Option<Buckets>> = vec![None; regions.len()];
         let size = f64::from(REGION_SIZE);
         for (i, inst) in instances.iter().enumerate() {
             for (t, (_, v)) in meshes[inst.mesh as usize].triangles.iter().enumerate() {

@@ -109,17 +109,13 @@ impl fmt::Display for ObjectProblem {
                 "{:?}: a dungeon (.dof); dungeons are not supported",
                 text(path)
             ),
-            ObjectProblem::UnknownKind { path } => write!(
-                f,
-                "{:?}: expected a .bms, .bsr or .cpd path",
-                text(path)
-            ),
+            ObjectProblem::UnknownKind { path } => {
+                write!(f, "{:?}: expected a .bms, .bsr or .cpd path", text(path))
+            }
             ObjectProblem::NoNavSection { file } => {
                 write!(f, "{}: the mesh has no navigation section", file.display())
             }
-            ObjectProblem::NonFinitePlacement => {
-                f.write_str("the position or yaw is not finite")
-            }
+            ObjectProblem::NonFinitePlacement => f.write_str("the position or yaw is not finite"),
         }
     }
 }
@@ -260,6 +256,9 @@ impl ObjectResolver {
     ///
     /// # Errors
     /// The path tried and the [`ObjectProblem`] met along the chain.
+    // The error is as large as the problem it names (a jmxv error with its section); loads
+    // meet it once per object id, so boxing it would buy nothing.
+    #[allow(clippy::result_large_err)]
     pub fn load_mesh(&self, path: &[u8]) -> Result<(ObjectMesh, PathBuf), ResolveError> {
         self.follow(path).map_err(|problem| ResolveError {
             path: path.to_vec(),
@@ -267,6 +266,7 @@ impl ObjectResolver {
         })
     }
 
+    #[allow(clippy::result_large_err)]
     fn follow(&self, path: &[u8]) -> Result<(ObjectMesh, PathBuf), ObjectProblem> {
         let mut next = path.to_vec();
         let mut last = self.root.clone();

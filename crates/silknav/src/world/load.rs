@@ -2,11 +2,11 @@
 //! what loading left out.
 
 use super::region::{Region, RegionIssue};
+use super::World;
+use crate::files::{scan_folder, FileError, FolderFile, FolderListing, LoadError};
 use crate::objects::resolve::ObjectResolver;
 use crate::objects::{load_objects, ObjectFinding, RegionObjects};
 use jmxv::ifo::ObjectIfo;
-use super::World;
-use crate::files::{scan_folder, FileError, FolderFile, FolderListing, LoadError};
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -254,8 +254,7 @@ impl World {
                 .map_or_else(|| dir.to_path_buf(), |l| l.data_root.clone());
             let resolver = ObjectResolver::new(data_root);
             let ids: Vec<RegionId> = world.regions().collect();
-            let (objects, findings) =
-                load_objects(&records, &ids, object_ifo.as_ref(), &resolver);
+            let (objects, findings) = load_objects(&records, &ids, object_ifo.as_ref(), &resolver);
             world.objects = objects;
             world.report.findings.extend(findings);
         }

@@ -241,7 +241,7 @@ impl World {
         let slot = self.region_slot(pos.region)?;
         let mut best: Option<crate::objects::Hit> = None;
         self.objects.hits(slot, pos.region, pos.x, pos.z, |hit| {
-            if best.as_ref().is_none_or(|b| better(&hit, b)) {
+            if best.as_ref().map_or(true, |b| better(&hit, b)) {
                 best = Some(hit);
             }
         });

@@ -156,7 +156,9 @@ impl World {
         if let Some(trace) = trace.as_deref_mut() {
             trace.push(from);
         }
-        let start = self.terrain_cell_at(from).ok_or(MoveError::StartNotWalkable)?;
+        let start = self
+            .terrain_cell_at(from)
+            .ok_or(MoveError::StartNotWalkable)?;
         let mut region = self
             .region(from.region)
             .ok_or(MoveError::StartNotWalkable)?;

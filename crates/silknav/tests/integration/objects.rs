@@ -91,8 +91,8 @@ fn oracle_hits(placed: &[Placed], pos: Position) -> Vec<(ObjectCellRef, f32)> {
             let s1 = (r[0] * e2[1] - r[1] * e2[0]) / det;
             let t1 = (e1[0] * r[1] - e1[1] * r[0]) / det;
             let y = [v[0][1], v[1][1], v[2][1]].map(f64::from);
-            let h = (y[0] + s1 * (y[1] - y[0]) + t1 * (y[2] - y[0]) + f64::from(p.position[1]))
-                as f32;
+            let h =
+                (y[0] + s1 * (y[1] - y[0]) + t1 * (y[2] - y[0]) + f64::from(p.position[1])) as f32;
             hits.push((
                 ObjectCellRef {
                     instance: p.key,
@@ -150,10 +150,21 @@ fn points(placed: &[Placed], n: usize, seed: u64) -> Vec<Position> {
         let (xs, zs): (Vec<f64>, Vec<f64>) = nav
             .vertices
             .iter()
-            .map(|v| (f64::from(v.position[0].get()), f64::from(v.position[2].get())))
+            .map(|v| {
+                (
+                    f64::from(v.position[0].get()),
+                    f64::from(v.position[2].get()),
+                )
+            })
             .unzip();
-        let lo = [xs.iter().copied().fold(f64::MAX, f64::min), zs.iter().copied().fold(f64::MAX, f64::min)];
-        let hi = [xs.iter().copied().fold(f64::MIN, f64::max), zs.iter().copied().fold(f64::MIN, f64::max)];
+        let lo = [
+            xs.iter().copied().fold(f64::MAX, f64::min),
+            zs.iter().copied().fold(f64::MAX, f64::min),
+        ];
+        let hi = [
+            xs.iter().copied().fold(f64::MIN, f64::max),
+            zs.iter().copied().fold(f64::MIN, f64::max),
+        ];
         let place = |x: f64, z: f64| {
             Position::from_world(
                 f64::from(p.frame.x()) * 1920.0 + x * c - z * s + f64::from(p.position[0]),
@@ -204,7 +215,13 @@ fn cell_and_height_agree_with_the_brute_force_oracle() {
         }
         // With reference heights: closest wins, an object on a tie.
         let ground = world.height_at(pos).unwrap();
-        for y in [ground, ground + 3.0, 43.0, 62.0, (rng.unit() * 80.0 - 5.0) as f32] {
+        for y in [
+            ground,
+            ground + 3.0,
+            43.0,
+            62.0,
+            (rng.unit() * 80.0 - 5.0) as f32,
+        ] {
             let dist = |h: f32| (f64::from(h) - f64::from(y)).abs();
             let object = best(&hits, false, |h| -dist(h.1));
             let (cell, height) = match object {
@@ -272,7 +289,9 @@ fn broken_references_are_findings_naming_instance_region_and_path() {
         by_id.insert(o.object_id, (o.clone(), f.to_string()));
     }
     let (tree, text) = &by_id[&ids::TREE];
-    assert!(matches!(&tree.problem, ObjectProblem::NoNavSection { file } if file.ends_with("res/tree/tree01.bms")));
+    assert!(
+        matches!(&tree.problem, ObjectProblem::NoNavSection { file } if file.ends_with("res/tree/tree01.bms"))
+    );
     assert!(text.contains("uid") || text.contains(":6"), "{text}");
     let (missing, text) = &by_id[&ids::MISSING];
     assert!(
@@ -284,7 +303,10 @@ fn broken_references_are_findings_naming_instance_region_and_path() {
     assert!(matches!(dungeon.problem, ObjectProblem::Dungeon { .. }));
     let (unlisted, text) = &by_id[&ids::UNLISTED];
     assert_eq!(unlisted.problem, ObjectProblem::NotInObjectIfo);
-    assert!(unlisted.ifo_path.is_empty() && text.contains("99"), "{text}");
+    assert!(
+        unlisted.ifo_path.is_empty() && text.contains("99"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -295,10 +317,18 @@ fn terrain_only_worlds_have_no_objects() {
     assert_eq!(world.object_instances().len(), 0);
     assert!(world.load_report().is_clean(), "{:?}", world.load_report());
     let full = World::load(dir.path().join("navmesh")).unwrap();
-    assert_eq!(full.object_instances().len(), 7, "the navmesh folder finds the data root");
+    assert_eq!(
+        full.object_instances().len(),
+        7,
+        "the navmesh folder finds the data root"
+    );
     let mut rng = SplitMix64::new(3);
     for _ in 0..2000 {
-        let p = Position::new(WEST, (rng.unit() * 1920.0) as f32, (rng.unit() * 1920.0) as f32);
+        let p = Position::new(
+            WEST,
+            (rng.unit() * 1920.0) as f32,
+            (rng.unit() * 1920.0) as f32,
+        );
         assert_eq!(world.cell_at(p), full.terrain_cell_at(p));
         assert_eq!(world.height_at_y(p, 60.0), full.height_at(p));
     }
@@ -319,7 +349,10 @@ fn floors_bridges_and_the_ground_below() {
     assert_eq!(world.height_at_y(p, 70.0), Some(62.0));
     // Bridge 4 at (1200, 1200), yaw 1.9: its middle is 300 units along its axis.
     let (c, s) = (1.9f64.cos(), 1.9f64.sin());
-    let mid = local((1200.0 + 300.0 * c - 40.0 * s) as f32, (1200.0 + 300.0 * s + 40.0 * c) as f32);
+    let mid = local(
+        (1200.0 + 300.0 * c - 40.0 * s) as f32,
+        (1200.0 + 300.0 * s + 40.0 * c) as f32,
+    );
     let deck = world.height_at_y(mid, 44.0).unwrap();
     assert!((45.9..=46.0).contains(&deck), "{deck}");
     let ground = world.height_at(mid).unwrap();
@@ -339,7 +372,11 @@ fn the_resolver_matches_any_case_and_follows_chains() {
     std::fs::write(dir.path().join("res/loop.bsr"), looped.to_vec()).unwrap();
     let resolver = ObjectResolver::new(dir.path());
     let (mesh, file) = resolver.load_mesh(b"rEs\\fOrT\\GATE.cpd").unwrap();
-    assert!(file.ends_with("prim/mesh/fort_gate.bms"), "{}", file.display());
+    assert!(
+        file.ends_with("prim/mesh/fort_gate.bms"),
+        "{}",
+        file.display()
+    );
     assert_eq!(mesh.nav.unwrap().cells.len(), 4);
     let (_, file) = resolver.load_mesh(b"res/bridge/BRIDGE.BSR").unwrap();
     assert!(file.ends_with("prim/mesh/bridge_span.bms"));
@@ -348,6 +385,9 @@ fn the_resolver_matches_any_case_and_follows_chains() {
     assert!(e.to_string().contains("passwd"), "{e}");
     // The loop stops at the chain bound.
     let e = resolver.load_mesh(b"res\\loop.bsr").unwrap_err();
-    assert!(matches!(e.problem, ObjectProblem::ChainTooLong { .. }), "{e}");
+    assert!(
+        matches!(e.problem, ObjectProblem::ChainTooLong { .. }),
+        "{e}"
+    );
     assert_eq!(e.path, b"res\\loop.bsr");
 }
