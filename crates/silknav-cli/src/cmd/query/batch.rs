@@ -95,17 +95,18 @@ impl BatchError {
     }
 }
 
-/// The numbers of one query line: `None` for a blank or comment-only line, an error message
-/// for a malformed one.
+/// [`parse_range`] for a query of exactly `want` numbers.
 #[cfg(test)]
 pub fn parse(line: &[u8], want: usize) -> Result<Option<([f64; MAX_NUMBERS], usize)>, String> {
     parse_range(line, want, want)
 }
 
-/// [`parse`] for a query of `min` to `max` numbers.
+/// The numbers of one query line of `min` to `max` numbers: `None` for a blank or
+/// comment-only line, an error message for a malformed one.
 ///
 /// # Errors
-/// As for [`parse`].
+/// A word that is not a finite number, too few or too many numbers, or text that is not
+/// UTF-8.
 pub fn parse_range(
     line: &[u8],
     min: usize,
