@@ -11,6 +11,7 @@
 //! | [`ifo::tile2d`] | `tile2d.ifo` (`JMXV2DTI1001`) | the textures navmesh tiles name by `texture_id` |
 //! | [`bms`] | `*.bms` (`JMXVBMS 0110`, `0109`) | an object's mesh: its navigation section (triangles, outline and inline edges, events, outline grid); the render mesh kept as bytes |
 //! | `json` | (feature `serde`) | the lossless JSON documents' shared pieces; `nvm::json` is the navmesh's |
+//! | [`res`] | `*.bsr` (`JMXVRES 0109`), `*.cpd` (`JMXVCPD 0101`) | the path of the collision mesh (`.bsr`) or collision resource (`.cpd`); the rest kept as bytes |
 //!
 //! Positions inside a file are region-local: `[0, 1920)` on x and z. [`RegionId`] names regions
 //! and their file names.
@@ -63,6 +64,7 @@ pub mod lint;
 pub mod mfo;
 pub mod nvm;
 mod region;
+pub mod res;
 
 pub use error::{Error, ErrorKind, ReadError, WriteError};
 pub use float::F32;

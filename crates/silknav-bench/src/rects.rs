@@ -86,6 +86,7 @@ pub fn open_rects(meshes: &BTreeMap<RegionId, NavMesh>, origin: RegionId) -> Vec
                 CellRef {
                     region,
                     cell: i as u16,
+                    object: None,
                 },
             ));
         }

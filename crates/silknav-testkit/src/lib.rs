@@ -6,6 +6,8 @@
 //! - [`independent`]: a second writer of the format, from the spec page alone.
 //! - [`independent_bms`]: a second writer of `JMXVBMS` object meshes, and the building, bridge
 //!   and gate meshes the world generator places.
+//! - [`object_world`]: a small world folder with buildings, a bridge and a gate, and broken
+//!   object references.
 //! - [`rng`]: the seeded random numbers of tests and benches.
 //! - [`error_chain`]: an error's source chain, checked to say each thing once.
 //! - [`movingai`]: the committed Moving AI benchmark maps and queries, and where they are.
@@ -18,6 +20,7 @@ pub mod independent;
 pub mod independent_bms;
 mod mask;
 pub mod movingai;
+pub mod object_world;
 pub mod rng;
 
 #[cfg(test)]

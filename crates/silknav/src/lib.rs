@@ -8,6 +8,7 @@
 //! - [`geometry`]: the exact predicates the queries share.
 //! - [`lint`]: world lint, the checks that need several files.
 //! - [`movingai`]: Moving AI grid benchmark maps as worlds.
+//! - [`objects`]: buildings, gates and bridges: their files resolved, placed and indexed.
 //! - [`path`]: exact any-angle shortest paths across regions.
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
 //!
@@ -72,13 +73,14 @@ pub mod files;
 pub mod geometry;
 pub mod lint;
 pub mod movingai;
+pub mod objects;
 pub mod path;
 mod rng;
 pub mod world;
 pub mod worldgen;
 
 pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
-pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadReport, Position, World};
+pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, Position, World};
 
 pub use jmxv;
 

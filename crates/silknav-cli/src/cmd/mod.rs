@@ -35,10 +35,10 @@ pub enum Command {
     Lint(lint::Args),
     /// Draw a world folder or a navmesh file as a PNG picture
     Render(render::Args),
-    /// The cell under a point: `RRRR C`, or `none`
-    Cell(query::PointArgs),
-    /// The ground height at a point, or `none`
-    Height(query::PointArgs),
+    /// The cell under a point: `RRRR C`, `RRRR C object OOOO:UID CELL` on an object, or `none`
+    Cell(query::PointYArgs),
+    /// The ground height at a point (with --y, the object floor or ground nearest Y), or `none`
+    Height(query::PointYArgs),
     /// Line of sight: `clear`, or `blocked X Z` where the segment is first blocked
     Los(query::SegmentArgs),
     /// Walk from one point toward another: `X Z REASON` where the walk stops

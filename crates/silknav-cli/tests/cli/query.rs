@@ -113,6 +113,16 @@ fn batch_input<const N: usize>(queries: &[[f64; N]]) -> String {
         .collect()
 }
 
+/// Standard error without the one summary line of object instances not placed (the
+/// generated worlds list objects whose files are not written).
+fn without_object_summary(stderr: &str) -> String {
+    stderr
+        .lines()
+        .filter(|l| !l.contains("object instances not placed"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Runs a batch and checks every answer line against the library's.
 fn check_batch<const N: usize>(
     dir: &Path,
@@ -122,9 +132,11 @@ fn check_batch<const N: usize>(
 ) -> Vec<String> {
     let run = silknav_with_stdin(dir, &[command, "w"], batch_input(queries).as_bytes());
     assert_eq!(run.code, 0, "{command}: {}", run.stderr);
-    // Standard error may hold a progress line on a slow machine, but nothing else.
+    // Standard error may hold a progress line on a slow machine, and the one line saying
+    // that the generated world's object files are not on disk, but nothing else.
+    let stderr = without_object_summary(&run.stderr);
     assert!(
-        !run.stderr.contains("warning") && !run.stderr.contains("error"),
+        !stderr.contains("warning") && !stderr.contains("error"),
         "{command}: {}",
         run.stderr
     );
@@ -221,7 +233,10 @@ fn json_lines_carry_the_librarys_answers() {
                 assert_eq!(json["region"], c.region.to_string(), "{p:?}");
                 assert_eq!(json["cell"], c.cell, "{p:?}");
             }
-            None => assert_eq!(json, serde_json::json!({"region": null, "cell": null})),
+            None => assert_eq!(
+                json,
+                serde_json::json!({"region": null, "cell": null, "object": null})
+            ),
         }
     }
     for (p, json) in points.iter().zip(json_batch(dir.path(), "height", &points)) {
@@ -388,16 +403,21 @@ fn malformed_batch_lines_answer_error_and_exit_2() {
     let (dir, _, world) = world();
     let c = cases(&world);
     let input = format!(
-        "{} {}\nfoo 1\n\n   # a comment\n1 2 3\n{} {} # a note\r\n{} {}",
+        "{} {}\nfoo 1\n\n   # a comment\n1 2 3 4\n{} {} # a note\r\n{} {}",
         c.open[0], c.open[1], c.blocked[0], c.blocked[1], c.open[0], c.open[1]
     );
-    let run = silknav_with_stdin(dir.path(), &["cell", "w"], input.as_bytes());
+    // Terrain only: standard error holds just the error line.
+    let run = silknav_with_stdin(
+        dir.path(),
+        &["cell", "w", "--terrain-only"],
+        input.as_bytes(),
+    );
     assert_eq!(run.code, 2, "{}", run.stdout);
     let open = cell_text(&world, c.open);
     let expected = [
         open.as_str(),
         "error: line 2: expected a finite number, found \"foo\"",
-        "error: line 5: expected 2 numbers, found 3",
+        "error: line 5: expected 2 to 3 numbers, found 4",
         "none",
         open.as_str(),
     ];
@@ -431,8 +451,14 @@ fn what_loading_leaves_out_is_a_warning() {
     let x = c.open[0].to_string();
     let z = c.open[1].to_string();
     let run = silknav(dir.path(), &["cell", "w", &x, &z]);
-    let warnings: Vec<&str> = run
+    let objects = run
         .stderr
+        .lines()
+        .filter(|l| l.contains("object instances not placed"))
+        .count();
+    assert_eq!(objects, 1, "{}", run.stderr);
+    let stderr = without_object_summary(&run.stderr);
+    let warnings: Vec<&str> = stderr
         .lines()
         .filter(|l| l.starts_with("warning: "))
         .collect();
@@ -548,4 +574,108 @@ fn coordinates_come_in_complete_sets() {
             assert_eq!(run.stdout, "", "{args:?}");
         }
     }
+}
+
+/// The text `silknav cell` prints for a cell, from the library's answer.
+fn cell_ref_text(cell: Option<silknav::CellRef>) -> String {
+    match cell {
+        Some(c) => match c.object {
+            None => format!("{:04x} {}", c.region.0, c.cell),
+            Some(o) => format!(
+                "{:04x} {} object {:04x}:{} {}",
+                c.region.0,
+                c.cell,
+                o.instance.owner().0,
+                o.instance.uid(),
+                o.cell
+            ),
+        },
+        None => "none".to_owned(),
+    }
+}
+
+#[test]
+fn objects_answer_as_the_library_does() {
+    use silknav_testkit::object_world::{write_object_world, WEST};
+    let dir = temp();
+    let root = dir.path().join("Data");
+    write_object_world(&root);
+    let world = World::load(&root).unwrap();
+    let terrain =
+        World::load_with(&root, &silknav::LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let (x0, z0) = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
+    // A grid over the west region's objects, and reference heights below, on and above them.
+    let mut queries = Vec::new();
+    for i in 0..40 {
+        for j in 0..40 {
+            let (x, z) = (
+                x0 + 150.0 + 37.7 * f64::from(i),
+                z0 + 150.0 + 39.1 * f64::from(j),
+            );
+            queries.push([x, z, [0.0, 7.5, 44.0, 62.0][(i + j) as usize % 4]]);
+        }
+    }
+    let run = silknav_with_stdin(&root, &["cell", "."], batch_input(&queries).as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("4 object instances not placed"),
+        "{}",
+        run.stderr
+    );
+    let mut on_objects = 0;
+    for (q, line) in queries.iter().zip(run.stdout.lines()) {
+        let p = at(q[0], q[1]).unwrap();
+        let cell = world.cell_at_y(p, q[2] as f32);
+        on_objects += usize::from(cell.is_some_and(|c| c.object.is_some()));
+        assert_eq!(line, cell_ref_text(cell), "{q:?}");
+    }
+    assert!(on_objects > 100, "{on_objects}");
+    // Two numbers a line: the default --y, or none.
+    let xz: Vec<[f64; 2]> = queries.iter().map(|q| [q[0], q[1]]).collect();
+    for (args, expect) in [
+        (vec!["cell", "navmesh"], 0),
+        (vec!["cell", "navmesh", "--y", "8"], 1),
+        (vec!["cell", "navmesh", "--terrain-only"], 2),
+    ] {
+        let run = silknav_with_stdin(&root, &args, batch_input(&xz).as_bytes());
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        for (q, line) in xz.iter().zip(run.stdout.lines()) {
+            let p = at(q[0], q[1]).unwrap();
+            let cell = match expect {
+                0 => world.cell_at(p),
+                1 => world.cell_at_y(p, 8.0),
+                _ => terrain.cell_at(p),
+            };
+            assert_eq!(line, cell_ref_text(cell), "{args:?} {q:?}");
+        }
+    }
+    let run = silknav_with_stdin(
+        &root,
+        &["height", ".", "--json"],
+        batch_input(&queries).as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for (q, line) in queries.iter().zip(run.stdout.lines()) {
+        let h = world
+            .height_at_y(at(q[0], q[1]).unwrap(), q[2] as f32)
+            .unwrap();
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["height"].as_f64().map(|v| v as f32), Some(h), "{q:?}");
+    }
+    // One query: the object triangle in JSON, and the terrain's height without --y.
+    let (x, z) = ((x0 + 300.0).to_string(), (z0 + 300.0).to_string());
+    let one = silknav(&root, &["cell", ".", &x, &z, "--json"]);
+    let v: Value = serde_json::from_str(one.stdout.trim_end()).unwrap();
+    assert_eq!(
+        v["object"],
+        serde_json::json!({"owner": "694e", "uid": 2, "cell": v["object"]["cell"]})
+    );
+    let one = silknav(&root, &["height", ".", &x, &z]);
+    let p = at(x0 + 300.0, z0 + 300.0).unwrap();
+    assert_eq!(
+        one.stdout.trim_end(),
+        world.height_at(p).unwrap().to_string()
+    );
+    let one = silknav(&root, &["height", ".", &x, &z, "--y", "60"]);
+    assert_eq!(one.stdout.trim_end(), "62");
 }

@@ -11,7 +11,7 @@ pub(super) fn along(world: &World, a: Position, b: Position, out: &mut Vec<CellR
     let (x1, z1) = (b.world_x(), b.world_z());
     let (dx, dz) = (x1 - x0, z1 - z0);
     let mut push = |x: f64, z: f64| {
-        if let Some(cell) = Position::from_world(x, z).and_then(|p| world.cell_at(p)) {
+        if let Some(cell) = Position::from_world(x, z).and_then(|p| world.terrain_cell_at(p)) {
             if out.last() != Some(&cell) {
                 out.push(cell);
             }

@@ -210,7 +210,7 @@ impl World {
             cells::along(self, pair[0], pair[1], &mut out);
         }
         if path.waypoints.len() == 1 {
-            out.extend(self.cell_at(path.waypoints[0]));
+            out.extend(self.terrain_cell_at(path.waypoints[0]));
         }
         out
     }

@@ -4,6 +4,9 @@
 use super::region::{Region, RegionIssue};
 use super::World;
 use crate::files::{scan_folder, FileError, FolderFile, FolderListing, LoadError};
+use crate::objects::resolve::ObjectResolver;
+use crate::objects::{load_objects, ObjectFinding, RegionObjects};
+use jmxv::ifo::ObjectIfo;
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -81,6 +84,33 @@ pub enum LoadFindingKind {
     Duplicate,
     /// The region is loaded, and part of its file is unusable for queries.
     RegionIssue(RegionIssue),
+    /// An object instance the region lists could not be placed (its file is missing,
+    /// unreadable or has no navigation section, its id is not in `object.ifo`, it is a
+    /// dungeon): the terrain still loads, without it.
+    Object(ObjectFinding),
+}
+
+/// How [`World::load_with`] loads a world.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LoadOptions {
+    /// Whether to load the object instances (buildings, gates, bridges) the regions list, with
+    /// their meshes from under the data root. Off: a terrain-only world.
+    pub objects: bool,
+}
+
+impl Default for LoadOptions {
+    /// Objects on, as [`World::load`].
+    fn default() -> LoadOptions {
+        LoadOptions { objects: true }
+    }
+}
+
+impl LoadOptions {
+    /// Terrain only: no objects.
+    pub fn terrain_only() -> LoadOptions {
+        LoadOptions { objects: false }
+    }
 }
 
 impl fmt::Display for LoadFinding {
@@ -106,6 +136,7 @@ impl fmt::Display for LoadFinding {
                 )
             }
             LoadFindingKind::RegionIssue(issue) => write!(f, "{path}: {issue}"),
+            LoadFindingKind::Object(object) => write!(f, "{path}: {object}"),
         }
     }
 }
@@ -171,7 +202,63 @@ impl World {
     /// ([`LoadError::DuplicateName`]), or a file cannot be read or is malformed (the error
     /// names one such file).
     pub fn load(dir: impl AsRef<Path>) -> Result<World, LoadError> {
-        World::load_with_progress(dir, |_, _| {})
+        World::load_with(dir, &LoadOptions::default(), |_, _| {})
+    }
+
+    /// [`World::load`] with options: [`LoadOptions::terrain_only`] leaves the objects out.
+    /// `progress(done, total)` is called as navmesh files are parsed, as for
+    /// [`World::load_with_progress`].
+    ///
+    /// Objects: every instance the loaded regions list, deduplicated
+    /// ([`crate::objects::InstanceKey`]), its mesh found through `object.ifo` under the data
+    /// root ([`crate::objects::resolve`]), each distinct object id read once, in parallel. An
+    /// instance that cannot be placed is a [`LoadFindingKind::Object`] finding, never an
+    /// error.
+    ///
+    /// # Errors
+    /// As for [`World::load`], and a malformed `object.ifo` (when objects are loaded).
+    pub fn load_with(
+        dir: impl AsRef<Path>,
+        options: &LoadOptions,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<World, LoadError> {
+        let dir = dir.as_ref();
+        let listing = scan_folder(dir)?;
+        let mapinfo = match listing.path(FolderFile::MapInfo) {
+            Some(path) => {
+                let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+                Some(MapInfo::parse(&bytes).map_err(|e| FileError::new(path, e))?)
+            }
+            None => None,
+        };
+        let object_ifo = match listing.path(FolderFile::ObjectIfo) {
+            Some(path) if options.objects => {
+                let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+                Some(ObjectIfo::parse(&bytes).map_err(|e| FileError::new(path, e))?)
+            }
+            _ => None,
+        };
+        let navmesh_dir = listing.location().map_or(dir, |l| l.navmesh_dir.as_path());
+        let (files, report) = plan(&listing, navmesh_dir, mapinfo.as_ref());
+        let parsed = parse_parallel(
+            &files,
+            |path| std::fs::read(path).map(Cow::Owned),
+            &progress,
+            options.objects,
+        )?;
+        let (regions, records): (Vec<_>, Vec<_>) = parsed.into_iter().unzip();
+        let mut world = World::assemble(regions, report);
+        if options.objects {
+            let data_root = listing
+                .location()
+                .map_or_else(|| dir.to_path_buf(), |l| l.data_root.clone());
+            let resolver = ObjectResolver::new(data_root);
+            let ids: Vec<RegionId> = world.regions().collect();
+            let (objects, findings) = load_objects(&records, &ids, object_ifo.as_ref(), &resolver);
+            world.objects = objects;
+            world.report.findings.extend(findings);
+        }
+        Ok(world)
     }
 
     /// [`World::load`], calling `progress(done, total)` as files are parsed (from the pool's
@@ -184,23 +271,7 @@ impl World {
         dir: impl AsRef<Path>,
         progress: impl Fn(usize, usize) + Sync,
     ) -> Result<World, LoadError> {
-        let dir = dir.as_ref();
-        let listing = scan_folder(dir)?;
-        let mapinfo = match listing.path(FolderFile::MapInfo) {
-            Some(path) => {
-                let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
-                Some(MapInfo::parse(&bytes).map_err(|e| FileError::new(path, e))?)
-            }
-            None => None,
-        };
-        let navmesh_dir = listing.location().map_or(dir, |l| l.navmesh_dir.as_path());
-        let (files, report) = plan(&listing, navmesh_dir, mapinfo.as_ref());
-        let regions = parse_parallel(
-            &files,
-            |path| std::fs::read(path).map(Cow::Owned),
-            &progress,
-        )?;
-        Ok(World::assemble(regions, report))
+        World::load_with(dir, &LoadOptions::default(), progress)
     }
 
     /// A world from files already in memory: (file name, bytes) pairs, named as in a folder
@@ -229,8 +300,12 @@ impl World {
             &navmeshes,
             |path| Ok(Cow::Borrowed(bytes[path])),
             &|_, _| {},
+            false,
         )?;
-        Ok(World::assemble(regions, report))
+        Ok(World::assemble(
+            regions.into_iter().map(|(r, _)| r).collect(),
+            report,
+        ))
     }
 }
 
@@ -278,12 +353,15 @@ fn plan(
     (load, report)
 }
 
-/// Reads, parses and prepares navmesh files on rayon's current pool, keeping their order.
+/// Reads, parses and prepares navmesh files on rayon's current pool, keeping their order; with
+/// `objects`, keeps each file's object records too.
+#[allow(clippy::type_complexity)]
 fn parse_parallel<'b>(
     files: &[(RegionId, PathBuf)],
     read: impl Fn(&Path) -> std::io::Result<Cow<'b, [u8]>> + Sync,
     progress: &(impl Fn(usize, usize) + Sync),
-) -> Result<Vec<(Region, PathBuf)>, FileError> {
+    objects: bool,
+) -> Result<Vec<((Region, PathBuf), RegionObjects)>, FileError> {
     let total = files.len();
     let done = AtomicUsize::new(0);
     files
@@ -292,7 +370,15 @@ fn parse_parallel<'b>(
             let result = read(path)
                 .map_err(|e| FileError::new(path, e))
                 .and_then(|bytes| NavMesh::parse(&bytes).map_err(|e| FileError::new(path, e)))
-                .map(|mesh| (Region::from_navmesh(*id, &mesh), path.clone()));
+                .map(|mesh| {
+                    let region = Region::from_navmesh(*id, &mesh);
+                    let records = RegionObjects {
+                        region: *id,
+                        path: path.clone(),
+                        objects: if objects { mesh.objects } else { Vec::new() },
+                    };
+                    ((region, path.clone()), records)
+                });
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             result
         })

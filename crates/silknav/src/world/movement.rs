@@ -156,7 +156,9 @@ impl World {
         if let Some(trace) = trace.as_deref_mut() {
             trace.push(from);
         }
-        let start = self.cell_at(from).ok_or(MoveError::StartNotWalkable)?;
+        let start = self
+            .terrain_cell_at(from)
+            .ok_or(MoveError::StartNotWalkable)?;
         let mut region = self
             .region(from.region)
             .ok_or(MoveError::StartNotWalkable)?;
@@ -268,7 +270,7 @@ impl World {
         let position = Position::new(region.id, x, z)
             .normalized()
             .ok_or(MoveError::OffMesh)?;
-        self.cell_at(position).ok_or(MoveError::OffMesh)?;
+        self.terrain_cell_at(position).ok_or(MoveError::OffMesh)?;
         let height = self.height_at(position).ok_or(MoveError::OffMesh)?;
         if let Some(trace) = trace {
             trace.push(position);

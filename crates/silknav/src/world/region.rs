@@ -113,6 +113,8 @@ pub(crate) struct Region {
     /// store no tile flags), and a cell that exists. One array for both answers, so that a
     /// lookup in a large world costs one cache miss for the tile, not two.
     pub tile_cell: Box<[u16]>,
+    /// Each tile's cell as stored (the low 16 bits of its cell index), open or not.
+    pub raw_tile_cell: Box<[u16]>,
     pub heights: Box<[f32]>,
     pub plane_types: [u8; PLANE_COUNT],
     pub plane_heights: [f32; PLANE_COUNT],
@@ -157,6 +159,7 @@ impl Region {
             .collect();
         let open_cell_count = mesh.open_cell_count;
         let mut tile_cell = vec![NOT_WALKABLE; TILE_COUNT].into_boxed_slice();
+        let raw_tile_cell: Box<[u16]> = mesh.tiles.iter().map(|t| t.cell()).collect();
         for (t, tile) in mesh.tiles.iter().enumerate() {
             let cell = tile.cell();
             let open = match mesh.layout {
@@ -244,6 +247,7 @@ impl Region {
             id,
             cells,
             tile_cell,
+            raw_tile_cell,
             heights,
             plane_types: mesh.planes.types,
             plane_heights: mesh.planes.heights.map(|h| h.get()),

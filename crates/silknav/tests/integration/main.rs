@@ -5,6 +5,7 @@ mod generated_objects;
 mod invariants;
 mod loading;
 mod movingai;
+mod objects;
 mod oracle;
 mod paths;
 mod queries;

@@ -95,9 +95,23 @@ impl BatchError {
     }
 }
 
-/// The numbers of one query line: `None` for a blank or comment-only line, an error message
-/// for a malformed one.
+/// [`parse_range`] for a query of exactly `want` numbers.
+#[cfg(test)]
 pub fn parse(line: &[u8], want: usize) -> Result<Option<([f64; MAX_NUMBERS], usize)>, String> {
+    parse_range(line, want, want)
+}
+
+/// The numbers of one query line of `min` to `max` numbers: `None` for a blank or
+/// comment-only line, an error message for a malformed one.
+///
+/// # Errors
+/// A word that is not a finite number, too few or too many numbers, or text that is not
+/// UTF-8.
+pub fn parse_range(
+    line: &[u8],
+    min: usize,
+    max: usize,
+) -> Result<Option<([f64; MAX_NUMBERS], usize)>, String> {
     let code = match line.iter().position(|&b| b == b'#') {
         Some(comment) => &line[..comment],
         None => line,
@@ -113,8 +127,9 @@ pub fn parse(line: &[u8], want: usize) -> Result<Option<([f64; MAX_NUMBERS], usi
     }
     match count {
         0 => Ok(None),
-        n if n == want => Ok(Some((numbers, n))),
-        n => Err(format!("expected {want} numbers, found {n}")),
+        n if (min..=max).contains(&n) => Ok(Some((numbers, n))),
+        n if min == max => Err(format!("expected {min} numbers, found {n}")),
+        n => Err(format!("expected {min} to {max} numbers, found {n}")),
     }
 }
 
@@ -181,5 +196,12 @@ mod tests {
             "expected 4 numbers, found 6"
         );
         assert_eq!(parse(b"\xff 1", 2).unwrap_err(), "not UTF-8 text");
+        assert_eq!(parse_range(b"1 2", 2, 3).unwrap().unwrap().1, 2);
+        let (numbers, n) = parse_range(b"1 2 -3.5", 2, 3).unwrap().unwrap();
+        assert_eq!((numbers[2], n), (-3.5, 3));
+        assert_eq!(
+            parse_range(b"1 2 3 4", 2, 3).unwrap_err(),
+            "expected 2 to 3 numbers, found 4"
+        );
     }
 }

@@ -1,35 +1,52 @@
-//! `silknav cell DIR X Z`: the cell under a point.
+//! `silknav cell DIR X Z [--y Y]`: the cell under a point.
 //!
-//! Text: `RRRR C` (the region as four lower-case hex digits, the cell's index in its file), or
-//! `none` on a blocked tile or outside the loaded regions. JSON: `{"region":"4080","cell":12}`,
-//! or `{"region":null,"cell":null}`.
+//! Text: `RRRR C` (the region as four lower-case hex digits, the cell's index in its file);
+//! on an object, `RRRR C object OOOO:UID CELL` (the instance's owner region and uid, the
+//! triangle's index in its mesh; `C` is then the terrain cell of the tile); or `none` on a
+//! blocked tile without an object or outside the loaded regions. Without `--y` the highest
+//! object triangle wins over the terrain; with it, the object triangle or ground whose height
+//! is closest to Y. JSON: `{"region":"4080","cell":12,"object":null}`, with `"object":
+//! {"owner":"694f","uid":1,"cell":3}` on an object, or `{"region":null,"cell":null,
+//! "object":null}`.
 
-use super::{position, Answer, PointArgs};
+use super::{position, Answer, PointYArgs};
 use crate::exit::Status;
 use serde::Serialize;
 use silknav::{CellRef, World};
 use std::io::{self, Write};
 
-/// The cell at a point, as the library's [`World::cell_at`] finds it.
+/// The cell at a point, as the library's [`World::cell_at`] (no reference height) or
+/// [`World::cell_at_y`] finds it.
 pub struct CellAnswer(pub Option<CellRef>);
 
-/// Answers one query: numbers are `x z`.
-pub fn ask(world: &World, numbers: &[f64]) -> CellAnswer {
-    CellAnswer(position(numbers[0], numbers[1]).and_then(|p| world.cell_at(p)))
+/// Answers one query at world (x, z), with an optional reference height.
+pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> CellAnswer {
+    CellAnswer(position(x, z).and_then(|p| match y {
+        None => world.cell_at(p),
+        Some(y) => world.cell_at_y(p, y),
+    }))
 }
 
 /// Runs `silknav cell`.
 ///
 /// # Errors
 /// As for the query commands (see [`super`]).
-pub fn run(args: &PointArgs) -> anyhow::Result<Status> {
-    super::run(&args.world, args.numbers(), 2, ask)
+pub fn run(args: &PointYArgs) -> anyhow::Result<Status> {
+    super::run_with_y(args, ask)
 }
 
 #[derive(Serialize)]
 struct CellJson {
     region: Option<String>,
     cell: Option<u16>,
+    object: Option<ObjectJson>,
+}
+
+#[derive(Serialize)]
+struct ObjectJson {
+    owner: String,
+    uid: u16,
+    cell: u16,
 }
 
 impl Answer for CellAnswer {
@@ -39,7 +56,19 @@ impl Answer for CellAnswer {
 
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         match self.0 {
-            Some(c) => write!(out, "{} {}", c.region, c.cell),
+            Some(c) => {
+                write!(out, "{} {}", c.region, c.cell)?;
+                if let Some(o) = c.object {
+                    write!(
+                        out,
+                        " object {}:{} {}",
+                        o.instance.owner(),
+                        o.instance.uid(),
+                        o.cell
+                    )?;
+                }
+                Ok(())
+            }
             None => out.write_all(b"none"),
         }
     }
@@ -48,6 +77,11 @@ impl Answer for CellAnswer {
         let json = CellJson {
             region: self.0.map(|c| c.region.to_string()),
             cell: self.0.map(|c| c.cell),
+            object: self.0.and_then(|c| c.object).map(|o| ObjectJson {
+                owner: o.instance.owner().to_string(),
+                uid: o.instance.uid(),
+                cell: o.cell,
+            }),
         };
         serde_json::to_writer(out, &json).map_err(io::Error::from)
     }

@@ -70,14 +70,14 @@ pub fn prepare(world: &World, label: &str) -> PathIndexStats {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
     let world_args = &args.segment.world;
-    let world = super::load(&world_args.dir)?;
+    let world = super::load_with(&world_args.dir, world_args.terrain_only)?;
     prepare(&world, &world_args.dir.display().to_string());
     let mut scratch = match args.budget {
         Some(n) => PathScratch::with_budget(n),
         None => PathScratch::new(),
     };
     let json = world_args.json;
-    super::answer(&world, json, args.segment.numbers(), 4, |w, n| {
+    super::answer(&world, json, args.segment.numbers(), (4, 4), |w, n| {
         ask(w, n, &mut scratch, json)
     })
 }

@@ -1,11 +1,12 @@
-//! `silknav height DIR X Z`: the ground height at a point.
+//! `silknav height DIR X Z [--y Y]`: the ground height at a point.
 //!
-//! Text: the height as the shortest decimal that reads back to the same `f32` (`84.5`, `100`),
+//! Without `--y`, the terrain's height ([`World::height_at`]); with it, the height of the
+//! object floor or ground nearest Y ([`World::height_at_y`]). Text: the height as the shortest decimal that reads back to the same `f32` (`84.5`, `100`),
 //! or `none` outside the loaded regions (blocked tiles have a height too). JSON:
 //! `{"height":84.5}` or `{"height":null}`; a height that is not finite (damaged files hold
 //! such) is a string, `"inf"`, `"-inf"` or `"nan:XXXXXXXX"`, as in the JSON form of `dump`.
 
-use super::{position, Answer, PointArgs};
+use super::{position, Answer, PointYArgs};
 use crate::exit::Status;
 use jmxv::json::Float;
 use jmxv::F32;
@@ -13,20 +14,24 @@ use serde::Serialize;
 use silknav::World;
 use std::io::{self, Write};
 
-/// The height at a point, as the library's [`World::height_at`] computes it.
+/// The height at a point, as the library's [`World::height_at`] or [`World::height_at_y`]
+/// computes it.
 pub struct HeightAnswer(pub Option<f32>);
 
-/// Answers one query: numbers are `x z`.
-pub fn ask(world: &World, numbers: &[f64]) -> HeightAnswer {
-    HeightAnswer(position(numbers[0], numbers[1]).and_then(|p| world.height_at(p)))
+/// Answers one query at world (x, z), with an optional reference height.
+pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> HeightAnswer {
+    HeightAnswer(position(x, z).and_then(|p| match y {
+        None => world.height_at(p),
+        Some(y) => world.height_at_y(p, y),
+    }))
 }
 
 /// Runs `silknav height`.
 ///
 /// # Errors
 /// As for the query commands (see [`super`]).
-pub fn run(args: &PointArgs) -> anyhow::Result<Status> {
-    super::run(&args.world, args.numbers(), 2, ask)
+pub fn run(args: &PointYArgs) -> anyhow::Result<Status> {
+    super::run_with_y(args, ask)
 }
 
 #[derive(Serialize)]

@@ -21,7 +21,7 @@ use anyhow::{anyhow, Context};
 use jmxv::RegionId;
 use serde::Serialize;
 use silknav::world::EdgeId;
-use silknav::LoadFindingKind;
+use silknav::{LoadFindingKind, LoadOptions};
 use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -35,6 +35,51 @@ pub struct WorldArgs {
     /// Answer in JSON lines instead of text
     #[arg(long)]
     json: bool,
+    /// Load the terrain only: no object instances (buildings, gates, bridges)
+    #[arg(long)]
+    terrain_only: bool,
+}
+
+/// A command that takes one point and an optional reference height: `X Z [--y Y]`, or a batch
+/// of `X Z` or `X Z Y` lines on standard input.
+#[derive(Debug, clap::Args)]
+pub struct PointYArgs {
+    #[command(flatten)]
+    point: PointArgs,
+    /// Reference height: the object floor or ground nearest it answers (in a batch, the
+    /// height of lines with only X Z)
+    #[arg(long, value_name = "Y", allow_negative_numbers = true, value_parser = values::coordinate)]
+    y: Option<f64>,
+}
+
+impl PointYArgs {
+    /// The command line's numbers: `x z`, or `x z y` with `--y`.
+    fn numbers(&self) -> Option<Vec<f64>> {
+        let mut numbers = self.point.numbers()?;
+        numbers.extend(self.y);
+        Some(numbers)
+    }
+}
+
+/// Runs a point command whose queries take an optional third number, the reference height
+/// (`--y` when a batch line has none).
+///
+/// # Errors
+/// As for the query commands.
+fn run_with_y<A: Answer>(
+    args: &PointYArgs,
+    mut ask: impl FnMut(&World, f64, f64, Option<f32>) -> A,
+) -> anyhow::Result<Status> {
+    let default_y = args.y;
+    run_range(
+        &args.point.world,
+        args.numbers(),
+        (2, 3),
+        move |world, n| {
+            let y = n.get(2).copied().or(default_y).map(|y| y as f32);
+            ask(world, n[0], n[1], y)
+        },
+    )
 }
 
 /// A command that takes one point: `X Z`, or a batch of them on standard input.
@@ -110,7 +155,20 @@ fn run<A: Answer>(
     arity: usize,
     ask: impl FnMut(&World, &[f64]) -> A,
 ) -> anyhow::Result<Status> {
-    let loaded = load(&world.dir)?;
+    run_range(world, numbers, (arity, arity), ask)
+}
+
+/// [`run`] for queries of `arity.0` to `arity.1` numbers.
+///
+/// # Errors
+/// As for [`run`].
+fn run_range<A: Answer>(
+    world: &WorldArgs,
+    numbers: Option<Vec<f64>>,
+    arity: (usize, usize),
+    ask: impl FnMut(&World, &[f64]) -> A,
+) -> anyhow::Result<Status> {
+    let loaded = load_with(&world.dir, world.terrain_only)?;
     answer(&loaded, world.json, numbers, arity, ask)
 }
 
@@ -123,7 +181,7 @@ fn answer<A: Answer>(
     loaded: &World,
     json: bool,
     numbers: Option<Vec<f64>>,
-    arity: usize,
+    arity: (usize, usize),
     mut ask: impl FnMut(&World, &[f64]) -> A,
 ) -> anyhow::Result<Status> {
     let mut out = output::stdout();
@@ -156,7 +214,7 @@ fn answer<A: Answer>(
         else {
             break;
         };
-        match batch::parse(line, arity) {
+        match batch::parse_range(line, arity.0, arity.1) {
             Ok(None) => continue,
             Ok(Some((numbers, n))) => {
                 write(&mut out, &ask(loaded, &numbers[..n])).context(STDOUT)?;
@@ -209,8 +267,21 @@ struct MalformedJson<'a> {
 /// The folder cannot be read, a file is malformed, or nothing was loaded (almost always a
 /// wrong path).
 pub fn load(dir: &Path) -> anyhow::Result<World> {
+    load_with(dir, false)
+}
+
+/// [`load`], with or without the objects.
+///
+/// # Errors
+/// As for [`load`].
+pub fn load_with(dir: &Path, terrain_only: bool) -> anyhow::Result<World> {
     let progress = Progress::counting(format!("loading {}", dir.display()), "files");
-    let world = World::load_with_progress(dir, |done, total| progress.update(done, total))
+    let options = if terrain_only {
+        LoadOptions::terrain_only()
+    } else {
+        LoadOptions::default()
+    };
+    let world = World::load_with(dir, &options, |done, total| progress.update(done, total))
         .map_err(|e| anyhow!(e))?;
     drop(progress);
     warn_about_load(dir, &world);
@@ -237,15 +308,30 @@ fn warn_about_load(dir: &Path, world: &World) {
         LoadFindingKind::MissingFile => 0,
         LoadFindingKind::DisabledByMapinfo => 1,
         LoadFindingKind::Dungeon => 2,
-        _ => 3,
+        LoadFindingKind::Object(_) => 3,
+        _ => 4,
     };
     let rests = [
         "enabled regions without a file",
         "files of regions not enabled; not loaded",
         "dungeon files; not loaded",
+        "",
         "problems in files",
     ];
     for (i, rest) in rests.into_iter().enumerate() {
+        if i == 3 {
+            // A world copied without its object files lists thousands: one line says it.
+            let mut objects = report.findings_where(|k| group(k) == 3);
+            if let Some(first) = objects.next() {
+                let n = 1 + objects.count();
+                let _ = writeln!(
+                    err,
+                    "warning: {dir_name}: {n} object instances not placed (--terrain-only \
+                     loads without them); the first: {first}"
+                );
+            }
+            continue;
+        }
         warn(
             &mut err,
             report

@@ -1,0 +1,167 @@
+//! A small world with objects, written as a client `Data` folder: two terrain regions, an
+//! `object.ifo`, and the [`crate::independent_bms`] meshes under `res/` and `prim/`, reached
+//! directly, through a `.bsr` and through a `.cpd` → `.bsr`, by paths in odd case with
+//! backslashes; plus instances whose files are missing, have no navigation section, are
+//! dungeons, or whose id is not in `object.ifo`.
+
+use crate::independent_bms::{box_building, bridge_deck, event_gate, render_only};
+use jmxv::bms::ObjectMesh;
+use jmxv::ifo::{ObjectEntry, ObjectIfo};
+use jmxv::mfo::MapInfo;
+use jmxv::nvm::{NavMesh, Object};
+use jmxv::res::{ResourceFile, ResourceKind};
+use jmxv::{RegionId, F32};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The west region (owner of most instances): [`crate::TEST_REGION`].
+pub const WEST: RegionId = crate::TEST_REGION;
+/// Its east neighbour, which owns the shared bridge.
+pub const EAST: RegionId = RegionId::new(0x4f, 0x69);
+
+/// Object ids of [`write_object_world`]'s `object.ifo`.
+pub mod ids {
+    /// The building, a `.bms` named directly.
+    pub const HOUSE: u32 = 0;
+    /// The bridge span, through a `.bsr`.
+    pub const BRIDGE: u32 = 1;
+    /// The gate, through a `.cpd` and a `.bsr`.
+    pub const GATE: u32 = 2;
+    /// A tree: a mesh without a navigation section.
+    pub const TREE: u32 = 3;
+    /// A `.bms` that is not there.
+    pub const MISSING: u32 = 4;
+    /// A dungeon (`.dof`).
+    pub const DUNGEON: u32 = 5;
+    /// An id with no line in `object.ifo`.
+    pub const UNLISTED: u32 = 99;
+}
+
+/// What [`write_object_world`] wrote, for tests to check the loaded world against.
+#[derive(Debug, Clone)]
+pub struct ObjectWorld {
+    /// The data root (holding `navmesh/`, `res/`, `prim/`).
+    pub data_root: PathBuf,
+    /// The navmesh files' contents, by region.
+    pub navmeshes: BTreeMap<RegionId, NavMesh>,
+    /// The mesh each placeable object id leads to.
+    pub meshes: BTreeMap<u32, ObjectMesh>,
+}
+
+fn object(object_id: u32, owner: RegionId, uid: u16, position: [f32; 3], yaw: f32) -> Object {
+    Object {
+        object_id,
+        position: position.map(F32::from),
+        kind: 0xFFFF,
+        yaw: F32::from(yaw),
+        uid,
+        region_id: owner.0,
+        ..Object::default()
+    }
+}
+
+/// Rolling terrain heights from 0 to about 12, and a blocked square under the first house.
+fn terrain(region: RegionId, phase: f32) -> NavMesh {
+    let mut mesh = crate::region_from_mask(region, |tx, tz| {
+        (12..18).contains(&tx) && (12..18).contains(&tz)
+    });
+    for (i, h) in mesh.heights.iter_mut().enumerate() {
+        let (x, z) = ((i % 97) as f32, (i / 97) as f32);
+        *h = F32::from(6.0 + 6.0 * ((x * 0.21 + phase).sin() * (z * 0.17).cos()));
+    }
+    mesh
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::create_dir_all(path.parent().expect("a file in a folder")).expect("test folder");
+    std::fs::write(path, bytes).expect("test file");
+}
+
+/// Writes the world into `data_root` (created; it should be empty) and returns what it holds.
+///
+/// West lists: a house (yaw 0) over a blocked square, a second house above it (y 60, yaw
+/// 0.3), a house at yaw 0.7, a bridge at yaw 1.9 over the rolling ground, a gate at yaw −2.5,
+/// the east region's bridge (its footprint reaches into west; listed in both files with each
+/// file's local position), a tree, a missing file, a dungeon and an unlisted id. East lists a
+/// house at yaw 4.0 and the shared bridge.
+///
+/// # Panics
+/// When the folder cannot be written.
+pub fn write_object_world(data_root: &Path) -> ObjectWorld {
+    let navmesh_dir = data_root.join("navmesh");
+    let house = box_building().to_bytes();
+    let bridge = bridge_deck().to_bytes();
+    let gate = event_gate().to_bytes();
+    write(&data_root.join("res/Bldg/Town/House01.BMS"), &house);
+    write(&data_root.join("prim/mesh/bridge_span.bms"), &bridge);
+    write(
+        &data_root.join("Res/Bridge/Bridge.bsr"),
+        &ResourceFile::minimal(ResourceKind::Resource, b"PRIM\\Mesh\\Bridge_Span.bms").to_vec(),
+    );
+    write(&data_root.join("prim/mesh/fort_gate.bms"), &gate);
+    write(
+        &data_root.join("res/fort/gate.bsr"),
+        &ResourceFile::minimal(ResourceKind::Resource, b"prim\\mesh\\fort_gate.bms").to_vec(),
+    );
+    write(
+        &data_root.join("res/fort/gate.cpd"),
+        &ResourceFile::minimal(ResourceKind::Compound, b"res\\FORT\\gate.BSR").to_vec(),
+    );
+    write(
+        &data_root.join("res/tree/tree01.bms"),
+        &render_only().to_bytes(),
+    );
+    let ifo = ObjectIfo::new(vec![
+        ObjectEntry::new(ids::HOUSE, 0, b"res\\bldg\\town\\house01.bms".to_vec()),
+        ObjectEntry::new(ids::BRIDGE, 0, b"RES\\bridge\\bridge.bsr".to_vec()),
+        ObjectEntry::new(ids::GATE, 0, b"res\\Fort\\Gate.cpd".to_vec()),
+        ObjectEntry::new(ids::TREE, 0, b"res\\tree\\TREE01.bms".to_vec()),
+        ObjectEntry::new(ids::MISSING, 0, b"res\\bldg\\town\\gone.bms".to_vec()),
+        ObjectEntry::new(ids::DUNGEON, 0, b"dungeon\\cave.dof".to_vec()),
+    ]);
+    let mut west = terrain(WEST, 0.0);
+    let mut east = terrain(EAST, 1.3);
+    // The shared bridge, owned by east: at local (100, 0, 900) there, (2020, 0, 900) in west.
+    let shared = |x: f32| object(ids::BRIDGE, EAST, 1, [x, 0.0, 900.0], 3.0);
+    west.objects = vec![
+        object(ids::HOUSE, WEST, 1, [240.0, 5.0, 240.0], 0.0),
+        object(ids::HOUSE, WEST, 2, [260.0, 60.0, 250.0], 0.3),
+        object(ids::HOUSE, WEST, 3, [900.0, 5.0, 500.0], 0.7),
+        object(ids::BRIDGE, WEST, 4, [1200.0, 0.0, 1200.0], 1.9),
+        object(ids::GATE, WEST, 5, [500.0, 1.0, 1400.0], -2.5),
+        shared(2020.0),
+        object(ids::TREE, WEST, 6, [100.0, 0.0, 100.0], 0.0),
+        object(ids::MISSING, WEST, 7, [150.0, 0.0, 100.0], 0.0),
+        object(ids::DUNGEON, WEST, 8, [200.0, 0.0, 100.0], 0.0),
+        object(ids::UNLISTED, WEST, 9, [250.0, 0.0, 100.0], 0.0),
+    ];
+    east.objects = vec![
+        shared(100.0),
+        object(ids::HOUSE, EAST, 2, [700.0, 3.0, 700.0], 4.0),
+    ];
+    let navmeshes = BTreeMap::from([(WEST, west), (EAST, east)]);
+    for (region, mesh) in &navmeshes {
+        write(
+            &navmesh_dir.join(region.file_name()),
+            &crate::bytes_of(mesh),
+        );
+    }
+    write(
+        &navmesh_dir.join("mapinfo.mfo"),
+        &MapInfo::with_regions(navmeshes.keys().copied()).to_vec(),
+    );
+    write(
+        &navmesh_dir.join("object.ifo"),
+        &ifo.to_vec().expect("a writable table"),
+    );
+    let parse = |b: &[u8]| ObjectMesh::parse(b).expect("test kit meshes parse");
+    ObjectWorld {
+        data_root: data_root.to_path_buf(),
+        navmeshes,
+        meshes: BTreeMap::from([
+            (ids::HOUSE, parse(&house)),
+            (ids::BRIDGE, parse(&bridge)),
+            (ids::GATE, parse(&gate)),
+        ]),
+    }
+}
