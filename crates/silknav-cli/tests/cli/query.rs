@@ -59,7 +59,17 @@ fn at(x: f64, z: f64) -> Option<Position> {
 /// The documented text answers, from the library.
 fn cell_text(world: &World, [x, z]: [f64; 2]) -> String {
     match at(x, z).and_then(|p| world.cell_at(p)) {
-        Some(c) => format!("{:04x} {}", c.region.0, c.cell),
+        Some(c) => {
+            let object = c.object.map_or(String::new(), |o| {
+                format!(
+                    " object {:04x}:{} {}",
+                    o.instance.owner().0,
+                    o.instance.uid(),
+                    o.cell
+                )
+            });
+            format!("{:04x} {}{object}", c.region.0, c.cell)
+        }
         None => "none".to_owned(),
     }
 }
