@@ -18,34 +18,19 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use silknav_testkit::independent_bms::{self, SpecObjectMesh};
 use silknav_testkit::rng::SplitMix64;
-use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
+use stats_alloc::{StatsAlloc, INSTRUMENTED_SYSTEM};
 use std::alloc::System;
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard};
 
 #[global_allocator]
 static ALLOCATOR: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
-/// The allocation counter is process-wide, so a test measuring it must not overlap another.
-static SERIAL: Mutex<()> = Mutex::new(());
+use silknav_testkit::alloc::serial;
 
-fn serial() -> MutexGuard<'static, ()> {
-    SERIAL
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Bytes allocated while `f` runs (counting growth by `realloc`), the least of three runs.
-fn allocated_by<T>(mut f: impl FnMut() -> T) -> usize {
-    (0..3)
-        .map(|_| {
-            let region = Region::new(ALLOCATOR);
-            drop(std::hint::black_box(f()));
-            let change = region.change();
-            change.bytes_allocated + change.bytes_reallocated.max(0) as usize
-        })
-        .min()
-        .unwrap_or(usize::MAX)
+/// Bytes allocated while `f` runs ([`silknav_testkit::alloc::allocated_by`] on this binary's
+/// counting allocator).
+fn allocated_by<T>(f: impl FnMut() -> T) -> usize {
+    silknav_testkit::alloc::allocated_by(ALLOCATOR, f)
 }
 
 fn parse(bytes: &[u8], what: &str) -> ObjectMesh {

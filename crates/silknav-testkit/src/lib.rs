@@ -2,6 +2,7 @@
 //!
 //! - [`open_region`], [`region_from_mask`], [`realistic_region`]: valid single-region files that
 //!   satisfy every single-file invariant (they lint clean).
+//! - [`alloc`]: what a parser allocates, for tests that bound it.
 //! - [`corrupt`]: ways to break bytes on purpose.
 //! - [`independent`]: a second writer of the format, from the spec page alone.
 //! - [`independent_bms`]: a second writer of `JMXVBMS` object meshes, and the building, bridge
@@ -15,6 +16,7 @@
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 
+pub mod alloc;
 pub mod corrupt;
 pub mod independent;
 pub mod independent_bms;
