@@ -9,6 +9,7 @@
 //!   and gate meshes the world generator places.
 //! - [`object_world`]: a small world folder with buildings, a bridge and a gate, and broken
 //!   object references.
+//! - [`object_oracle`]: a brute-force reference for object cells, heights and line of sight.
 //! - [`rng`]: the seeded random numbers of tests and benches.
 //! - [`error_chain`]: an error's source chain, checked to say each thing once.
 //! - [`movingai`]: the committed Moving AI benchmark maps and queries, and where they are.
@@ -22,6 +23,7 @@ pub mod independent;
 pub mod independent_bms;
 mod mask;
 pub mod movingai;
+pub mod object_oracle;
 pub mod object_world;
 pub mod rng;
 

@@ -34,9 +34,11 @@
 
 mod load;
 pub mod resolve;
+pub(crate) mod walk;
 
 pub use load::ObjectFinding;
 pub(crate) use load::{load_objects, RegionObjects};
+pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
 use crate::geometry::orient;
 use crate::world::REGION_SIZE;
@@ -92,6 +94,8 @@ pub struct ObjectCellRef {
 #[derive(Debug, Clone)]
 pub(crate) struct PreparedMesh {
     triangles: Vec<(u16, [[f32; 3]; 3])>,
+    /// The edges and the cell-to-triangle table the walks use ([`walk`]).
+    pub(crate) edges: walk::MeshEdges,
 }
 
 impl PreparedMesh {
@@ -99,7 +103,13 @@ impl PreparedMesh {
     /// were left out.
     pub fn new(mesh: &ObjectMesh) -> (PreparedMesh, usize) {
         let Some(nav) = &mesh.nav else {
-            return (PreparedMesh { triangles: vec![] }, 0);
+            return (
+                PreparedMesh {
+                    triangles: vec![],
+                    edges: walk::MeshEdges::default(),
+                },
+                0,
+            );
         };
         let mut skipped = 0;
         let mut triangles = Vec::with_capacity(nav.cells.len());
@@ -121,7 +131,8 @@ impl PreparedMesh {
             }
             triangles.push((i as u16, v));
         }
-        (PreparedMesh { triangles }, skipped)
+        let edges = walk::MeshEdges::new(nav, &triangles);
+        (PreparedMesh { triangles, edges }, skipped)
     }
 }
 
@@ -168,12 +179,26 @@ impl Instance {
     /// A point local to `region` in the object's own frame.
     #[inline]
     fn to_local(&self, region: RegionId, x: f32, z: f32) -> [f64; 2] {
+        self.to_local64(region, f64::from(x), f64::from(z))
+    }
+
+    /// [`Instance::to_local`] for a point given in double.
+    #[inline]
+    pub(crate) fn to_local64(&self, region: RegionId, x: f64, z: f64) -> [f64; 2] {
         let size = f64::from(REGION_SIZE);
-        let dx = f64::from(i32::from(region.x()) - i32::from(self.frame.x())) * size + f64::from(x)
+        let dx = f64::from(i32::from(region.x()) - i32::from(self.frame.x())) * size + x
             - f64::from(self.position[0]);
-        let dz = f64::from(i32::from(region.z()) - i32::from(self.frame.z())) * size + f64::from(z)
+        let dz = f64::from(i32::from(region.z()) - i32::from(self.frame.z())) * size + z
             - f64::from(self.position[2]);
         [dx * self.cos + dz * self.sin, dz * self.cos - dx * self.sin]
+    }
+
+    /// A direction in the object's frame turned into the world's.
+    pub(crate) fn direction_to_world(&self, d: [f64; 2]) -> [f64; 2] {
+        [
+            d[0] * self.cos - d[1] * self.sin,
+            d[0] * self.sin + d[1] * self.cos,
+        ]
     }
 
     /// An object-local point in the frame of the instance's own region.
@@ -230,6 +255,9 @@ pub(crate) struct Objects {
     instances: Vec<Instance>,
     /// Per region slot of the world; `None` for regions no instance reaches.
     grids: Vec<Option<Grid>>,
+    /// Per instance: its placed bounds in world units (min x, min z, max x, max z), widened
+    /// by [`BUCKET_MARGIN`].
+    bounds: Vec<[f64; 4]>,
 }
 
 /// An object triangle under a point, with its height there.
@@ -248,6 +276,30 @@ impl Objects {
     ) -> Objects {
         let mut buckets: Vec<Option<Buckets>> = vec![None; regions.len()];
         let size = f64::from(REGION_SIZE);
+        let mut bounds = Vec::with_capacity(instances.len());
+        for inst in &instances {
+            let (ox, oz) = (
+                f64::from(inst.frame.x()) * size,
+                f64::from(inst.frame.z()) * size,
+            );
+            let mut b = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
+            for (_, v) in &meshes[inst.mesh as usize].triangles {
+                for p in v.map(|v| inst.to_frame(v)) {
+                    b = [
+                        b[0].min(ox + p[0]),
+                        b[1].min(oz + p[1]),
+                        b[2].max(ox + p[0]),
+                        b[3].max(oz + p[1]),
+                    ];
+                }
+            }
+            bounds.push([
+                b[0] - BUCKET_MARGIN,
+                b[1] - BUCKET_MARGIN,
+                b[2] + BUCKET_MARGIN,
+                b[3] + BUCKET_MARGIN,
+            ]);
+        }
         for (i, inst) in instances.iter().enumerate() {
             for (t, (_, v)) in meshes[inst.mesh as usize].triangles.iter().enumerate() {
                 let p = v.map(|v| inst.to_frame(v));
@@ -312,6 +364,7 @@ impl Objects {
             meshes,
             instances,
             grids,
+            bounds,
         }
     }
 

@@ -9,7 +9,8 @@
 //! | [`World::cell_at_y`] | the cell under a point at a height | the object triangle or terrain whose height is closest to `y` |
 //! | [`World::height_at`] | the ground height | the terrain: the server's `FindHeight`, bit for bit ([`height`]) |
 //! | [`World::height_at_y`] | the height of the surface nearest `y` | the height of [`World::cell_at_y`]'s choice |
-//! | [`World::raycast`] | the first wall a segment crosses | exact, across cells and regions ([`raycast`]) |
+//! | [`World::raycast`] | the first wall a segment crosses | exact, across cells, regions and object meshes ([`raycast`]) |
+//! | [`World::raycast_y`] | the same from the surface nearest a height | as [`World::cell_at_y`] picks the start |
 //! | [`World::move_along`] | where a walk stops | the server's cell-by-cell move ([`movement`]) |
 //!
 //! # Objects
@@ -27,7 +28,8 @@
 //!
 //! Ties go to an object over the terrain; between object triangles, with no reference to the
 //! higher, and then (as with a reference) to the smaller [`crate::objects::InstanceKey`], then
-//! the smaller cell index. Movement, line of sight and paths use the terrain alone.
+//! the smaller cell index. Line of sight walks over the terrain and object cells by the rules
+//! in [`raycast`]; movement and paths use the terrain alone.
 
 pub mod height;
 mod load;

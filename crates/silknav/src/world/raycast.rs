@@ -15,6 +15,26 @@
 //! Touching a wall (ending on it) or running along it is not crossing it. In the game data the
 //! walls are exactly the sides between walkable and blocked ground, so rules 1 and 2 agree.
 //!
+//! # Objects
+//! With objects loaded, the ground is a set of surfaces: the terrain and each object triangle.
+//! The segment starts on the surface [`World::cell_at`] picks ([`World::raycast_y`]: the one
+//! [`World::cell_at_y`] picks; [`World::raycast_on`]: a given one) and is on exactly one
+//! surface at a time:
+//! - on the terrain, the rules above apply, and the placed outline edges of instances met
+//!   from outside are walls, passed under or entrances ([`crate::objects::walk`]); where an
+//!   object edge and a terrain wall are met at the same point, the object edge decides;
+//! - on an object triangle, only the mesh's edges count (the terrain and its tiles below are
+//!   not consulted): the segment moves from cell to cell, is blocked by a wall or a siege
+//!   edge, or steps onto the terrain where it leaves the mesh through a plain outline edge;
+//!   stepping onto blocked or missing terrain blocks there.
+//!
+//! A hit on an object edge names it in [`RayHit::object_edge`] (and [`RayHit::edge`] is
+//! `None`). Object decisions are exact for the segment turned into the object's frame in
+//! double, as [`crate::objects`] places points; where the walker steps back onto the terrain
+//! the walk continues from the crossing point computed in double (within about 1e-12 units
+//! of the true crossing). A world loaded with [`crate::LoadOptions::terrain_only`] has no
+//! objects and gives the terrain answers above exactly.
+//!
 //! # Method
 //! The segment is walked tile by tile across regions. Every decision is an exact orientation
 //! test ([`crate::geometry`]) on coordinates taken relative to the start region's corner, where
@@ -26,6 +46,8 @@ use super::position::{Position, REGION_SIZE};
 use super::region::{EdgeId, Region};
 use super::World;
 use crate::geometry::orient;
+use crate::objects::walk::Leave;
+use crate::objects::{ObjectCellRef, ObjectEdgeRef};
 use jmxv::nvm::{EDGE_BLOCKED, EDGE_SIEGE, HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
 use std::fmt;
@@ -44,6 +66,9 @@ pub struct RayHit {
     /// walkable ground where no wall edge is stored (a missing neighbour region, or a file
     /// that lacks the wall).
     pub edge: Option<(RegionId, EdgeId)>,
+    /// The object edge that blocked the segment, when it was one (then [`RayHit::edge`] is
+    /// `None`).
+    pub object_edge: Option<ObjectEdgeRef>,
     /// Unit normal of the wall, facing the segment's start. At a squeeze between two corners
     /// it points back along the segment.
     pub normal: [f32; 2],
@@ -81,14 +106,50 @@ impl fmt::Display for RayError {
 impl std::error::Error for RayError {}
 
 impl World {
-    /// The first point where the segment `from → to` is blocked, or `None` when it is clear.
-    /// See the [module docs](crate::world::raycast) for the exact rules.
+    /// The first point where the segment `from → to` is blocked, or `None` when it is clear,
+    /// starting on the surface [`World::cell_at`] gives for `from` (the highest object
+    /// triangle, else the terrain). See the [module docs](crate::world::raycast) for the
+    /// exact rules.
     ///
     /// # Errors
-    /// [`RayError::StartNotWalkable`] when `from` is not on walkable ground.
+    /// [`RayError::StartNotWalkable`] when `from` is on neither an object nor walkable ground.
     pub fn raycast(&self, from: Position, to: Position) -> Result<Option<RayHit>, RayError> {
-        let (grid, ray) = self.segment(from, to)?;
-        Ok(walk(&grid, &ray).map(|event| grid.hit(&ray, event)))
+        let start = self.cell_at(from).and_then(|c| c.object);
+        self.raycast_on(from, start, to)
+    }
+
+    /// [`World::raycast`] starting on the surface [`World::cell_at_y`] gives for `from` at
+    /// reference height `y`.
+    ///
+    /// # Errors
+    /// As for [`World::raycast`].
+    pub fn raycast_y(
+        &self,
+        from: Position,
+        y: f32,
+        to: Position,
+    ) -> Result<Option<RayHit>, RayError> {
+        let start = self.cell_at_y(from, y).and_then(|c| c.object);
+        self.raycast_on(from, start, to)
+    }
+
+    /// [`World::raycast`] starting on a given surface: the object triangle `start` (which
+    /// should contain `from`), or the terrain with `None`.
+    ///
+    /// # Errors
+    /// As for [`World::raycast`]; [`RayError::StartNotWalkable`] too when `start` names no
+    /// loaded instance's triangle.
+    pub fn raycast_on(
+        &self,
+        from: Position,
+        start: Option<ObjectCellRef>,
+        to: Position,
+    ) -> Result<Option<RayHit>, RayError> {
+        if start.is_none() && self.objects.is_empty() {
+            let (grid, ray) = self.segment(from, to)?;
+            return Ok(walk(&grid, &ray).map(|event| grid.hit(&ray, event)));
+        }
+        self.surface_walk(from, start, to, true)
     }
 
     /// Whether the segment `from → to` is clear ([`World::raycast`] finds nothing).
@@ -96,9 +157,151 @@ impl World {
     /// # Errors
     /// As for [`World::raycast`].
     pub fn line_of_sight(&self, from: Position, to: Position) -> Result<bool, RayError> {
-        // The walk alone: where and by which edge it is blocked is not asked for.
-        let (grid, ray) = self.segment(from, to)?;
-        Ok(walk(&grid, &ray).is_none())
+        if self.objects.is_empty() {
+            // The walk alone: where and by which edge it is blocked is not asked for.
+            let (grid, ray) = self.segment(from, to)?;
+            return Ok(walk(&grid, &ray).is_none());
+        }
+        Ok(self.raycast(from, to)?.is_none())
+    }
+
+    /// Whether the segment `from → to` is clear starting at reference height `y`
+    /// ([`World::raycast_y`] finds nothing).
+    ///
+    /// # Errors
+    /// As for [`World::raycast`].
+    pub fn line_of_sight_y(&self, from: Position, y: f32, to: Position) -> Result<bool, RayError> {
+        Ok(self.raycast_y(from, y, to)?.is_none())
+    }
+
+    /// The walk over terrain and object cells: the terrain pieces by the tile walk, the object
+    /// cells by [`crate::objects::walk`]'s rules.
+    fn surface_walk(
+        &self,
+        from: Position,
+        start: Option<ObjectCellRef>,
+        to: Position,
+        sight: bool,
+    ) -> Result<Option<RayHit>, RayError> {
+        let from = from.normalized().ok_or(RayError::StartNotWalkable)?;
+        if !to.x.is_finite() || !to.z.is_finite() {
+            return Err(RayError::BadEnd);
+        }
+        let origin = from.region;
+        let grid = Grid {
+            world: self,
+            origin,
+        };
+        let (ex, ez) = to.in_frame_of(origin);
+        let size = f64::from(REGION_SIZE);
+        let (ox, oz) = (f64::from(origin.x()) * size, f64::from(origin.z()) * size);
+        let end = [f64::from(ex), f64::from(ez)];
+        let mut surface = match start {
+            None => None,
+            Some(c) => Some((
+                self.objects
+                    .instance_index(c.instance)
+                    .ok_or(RayError::StartNotWalkable)?,
+                c.cell,
+            )),
+        };
+        // The current piece starts at `p` (start region's frame) at `t0` of the whole segment;
+        // `s` is how far along the piece the walker is, and `through` the side it came in by.
+        let mut p = [f64::from(from.x), f64::from(from.z)];
+        let mut t0 = 0.0;
+        let mut s = 0.0;
+        let mut through: Option<[u16; 2]> = None;
+        let whole = |piece_t: f64, t0: f64| t0 + (1.0 - t0) * piece_t;
+        // A walk changes surface a bounded number of times; a broken mesh must not loop.
+        for _ in 0..MAX_SURFACE_STEPS {
+            let ray = Ray {
+                x0: p[0],
+                z0: p[1],
+                x1: end[0],
+                z1: end[1],
+            };
+            let (w0, w1) = ([ox + p[0], oz + p[1]], [ox + end[0], oz + end[1]]);
+            match surface {
+                None => {
+                    if !grid.in_walkable_closure(p[0], p[1]) {
+                        if t0 == 0.0 {
+                            return Err(RayError::StartNotWalkable);
+                        }
+                        let mut hit = grid.hit(&ray, Event::Start);
+                        hit.t = t0;
+                        return Ok(Some(hit));
+                    }
+                    let terrain = walk(&grid, &ray).map(|event| grid.hit(&ray, event));
+                    let entry = self.objects.first_entry(w0, w1, sight);
+                    match (entry, terrain) {
+                        (Some(e), terrain) if terrain.map_or(true, |h| e.t <= h.t) => {
+                            let Some(cell) = e.cell else {
+                                return Ok(Some(object_hit(
+                                    &ray,
+                                    origin,
+                                    e.t,
+                                    whole(e.t, t0),
+                                    Some(e.edge),
+                                    e.direction,
+                                )));
+                            };
+                            surface = Some((e.instance, cell));
+                            s = e.t;
+                            through = self.objects.outline_side(e.instance, e.edge);
+                        }
+                        (_, Some(mut hit)) => {
+                            hit.t = whole(hit.t, t0);
+                            return Ok(Some(hit));
+                        }
+                        (_, None) => return Ok(None),
+                    }
+                }
+                Some((i, cell)) => match self.objects.leave(i, cell, w0, w1, through, sight) {
+                    Leave::Stays => return Ok(None),
+                    Leave::Blocked { t, edge, direction } => {
+                        let t = t.max(s);
+                        return Ok(Some(object_hit(
+                            &ray,
+                            origin,
+                            t,
+                            whole(t, t0),
+                            edge,
+                            direction,
+                        )));
+                    }
+                    Leave::Next {
+                        t,
+                        cell,
+                        through: side,
+                    } => {
+                        surface = Some((i, cell));
+                        s = t.max(s);
+                        through = Some(side);
+                    }
+                    Leave::Exit { t } => {
+                        let t = t.max(s);
+                        t0 = whole(t, t0);
+                        p = [ray.x0 + t * ray.dx(), ray.z0 + t * ray.dz()];
+                        s = 0.0;
+                        through = None;
+                        surface = None;
+                    }
+                },
+            }
+        }
+        Ok(Some(object_hit(
+            &Ray {
+                x0: p[0],
+                z0: p[1],
+                x1: end[0],
+                z1: end[1],
+            },
+            origin,
+            s,
+            t0,
+            None,
+            [0.0, 0.0],
+        )))
     }
 
     /// The grid and the segment in the start region's frame, for a walk.
@@ -122,6 +325,47 @@ impl World {
             return Err(RayError::StartNotWalkable);
         }
         Ok((grid, ray))
+    }
+}
+
+/// How many times a walk may change surface (terrain, object cell) before it is given up as
+/// blocked: far more than any real segment needs, a guard against malformed meshes.
+const MAX_SURFACE_STEPS: usize = 1 << 16;
+
+/// A hit on an object edge at `t` along `ray` (the current piece), `whole` along the segment.
+fn object_hit(
+    ray: &Ray,
+    origin: RegionId,
+    t: f64,
+    whole: f64,
+    edge: Option<ObjectEdgeRef>,
+    direction: [f64; 2],
+) -> RayHit {
+    let (x, z) = (ray.x0 + t * ray.dx(), ray.z0 + t * ray.dz());
+    let size = f64::from(REGION_SIZE);
+    let point = Position::from_world(
+        f64::from(origin.x()) * size + x,
+        f64::from(origin.z()) * size + z,
+    )
+    .unwrap_or(Position::new(origin, x as f32, z as f32));
+    // The edge's normal, turned to face the segment's start.
+    let length = direction[0].hypot(direction[1]);
+    let normal = if length > 0.0 {
+        let n = [-direction[1] / length, direction[0] / length];
+        if n[0] * ray.dx() + n[1] * ray.dz() > 0.0 {
+            [-n[0] as f32, -n[1] as f32]
+        } else {
+            [n[0] as f32, n[1] as f32]
+        }
+    } else {
+        back(ray.dx(), ray.dz(), ray.dx().hypot(ray.dz()))
+    };
+    RayHit {
+        point,
+        t: whole.clamp(0.0, 1.0),
+        edge: None,
+        object_edge: edge,
+        normal,
     }
 }
 
@@ -348,6 +592,7 @@ impl<'w> Grid<'w> {
             point,
             t: t.clamp(0.0, 1.0),
             edge,
+            object_edge: None,
             normal,
         }
     }

@@ -3,12 +3,10 @@
 //! and `height_at_y` checked against a brute-force oracle over every triangle of every
 //! instance.
 
-use jmxv::bms::ObjectMesh;
-use jmxv::RegionId;
-use silknav::geometry::orient;
 use silknav::objects::resolve::{ObjectProblem, ObjectResolver};
 use silknav::objects::{InstanceKey, ObjectCellRef};
 use silknav::{LoadFindingKind, LoadOptions, Position, World};
+use silknav_testkit::object_oracle::{ObjectOracle, OracleRay, Placed};
 use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
@@ -20,115 +18,9 @@ fn world() -> (tempfile::TempDir, ObjectWorld, World) {
     (dir, files, world)
 }
 
-/// An instance as the oracle places it, from the files alone.
-struct Placed {
-    key: InstanceKey,
-    frame: RegionId,
-    position: [f32; 3],
-    yaw: f32,
-    mesh: ObjectMesh,
-}
-
-/// Every placeable instance, one per key: the owner's record when the owner lists it.
-fn placed(files: &ObjectWorld) -> Vec<Placed> {
-    let mut out: BTreeMap<InstanceKey, Placed> = BTreeMap::new();
-    for (&region, nvm) in &files.navmeshes {
-        for o in &nvm.objects {
-            let Some(mesh) = files.meshes.get(&o.object_id) else {
-                continue;
-            };
-            let key = InstanceKey::new(RegionId(o.region_id), o.uid);
-            let p = Placed {
-                key,
-                frame: region,
-                position: o.position.map(|c| c.get()),
-                yaw: o.yaw.get(),
-                mesh: mesh.clone(),
-            };
-            match out.get(&key) {
-                Some(old) if old.frame == key.owner() || region != key.owner() => {}
-                _ => {
-                    out.insert(key, p);
-                }
-            }
-        }
-    }
-    out.into_values().collect()
-}
-
-/// Every (object cell, height) containing the point, by plain arithmetic over everything.
-fn oracle_hits(placed: &[Placed], pos: Position) -> Vec<(ObjectCellRef, f32)> {
-    let mut hits = Vec::new();
-    for p in placed {
-        let (c, s) = (f64::from(p.yaw).cos(), f64::from(p.yaw).sin());
-        let dx = f64::from(i32::from(pos.region.x()) - i32::from(p.frame.x())) * 1920.0
-            + f64::from(pos.x)
-            - f64::from(p.position[0]);
-        let dz = f64::from(i32::from(pos.region.z()) - i32::from(p.frame.z())) * 1920.0
-            + f64::from(pos.z)
-            - f64::from(p.position[2]);
-        let q = [dx * c + dz * s, dz * c - dx * s];
-        let nav = p.mesh.nav.as_ref().unwrap();
-        for (i, cell) in nav.cells.iter().enumerate() {
-            let v = cell
-                .vertices
-                .map(|k| nav.vertices[usize::from(k)].position.map(|f| f.get()));
-            let [a, b, cc] = v.map(|v| [f64::from(v[0]), f64::from(v[2])]);
-            let d = orient(a, b, cc);
-            let w = [orient(b, cc, q), orient(cc, a, q), orient(a, b, q)];
-            let inside = if d > 0.0 {
-                w.iter().all(|&x| x >= 0.0)
-            } else {
-                w.iter().all(|&x| x <= 0.0)
-            };
-            if d == 0.0 || !inside {
-                continue;
-            }
-            let e1 = [b[0] - a[0], b[1] - a[1]];
-            let e2 = [cc[0] - a[0], cc[1] - a[1]];
-            let r = [q[0] - a[0], q[1] - a[1]];
-            let det = e1[0] * e2[1] - e1[1] * e2[0];
-            let s1 = (r[0] * e2[1] - r[1] * e2[0]) / det;
-            let t1 = (e1[0] * r[1] - e1[1] * r[0]) / det;
-            let y = [v[0][1], v[1][1], v[2][1]].map(f64::from);
-            let h =
-                (y[0] + s1 * (y[1] - y[0]) + t1 * (y[2] - y[0]) + f64::from(p.position[1])) as f32;
-            hits.push((
-                ObjectCellRef {
-                    instance: p.key,
-                    cell: i as u16,
-                },
-                h,
-            ));
-        }
-    }
-    hits
-}
-
-/// The oracle's order of preference: returns the best hit by `key` (larger is better), ties
-/// to the higher when `higher_first`, then the smaller instance and cell.
-fn best<K: PartialOrd>(
-    hits: &[(ObjectCellRef, f32)],
-    higher_first: bool,
-    key: impl Fn(&(ObjectCellRef, f32)) -> K,
-) -> Option<(ObjectCellRef, f32)> {
-    let mut best: Option<(ObjectCellRef, f32)> = None;
-    for h in hits {
-        let better = match &best {
-            None => true,
-            Some(b) => {
-                let (kh, kb) = (key(h), key(b));
-                let order = (h.0.instance, h.0.cell) < (b.0.instance, b.0.cell);
-                kh > kb
-                    || (kh == kb && higher_first && h.1 > b.1)
-                    || (kh == kb && (!higher_first || h.1 == b.1) && order)
-            }
-        };
-        if better {
-            best = Some(*h);
-        }
-    }
-    best
+/// The brute-force oracle over the files of the world.
+fn oracle(files: &ObjectWorld) -> ObjectOracle {
+    ObjectOracle::new(&files.navmeshes, &files.meshes)
 }
 
 /// Test points: random ones, and the placed vertices and edge midpoints of every instance.
@@ -197,15 +89,15 @@ fn points(placed: &[Placed], n: usize, seed: u64) -> Vec<Position> {
 #[test]
 fn cell_and_height_agree_with_the_brute_force_oracle() {
     let (_dir, files, world) = world();
-    let placed = placed(&files);
+    let oracle = oracle(&files);
+    let placed = &oracle.placed;
     assert_eq!(placed.len(), 7);
-    let pts = points(&placed, 6000, 0x0b1ec7);
+    let pts = points(placed, 6000, 0x0b1ec7);
     let mut rng = SplitMix64::new(7);
     let (mut on_objects, mut ground_won) = (0, 0);
     for &pos in &pts {
-        let hits = oracle_hits(&placed, pos);
         // No reference: the highest object triangle, else the terrain cell.
-        let expect = best(&hits, true, |h| h.1).map(|h| h.0);
+        let expect = oracle.cell_at(pos);
         let got = world.cell_at(pos);
         assert_eq!(got.and_then(|c| c.object), expect, "{pos}");
         if expect.is_none() {
@@ -222,12 +114,7 @@ fn cell_and_height_agree_with_the_brute_force_oracle() {
             62.0,
             (rng.unit() * 80.0 - 5.0) as f32,
         ] {
-            let dist = |h: f32| (f64::from(h) - f64::from(y)).abs();
-            let object = best(&hits, false, |h| -dist(h.1));
-            let (cell, height) = match object {
-                Some((o, h)) if dist(h) <= dist(ground) => (Some(o), h),
-                _ => (None, ground),
-            };
+            let (cell, height) = oracle.surface_at_y(pos, y, ground);
             assert_eq!(world.height_at_y(pos, y), Some(height), "{pos} y {y}");
             let got = world.cell_at_y(pos, y);
             assert_eq!(got.and_then(|c| c.object), cell, "{pos} y {y}");
@@ -390,4 +277,343 @@ fn the_resolver_matches_any_case_and_follows_chains() {
         "{e}"
     );
     assert_eq!(e.path, b"res\\loop.bsr");
+}
+
+/// The oracle's answer for a cast from `from` on `start`, its terrain pieces asked of the
+/// terrain-only world.
+fn oracle_ray(
+    oracle: &ObjectOracle,
+    terrain: &World,
+    from: Position,
+    start: Option<ObjectCellRef>,
+    to: Position,
+) -> OracleRay {
+    oracle.raycast(from, start, to, true, |p, q| {
+        let (Some(p), Some(q)) = (
+            Position::from_world(p[0], p[1]),
+            Position::from_world(q[0], q[1]),
+        ) else {
+            return Err(());
+        };
+        terrain
+            .raycast(p, q)
+            .map(|h| h.map(|h| h.t))
+            .map_err(|_| ())
+    })
+}
+
+/// The library's answer in the oracle's terms.
+fn library_ray(
+    world: &World,
+    from: Position,
+    start: Option<ObjectCellRef>,
+    to: Position,
+) -> OracleRay {
+    match world.raycast_on(from, start, to) {
+        Err(_) => OracleRay::StartNotWalkable,
+        Ok(None) => OracleRay::Clear,
+        Ok(Some(hit)) => OracleRay::Blocked {
+            t: hit.t,
+            edge: hit.object_edge,
+        },
+    }
+}
+
+/// Whether two answers for a segment of `length` units agree: the same outcome and edge, the
+/// points within the rounding of the placement on object edges (the library turns the segment
+/// into each object's frame, the oracle the edges into the world's; both round the rotation
+/// at about 1e-12 units), and on terrain walls within the f32 rounding of the point where the
+/// oracle's terrain piece restarts (it asks the terrain query from a position; the library
+/// walks on from the crossing in double).
+fn agree(a: OracleRay, b: OracleRay, length: f64) -> bool {
+    match (a, b) {
+        (OracleRay::Blocked { t: ta, edge: ea }, OracleRay::Blocked { t: tb, edge: eb }) => {
+            let tolerance = if ea.is_some() { 1e-6 } else { 1e-3 };
+            ea == eb && (ta - tb).abs() * length <= tolerance
+        }
+        (a, b) => a == b,
+    }
+}
+
+fn length(from: Position, to: Position) -> f64 {
+    (to.world_x() - from.world_x()).hypot(to.world_z() - from.world_z())
+}
+
+/// A point given in an instance's own frame.
+fn at(oracle: &ObjectOracle, key: InstanceKey, x: f64, z: f64) -> Position {
+    let p = oracle.placed.iter().find(|p| p.key == key).unwrap();
+    let w = p.to_world(x, z);
+    Position::from_world(w[0], w[1]).unwrap()
+}
+
+#[test]
+fn line_of_sight_agrees_with_the_brute_force_oracle() {
+    let (dir, files, world) = world();
+    let terrain = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let oracle = oracle(&files);
+    let pts = points(&oracle.placed, 3000, 0x5eed);
+    let mut rng = SplitMix64::new(11);
+    let (mut checked, mut by_objects, mut clear, mut through_objects) = (0, 0, 0, 0);
+    for (k, &from) in pts.iter().enumerate() {
+        // Ends near the start (to cross a few edges) and far (to cross several objects).
+        let reach = if k % 3 == 0 { 900.0 } else { 250.0 };
+        let to = Position::from_world(
+            from.world_x() + (rng.unit() * 2.0 - 1.0) * reach,
+            from.world_z() + (rng.unit() * 2.0 - 1.0) * reach,
+        );
+        let Some(to) = to else { continue };
+        let start = world.cell_at(from).and_then(|c| c.object);
+        assert_eq!(start, oracle.cell_at(from), "{from}");
+        let (got, want) = (
+            library_ray(&world, from, start, to),
+            oracle_ray(&oracle, &terrain, from, start, to),
+        );
+        assert!(
+            agree(got, want, length(from, to)),
+            "{from} → {to}: library {got:?}, oracle {want:?}"
+        );
+        assert_eq!(
+            world.line_of_sight(from, to).ok(),
+            match want {
+                OracleRay::StartNotWalkable => None,
+                r => Some(r == OracleRay::Clear),
+            },
+            "{from} → {to}"
+        );
+        // The same from the ground below, by reference height.
+        let ground = world.height_at(from).unwrap();
+        let low = world.cell_at_y(from, ground).and_then(|c| c.object);
+        assert_eq!(
+            library_ray(&world, from, low, to),
+            match world.raycast_y(from, ground, to) {
+                Err(_) => OracleRay::StartNotWalkable,
+                Ok(None) => OracleRay::Clear,
+                Ok(Some(h)) => OracleRay::Blocked {
+                    t: h.t,
+                    edge: h.object_edge,
+                },
+            }
+        );
+        let want_low = oracle_ray(&oracle, &terrain, from, low, to);
+        let got_low = library_ray(&world, from, low, to);
+        assert!(
+            agree(got_low, want_low, length(from, to)),
+            "{from} y {ground} → {to}: {got_low:?}, {want_low:?}"
+        );
+        checked += 1;
+        match want {
+            OracleRay::Blocked { edge: Some(_), .. } => by_objects += 1,
+            OracleRay::Clear => clear += 1,
+            _ => {}
+        }
+        let terrain_answer = terrain.raycast(from, to).ok().flatten().map(|h| h.t);
+        if want == OracleRay::Clear && (start.is_some() || terrain_answer.is_some()) {
+            through_objects += 1;
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+    assert!(by_objects > 500, "{by_objects} blocked by object edges");
+    assert!(clear > 500, "{clear} clear");
+    assert!(
+        through_objects > 100,
+        "{through_objects} clear only over objects"
+    );
+}
+
+#[test]
+fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
+    use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
+    let (dir, files, world) = world();
+    let terrain = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let oracle = oracle(&files);
+    let house = InstanceKey::new(WEST, 1);
+    let bridge = InstanceKey::new(WEST, 4);
+    let gate = InstanceKey::new(WEST, 5);
+    let edge = |instance, kind, edge| {
+        Some(ObjectEdgeRef {
+            instance,
+            kind,
+            edge,
+        })
+    };
+    let p = |x: f32, z: f32| Position::new(WEST, x, z);
+    // (name, from, reference height, to, expected object edge or clear)
+    type Case = (
+        &'static str,
+        Position,
+        Option<f32>,
+        Position,
+        Option<Option<ObjectEdgeRef>>,
+    );
+    let cases: Vec<Case> = vec![
+        // The house (yaw 0) spans x 240..640, z 240..540; its doorway is x 400..480 at z 240,
+        // over the blocked terrain square x, z 240..360.
+        (
+            "in through the doorway",
+            p(440.0, 200.0),
+            None,
+            p(440.0, 400.0),
+            None,
+        ),
+        (
+            "into the south wall",
+            p(300.0, 200.0),
+            None,
+            p(300.0, 400.0),
+            Some(edge(house, ObjectEdgeKind::Outline, 0)),
+        ),
+        (
+            "out through the doorway from the floor",
+            p(440.0, 300.0),
+            Some(7.0),
+            p(440.0, 200.0),
+            None,
+        ),
+        (
+            "from the floor into the north wall",
+            p(440.0, 300.0),
+            Some(7.0),
+            p(440.0, 600.0),
+            Some(edge(house, ObjectEdgeKind::Outline, 4)),
+        ),
+        (
+            "through the wall corner",
+            p(200.0, 200.0),
+            None,
+            p(280.0, 280.0),
+            Some(edge(house, ObjectEdgeKind::Outline, 0)),
+        ),
+        (
+            "through the vertex of doorway and wall",
+            p(360.0, 200.0),
+            None,
+            p(440.0, 280.0),
+            Some(edge(house, ObjectEdgeKind::Outline, 0)),
+        ),
+        (
+            "along the south wall outside",
+            p(200.0, 239.0),
+            None,
+            p(700.0, 239.0),
+            None,
+        ),
+        // The bridge deck: local x 0..600, z 0..80; link ends at x 0 and 600, sides 0x10.
+        (
+            "under the bridge",
+            at(&oracle, bridge, 300.0, -40.0),
+            None,
+            at(&oracle, bridge, 300.0, 120.0),
+            None,
+        ),
+        (
+            "onto the bridge end",
+            at(&oracle, bridge, -30.0, 40.0),
+            None,
+            at(&oracle, bridge, 300.0, 40.0),
+            None,
+        ),
+        (
+            "off the deck's side",
+            at(&oracle, bridge, 300.0, 40.0),
+            None,
+            at(&oracle, bridge, 300.0, 120.0),
+            Some(edge(bridge, ObjectEdgeKind::Outline, 3)),
+        ),
+        (
+            "along the deck and off its far end",
+            at(&oracle, bridge, 300.0, 40.0),
+            None,
+            at(&oracle, bridge, 700.0, 40.0),
+            None,
+        ),
+        // The gate: outer half local x 0..100, inner 100..200, siege edge between.
+        (
+            "into the gate passage",
+            at(&oracle, gate, -30.0, 50.0),
+            None,
+            at(&oracle, gate, 50.0, 50.0),
+            None,
+        ),
+        (
+            "through the siege gate",
+            at(&oracle, gate, -30.0, 50.0),
+            None,
+            at(&oracle, gate, 150.0, 50.0),
+            Some(edge(gate, ObjectEdgeKind::Inline, 1)),
+        ),
+        (
+            "into the gate's side wall",
+            at(&oracle, gate, 50.0, -30.0),
+            None,
+            at(&oracle, gate, 50.0, 50.0),
+            Some(edge(gate, ObjectEdgeKind::Outline, 0)),
+        ),
+    ];
+    for (name, from, y, to, expect) in cases {
+        let start = match y {
+            Some(y) => world.cell_at_y(from, y).and_then(|c| c.object),
+            None => world.cell_at(from).and_then(|c| c.object),
+        };
+        let hit = match y {
+            Some(y) => world.raycast_y(from, y, to),
+            None => world.raycast(from, to),
+        }
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        match expect {
+            None => assert_eq!(hit, None, "{name}"),
+            Some(e) => {
+                let hit = hit.unwrap_or_else(|| panic!("{name}: clear"));
+                assert_eq!(hit.object_edge, e, "{name}: {hit:?}");
+                if e.is_some() {
+                    assert_eq!(hit.edge, None, "{name}");
+                }
+            }
+        }
+        let want = oracle_ray(&oracle, &terrain, from, start, to);
+        let got = library_ray(&world, from, start, to);
+        assert!(
+            agree(got, want, length(from, to)),
+            "{name}: library {got:?}, oracle {want:?}"
+        );
+    }
+    // The wall corner is met half way.
+    let hit = world
+        .raycast(p(200.0, 200.0), p(280.0, 280.0))
+        .unwrap()
+        .unwrap();
+    assert_eq!(hit.t, 0.5);
+    assert_eq!((hit.point.x, hit.point.z), (240.0, 240.0));
+    // Siege gates block sight only: the passage itself is walkable ground of the gate.
+    assert!(world
+        .line_of_sight(
+            at(&oracle, gate, 150.0, 50.0),
+            at(&oracle, gate, 180.0, 60.0)
+        )
+        .unwrap());
+}
+
+#[test]
+fn terrain_only_rays_are_todays_answers() {
+    let (dir, files, _world) = world();
+    let terrain = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let bare = World::from_navmeshes(files.navmeshes.iter().map(|(r, m)| (*r, m)));
+    let oracle = oracle(&files);
+    let mut rng = SplitMix64::new(3);
+    for from in points(&oracle.placed, 1500, 0x7e44) {
+        let to = Position::from_world(
+            from.world_x() + (rng.unit() * 2.0 - 1.0) * 600.0,
+            from.world_z() + (rng.unit() * 2.0 - 1.0) * 600.0,
+        );
+        let Some(to) = to else { continue };
+        assert_eq!(
+            terrain.raycast(from, to),
+            bare.raycast(from, to),
+            "{from} → {to}"
+        );
+        assert_eq!(
+            terrain.line_of_sight(from, to),
+            bare.line_of_sight(from, to)
+        );
+        assert_eq!(terrain.raycast_y(from, 60.0, to), bare.raycast(from, to));
+    }
 }
