@@ -34,7 +34,7 @@
 
 mod load;
 pub mod resolve;
-pub(crate) mod walk;
+pub mod walk;
 
 pub use load::ObjectFinding;
 pub(crate) use load::{load_objects, RegionObjects};
