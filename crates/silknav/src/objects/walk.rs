@@ -3,7 +3,7 @@
 //!
 //! Every instance keeps its mesh's outline and inline edges with their flags and cells, in
 //! the mesh's own (object-local) coordinates. A segment is taken into an instance's frame
-//! (in double, as [`super::Instance`] places query points) and tested there against the f32
+//! (in double, as [`crate::objects`] places query points) and tested there against the f32
 //! edge endpoints with the exact orientation predicate ([`crate::geometry::orient`]); so the
 //! decisions are exact for the rotated segment, and the rotation itself is rounded to about
 //! 1e-12 units at world magnitudes. Only instances whose placed bounds (widened by
