@@ -39,8 +39,8 @@ pub enum Command {
     Cell(query::PointYArgs),
     /// The ground height at a point (with --y, the object floor or ground nearest Y), or `none`
     Height(query::PointYArgs),
-    /// Line of sight: `clear`, or `blocked X Z` where the segment is first blocked
-    Los(query::SegmentArgs),
+    /// Line of sight: `clear`, or `blocked X Z` (and the object edge) where it is first blocked
+    Los(query::SegmentYArgs),
     /// Walk from one point toward another: `X Z REASON` where the walk stops
     Move(query::SegmentArgs),
     /// The shortest path between two points: its length and waypoints, or `none`

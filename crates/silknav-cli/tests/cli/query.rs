@@ -82,14 +82,35 @@ fn height_text(world: &World, [x, z]: [f64; 2]) -> String {
 }
 
 fn los_text(world: &World, [x1, z1, x2, z2]: [f64; 4]) -> String {
-    let answer = match (at(x1, z1), at(x2, z2)) {
-        (None, _) => Err(RayError::StartNotWalkable),
-        (_, None) => Err(RayError::BadEnd),
-        (Some(a), Some(b)) => world.raycast(a, b),
+    los_text_y(world, [x1, z1, x2, z2], None)
+}
+
+/// The text `los` should print, starting at reference height `y` when given.
+fn los_text_y(world: &World, [x1, z1, x2, z2]: [f64; 4], y: Option<f32>) -> String {
+    let answer = match (at(x1, z1), at(x2, z2), y) {
+        (None, _, _) => Err(RayError::StartNotWalkable),
+        (_, None, _) => Err(RayError::BadEnd),
+        (Some(a), Some(b), None) => world.raycast(a, b),
+        (Some(a), Some(b), Some(y)) => world.raycast_y(a, y, b),
     };
     match answer {
         Ok(None) => "clear".to_owned(),
-        Ok(Some(hit)) => format!("blocked {} {}", hit.point.world_x(), hit.point.world_z()),
+        Ok(Some(hit)) => {
+            let mut text = format!("blocked {} {}", hit.point.world_x(), hit.point.world_z());
+            if let Some(e) = hit.object_edge {
+                let kind = match e.kind {
+                    silknav::objects::ObjectEdgeKind::Outline => "outline",
+                    silknav::objects::ObjectEdgeKind::Inline => "inline",
+                };
+                text += &format!(
+                    " object {}:{} {kind} {}",
+                    e.instance.owner(),
+                    e.instance.uid(),
+                    e.edge
+                );
+            }
+            text
+        }
         Err(RayError::StartNotWalkable) => "none start-blocked".to_owned(),
         Err(RayError::BadEnd) => "none bad-end".to_owned(),
         Err(other) => panic!("{other:?} has no expected answer here"),
@@ -443,7 +464,7 @@ fn malformed_batch_lines_answer_error_and_exit_2() {
     assert_eq!(lines[0], r#"{"clear":null,"error":"start-blocked"}"#);
     assert_eq!(
         lines[1],
-        r#"{"line":2,"error":"expected 4 numbers, found 3"}"#
+        r#"{"line":2,"error":"expected 4 to 5 numbers, found 3"}"#
     );
 
     let empty = silknav_with_stdin(dir.path(), &["height", "w"], b"# nothing\n\n");
@@ -688,4 +709,86 @@ fn objects_answer_as_the_library_does() {
     );
     let one = silknav(&root, &["height", ".", &x, &z, "--y", "60"]);
     assert_eq!(one.stdout.trim_end(), "62");
+}
+
+#[test]
+fn los_names_object_edges_and_takes_a_reference_height() {
+    use silknav_testkit::object_world::{write_object_world, WEST};
+    let dir = temp();
+    let root = dir.path().join("Data");
+    write_object_world(&root);
+    let world = World::load(&root).unwrap();
+    let terrain =
+        World::load_with(&root, &silknav::LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let (x0, z0) = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
+    // Segments fanning out from a grid over the west region's objects.
+    let mut queries = Vec::new();
+    for i in 0..30 {
+        for j in 0..30 {
+            let (x, z) = (
+                x0 + 150.0 + 49.7 * f64::from(i),
+                z0 + 150.0 + 51.1 * f64::from(j),
+            );
+            let angle = f64::from(i * 7 + j * 13) * 0.37;
+            let reach = 80.0 + f64::from((i + j) % 5) * 60.0;
+            queries.push([
+                x,
+                z,
+                x + reach * angle.cos(),
+                z + reach * angle.sin(),
+                [0.0, 7.5, 44.0, 62.0][(i + j) as usize % 4],
+            ]);
+        }
+    }
+    let run = silknav_with_stdin(&root, &["los", "."], batch_input(&queries).as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut by_objects = 0;
+    for (q, line) in queries.iter().zip(run.stdout.lines()) {
+        let expect = los_text_y(&world, [q[0], q[1], q[2], q[3]], Some(q[4] as f32));
+        by_objects += usize::from(expect.contains(" object "));
+        assert_eq!(line, expect, "{q:?}");
+    }
+    assert!(by_objects > 30, "{by_objects} blocked by object edges");
+    // Four numbers a line: the default --y, or none; --terrain-only is the terrain's answer.
+    let four: Vec<[f64; 4]> = queries.iter().map(|q| [q[0], q[1], q[2], q[3]]).collect();
+    for (args, expect) in [
+        (vec!["los", "navmesh"], 0),
+        (vec!["los", "navmesh", "--y", "8"], 1),
+        (vec!["los", "navmesh", "--terrain-only"], 2),
+    ] {
+        let run = silknav_with_stdin(&root, &args, batch_input(&four).as_bytes());
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        for (q, line) in four.iter().zip(run.stdout.lines()) {
+            let text = match expect {
+                0 => los_text(&world, *q),
+                1 => los_text_y(&world, *q, Some(8.0)),
+                _ => los_text(&terrain, *q),
+            };
+            assert_eq!(line, text, "{args:?} {q:?}");
+        }
+    }
+    // One query into the first house's south wall (x 240..400 at z 240), in JSON.
+    let (x, z1, z2) = (
+        (x0 + 300.0).to_string(),
+        (z0 + 200.0).to_string(),
+        (z0 + 400.0).to_string(),
+    );
+    let one = silknav(&root, &["los", ".", &x, &z1, &x, &z2, "--json"]);
+    assert_eq!(one.code, 1, "{}", one.stderr);
+    let v: Value = serde_json::from_str(one.stdout.trim_end()).unwrap();
+    assert_eq!(
+        v["object_edge"],
+        serde_json::json!({"owner": "694e", "uid": 1, "kind": "outline", "index": 0})
+    );
+    assert_eq!(v["edge"], Value::Null);
+    assert_eq!(v["z"].as_f64(), Some(z0 + 240.0));
+    let one = silknav(&root, &["los", ".", &x, &z1, &x, &z2]);
+    assert_eq!(
+        one.stdout.trim_end(),
+        format!(
+            "blocked {} {} object 694e:1 outline 0",
+            x0 + 300.0,
+            z0 + 240.0
+        )
+    );
 }

@@ -14,7 +14,7 @@ use crate::values;
 use std::io::{self, BufRead, Read, Write};
 
 /// The most numbers a query takes.
-pub const MAX_NUMBERS: usize = 4;
+pub const MAX_NUMBERS: usize = 5;
 
 /// Lines of an input, read so that pending answers are flushed before any read that could
 /// wait.

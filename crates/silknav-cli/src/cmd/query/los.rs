@@ -1,15 +1,22 @@
-//! `silknav los DIR X1 Z1 X2 Z2`: whether the segment is clear, and where it is blocked.
+//! `silknav los DIR X1 Z1 X2 Z2 [--y Y]`: whether the segment is clear, and where it is
+//! blocked.
 //!
-//! Text: `clear`, `blocked X Z` (the first blocking point, world coordinates), or `none
-//! REASON` when the segment cannot be cast: `start-blocked` (the start is not on walkable
-//! ground) or `bad-end` (the end is outside the terrain id space). JSON: `{"clear":true}`,
-//! `{"clear":false,"x":..,"z":..,"t":..,"edge":..,"normal":[..]}` (`t` from 0 at the start to 1
-//! at the end; `edge` `{"region","kind","index"}` of the wall, or null where the ground ends
-//! without a stored wall), or `{"clear":null,"error":"start-blocked"}`.
+//! The segment starts on the surface `cell` picks for the start (with `--y`, or a fifth number
+//! on a batch line, the one nearest Y). Text: `clear`, `blocked X Z` (the first blocking
+//! point, world coordinates), `blocked X Z object OOOO:UID KIND N` when an object edge
+//! blocked it (the instance's owner region and uid, `outline` or `inline`, the edge's index
+//! in that list of the mesh), or `none REASON` when the segment cannot be cast:
+//! `start-blocked` (the start is on no object and not on walkable ground) or `bad-end` (the
+//! end is outside the terrain id space). JSON: `{"clear":true}`,
+//! `{"clear":false,"x":..,"z":..,"t":..,"edge":..,"object_edge":..,"normal":[..]}` (`t` from
+//! 0 at the start to 1 at the end; `edge` `{"region","kind","index"}` of the terrain wall, or
+//! null; `object_edge` `{"owner","uid","kind","index"}` of the object edge, or null), or
+//! `{"clear":null,"error":"start-blocked"}`.
 
-use super::{position, world_xz, Answer, EdgeJson, SegmentArgs};
+use super::{position, world_xz, Answer, EdgeJson, SegmentYArgs};
 use crate::exit::Status;
 use serde::Serialize;
+use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::world::{RayError, RayHit};
 use silknav::World;
 use std::io::{self, Write};
@@ -17,23 +24,44 @@ use std::io::{self, Write};
 /// The first blocking point of a segment, as the library's [`World::raycast`] finds it.
 pub struct LosAnswer(pub Result<Option<RayHit>, RayError>);
 
-/// Answers one query: numbers are `x1 z1 x2 z2`.
-pub fn ask(world: &World, n: &[f64]) -> LosAnswer {
+/// Answers one query: numbers are `x1 z1 x2 z2`, and the start's reference height `y` if any.
+pub fn ask(world: &World, n: &[f64], y: Option<f32>) -> LosAnswer {
     let Some(from) = position(n[0], n[1]) else {
         return LosAnswer(Err(RayError::StartNotWalkable));
     };
     let Some(to) = position(n[2], n[3]) else {
         return LosAnswer(Err(RayError::BadEnd));
     };
-    LosAnswer(world.raycast(from, to))
+    LosAnswer(match y {
+        None => world.raycast(from, to),
+        Some(y) => world.raycast_y(from, y, to),
+    })
 }
 
 /// Runs `silknav los`.
 ///
 /// # Errors
 /// As for the query commands (see [`super`]).
-pub fn run(args: &SegmentArgs) -> anyhow::Result<Status> {
-    super::run(&args.world, args.numbers(), 4, ask)
+pub fn run(args: &SegmentYArgs) -> anyhow::Result<Status> {
+    let default_y = args.y;
+    super::run_range(
+        &args.segment.world,
+        args.numbers(),
+        (4, 5),
+        move |world, n| {
+            let y = n.get(4).copied().or(default_y).map(|y| y as f32);
+            ask(world, n, y)
+        },
+    )
+}
+
+/// The words of an object edge: `OOOO:UID KIND N`.
+fn object_words(e: ObjectEdgeRef) -> (String, &'static str) {
+    let kind = match e.kind {
+        ObjectEdgeKind::Outline => "outline",
+        ObjectEdgeKind::Inline => "inline",
+    };
+    (format!("{}:{}", e.instance.owner(), e.instance.uid()), kind)
 }
 
 #[derive(Serialize)]
@@ -51,7 +79,16 @@ struct HitJson {
     z: f64,
     t: f64,
     edge: Option<EdgeJson>,
+    object_edge: Option<ObjectEdgeJson>,
     normal: [f32; 2],
+}
+
+#[derive(Serialize)]
+struct ObjectEdgeJson {
+    owner: String,
+    uid: u16,
+    kind: &'static str,
+    index: u16,
 }
 
 impl Answer for LosAnswer {
@@ -64,7 +101,12 @@ impl Answer for LosAnswer {
             Ok(None) => out.write_all(b"clear"),
             Ok(Some(hit)) => {
                 let (x, z) = world_xz(hit.point);
-                write!(out, "blocked {x} {z}")
+                write!(out, "blocked {x} {z}")?;
+                if let Some(e) = hit.object_edge {
+                    let (instance, kind) = object_words(e);
+                    write!(out, " object {instance} {kind} {}", e.edge)?;
+                }
+                Ok(())
             }
             Err(e) => write!(out, "none {}", e.word()),
         }
@@ -86,6 +128,12 @@ impl Answer for LosAnswer {
                         z,
                         t: hit.t,
                         edge: hit.edge.map(|(r, e)| EdgeJson::new(r, e)),
+                        object_edge: hit.object_edge.map(|e| ObjectEdgeJson {
+                            owner: e.instance.owner().to_string(),
+                            uid: e.instance.uid(),
+                            kind: object_words(e).1,
+                            index: e.edge,
+                        }),
                         normal: hit.normal,
                     }),
                     error: None,

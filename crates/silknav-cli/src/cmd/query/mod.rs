@@ -114,6 +114,27 @@ pub struct SegmentArgs {
     z2: Option<f64>,
 }
 
+/// A segment with an optional reference height for its start: `X1 Z1 X2 Z2 [--y Y]`, or a
+/// batch of `X1 Z1 X2 Z2` or `X1 Z1 X2 Z2 Y` lines on standard input.
+#[derive(Debug, clap::Args)]
+pub struct SegmentYArgs {
+    #[command(flatten)]
+    segment: SegmentArgs,
+    /// Reference height of the start: the segment starts on the object floor or ground
+    /// nearest it (in a batch, the height of lines with only four numbers)
+    #[arg(long, value_name = "Y", allow_negative_numbers = true, value_parser = values::coordinate)]
+    y: Option<f64>,
+}
+
+impl SegmentYArgs {
+    /// The command line's numbers: `x1 z1 x2 z2`, and `y` with `--y`.
+    fn numbers(&self) -> Option<Vec<f64>> {
+        let mut numbers = self.segment.numbers()?;
+        numbers.extend(self.y);
+        Some(numbers)
+    }
+}
+
 impl PointArgs {
     fn numbers(&self) -> Option<Vec<f64>> {
         Some(vec![self.x?, self.z?])
