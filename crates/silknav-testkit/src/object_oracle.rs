@@ -102,6 +102,7 @@ pub struct ObjectOracle {
     /// The instances, by key.
     pub placed: Vec<Placed>,
     edges: Vec<WorldEdge>,
+    regions: std::collections::BTreeSet<RegionId>,
 }
 
 impl ObjectOracle {
@@ -162,12 +163,19 @@ impl ObjectOracle {
                 }
             }
         }
-        ObjectOracle { placed, edges }
+        ObjectOracle {
+            placed,
+            edges,
+            regions: navmeshes.keys().copied().collect(),
+        }
     }
 
-    /// Every (object cell, height) containing the point.
+    /// Every (object cell, height) containing the point; none outside the loaded regions.
     pub fn hits(&self, pos: Position) -> Vec<(ObjectCellRef, f32)> {
         let mut hits = Vec::new();
+        if !self.regions.contains(&pos.region) {
+            return hits;
+        }
         for p in &self.placed {
             let q = p.to_local(pos);
             let nav = p.mesh.nav.as_ref().expect("kept with a nav section");

@@ -617,3 +617,61 @@ fn terrain_only_rays_are_todays_answers() {
         assert_eq!(terrain.raycast_y(from, 60.0, to), bare.raycast(from, to));
     }
 }
+
+#[test]
+fn line_of_sight_on_generated_worlds_agrees_with_the_brute_force_oracle() {
+    use silknav::files::Overwrite;
+    use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+    let files = generate(&GenOptions {
+        seed: 4,
+        width: 3,
+        height: 3,
+        origin: DEFAULT_ORIGIN,
+    })
+    .unwrap()
+    .into_files();
+    let dir = tempfile::tempdir().unwrap();
+    files
+        .write_data_root(dir.path(), Overwrite::Refuse)
+        .unwrap();
+    let world = World::load(dir.path()).unwrap();
+    let terrain = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    // The meshes by object id, as object.ifo names them.
+    let ifo = files.object_ifo.as_ref().unwrap();
+    let meshes: BTreeMap<u32, jmxv::bms::ObjectMesh> = ifo
+        .entries
+        .iter()
+        .filter_map(|e| {
+            let name = std::str::from_utf8(&e.path).ok()?;
+            Some((e.index, files.object_files.get(name)?.clone()))
+        })
+        .collect();
+    let oracle = ObjectOracle::new(&files.navmeshes, &meshes);
+    assert_eq!(oracle.placed.len(), world.object_instances().len());
+    let pts = points(&oracle.placed, 2000, 0x9e4);
+    let mut rng = SplitMix64::new(23);
+    let (mut checked, mut by_objects, mut on_objects) = (0, 0, 0);
+    for from in pts {
+        let reach = 200.0;
+        let Some(to) = Position::from_world(
+            from.world_x() + (rng.unit() * 2.0 - 1.0) * reach,
+            from.world_z() + (rng.unit() * 2.0 - 1.0) * reach,
+        ) else {
+            continue;
+        };
+        let start = world.cell_at(from).and_then(|c| c.object);
+        assert_eq!(start, oracle.cell_at(from), "{from}");
+        on_objects += usize::from(start.is_some());
+        let got = library_ray(&world, from, start, to);
+        let want = oracle_ray(&oracle, &terrain, from, start, to);
+        assert!(
+            agree(got, want, length(from, to)),
+            "{from} → {to}: library {got:?}, oracle {want:?}"
+        );
+        by_objects += usize::from(matches!(want, OracleRay::Blocked { edge: Some(_), .. }));
+        checked += 1;
+    }
+    assert!(checked > 2000, "{checked}");
+    assert!(on_objects > 300, "{on_objects} starts on objects");
+    assert!(by_objects > 200, "{by_objects} blocked by object edges");
+}
