@@ -173,8 +173,9 @@ impl World {
         }
         let budget = scratch.budget.unwrap_or(usize::MAX);
         // With the corners' visibility recorded per rectangle, the straight segment is the
-        // one thing left to test, by line of sight (same ground, same rules).
-        if index.has_seen_by() && self.line_of_sight(from, to) == Ok(true) {
+        // one thing left to test, by the terrain's line of sight (same ground, same rules:
+        // paths do not consult objects).
+        if index.has_seen_by() && self.terrain_line_of_sight(from, to) == Ok(true) {
             scratch.search.corners.clear();
         } else {
             scratch.search.run(index, &start, &goal, budget)?;

@@ -159,10 +159,19 @@ impl World {
     pub fn line_of_sight(&self, from: Position, to: Position) -> Result<bool, RayError> {
         if self.objects.is_empty() {
             // The walk alone: where and by which edge it is blocked is not asked for.
-            let (grid, ray) = self.segment(from, to)?;
-            return Ok(walk(&grid, &ray).is_none());
+            return self.terrain_line_of_sight(from, to);
         }
         Ok(self.raycast(from, to)?.is_none())
+    }
+
+    /// [`World::line_of_sight`] over the terrain alone, objects ignored (the ground paths use).
+    pub(crate) fn terrain_line_of_sight(
+        &self,
+        from: Position,
+        to: Position,
+    ) -> Result<bool, RayError> {
+        let (grid, ray) = self.segment(from, to)?;
+        Ok(walk(&grid, &ray).is_none())
     }
 
     /// Whether the segment `from → to` is clear starting at reference height `y`
