@@ -168,6 +168,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn object_mesh_documents_are_told_from_navmesh_documents() {
+        let bms = jmxv::bms::json::to_string(&ObjectMesh::default()).unwrap();
+        let nvm = jmxv::nvm::json::to_string(&NavMesh::default()).unwrap();
+        assert!(is_bms_json(bms.as_bytes()));
+        assert!(!is_bms_json(nvm.as_bytes()));
+        // A navmesh under an object mesh's signature (read with --any-signature) has a layout.
+        let renamed = nvm.replacen("JMXVNVM 1000", "JMXVBMS 0110", 1);
+        assert!(!is_bms_json(renamed.as_bytes()));
+        // An edited object mesh document that lost its header is still one, so that its
+        // reader names the missing key.
+        let headless: String = bms
+            .lines()
+            .filter(|l| !l.starts_with("\"header\""))
+            .collect();
+        assert!(is_bms_json(headless.as_bytes()));
+        assert!(!is_bms_json(b"not json"));
+    }
+
+    #[test]
     fn regions_from_file_names() {
         assert_eq!(
             region_of(Path::new("a/b/NV_694E.NVM")),
