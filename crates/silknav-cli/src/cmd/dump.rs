@@ -33,22 +33,30 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         output::check_can_create(path, args.force)?;
     }
     let file = input::read_mesh(&args.file, args.parse)?;
-    let (size, write): (usize, &dyn Fn(&mut dyn Write) -> io::Result<()>) = match &file {
-        MeshFile::Nvm(f) => (f.size, &|out| jmxv::nvm::json::to_writer(&f.mesh, out)),
-        MeshFile::Bms(f) => (f.size, &|out| jmxv::bms::json::to_writer(&f.mesh, out)),
+    let size = match &file {
+        MeshFile::Nvm(f) => f.size,
+        MeshFile::Bms(f) => f.size,
     };
     match &args.output {
         Some(path) => {
             // A dump is three to four times the size of the file; reserve that much once.
             let mut text = Vec::with_capacity(size * 4);
-            write(&mut text)?;
+            write_json(&file, &mut text)?;
             output::write_file(path, &text, args.force)?;
         }
         None => {
             let mut out = output::stdout();
-            write(&mut out).context(STDOUT)?;
+            write_json(&file, &mut out).context(STDOUT)?;
             out.flush().context(STDOUT)?;
         }
     }
     Ok(Status::Success)
+}
+
+/// The JSON form of the file, by its kind.
+fn write_json(file: &MeshFile, out: &mut impl Write) -> io::Result<()> {
+    match file {
+        MeshFile::Nvm(f) => jmxv::nvm::json::to_writer(&f.mesh, out),
+        MeshFile::Bms(f) => jmxv::bms::json::to_writer(&f.mesh, out),
+    }
 }
