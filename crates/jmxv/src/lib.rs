@@ -10,7 +10,7 @@
 //! | [`ifo::object`] | `object.ifo` (`JMXVOBJI1000`) | the resources navmesh objects name by `object_id` |
 //! | [`ifo::tile2d`] | `tile2d.ifo` (`JMXV2DTI1001`) | the textures navmesh tiles name by `texture_id` |
 //! | [`bms`] | `*.bms` (`JMXVBMS 0110`, `0109`) | an object's mesh: its navigation section (triangles, outline and inline edges, events, outline grid); the render mesh kept as bytes |
-//! | `json` | (feature `serde`) | the lossless JSON documents' shared pieces; `nvm::json` is the navmesh's |
+//! | `json` | (feature `serde`) | the lossless JSON documents' shared pieces; `nvm::json` is the navmesh's, `bms::json` the object mesh's |
 //! | [`res`] | `*.bsr` (`JMXVRES 0109`), `*.cpd` (`JMXVCPD 0101`) | the path of the collision mesh (`.bsr`) or collision resource (`.cpd`); the rest kept as bytes |
 //!
 //! Positions inside a file are region-local: `[0, 1920)` on x and z. [`RegionId`] names regions
@@ -30,7 +30,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `serde` | no | the lossless JSON form of the files, on serde and serde_json: `nvm::json` for navmeshes (what `silknav dump` writes and `silknav pack` reads), and the pieces every format's document shares in `json` |
+//! | `serde` | no | the lossless JSON form of the files, on serde and serde_json: `nvm::json` for navmeshes and `bms::json` for object meshes (what `silknav dump` writes and `silknav pack` reads), and the pieces every format's document shares in `json` |
 //!
 //! With `serde`, a navmesh goes to JSON and back to the same bytes, NaN payloads and `-0.0`
 //! included, and a broken document is refused with the JSON path of what is wrong:

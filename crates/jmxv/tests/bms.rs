@@ -263,7 +263,7 @@ mod roundtrip {
     }
 
     /// Writable models with odd values: any header, any raw bytes, any nav flags.
-    fn model() -> impl Strategy<Value = ObjectMesh> {
+    pub(super) fn model() -> impl Strategy<Value = ObjectMesh> {
         (
             select(Version::ALL.to_vec()),
             any::<[u32; 10]>(),
@@ -877,5 +877,157 @@ mod lints {
         assert_eq!(lint(&mesh), vec![]);
         let none = parse(&independent_bms::render_only().to_bytes(), "tree");
         assert_eq!(lint(&none), vec![]);
+    }
+}
+
+/// The JSON form (`jmxv::bms::json`): both round trips, the text layout, and errors that name
+/// the field.
+mod json {
+    use super::*;
+    use jmxv::bms::json;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn model_json_model(mesh in super::roundtrip::model()) {
+            let _serial = serial();
+            let text = json::to_string(&mesh).expect("generated models are writable");
+            let back = json::from_str(&text).expect("written JSON reads back");
+            prop_assert_eq!(&back, &mesh);
+            prop_assert_eq!(json::to_string(&back).unwrap(), text);
+        }
+
+        #[test]
+        fn bytes_json_bytes(seed in any::<u64>()) {
+            let _serial = serial();
+            let bytes = independent_bms::odd(seed).to_bytes();
+            let text = json::to_string(&parse(&bytes, "odd")).unwrap();
+            prop_assert_eq!(json::from_str(&text).unwrap().to_vec().unwrap(), bytes);
+        }
+    }
+
+    #[test]
+    fn realistic_meshes_round_trip_byte_for_byte() {
+        let _serial = serial();
+        for (what, spec) in spec_meshes() {
+            let bytes = spec.to_bytes();
+            let text = json::to_string(&parse(&bytes, what)).unwrap();
+            let back = json::from_slice(text.as_bytes()).unwrap();
+            assert!(back.to_vec().unwrap() == bytes, "{what} changed");
+            // One record per line: the header, the strings and every record are lines.
+            let nav = back.nav.as_ref().map_or(0, |n| {
+                n.vertices.len()
+                    + n.cells.len()
+                    + n.outline_edges.len()
+                    + n.inline_edges.len()
+                    + n.event_names.len()
+                    + n.grid.tiles.len()
+            });
+            assert!(text.lines().count() >= nav, "{what}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_mesh_without_nav_has_no_nav_keys() {
+        let _serial = serial();
+        let bytes = independent_bms::render_only().to_bytes();
+        let mesh = parse(&bytes, "tree");
+        assert!(mesh.nav.is_none());
+        let text = json::to_string(&mesh).unwrap();
+        let keys: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix('"')?.split('"').next())
+            .collect();
+        assert_eq!(keys, ["signature", "header", "before_nav", "after_nav"]);
+        assert_eq!(json::from_str(&text).unwrap().to_vec().unwrap(), bytes);
+    }
+
+    fn gate_text() -> String {
+        json::to_string(&parse(&independent_bms::event_gate().to_bytes(), "gate")).unwrap()
+    }
+
+    /// The error of the gate's dump with the first `from` replaced by `to`.
+    fn error(from: &str, to: &str) -> String {
+        let text = gate_text();
+        assert!(text.contains(from), "{from} not in {text}");
+        json::from_str(&text.replacen(from, to, 1))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn bad_values_name_their_field() {
+        let _serial = serial();
+        assert_eq!(
+            error("\"normal\":", "\"normal\":-1,\"x\":"),
+            "vertices[0].normal: expected an integer 0..=255, found -1"
+        );
+        assert_eq!(
+            error("\"position\":[", "\"position\":[\"abc\","),
+            r#"vertices[0].position[0]: expected a number, "inf", "-inf" or "nan:XXXXXXXX", found "abc""#
+        );
+        assert_eq!(
+            error("\"position\":[", "\"position\":[0.0,"),
+            "vertices[0].position: expected an array of 3 numbers, found an array of 4"
+        );
+        assert_eq!(
+            error("JMXVBMS 0110", "JMXVBMS 0111"),
+            r#"signature: expected "JMXVBMS 0110" or "JMXVBMS 0109", found "JMXVBMS 0111""#
+        );
+        assert_eq!(
+            error("\"width\":", "\"width\":1.5,\"w\":"),
+            "grid.width: expected an integer -2147483648..=2147483647, found 1.5"
+        );
+        assert_eq!(
+            error("\"flag\":", "\"flags\":"),
+            "cells[0].flags: unknown key (expected one of vertices, flag, event)"
+        );
+        let message = error("\"before_nav\":\"", "\"before_nav\":\"x");
+        assert!(
+            message.starts_with(
+                "before_nav: expected a string of hex digits (two per byte), found \"x"
+            ),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn the_navigation_keys_come_together() {
+        let _serial = serial();
+        let text = gate_text();
+        let start = text.find("\"grid_tiles\":").unwrap();
+        let end = start + text[start..].find("\n\"after_nav\"").unwrap();
+        let cut = format!("{}{}", &text[..start], &text[end + 1..]);
+        assert_eq!(
+            json::from_str(&cut).unwrap_err().to_string(),
+            "top level: missing key \"grid_tiles\" (the navigation section's keys, vertices to grid_tiles, \
+             come all together or not at all)"
+        );
+    }
+
+    #[test]
+    fn what_would_not_write_is_refused_at_its_path() {
+        let _serial = serial();
+        let text = gate_text();
+        let mesh = json::from_str(&text).unwrap();
+        let offset = mesh.header.offsets[NAV_OFFSET_INDEX];
+        let offsets = format!("{:?}", mesh.header.offsets).replace(' ', "");
+        let moved = offsets.replace(&offset.to_string(), &(offset + 1).to_string());
+        assert_eq!(
+            error(&offsets, &moved),
+            format!(
+                "header.offsets[7]: the navigation section starts at byte {offset} (the header and \
+                 {} bytes of before_nav), but the offset says {}",
+                mesh.before_nav.len(),
+                offset + 1
+            )
+        );
+        // Cell events stored without the flag that stores them.
+        let flags = mesh.header.nav_flags;
+        let without = format!("\"nav_flags\":{}", flags & !NAV_CELL_EVENTS);
+        let message = error(&format!("\"nav_flags\":{flags}"), &without);
+        assert!(message.starts_with("cells["), "{message}");
+        assert!(message.contains("].event: "), "{message}");
     }
 }

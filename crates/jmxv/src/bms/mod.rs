@@ -40,6 +40,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "serde")]
+pub mod json;
 pub mod lint;
 mod model;
 mod read;

@@ -455,3 +455,70 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, super::JsonError> {
         JsonError::syntax(line, column, "the text is not UTF-8")
     })
 }
+
+impl<'de> Item<'de> for i32 {
+    const WHAT: &'static str = "integers";
+
+    fn read<D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+        let value = Scalar::deserialize(d)?;
+        match &value {
+            // An optional minus and digits: a plain decimal integer (no fraction, no exponent).
+            Scalar::Number(text)
+                if text
+                    .strip_prefix('-')
+                    .unwrap_or(text)
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
+            {
+                text.parse::<i32>().ok()
+            }
+            _ => None,
+        }
+        .ok_or_else(|| {
+            expected(
+                format_args!("an integer {}..={}", i32::MIN, i32::MAX),
+                &value,
+            )
+        })
+    }
+}
+
+/// Declares how a record is read from an object with the given keys, each required once: a
+/// [`Structure`] named `$shape` and the [`Item`] impl of `$t`; `$build` makes the record from
+/// the values, bound to the field names.
+macro_rules! record {
+    ($t:ty, $what:literal, $shape:ident, [$($key:literal => $field:ident: $ft:ty),* $(,)?], $build:expr) => {
+        struct $shape;
+
+        impl<'de> $crate::json::read::Structure<'de> for $shape {
+            type Value = $t;
+            const EXPECTED: &'static str = "an object";
+
+            fn object<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<$t, A::Error> {
+                const KEYS: &[&str] = &[$($key),*];
+                let mut keys = $crate::json::read::Keys::new(KEYS);
+                $(let mut $field: Option<$ft> = None;)*
+                while let Some(key) = keys.next(&mut map)? {
+                    match KEYS[key] {
+                        $($key => {
+                            $field = Some(map.next_value_seed($crate::json::read::read::<$ft>())?);
+                        })*
+                        _ => unreachable!("Keys::next returns indices of KEYS"),
+                    }
+                }
+                $(let $field: $ft = $crate::json::read::required($key, $field)?;)*
+                Ok($build)
+            }
+        }
+
+        impl<'de> $crate::json::read::Item<'de> for $t {
+            const WHAT: &'static str = $what;
+
+            fn read<D: serde::de::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                $crate::json::read::structured(d, $shape)
+            }
+        }
+    };
+}
+
+pub(crate) use record;

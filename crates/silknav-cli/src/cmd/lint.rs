@@ -1,7 +1,8 @@
-//! `silknav lint PATH...`: lint navmesh files one by one, and world folders as a whole.
+//! `silknav lint PATH...`: lint navmesh and object mesh files one by one, and world folders as
+//! a whole.
 
 use crate::exit::{self, Status};
-use crate::input::{self, ParseArgs};
+use crate::input::{self, MeshFile, ParseArgs};
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use anyhow::{anyhow, Context};
@@ -19,7 +20,8 @@ use std::path::{Path, PathBuf};
 /// Arguments of `silknav lint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Navmesh files, or world folders (their nv_XXXX.nvm files and companion files, together)
+    /// Navmesh or object mesh (.bms) files, or world folders (their nv_XXXX.nvm files and
+    /// companion files, together)
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Print one JSON object per file (JSON lines) instead of text
@@ -31,8 +33,9 @@ pub struct Args {
 
 /// Lints every path: exit 1 when any finding is an error, 2 when anything could not be read.
 ///
-/// A file on its own is linted with the region its name says (`nv_XXXX.nvm`; other names are
-/// linted without the checks that need it). A folder is a world: every file alone, then the
+/// A navmesh file on its own is linted with the region its name says (`nv_XXXX.nvm`; other
+/// names are linted without the checks that need it); an object mesh (by its signature) with
+/// the B-codes ([`jmxv::bms::lint`]). A folder is a world: every file alone, then the
 /// checks between files ([`silknav::lint`]).
 ///
 /// # Errors
@@ -122,9 +125,20 @@ impl FileLint {
     }
 }
 
-/// One navmesh file on its own.
+/// One navmesh or object mesh file on its own.
 fn lint_file(path: &Path, parse: ParseArgs) -> anyhow::Result<Vec<FileLint>> {
-    let mesh = input::read_nvm(path, parse)?.mesh;
+    let mesh = match input::read_mesh(path, parse)? {
+        MeshFile::Nvm(file) => file.mesh,
+        MeshFile::Bms(file) => {
+            return Ok(vec![FileLint {
+                path: path.to_owned(),
+                exists: true,
+                region: None,
+                directions: None,
+                findings: jmxv::bms::lint::lint(&file.mesh),
+            }])
+        }
+    };
     let region = input::region_of(path);
     let report = lint(&mesh, region);
     Ok(vec![FileLint {

@@ -25,13 +25,16 @@ pub enum Command {
     Gen(generate::Args),
     /// Turn a Moving AI grid map (.map) into a world folder
     ImportMovingai(import_movingai::Args),
-    /// One line per file: layout, region, counts, trailing bytes, size
+    /// One line per file: layout, region, counts, trailing bytes, size (of .bms: version, nav
+    /// flags, counts, section offsets)
     Info(info::Args),
-    /// Write a navmesh file as lossless JSON
+    /// Write a navmesh or object mesh (.bms) file as lossless JSON
     Dump(dump::Args),
-    /// Write the navmesh file described by JSON from `dump` (byte-identical to the original)
+    /// Write the navmesh or object mesh file described by JSON from `dump` (byte-identical to
+    /// the original)
     Pack(pack::Args),
-    /// Check files, or whole world folders, against the rules of the game server and data
+    /// Check navmesh and object mesh files, or whole world folders, against the rules of the
+    /// game server and data
     Lint(lint::Args),
     /// Draw a world folder or a navmesh file as a PNG picture
     Render(render::Args),

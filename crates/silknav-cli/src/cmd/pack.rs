@@ -1,10 +1,9 @@
-//! `silknav pack IN.json -o OUT.nvm`: the inverse of `dump`.
+//! `silknav pack IN.json -o OUT`: the inverse of `dump`, for navmeshes and object meshes.
 
 use crate::exit::Status;
 use crate::input;
 use crate::output;
 use anyhow::{bail, Context};
-use jmxv::nvm::json;
 use std::path::PathBuf;
 
 /// Arguments of `silknav pack`.
@@ -13,18 +12,19 @@ pub struct Args {
     /// JSON written by `silknav dump` (or edited from it); `-` reads standard input
     #[arg(value_name = "IN.json")]
     input: PathBuf,
-    /// Navmesh file to write (atomically)
-    #[arg(short, long, value_name = "OUT.nvm", required = true)]
+    /// Navmesh or object mesh file to write (atomically), as the JSON describes
+    #[arg(short, long, value_name = "OUT", required = true)]
     output: PathBuf,
-    /// Replace OUT.nvm if it exists
+    /// Replace OUT if it exists
     #[arg(long)]
     force: bool,
 }
 
-/// Packs the JSON into a navmesh file.
+/// Packs the JSON into a navmesh or object mesh file: an object mesh when the document is one
+/// ([`input::is_bms_json`]).
 ///
 /// # Errors
-/// The JSON is unreadable or does not describe a navmesh (the message names the JSON path), or
+/// The JSON is unreadable or does not describe a mesh (the message names the JSON path), or
 /// the output cannot be written (or exists, without `--force`).
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     output::check_can_create(&args.output, args.force)?;
@@ -37,9 +37,14 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
             name()
         );
     }
-    let mesh = json::from_slice(&text).with_context(name)?;
     // `from_slice` checked that the mesh is writable; the context is for the impossible case.
-    let bytes = mesh.to_vec().with_context(name)?;
+    let bytes = if input::is_bms_json(&text) {
+        let mesh = jmxv::bms::json::from_slice(&text).with_context(name)?;
+        mesh.to_vec().with_context(name)?
+    } else {
+        let mesh = jmxv::nvm::json::from_slice(&text).with_context(name)?;
+        mesh.to_vec().with_context(name)?
+    };
     output::write_file(&args.output, &bytes, args.force)?;
     Ok(Status::Success)
 }

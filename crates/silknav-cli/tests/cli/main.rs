@@ -2,6 +2,7 @@
 
 mod support;
 
+mod bms;
 mod demo;
 mod dump_pack;
 mod generate;

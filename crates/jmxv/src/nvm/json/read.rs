@@ -6,7 +6,7 @@
 
 use super::write::is_printable;
 use crate::json::read::{
-    expected, hex, read, refuse, required, structured, Fixed, Item, Keys, Scalar, Structure,
+    expected, hex, read, record, refuse, required, structured, Fixed, Item, Keys, Scalar, Structure,
 };
 use crate::json::JsonError;
 use crate::nvm::{
@@ -291,40 +291,6 @@ impl<'de> Item<'de> for LayoutName {
         }
         .ok_or_else(|| expected(EXPECTED, &value))
     }
-}
-
-/// Declares a record read from an object with the given keys; the body reads each key's value.
-macro_rules! record {
-    ($t:ty, $what:literal, $shape:ident, [$($key:literal => $field:ident: $ft:ty),* $(,)?], $build:expr) => {
-        struct $shape;
-
-        impl<'de> Structure<'de> for $shape {
-            type Value = $t;
-            const EXPECTED: &'static str = "an object";
-
-            fn object<A: MapAccess<'de>>(self, mut map: A) -> Result<$t, A::Error> {
-                const KEYS: &[&str] = &[$($key),*];
-                let mut keys = Keys::new(KEYS);
-                $(let mut $field: Option<$ft> = None;)*
-                while let Some(key) = keys.next(&mut map)? {
-                    match KEYS[key] {
-                        $($key => $field = Some(map.next_value_seed(read::<$ft>())?),)*
-                        _ => unreachable!("Keys::next returns indices of KEYS"),
-                    }
-                }
-                $(let $field: $ft = required($key, $field)?;)*
-                Ok($build)
-            }
-        }
-
-        impl<'de> Item<'de> for $t {
-            const WHAT: &'static str = $what;
-
-            fn read<D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
-                structured(d, $shape)
-            }
-        }
-    };
 }
 
 record!(Object, "objects", ObjectShape, [
