@@ -26,8 +26,8 @@
 //! reproducing those bits needs the server's matrix, normalisation and plane routines, which
 //! are not reproduced here.
 //! - Each loaded region keeps a grid of 120-unit buckets listing the triangles whose placed
-//!   bounding box (widened by [`BUCKET_MARGIN`]) overlaps the bucket; a query tests only its
-//!   bucket's triangles.
+//!   bounding box (widened by [`BUCKET_MARGIN`]) overlaps the bucket, each with that box; a
+//!   query tests exactly only the triangles of its bucket whose box holds it.
 //!
 //! How an object cell is chosen over the terrain ([`crate::World::cell_at`],
 //! [`crate::World::cell_at_y`], [`crate::World::height_at_y`]): see [`crate::world`].
@@ -212,18 +212,25 @@ impl Instance {
 }
 
 /// The height of a triangle at an object-local point, when the point is inside it (edges and
-/// vertices included).
+/// vertices included); `counter_clockwise` is the sign of the triangle's own orientation
+/// (`orient(a, b, c) > 0`, fixed when the mesh is prepared, never zero there).
 #[inline]
-pub(crate) fn triangle_height(v: &[[f32; 3]; 3], p: [f64; 2], base_y: f32) -> Option<f32> {
+pub(crate) fn triangle_height(
+    v: &[[f32; 3]; 3],
+    counter_clockwise: bool,
+    p: [f64; 2],
+    base_y: f32,
+) -> Option<f32> {
     let (a, b, c) = (xz(v[0]), xz(v[1]), xz(v[2]));
-    let d = orient(a, b, c);
-    let sides = [orient(b, c, p), orient(c, a, p), orient(a, b, p)];
-    let inside = if d > 0.0 {
-        sides.iter().all(|&s| s >= 0.0)
-    } else {
-        sides.iter().all(|&s| s <= 0.0)
+    // Most triangles that reach this test miss the point: stop at the first side it is beyond.
+    let beyond = |side: f64| {
+        if counter_clockwise {
+            side < 0.0
+        } else {
+            side > 0.0
+        }
     };
-    if !inside {
+    if beyond(orient(b, c, p)) || beyond(orient(c, a, p)) || beyond(orient(a, b, p)) {
         return None;
     }
     let (e1, e2, q) = (
@@ -238,15 +245,39 @@ pub(crate) fn triangle_height(v: &[[f32; 3]; 3], p: [f64; 2], base_y: f32) -> Op
     Some((ya + s * (yb - ya) + t * (yc - ya) + f64::from(base_y)) as f32)
 }
 
-/// One region's buckets: `items[start[b]..start[b + 1]]` are (instance, triangle) pairs.
+/// One region's buckets: `items[start[b]..start[b + 1]]` are the triangles of bucket `b`.
 #[derive(Debug, Clone)]
 struct Grid {
     start: Box<[u32]>,
-    items: Box<[(u32, u32)]>,
+    items: Box<[Item]>,
 }
 
-/// One region's (instance, triangle) lists while they are built, one per bucket.
-type Buckets = Vec<Vec<(u32, u32)>>;
+/// A triangle in a bucket, with its placed bounding box in the bucket's region (widened by
+/// [`BUCKET_MARGIN`]): a point outside the box is outside the triangle, so most triangles of
+/// a busy bucket are passed over with four comparisons, before the point is taken into the
+/// object's frame and tested exactly.
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    instance: u32,
+    triangle: u32,
+    /// Region-local x and z of the box's low corner.
+    lo: [f32; 2],
+    /// Region-local x and z of the box's high corner.
+    hi: [f32; 2],
+    /// Whether the triangle's vertices run counter-clockwise ([`triangle_height`]).
+    counter_clockwise: bool,
+}
+
+impl Item {
+    #[inline]
+    fn may_hold(&self, x: f32, z: f32) -> bool {
+        // `&`, not `&&`: one branch per item instead of four hard-to-predict ones.
+        (self.lo[0] <= x) & (x <= self.hi[0]) & (self.lo[1] <= z) & (z <= self.hi[1])
+    }
+}
+
+/// One region's triangle lists while they are built, one per bucket.
+type Buckets = Vec<Vec<Item>>;
 
 /// Every placed instance, the meshes they share, and each region's bucket grid.
 #[derive(Debug, Clone, Default)]
@@ -302,6 +333,7 @@ impl Objects {
         }
         for (i, inst) in instances.iter().enumerate() {
             for (t, (_, v)) in meshes[inst.mesh as usize].triangles.iter().enumerate() {
+                let counter_clockwise = orient(xz(v[0]), xz(v[1]), xz(v[2])) > 0.0;
                 let p = v.map(|v| inst.to_frame(v));
                 let lo = [0, 1].map(|k| p.iter().map(|q| q[k]).fold(f64::MAX, f64::min));
                 let hi = [0, 1].map(|k| p.iter().map(|q| q[k]).fold(f64::MIN, f64::max));
@@ -326,6 +358,15 @@ impl Objects {
                             vec![Vec::new(); BUCKETS_PER_SIDE * BUCKETS_PER_SIDE]
                         });
                         let (ox, oz) = (f64::from(dx) * size, f64::from(dz) * size);
+                        // The margin (1 unit) dwarfs the rounding to f32 (under 1e-3 units
+                        // in a region), so the box still holds every point of the triangle.
+                        let item = Item {
+                            instance: i as u32,
+                            triangle: t as u32,
+                            lo: [(lo[0] - ox) as f32, (lo[1] - oz) as f32],
+                            hi: [(hi[0] - ox) as f32, (hi[1] - oz) as f32],
+                            counter_clockwise,
+                        };
                         let range = |lo: f64, hi: f64| {
                             let b = |v: f64| {
                                 ((v / BUCKET).floor()).clamp(0.0, (BUCKETS_PER_SIDE - 1) as f64)
@@ -335,7 +376,7 @@ impl Objects {
                         };
                         for bz in range(lo[1] - oz, hi[1] - oz) {
                             for bx in range(lo[0] - ox, hi[0] - ox) {
-                                grid[bz * BUCKETS_PER_SIDE + bx].push((i as u32, t as u32));
+                                grid[bz * BUCKETS_PER_SIDE + bx].push(item);
                             }
                         }
                     }
@@ -394,7 +435,11 @@ impl Objects {
         let bucket = b(z) * BUCKETS_PER_SIDE + b(x);
         let items = &grid.items[grid.start[bucket] as usize..grid.start[bucket + 1] as usize];
         let mut local = None;
-        for &(i, t) in items {
+        for item in items {
+            if !item.may_hold(x, z) {
+                continue;
+            }
+            let (i, t) = (item.instance, item.triangle);
             let inst = &self.instances[i as usize];
             let p = match local {
                 Some((j, p)) if j == i => p,
@@ -405,7 +450,7 @@ impl Objects {
                 }
             };
             let (cell, v) = &self.meshes[inst.mesh as usize].triangles[t as usize];
-            if let Some(height) = triangle_height(v, p, inst.position[1]) {
+            if let Some(height) = triangle_height(v, item.counter_clockwise, p, inst.position[1]) {
                 f(Hit {
                     cell: ObjectCellRef {
                         instance: inst.key,

@@ -142,6 +142,16 @@ impl fmt::Display for ResolveError {
 
 impl std::error::Error for ResolveError {}
 
+/// The components of a stored object path, split at `\\` and `/`; `None` for a path that
+/// could leave the data root or names nothing: empty, absolute (a leading separator), with a
+/// drive (`:`), an empty component (`a\\\\b`), `.` or `..`. Reading and writing share this
+/// rule, so a file silknav writes is found again by the same path.
+pub fn components(path: &[u8]) -> Option<Vec<&[u8]>> {
+    let parts: Vec<&[u8]> = path.split(|&b| b == b'\\' || b == b'/').collect();
+    let safe = |p: &&[u8]| !p.is_empty() && *p != b"." && *p != b".." && !p.contains(&b':');
+    parts.iter().all(safe).then_some(parts)
+}
+
 /// A folder's entries: (name bytes, path).
 type Listing = Arc<[(Vec<u8>, PathBuf)]>;
 
@@ -169,21 +179,16 @@ impl ObjectResolver {
 
     /// The file a stored path names: backslashes and slashes separate components, each
     /// matched against its folder's entries exactly, else ignoring ASCII case (the first in
-    /// byte order when several match).
+    /// byte order when several match); the last must be a file, not a folder.
     ///
     /// # Errors
-    /// [`ObjectProblem::BadPath`] for an empty path or one with `..`;
-    /// [`ObjectProblem::NotFound`] naming the first component that matched nothing.
+    /// [`ObjectProblem::BadPath`] for a path that could leave the data root or names nothing
+    /// ([`components`]); [`ObjectProblem::NotFound`] naming the first component that matched
+    /// nothing.
     pub fn find(&self, path: &[u8]) -> Result<PathBuf, ObjectProblem> {
-        let components: Vec<&[u8]> = path
-            .split(|&b| b == b'\\' || b == b'/')
-            .filter(|c| !c.is_empty() && *c != b".")
-            .collect();
-        if components.is_empty() || components.iter().any(|c| *c == b"..") {
-            return Err(ObjectProblem::BadPath {
-                path: path.to_vec(),
-            });
-        }
+        let components = components(path).ok_or_else(|| ObjectProblem::BadPath {
+            path: path.to_vec(),
+        })?;
         let mut missing = (0, components[0]);
         self.walk(&self.root, &components, 0, &mut missing)
             .ok_or_else(|| ObjectProblem::NotFound {
@@ -215,7 +220,10 @@ impl ObjectResolver {
         for (_, path) in exact.chain(other) {
             any = true;
             if rest.is_empty() {
-                return Some(path.clone());
+                if path.is_file() {
+                    return Some(path.clone());
+                }
+                continue;
             }
             if let Some(found) = self.walk(path, rest, depth + 1, missing) {
                 return Some(found);
@@ -307,5 +315,61 @@ impl ObjectResolver {
             last = file;
         }
         Err(ObjectProblem::ChainTooLong { file: last })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsafe_paths_have_no_components() {
+        assert_eq!(
+            components(b"res\\bldg/a.bms"),
+            Some(vec![&b"res"[..], b"bldg", b"a.bms"])
+        );
+        for bad in [
+            &b""[..],
+            b"\\res\\a.bms",
+            b"res\\..\\a.bms",
+            b"c:\\a.bms",
+            b"res\\\\a.bms",
+            b"./a",
+        ] {
+            assert_eq!(components(bad), None, "{}", String::from_utf8_lossy(bad));
+            let resolver = ObjectResolver::new(".");
+            assert!(matches!(
+                resolver.find(bad),
+                Err(ObjectProblem::BadPath { .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn paths_resolve_in_any_case() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("Res").join("Bldg")).unwrap();
+        std::fs::write(dir.path().join("Res").join("Bldg").join("House.bms"), b"x").unwrap();
+        let resolver = ObjectResolver::new(dir.path());
+        let found = resolver.find(b"res\\BLDG\\house.BMS").unwrap();
+        assert_eq!(found, dir.path().join("Res").join("Bldg").join("House.bms"));
+        assert_eq!(
+            crate::files::resolve_object_path(dir.path(), "res\\BLDG\\house.BMS"),
+            Some(found)
+        );
+        assert_eq!(
+            resolver.find(b"res\\bldg\\other.bms"),
+            Err(ObjectProblem::NotFound {
+                path: b"res\\bldg\\other.bms".to_vec(),
+                component: b"other.bms".to_vec(),
+            })
+        );
+        assert!(
+            matches!(
+                resolver.find(b"res\\bldg"),
+                Err(ObjectProblem::NotFound { .. })
+            ),
+            "a folder is no file"
+        );
     }
 }

@@ -1,0 +1,220 @@
+//! What objects cost the point queries: `cell_at`, `height_at` and `height_at_y` on a
+//! generated world loaded with its objects against the same world loaded terrain-only
+//! (`LoadOptions::terrain_only()`), on the same points, in one criterion group.
+//!
+//! `cargo bench -p silknav-bench --bench objects` runs criterion, then prints per query the
+//! median with objects, its ratio to the terrain-only median, and the target (≤ 2×) with met or
+//! MISSED.
+//!
+//! Half of the points lie on object triangles (buildings, gates, bridges, stairs, props: a
+//! random triangle of a random instance, a random point inside it), so that the object lookup
+//! runs its triangle tests as it does in a town; the other half are uniform over the world,
+//! where most buckets hold no object. The world is written once per run as a data root (its
+//! `navmesh/` folder beside the object meshes) under `<target>/bench-worlds/`, and loaded twice
+//! from it, so both worlds come from the same files through the same loader.
+
+use criterion::{black_box, Criterion, Throughput};
+use silknav::files::Overwrite;
+use silknav::jmxv::RegionId;
+use silknav::world::LoadOptions;
+use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::{Position, World};
+use silknav_bench::cache::bench_worlds_dir;
+use silknav_bench::queries::random_points;
+use silknav_bench::{criterion_home, duration, median_ns_since, verdict};
+use silknav_testkit::rng::SplitMix64;
+use std::time::SystemTime;
+
+/// Criterion's group name; also the folder its estimates are saved under.
+const GROUP: &str = "objects";
+/// The world queried: 64 regions, as the queries bench's, with the generator's villages,
+/// fortresses, bridges and stairs.
+const OPTIONS: GenOptions = GenOptions {
+    seed: 1,
+    width: 8,
+    height: 8,
+    origin: DEFAULT_ORIGIN,
+};
+/// Points per batch; half on object triangles.
+const POINTS: usize = 10_000;
+/// The most a query may cost with objects, as a multiple of the terrain-only query.
+const TARGET_RATIO: f64 = 2.0;
+
+/// The queries, each run on both worlds: (name, batch).
+type Batch = fn(&World, &[(Position, f32)]) -> (usize, u64);
+const QUERIES: [(&str, Batch); 3] = [
+    ("cell_at", cell_batch),
+    ("height_at", height_batch),
+    ("height_at_y", height_y_batch),
+];
+
+fn main() {
+    let started = SystemTime::now();
+    let dir = bench_worlds_dir().join("objects-8x8");
+    generate(&OPTIONS)
+        .expect("valid options")
+        .into_files()
+        .write_data_root(&dir, Overwrite::Replace)
+        .expect("the bench world can be written");
+    let with_objects = World::load(&dir).expect("the bench world loads");
+    let terrain =
+        World::load_with(&dir, &LoadOptions::terrain_only(), |_, _| {}).expect("it loads again");
+    assert!(
+        with_objects.object_instances().len() > 0,
+        "the generated world has objects"
+    );
+    assert_eq!(terrain.object_instances().len(), 0);
+
+    let points = query_points(&with_objects, POINTS, 7);
+    let on_objects = points
+        .iter()
+        .filter(|(p, _)| with_objects.cell_at(*p).is_some_and(|c| c.object.is_some()))
+        .count();
+    // The object half must reach object cells, or the bench measures terrain twice.
+    assert!(on_objects >= POINTS / 2, "{on_objects} points on objects");
+    eprintln!(
+        "input: {} regions, {} object instances; {POINTS} points, {on_objects} on an object cell",
+        with_objects.regions().len(),
+        with_objects.object_instances().len()
+    );
+
+    let worlds = [("objects", &with_objects), ("terrain", &terrain)];
+    let answers: Vec<Vec<(usize, u64)>> = worlds
+        .iter()
+        .map(|(_, w)| QUERIES.iter().map(|(_, q)| q(w, &points)).collect())
+        .collect();
+    // Objects change the cells (and heights at y) of points on them, never the terrain's
+    // height.
+    assert_ne!(answers[0][0], answers[1][0], "cell_at sees no object");
+    assert_eq!(answers[0][1], answers[1][1], "height_at is the terrain's");
+
+    let mut c = Criterion::default().configure_from_args();
+    let mut group = c.benchmark_group(GROUP);
+    group.throughput(Throughput::Elements(POINTS as u64));
+    for (q, &(query, batch)) in QUERIES.iter().enumerate() {
+        for (w, &(label, world)) in worlds.iter().enumerate() {
+            let expected = answers[w][q];
+            group.bench_function(format!("{query}_{label}"), |b| {
+                b.iter(|| assert_eq!(batch(black_box(world), black_box(&points)), expected))
+            });
+        }
+    }
+    group.finish();
+    c.final_summary();
+
+    // Only estimates written by this run count: a filtered or `--test` run leaves old ones.
+    let dir = criterion_home().join(GROUP);
+    let per_query =
+        |name: &str| median_ns_since(&dir.join(name), started).map(|ns| ns / POINTS as f64);
+    println!(
+        "\nper-query medians, {} regions, {POINTS} points ({on_objects} on objects), with objects against terrain-only:",
+        with_objects.regions().len()
+    );
+    for (query, _) in QUERIES {
+        let (Some(objects), Some(terrain)) = (
+            per_query(&format!("{query}_objects")),
+            per_query(&format!("{query}_terrain")),
+        ) else {
+            println!("  {query}: no fresh estimates, no ratio");
+            continue;
+        };
+        let ratio = objects / terrain;
+        println!(
+            "  {query}: {ratio:.2}× terrain-only (median {} vs {}); target ≤ {TARGET_RATIO}×: {}",
+            duration(objects),
+            duration(terrain),
+            verdict(ratio <= TARGET_RATIO)
+        );
+    }
+}
+
+/// `n` points with a reference height: the even ones on a random triangle of a random object
+/// instance (its height there as the reference), the odd ones uniform over the world (the
+/// terrain's height as the reference).
+fn query_points(world: &World, n: usize, seed: u64) -> Vec<(Position, f32)> {
+    let regions: Vec<RegionId> = world.regions().collect();
+    let uniform = random_points(&regions, n, seed);
+    let instances: Vec<_> = world
+        .object_instances()
+        .filter(|i| i.triangles().len() > 0)
+        .collect();
+    let mut rng = SplitMix64::new(seed + 1);
+    let mut unit = || f64::from(rng.range(0, 1 << 20)) / f64::from(1u32 << 20);
+    let mut points = Vec::with_capacity(n);
+    for (k, &p) in uniform.iter().enumerate() {
+        if k % 2 == 1 {
+            let y = world.height_at(p).unwrap_or(0.0);
+            points.push((p, y));
+            continue;
+        }
+        let inst = instances[((unit() * instances.len() as f64) as usize).min(instances.len() - 1)];
+        let triangles: Vec<_> = inst.triangles().collect();
+        let (_, v) =
+            triangles[((unit() * triangles.len() as f64) as usize).min(triangles.len() - 1)];
+        // A point strictly inside the triangle: barycentric weights folded into the triangle.
+        let (mut s, mut t) = (unit(), unit());
+        if s + t > 1.0 {
+            (s, t) = (1.0 - s, 1.0 - t);
+        }
+        let at = |k: usize| {
+            f64::from(v[0][k]) + s * f64::from(v[1][k] - v[0][k]) + t * f64::from(v[2][k] - v[0][k])
+        };
+        let (lx, ly, lz) = (at(0), at(1), at(2));
+        let (cos, sin) = (f64::from(inst.yaw()).cos(), f64::from(inst.yaw()).sin());
+        let pos = inst.position();
+        let x = lx * cos - lz * sin + f64::from(pos[0]);
+        let z = lx * sin + lz * cos + f64::from(pos[2]);
+        let local = Position::new(inst.frame_region(), x as f32, z as f32)
+            .normalized()
+            .filter(|q| world.contains(q.region));
+        match local {
+            Some(q) => points.push((q, (ly + f64::from(pos[1])) as f32)),
+            // An object reaching past the world's edge: a uniform point instead.
+            None => points.push((p, world.height_at(p).unwrap_or(0.0))),
+        }
+    }
+    points
+}
+
+/// How many points have a cell, and the wrapping sum of their cells (region, terrain cell
+/// and object triangle), so that a wrong cell shows, not only a missing one.
+fn cell_batch(world: &World, points: &[(Position, f32)]) -> (usize, u64) {
+    let (mut found, mut sum) = (0, 0u64);
+    for &(p, _) in points {
+        if let Some(cell) = world.cell_at(p) {
+            found += 1;
+            let object = cell.object.map_or(0, |o| {
+                u64::from(o.instance.0) << 16 | u64::from(o.cell) | 1 << 63
+            });
+            sum = sum
+                .wrapping_add(u64::from(cell.cell) << 16 | u64::from(cell.region.0))
+                .wrapping_add(object);
+        }
+    }
+    (found, sum)
+}
+
+/// How many points have a terrain height, and the bits of the heights' sum.
+fn height_batch(world: &World, points: &[(Position, f32)]) -> (usize, u64) {
+    let (mut found, mut sum) = (0, 0.0f64);
+    for &(p, _) in points {
+        if let Some(h) = world.height_at(p) {
+            found += 1;
+            sum += f64::from(h);
+        }
+    }
+    (found, sum.to_bits())
+}
+
+/// How many points have a surface near their reference height, and the bits of the heights'
+/// sum.
+fn height_y_batch(world: &World, points: &[(Position, f32)]) -> (usize, u64) {
+    let (mut found, mut sum) = (0, 0.0f64);
+    for &(p, y) in points {
+        if let Some(h) = world.height_at_y(p, y) {
+            found += 1;
+            sum += f64::from(h);
+        }
+    }
+    (found, sum.to_bits())
+}
