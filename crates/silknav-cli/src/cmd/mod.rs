@@ -11,6 +11,7 @@ mod import_movingai;
 mod info;
 mod lint;
 mod pack;
+mod pk2;
 mod query;
 mod render;
 
@@ -31,6 +32,8 @@ pub enum Command {
     Dump(dump::Args),
     /// Write the navmesh file described by JSON from `dump` (byte-identical to the original)
     Pack(pack::Args),
+    /// Game archives (Data.pk2): `ls`, `extract` and `pack`
+    Pk2(pk2::Args),
     /// Check files, or whole world folders, against the rules of the game server and data
     Lint(lint::Args),
     /// Draw a world folder or a navmesh file as a PNG picture
@@ -60,6 +63,7 @@ impl Command {
             Command::Info(args) => info::run(&args),
             Command::Dump(args) => dump::run(&args),
             Command::Pack(args) => pack::run(&args),
+            Command::Pk2(args) => pk2::run(&args),
             Command::Lint(args) => lint::run(&args),
             Command::Render(args) => render::run(&args),
             Command::Cell(args) => query::cell::run(&args),
