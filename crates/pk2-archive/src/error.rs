@@ -10,7 +10,8 @@ use std::io;
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Pk2Error {
-    /// The byte offset in the archive where the problem is.
+    /// The byte offset in the archive where the problem is: for a bad pointer (a loop, a
+    /// block outside the archive), the record that holds the pointer.
     pub offset: u64,
     /// The entry's path inside the archive (`/`-separated), or empty.
     pub entry: String,

@@ -300,17 +300,20 @@ impl<R: Read + Seek> Walk<'_, R> {
     ///
     /// Iterative over a stack, so that a deep tree cannot overflow the call stack.
     fn directory(&mut self, root: String, first: u64) -> Result<(), Pk2Error> {
-        let mut stack = vec![(root, first)];
-        while let Some((dir, first)) = stack.pop() {
+        // Each block with the offset of the record that points at it (the root's: itself),
+        // so that a bad pointer is reported where it is stored.
+        let mut stack = vec![(root, first, first)];
+        while let Some((dir, first, pointer)) = stack.pop() {
             let mut names: HashMap<Vec<u8>, u64> = HashMap::new();
             let mut block_at = first;
+            let mut pointer = pointer;
             loop {
-                let block = self.block(block_at, &dir)?;
+                let block = self.block(block_at, pointer, &dir)?;
                 for i in 0..ENTRIES_PER_BLOCK {
                     let offset = block_at + (i * ENTRY_LEN) as u64;
                     let raw = &block[i * ENTRY_LEN..(i + 1) * ENTRY_LEN];
-                    if let Some(child) = self.entry(raw, offset, &dir, &mut names)? {
-                        stack.push(child);
+                    if let Some((path, child)) = self.entry(raw, offset, &dir, &mut names)? {
+                        stack.push((path, child, offset));
                     }
                 }
                 let last = &block[(ENTRIES_PER_BLOCK - 1) * ENTRY_LEN..];
@@ -318,6 +321,7 @@ impl<R: Read + Seek> Walk<'_, R> {
                 if next == 0 {
                     break;
                 }
+                pointer = block_at + ((ENTRIES_PER_BLOCK - 1) * ENTRY_LEN) as u64;
                 block_at = next;
             }
         }
@@ -403,10 +407,15 @@ impl<R: Read + Seek> Walk<'_, R> {
         Ok(child)
     }
 
-    /// The decrypted directory block at `at`, visited for the first time.
-    fn block(&mut self, at: u64, dir: &str) -> Result<Vec<u8>, Pk2Error> {
+    /// The decrypted directory block at `at`, visited for the first time; `pointer` is the
+    /// offset of the record that names it, where errors about it are reported.
+    fn block(&mut self, at: u64, pointer: u64, dir: &str) -> Result<Vec<u8>, Pk2Error> {
         if !self.visited.insert(at) {
-            return Err(Pk2Error::new(at, dir, ErrorKind::BlockLoop { block: at }));
+            return Err(Pk2Error::new(
+                pointer,
+                dir,
+                ErrorKind::BlockLoop { block: at },
+            ));
         }
         let inside = at >= HEADER_LEN
             && at
@@ -425,7 +434,7 @@ impl<R: Read + Seek> Walk<'_, R> {
                 ));
             }
             return Err(Pk2Error::new(
-                at,
+                pointer,
                 dir,
                 ErrorKind::OutsideArchive {
                     start: at,
