@@ -11,6 +11,7 @@ mod import_movingai;
 mod info;
 mod lint;
 mod pack;
+mod pk2;
 mod query;
 mod render;
 
@@ -33,6 +34,8 @@ pub enum Command {
     /// Write the navmesh or object mesh file described by JSON from `dump` (byte-identical to
     /// the original)
     Pack(pack::Args),
+    /// Game archives (Data.pk2): `ls`, `extract` and `pack`
+    Pk2(pk2::Args),
     /// Check navmesh and object mesh files, or whole world folders, against the rules of the
     /// game server and data
     Lint(lint::Args),
@@ -63,6 +66,7 @@ impl Command {
             Command::Info(args) => info::run(&args),
             Command::Dump(args) => dump::run(&args),
             Command::Pack(args) => pack::run(&args),
+            Command::Pk2(args) => pk2::run(&args),
             Command::Lint(args) => lint::run(&args),
             Command::Render(args) => render::run(&args),
             Command::Cell(args) => query::cell::run(&args),

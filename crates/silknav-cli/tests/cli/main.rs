@@ -11,6 +11,7 @@ mod info;
 mod lint;
 mod malformed;
 mod path;
+mod pk2;
 mod query;
 mod render;
 mod testkit;
