@@ -7,7 +7,9 @@ use libfuzzer_sys::fuzz_target;
 use silknav::movingai::{parse_scenarios, GridMap};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let _ = parse_scenarios(text);
     if let Ok(map) = GridMap::parse(text) {
         assert_eq!(map.open.len(), map.width * map.height);

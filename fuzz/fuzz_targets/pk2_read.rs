@@ -8,18 +8,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pk2_archive::{Archive, EntryKind, Key, HEADER_LEN};
+use pk2_archive::{plain_header, Archive, EntryKind, Key, HEADER_LEN};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
     let bytes = if mode & 1 == 1 {
-        let mut header = vec![0u8; HEADER_LEN as usize];
-        header[..21].copy_from_slice(b"JoyMax File Manager!\n");
-        header[30..34].copy_from_slice(&0x0100_0002u32.to_le_bytes());
-        header.extend_from_slice(rest);
-        header
+        [&plain_header()[..], rest].concat()
     } else {
         rest.to_vec()
     };
@@ -37,6 +33,9 @@ fuzz_target!(|data: &[u8]| {
                 assert!(archive.entry(entry.path()).is_some(), "{}", entry.path());
             }
         }
-        Err(e) => assert!(e.offset < len.max(HEADER_LEN), "error offset past the input: {e}"),
+        Err(e) => assert!(
+            e.offset < len.max(HEADER_LEN),
+            "error offset past the input: {e}"
+        ),
     }
 });

@@ -1,6 +1,7 @@
 //! What several fuzz targets check the same way.
 
 use jmxv::ifo::{Entry, Table};
+use jmxv::json::JsonError;
 use std::fmt::Debug;
 
 /// A whole `.ifo` table as it comes: parsing never panics, and a file that parses writes back
@@ -30,5 +31,20 @@ pub fn ifo_table<E: Entry + PartialEq + Debug>(data: &[u8]) {
             );
             assert!(!e.section().is_empty(), "error without a section: {e}");
         }
+    }
+}
+
+/// A JSON reading error says where: a line and column inside the text, or else the JSON path
+/// of the bad value.
+pub fn json_error_is_located(data: &[u8], e: &JsonError) {
+    if let Some((line, column)) = e.position() {
+        let lines = data.iter().filter(|&&b| b == b'\n').count() + 1;
+        assert!(line <= lines, "error on line {line} of {lines}: {e}");
+        assert!(column <= data.len() + 1, "error past the input: {e}");
+    } else {
+        assert!(
+            e.path().is_some(),
+            "error with neither a path nor a position: {e}"
+        );
     }
 }

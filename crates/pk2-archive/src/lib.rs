@@ -33,7 +33,7 @@ mod write;
 pub use error::{ErrorKind, Pk2Error};
 pub use name::{is_safe_name, normalize_path};
 pub use read::{Archive, Entry, EntryKind};
-pub use write::{pack, PackError};
+pub use write::{pack, plain_header, PackError};
 
 /// The key of the official clients, public since the first private servers.
 pub const DEFAULT_KEY: &[u8] = b"169841";

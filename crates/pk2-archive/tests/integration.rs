@@ -1,7 +1,8 @@
 //! The archive layer: packing and reading back, and every kind of damage.
 
 use pk2_archive::{
-    pack, Archive, EntryKind, ErrorKind, Key, PackError, Pk2Error, BLOCK_LEN, ENTRY_LEN, HEADER_LEN,
+    pack, plain_header, Archive, EntryKind, ErrorKind, Key, PackError, Pk2Error, BLOCK_LEN,
+    ENTRY_LEN, HEADER_LEN,
 };
 
 fn files() -> Vec<(String, Vec<u8>)> {
@@ -416,11 +417,7 @@ mod damaged {
             // The fuzz target's framing: an odd mode byte puts a plain header in front.
             let (mode, rest) = data.split_first().unwrap();
             let bytes = if mode & 1 == 1 {
-                let mut header = vec![0u8; HEADER_LEN as usize];
-                header[..21].copy_from_slice(b"JoyMax File Manager!\n");
-                header[30..34].copy_from_slice(&0x0100_0002u32.to_le_bytes());
-                header.extend_from_slice(rest);
-                header
+                [&plain_header()[..], rest].concat()
             } else {
                 rest.to_vec()
             };
