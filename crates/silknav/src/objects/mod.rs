@@ -44,6 +44,7 @@ use crate::geometry::orient;
 use crate::world::REGION_SIZE;
 use jmxv::bms::ObjectMesh;
 use jmxv::RegionId;
+use std::collections::HashMap;
 
 /// Width of one bucket of a region's object grid: 16 buckets a side.
 const BUCKET: f64 = 120.0;
@@ -289,6 +290,15 @@ pub(crate) struct Objects {
     /// Per instance: its placed bounds in world units (min x, min z, max x, max z), widened
     /// by [`BUCKET_MARGIN`].
     bounds: Vec<[f64; 4]>,
+    /// The instances (ascending) whose bounds meet each region-sized cell of the world
+    /// (`floor(x / 1920)`, `floor(z / 1920)`), so that a segment's candidates are looked up in
+    /// the cells it spans instead of among every instance.
+    by_cell: HashMap<(i64, i64), Vec<u32>>,
+}
+
+/// The region-sized cell of the world a coordinate (world units) falls in.
+pub(crate) fn region_cell(v: f64) -> i64 {
+    (v / f64::from(REGION_SIZE)).floor() as i64
 }
 
 /// An object triangle under a point, with its height there.
@@ -401,11 +411,20 @@ impl Objects {
                 })
             })
             .collect();
+        let mut by_cell: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
+        for (i, b) in bounds.iter().enumerate() {
+            for cz in region_cell(b[1])..=region_cell(b[3]) {
+                for cx in region_cell(b[0])..=region_cell(b[2]) {
+                    by_cell.entry((cx, cz)).or_default().push(i as u32);
+                }
+            }
+        }
         Objects {
             meshes,
             instances,
             grids,
             bounds,
+            by_cell,
         }
     }
 

@@ -7,7 +7,8 @@
 //! edge endpoints with the exact orientation predicate ([`crate::geometry::orient`]); so the
 //! decisions are exact for the rotated segment, and the rotation itself is rounded to about
 //! 1e-12 units at world magnitudes. Only instances whose placed bounds (widened by
-//! [`super::BUCKET_MARGIN`]) meet the segment's bounding box are tested.
+//! [`super::BUCKET_MARGIN`]) meet the segment's bounding box are tested, looked up in the
+//! region-sized cells the box spans.
 //!
 //! The rules (see [`crate::world::raycast`] for how they combine with the terrain):
 //! - **On the terrain**, an outline edge the segment properly crosses *from outside* (from the
@@ -23,7 +24,7 @@
 //!   from outside and enters it there. A triangle side with no edge record is a plain exit.
 //! - Leaving through a vertex crosses every side meeting there: blocked if any blocks.
 
-use super::{Instance, InstanceKey, Objects};
+use super::{region_cell, Instance, InstanceKey, Objects};
 use crate::geometry::orient;
 use jmxv::bms::NavSection;
 
@@ -211,13 +212,34 @@ fn sign(v: f64) -> i8 {
 }
 
 impl Objects {
-    /// The instances whose placed bounds meet the box `lo..=hi` (world units).
-    pub fn near(&self, lo: [f64; 2], hi: [f64; 2]) -> impl Iterator<Item = usize> + '_ {
-        self.bounds
-            .iter()
-            .enumerate()
-            .filter(move |(_, b)| b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1])
-            .map(|(i, _)| i)
+    /// The instances whose placed bounds meet the box `lo..=hi` (world units), ascending.
+    pub fn near(&self, lo: [f64; 2], hi: [f64; 2]) -> Vec<usize> {
+        let meets = |i: usize| {
+            let b = &self.bounds[i];
+            b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1]
+        };
+        let (xs, zs) = (
+            region_cell(lo[0])..=region_cell(hi[0]),
+            region_cell(lo[1])..=region_cell(hi[1]),
+        );
+        let cells = (xs.end() - xs.start() + 1).saturating_mul(zs.end() - zs.start() + 1);
+        // A box spanning more cells than there are instances is cheaper to test against all.
+        if cells as usize >= self.bounds.len() {
+            return (0..self.bounds.len()).filter(|&i| meets(i)).collect();
+        }
+        let mut found = Vec::new();
+        for cz in zs {
+            for cx in xs.clone() {
+                if let Some(list) = self.by_cell.get(&(cx, cz)) {
+                    found.extend(list.iter().map(|&i| i as usize).filter(|&i| meets(i)));
+                }
+            }
+        }
+        // An instance spanning several cells is found in each; the walk visits instances in
+        // ascending order, which decides its ties.
+        found.sort_unstable();
+        found.dedup();
+        found
     }
 
     /// The index of an instance by key.
