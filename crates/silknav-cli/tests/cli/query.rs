@@ -625,8 +625,18 @@ fn cell_ref_text(cell: Option<silknav::CellRef>) -> String {
     }
 }
 
-#[test]
-fn objects_answer_as_the_library_does() {
+/// The test kit's object world written as a data root, loaded with its objects and
+/// terrain-only.
+struct ObjectWorld {
+    dir: tempfile::TempDir,
+    root: PathBuf,
+    world: World,
+    terrain: World,
+    /// The west corner of the region holding the objects (world units).
+    origin: (f64, f64),
+}
+
+fn object_world() -> ObjectWorld {
     use silknav_testkit::object_world::{write_object_world, WEST};
     let dir = temp();
     let root = dir.path().join("Data");
@@ -634,7 +644,25 @@ fn objects_answer_as_the_library_does() {
     let world = World::load(&root).unwrap();
     let terrain =
         World::load_with(&root, &silknav::LoadOptions::terrain_only(), |_, _| {}).unwrap();
-    let (x0, z0) = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
+    let origin = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
+    ObjectWorld {
+        dir,
+        root,
+        world,
+        terrain,
+        origin,
+    }
+}
+
+#[test]
+fn objects_answer_as_the_library_does() {
+    let ObjectWorld {
+        dir: _dir,
+        root,
+        world,
+        terrain,
+        origin: (x0, z0),
+    } = object_world();
     // A grid over the west region's objects, and reference heights below, on and above them.
     let mut queries = Vec::new();
     for i in 0..40 {
@@ -713,14 +741,13 @@ fn objects_answer_as_the_library_does() {
 
 #[test]
 fn los_names_object_edges_and_takes_a_reference_height() {
-    use silknav_testkit::object_world::{write_object_world, WEST};
-    let dir = temp();
-    let root = dir.path().join("Data");
-    write_object_world(&root);
-    let world = World::load(&root).unwrap();
-    let terrain =
-        World::load_with(&root, &silknav::LoadOptions::terrain_only(), |_, _| {}).unwrap();
-    let (x0, z0) = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
+    let ObjectWorld {
+        dir: _dir,
+        root,
+        world,
+        terrain,
+        origin: (x0, z0),
+    } = object_world();
     // Segments fanning out from a grid over the west region's objects.
     let mut queries = Vec::new();
     for i in 0..30 {
