@@ -29,7 +29,7 @@ fn packed() -> Vec<u8> {
     pack(files(), &Key::default()).unwrap()
 }
 
-fn open(bytes: Vec<u8>) -> Result<Archive<std::io::Cursor<Vec<u8>>>, Pk2Error> {
+fn open(bytes: Vec<u8>) -> Result<Archive<Vec<u8>>, Pk2Error> {
     Archive::from_bytes(bytes, &Key::default())
 }
 
@@ -135,6 +135,27 @@ mod round_trip {
             archive.read("navmesh/mapinfo.mfo").unwrap(),
             b"JMXVMFO 1000"
         );
+    }
+
+    #[test]
+    fn names_that_are_not_utf8_are_found_by_their_stored_bytes() {
+        // Two CP949 names that decode alike as UTF-8 (both lossily): each its own entry.
+        let mut bytes = packed();
+        let nav = dir_block(&bytes, "navmesh");
+        edit_block(&mut bytes, nav, |b| {
+            for (i, name) in [(2, &b"\xb0\xa1.bms\0"[..]), (3, b"\xb0\xa2.bms\0")] {
+                b[i * ENTRY_LEN + 1..][..81].fill(0);
+                b[i * ENTRY_LEN + 1..][..name.len()].copy_from_slice(name);
+            }
+        });
+        let archive = open(bytes).unwrap();
+        let a = archive.entry_bytes(b"NAVMESH\\\xb0\xa1.BMS").unwrap();
+        let b = archive.entry_bytes(b"navmesh/\xb0\xa2.bms").unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a.raw_path(), b"navmesh/\xb0\xa1.bms");
+        assert_eq!(a.path(), "navmesh/\u{fffd}\u{fffd}.bms");
+        assert_eq!(a.path(), b.path(), "shown alike, stored apart");
+        assert_eq!(archive.read_entry(a).unwrap(), b"JMXVMFO 1000");
     }
 
     #[test]
