@@ -39,6 +39,9 @@ pub use read::{Archive, Entry, EntryKind};
 pub use source::ReadAt;
 pub use write::{pack, plain_header, PackError};
 
+/// The first bytes of every archive: its signature (NUL-padded to 30 bytes in the header).
+pub const SIGNATURE: &[u8] = b"JoyMax File Manager!\n";
+
 /// The key of the official clients, public since the first private servers.
 pub const DEFAULT_KEY: &[u8] = b"169841";
 

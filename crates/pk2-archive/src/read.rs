@@ -209,12 +209,22 @@ impl<R: ReadAt> Archive<R> {
     /// # Errors
     /// [`ErrorKind::NotFound`] or [`ErrorKind::WrongKind`] when `dir` is not a directory.
     pub fn list(&self, dir: &str, recursive: bool) -> Result<Vec<&Entry>, Pk2Error> {
-        let key = normalize_bytes(dir.as_bytes())
-            .ok_or_else(|| Pk2Error::new(0, dir, ErrorKind::NotFound))?;
+        self.list_bytes(dir.as_bytes(), recursive)
+    }
+
+    /// [`Archive::list`] for a directory given as the bytes of its names, as
+    /// [`Archive::entry_bytes`] takes them.
+    ///
+    /// # Errors
+    /// As for [`Archive::list`].
+    pub fn list_bytes(&self, dir: &[u8], recursive: bool) -> Result<Vec<&Entry>, Pk2Error> {
+        let shown = || String::from_utf8_lossy(dir).into_owned();
+        let key =
+            normalize_bytes(dir).ok_or_else(|| Pk2Error::new(0, shown(), ErrorKind::NotFound))?;
         if !key.is_empty() {
             let entry = self
                 .entry_bytes(&key)
-                .ok_or_else(|| Pk2Error::new(0, dir, ErrorKind::NotFound))?;
+                .ok_or_else(|| Pk2Error::new(0, shown(), ErrorKind::NotFound))?;
             if entry.is_file() {
                 return Err(Pk2Error::new(
                     entry.offset,

@@ -83,6 +83,7 @@ pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
 pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, Position, World};
 
 pub use jmxv;
+pub use pk2_archive;
 
 /// Compiles every Rust block of the README as a doctest, so that its example keeps up with
 /// the API.
