@@ -37,7 +37,7 @@ pub use error::{ErrorKind, Pk2Error};
 pub use name::{is_safe_name, normalize_bytes, normalize_path};
 pub use read::{Archive, Entry, EntryKind};
 pub use source::ReadAt;
-pub use write::{pack, plain_header, PackError};
+pub use write::{folder_files, pack, plain_header, FolderError, PackError};
 
 /// The first bytes of every archive: its signature (NUL-padded to 30 bytes in the header).
 pub const SIGNATURE: &[u8] = b"JoyMax File Manager!\n";

@@ -1,8 +1,8 @@
 //! The archive layer: packing and reading back, and every kind of damage.
 
 use pk2_archive::{
-    pack, plain_header, Archive, EntryKind, ErrorKind, Key, PackError, Pk2Error, BLOCK_LEN,
-    ENTRY_LEN, HEADER_LEN,
+    folder_files, pack, plain_header, Archive, EntryKind, ErrorKind, Key, PackError, Pk2Error,
+    BLOCK_LEN, ENTRY_LEN, HEADER_LEN, SIGNATURE,
 };
 
 fn files() -> Vec<(String, Vec<u8>)> {
@@ -122,6 +122,30 @@ mod round_trip {
         let again = open(scrambled).unwrap();
         assert_eq!(again.entries(), archive.entries());
         assert_eq!(again.read(entry.path()).unwrap(), vec![0xee; 3000]);
+    }
+
+    #[test]
+    fn a_folder_packs_with_its_paths_and_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, bytes) in files() {
+            let to = dir.path().join(&path);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::write(to, bytes).unwrap();
+        }
+        let found = folder_files(dir.path()).unwrap();
+        let mut want = files();
+        want.sort();
+        assert_eq!(found, want, "every file, by its relative path, sorted");
+        let bytes = pack(found, &Key::default()).unwrap();
+        assert!(bytes.starts_with(SIGNATURE));
+        assert_eq!(bytes, packed(), "the same files give the same archive");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/etc", dir.path().join("res/etc")).unwrap();
+            let err = folder_files(dir.path()).unwrap_err();
+            assert_eq!(err.path, dir.path().join("res/etc"));
+            assert!(err.error.to_string().contains("links"), "{err}");
+        }
     }
 
     #[test]
