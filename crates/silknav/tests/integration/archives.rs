@@ -295,7 +295,9 @@ fn damaged_archives_are_errors_naming_the_entry_and_offset() {
         &Key::new(b"private server").unwrap(),
     )
     .unwrap();
-    let cases: Vec<(&str, Vec<u8>, u64, &str, fn(&ErrorKind) -> bool)> = vec![
+    /// A damaged archive: its name, bytes, and the offset, entry and kind of its error.
+    type Case = (&'static str, Vec<u8>, u64, &'static str, fn(&ErrorKind) -> bool);
+    let cases: Vec<Case> = vec![
         ("truncated", good[..1000].to_vec(), 256, "", |k| {
             matches!(k, ErrorKind::Truncated { .. })
         }),
