@@ -1,6 +1,7 @@
 //! `silknav pk2 ls|extract|pack`: the game's archives (`Data.pk2`), listed, unpacked, packed.
 
 use crate::exit::Status;
+use crate::input::KeyArgs;
 use crate::output;
 use anyhow::Context;
 use pk2_archive::{folder_files, pack, Archive, Entry, Key};
@@ -13,23 +14,6 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     #[command(subcommand)]
     command: Pk2Command,
-}
-
-/// The key option every `pk2` command takes.
-#[derive(Debug, clap::Args)]
-struct KeyArgs {
-    /// The archive's Blowfish key (default: the official clients' key, 169841)
-    #[arg(long, value_name = "KEY")]
-    pk2_key: Option<String>,
-}
-
-impl KeyArgs {
-    fn key(&self) -> anyhow::Result<Key> {
-        match &self.pk2_key {
-            None => Ok(Key::default()),
-            Some(k) => Key::new(k.as_bytes()).context("--pk2-key"),
-        }
-    }
 }
 
 #[derive(Debug, clap::Subcommand)]

@@ -119,8 +119,13 @@ fn a_packed_world_answers_every_query_as_its_folder() {
     let folder = World::load(&root).unwrap();
     assert!(folder.object_instances().len() > 10, "a world with objects");
     let want = answers(&folder, true);
-    assert!(want.iter().any(|w| w.contains("object: Some")), "points on objects");
-    assert!(want.iter().any(|w| w.starts_with("path ") && w.contains("Ok(")));
+    assert!(
+        want.iter().any(|w| w.contains("object: Some")),
+        "points on objects"
+    );
+    assert!(want
+        .iter()
+        .any(|w| w.starts_with("path ") && w.contains("Ok(")));
     let navmesh_inside = PathBuf::from(format!("{}:navmesh", archive.display()));
     for (name, world, with_paths) in [
         (
@@ -296,7 +301,13 @@ fn damaged_archives_are_errors_naming_the_entry_and_offset() {
     )
     .unwrap();
     /// A damaged archive: its name, bytes, and the offset, entry and kind of its error.
-    type Case = (&'static str, Vec<u8>, u64, &'static str, fn(&ErrorKind) -> bool);
+    type Case = (
+        &'static str,
+        Vec<u8>,
+        u64,
+        &'static str,
+        fn(&ErrorKind) -> bool,
+    );
     let cases: Vec<Case> = vec![
         ("truncated", good[..1000].to_vec(), 256, "", |k| {
             matches!(k, ErrorKind::Truncated { .. })
