@@ -198,38 +198,66 @@ impl Input {
     /// # Errors
     /// As for [`WorldSource::open_with_key`], and a file that cannot be read.
     pub fn open(spec: impl AsRef<Path>, key: &Key) -> Result<Input, LoadError> {
-        let spec = spec.as_ref();
+        match Named::open(spec.as_ref(), key)? {
+            Named::World(source) => Ok(Input::World(source)),
+            Named::DiskFile(path) => {
+                let bytes = std::fs::read(&path).map_err(|e| FileError::new(&path, e))?;
+                Ok(Input::File { path, bytes })
+            }
+            Named::ArchiveFile { store, place, .. } => Ok(Input::File {
+                path: store.shown(&place),
+                bytes: store.read(&place)?,
+            }),
+        }
+    }
+}
+
+/// What a path names, its files not read yet.
+enum Named {
+    World(WorldSource),
+    DiskFile(PathBuf),
+    ArchiveFile {
+        store: Store,
+        place: Place,
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry's path and record, where an error about it is reported.
+        entry: String,
+        offset: u64,
+    },
+}
+
+impl Named {
+    fn open(spec: &Path, key: &Key) -> Result<Named, LoadError> {
         match SourcePath::parse(spec) {
             SourcePath::Disk(path) => {
                 let fail = |e: io::Error| FileError::new(&path, e);
                 if std::fs::metadata(&path).map_err(fail)?.is_dir() {
-                    return Ok(Input::World(WorldSource::folder(&path)?));
+                    return Ok(Named::World(WorldSource::folder(&path)?));
                 }
                 let mut head = Vec::with_capacity(SIGNATURE.len());
                 File::open(&path)
                     .and_then(|f| f.take(SIGNATURE.len() as u64).read_to_end(&mut head))
                     .map_err(fail)?;
                 if head == SIGNATURE {
-                    return Ok(Input::World(WorldSource::archive(&path, "", key)?));
+                    return Ok(Named::World(WorldSource::archive(&path, "", key)?));
                 }
-                let bytes = std::fs::read(&path).map_err(fail)?;
-                Ok(Input::File { path, bytes })
+                Ok(Named::DiskFile(path))
             }
             SourcePath::Inside { archive, inner } => {
                 let opened = open_archive(&archive, key)?;
-                let store = Store::Archive {
-                    archive: Arc::clone(&opened),
-                    path: archive.clone(),
-                };
                 match opened.entry(&inner) {
-                    Some(entry) if entry.is_file() => {
-                        let place = Place::Entry(entry.raw_path().to_vec());
-                        Ok(Input::File {
-                            path: store.shown(&place),
-                            bytes: store.read(&place)?,
-                        })
-                    }
-                    _ => Ok(Input::World(WorldSource::in_archive(
+                    Some(entry) if entry.is_file() => Ok(Named::ArchiveFile {
+                        place: Place::Entry(entry.raw_path().to_vec()),
+                        entry: entry.path().to_owned(),
+                        offset: entry.offset(),
+                        store: Store::Archive {
+                            archive: Arc::clone(&opened),
+                            path: archive.clone(),
+                        },
+                        archive,
+                    }),
+                    _ => Ok(Named::World(WorldSource::in_archive(
                         opened, archive, &inner,
                     )?)),
                 }
@@ -252,21 +280,37 @@ impl WorldSource {
     /// [`WorldSource::open`] with another key for archives (a private server's).
     ///
     /// # Errors
-    /// The path does not exist or cannot be read ([`LoadError::File`]); the folder cannot be
-    /// listed or has two files for one region or companion; the archive is damaged, encrypted
-    /// with another key, or has no folder at the inner path ([`LoadError::Archive`], naming
-    /// the entry and offset).
+    /// The path does not exist, cannot be read, or names a file that is not an archive
+    /// ([`LoadError::File`]); the folder cannot be listed or has two files for one region or
+    /// companion; the archive is damaged, encrypted with another key, or has no folder at the
+    /// inner path ([`LoadError::Archive`], naming the entry and offset).
     pub fn open_with_key(spec: impl AsRef<Path>, key: &Key) -> Result<WorldSource, LoadError> {
-        match SourcePath::parse(spec.as_ref()) {
-            SourcePath::Disk(path) => {
-                let meta = std::fs::metadata(&path).map_err(|e| FileError::new(&path, e))?;
-                if meta.is_dir() {
-                    WorldSource::folder(&path)
-                } else {
-                    WorldSource::archive(&path, "", key)
-                }
-            }
-            SourcePath::Inside { archive, inner } => WorldSource::archive(&archive, &inner, key),
+        match Named::open(spec.as_ref(), key)? {
+            Named::World(source) => Ok(source),
+            Named::DiskFile(path) => Err(FileError::new(
+                path,
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a file, not a world (expected a folder, a PK2 archive such as Data.pk2, \
+                     or a folder in one such as Data.pk2:navmesh)",
+                ),
+            )
+            .into()),
+            Named::ArchiveFile {
+                archive,
+                entry,
+                offset,
+                ..
+            } => Err(archive_error(
+                &archive,
+                Pk2Error::new(
+                    offset,
+                    entry,
+                    pk2_archive::ErrorKind::WrongKind {
+                        expected: "directory",
+                    },
+                ),
+            )),
         }
     }
 
