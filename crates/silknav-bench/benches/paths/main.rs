@@ -11,7 +11,8 @@
 //!   none) both answers must reproduce;
 //! - two generated 4×4-region worlds with 500 seeded pairs of walkable points each: any pairs
 //!   on seed 1, connected pairs on seed 2 (whose ground is more fragmented, so that the set
-//!   times searches rather than the island check);
+//!   times searches rather than the island check); and an open one (`Landscape::Open`: wide
+//!   ground with scattered boulders) with 500 connected pairs;
 //! - a generated 32×32-region world (kept on disk by `silknav_bench::cache`) with 50 seeded
 //!   connected pairs at least 20 regions apart.
 //!
@@ -51,7 +52,7 @@ use silknav::jmxv::nvm::NavMesh;
 use silknav::jmxv::RegionId;
 use silknav::movingai::Scenario;
 use silknav::world::REGION_SIZE;
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{CellRef, PathError, PathIndexStats, PathScratch, Position, World};
 use silknav_bench::cache::{cached_world, find_cached};
 use silknav_bench::record::{machine, utc_date, write_atomically};
@@ -70,12 +71,32 @@ const ORIGIN: (u8, u8) = (10, 20);
 const CELL: f64 = 20.0;
 /// Generated worlds: name, options, query pairs, minimum distance between the ends in units,
 /// whether the ends must be connected.
-const GENERATED: [(&str, GenOptions, usize, f64, bool); 3] = [
-    ("gen4x4-s1", gen_options(1, 4), 500, 0.0, false),
-    ("gen4x4-s2", gen_options(2, 4), 500, 0.0, true),
+const GENERATED: [(&str, GenOptions, usize, f64, bool); 4] = [
+    (
+        "gen4x4-s1",
+        gen_options(1, 4, Landscape::Rugged),
+        500,
+        0.0,
+        false,
+    ),
+    (
+        "gen4x4-s2",
+        gen_options(2, 4, Landscape::Rugged),
+        500,
+        0.0,
+        true,
+    ),
+    // Open ground with scattered boulders: long straight stretches, many small obstacles.
+    (
+        "gen4x4-open",
+        gen_options(1, 4, Landscape::Open),
+        500,
+        0.0,
+        true,
+    ),
     (
         LONG,
-        gen_options(1, 32),
+        gen_options(1, 32, Landscape::Rugged),
         50,
         20.0 * REGION_SIZE as f64,
         true,
@@ -99,12 +120,13 @@ const P95_RATIO_TARGET: f64 = 1.0;
 const DETOUR_RATIO_TARGET: f64 = 1.0;
 const LONG_QUERY_TARGET_NS: f64 = 5e6;
 
-const fn gen_options(seed: u64, side: u8) -> GenOptions {
+const fn gen_options(seed: u64, side: u8, landscape: Landscape) -> GenOptions {
     GenOptions {
         seed,
         width: side,
         height: side,
         origin: DEFAULT_ORIGIN,
+        landscape,
     }
 }
 
