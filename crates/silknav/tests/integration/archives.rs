@@ -20,6 +20,7 @@ fn generated(dir: &Path) -> (PathBuf, PathBuf) {
         width: 2,
         height: 2,
         origin: DEFAULT_ORIGIN,
+        ..GenOptions::default()
     })
     .unwrap()
     .into_files()
