@@ -268,3 +268,82 @@ fn damaged_archives_are_one_line_naming_the_entry_and_offset() {
         run.stderr
     );
 }
+
+#[test]
+fn corpus_reports_the_same_for_the_folder_and_the_archive() {
+    let dir = temp();
+    packed(dir.path());
+    let folder = silknav(dir.path(), &["corpus", "w"]);
+    assert_eq!(folder.code, 0, "{}", folder.stderr);
+    let first = folder.stdout.lines().next().unwrap();
+    assert!(first.starts_with("w: "), "{first}");
+    assert!(folder
+        .stdout
+        .contains("\nnavmeshes: 4 files (standard 4, tiles4 0, tiles4-noplanes 0), 0 dungeons\n"));
+    assert!(folder
+        .stdout
+        .contains("  directions: spec (files agreeing: spec 4;"));
+    assert!(folder.stdout.contains("\nunreadable: 0\n"));
+    let archive = silknav(dir.path(), &["corpus", "Data.pk2"]);
+    assert_eq!(archive.code, 0, "{}", archive.stderr);
+    assert_eq!(
+        archive.stdout,
+        folder.stdout.replacen("w: ", "Data.pk2: ", 1)
+    );
+
+    let json = silknav(dir.path(), &["corpus", "--json", "Data.pk2"]);
+    assert_eq!(json.code, 0);
+    assert_eq!(json.stdout.lines().count(), 1, "one JSON object");
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(value["path"], "Data.pk2");
+    assert_eq!(value["navmeshes"]["files"], 4);
+    assert_eq!(value["navmeshes"]["layouts"]["standard"], 4);
+    assert_eq!(value["navmeshes"]["directions"]["found"][0], "spec");
+    assert_eq!(value["world_checks"], "run");
+    assert_eq!(value["unreadable"].as_array().unwrap().len(), 0);
+
+    // Inside the archive, a navmesh with another signature (read, and counted by lint as E001)
+    // and one whose object count runs past its end (unreadable, listed with its error).
+    let mut bytes = std::fs::read(dir.path().join("Data.pk2")).unwrap();
+    let opened =
+        silknav::pk2_archive::Archive::from_bytes(bytes.clone(), &Default::default()).unwrap();
+    let navmeshes: Vec<_> = opened
+        .entries()
+        .iter()
+        .filter(|e| e.path().ends_with(".nvm"))
+        .collect();
+    let data = |i: usize| match navmeshes[i].kind() {
+        silknav::pk2_archive::EntryKind::File { data, .. } => data as usize,
+        _ => panic!("a file"),
+    };
+    bytes[data(0)..][..12].copy_from_slice(b"JMXVNVM 1001");
+    bytes[data(1) + 12..][..2].copy_from_slice(&u16::MAX.to_le_bytes());
+    std::fs::write(dir.path().join("bad.pk2"), bytes).unwrap();
+    let bad = silknav(dir.path(), &["corpus", "bad.pk2"]);
+    assert_eq!(bad.code, 0, "{}", bad.stderr);
+    assert!(
+        bad.stdout.starts_with(
+            "bad.pk2: 34 files, 34 read (1 unreadable), 0 not read\nnavmeshes: 3 files"
+        ),
+        "{}",
+        bad.stdout
+    );
+    assert!(
+        bad.stdout
+            .contains("\n  E001 error: 1 finding in 1 file: the signature is not `JMXVNVM 1000`\n"),
+        "{}",
+        bad.stdout
+    );
+    let listed = format!(
+        "\nunreadable: 1\n  bad.pk2:{}: offset ",
+        navmeshes[1].path()
+    );
+    assert!(bad.stdout.contains(&listed), "{}", bad.stdout);
+    let missing = silknav(dir.path(), &["corpus", "nowhere"]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing.error_line().starts_with("nowhere: "),
+        "{}",
+        missing.stderr
+    );
+}

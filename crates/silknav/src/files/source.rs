@@ -129,6 +129,8 @@ pub struct WorldSource {
     listing: FolderListing,
     /// Where each file of the listing is.
     places: BTreeMap<FolderFile, Place>,
+    /// Which file of the listing is at a place.
+    roles: HashMap<Place, FolderFile>,
 }
 
 /// How a path a user gives splits into a file or folder on disk, or an archive and a path
@@ -180,7 +182,7 @@ impl SourcePath {
 #[derive(Debug)]
 pub enum Input {
     /// A folder, an archive, or a folder inside an archive.
-    World(WorldSource),
+    World(Box<WorldSource>),
     /// A file that is not an archive, on disk or inside one, with its bytes.
     File {
         /// The path as given (`nv_694e.nvm`, `Data.pk2:navmesh/nv_694e.nvm`).
@@ -199,7 +201,7 @@ impl Input {
     /// As for [`WorldSource::open_with_key`], and a file that cannot be read.
     pub fn open(spec: impl AsRef<Path>, key: &Key) -> Result<Input, LoadError> {
         match Named::open(spec.as_ref(), key)? {
-            Named::World(source) => Ok(Input::World(source)),
+            Named::World(source) => Ok(Input::World(Box::new(source))),
             Named::DiskFile(path) => {
                 let bytes = std::fs::read(&path).map_err(|e| FileError::new(&path, e))?;
                 Ok(Input::File { path, bytes })
@@ -336,6 +338,7 @@ impl WorldSource {
             named: Place::Disk(dir.to_path_buf()),
             data_root: Place::Disk(location.data_root),
             navmesh_dir: Place::Disk(location.navmesh_dir),
+            roles: roles_of(&places),
             listing,
             places,
         })
@@ -447,6 +450,7 @@ impl WorldSource {
             named: Place::Entry(named),
             data_root: Place::Entry(data_root),
             navmesh_dir: Place::Entry(navmesh_dir),
+            roles: roles_of(&places),
             listing,
             places,
         })
@@ -566,9 +570,7 @@ impl WorldSource {
 
     /// Which file of the navmesh folder a listed file is, if any.
     pub fn role_of(&self, file: &SourceFile) -> Option<FolderFile> {
-        self.places
-            .iter()
-            .find_map(|(role, place)| (*place == file.place).then_some(*role))
+        self.roles.get(&file.place).copied()
     }
 }
 
@@ -587,6 +589,13 @@ impl SourceFile {
     pub fn name(&self) -> &str {
         self.relative.rsplit('/').next().unwrap_or(&self.relative)
     }
+}
+
+fn roles_of(places: &BTreeMap<FolderFile, Place>) -> HashMap<Place, FolderFile> {
+    places
+        .iter()
+        .map(|(role, place)| (place.clone(), *role))
+        .collect()
 }
 
 /// Every file below `dir`, by path relative to the walk's start.

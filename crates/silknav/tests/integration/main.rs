@@ -2,6 +2,7 @@
 
 mod anyangle;
 mod archives;
+mod corpus;
 mod generated_objects;
 mod invariants;
 mod loading;
