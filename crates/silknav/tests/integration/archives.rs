@@ -371,3 +371,104 @@ fn damaged_archives_are_errors_naming_the_entry_and_offset() {
     let err = World::load(dir.path().join("missing.pk2")).unwrap_err();
     assert!(matches!(err, LoadError::File(_)), "{err:?}");
 }
+
+/// The seed of the `pk2_world` fuzz target: a one-region world with an object placed through
+/// a `.bsr`, its directory blocks stored plain (the target's odd framing byte puts a plain
+/// header in front), so that the fuzzer edits entries in the clear.
+fn fuzz_seed() -> Vec<u8> {
+    use jmxv::ifo::{ObjectEntry, ObjectIfo};
+    use jmxv::mfo::MapInfo;
+    use jmxv::nvm::Object;
+    use jmxv::res::{ResourceFile, ResourceKind};
+    use jmxv::{RegionId, F32};
+    let region = RegionId(0x4080);
+    let mut mesh = silknav_testkit::open_region(region);
+    for (uid, id) in [(1u16, 0u32), (2, 1)] {
+        mesh.objects.push(Object {
+            object_id: id,
+            position: [
+                F32::from(500.0 * f32::from(uid)),
+                F32::from(0.0),
+                F32::from(700.0),
+            ],
+            uid,
+            region_id: region.0,
+            ..Object::default()
+        });
+    }
+    let files = vec![
+        (
+            "navmesh/mapinfo.mfo",
+            MapInfo::with_regions([region]).to_vec(),
+        ),
+        (
+            "navmesh/object.ifo",
+            ObjectIfo::new(vec![
+                ObjectEntry::new(0, 0, "res\\house.bms"),
+                ObjectEntry::new(1, 0, "RES\\House.bsr"),
+            ])
+            .to_vec()
+            .unwrap(),
+        ),
+        ("navmesh/nv_4080.nvm", silknav_testkit::bytes_of(&mesh)),
+        (
+            "res/house.bms",
+            silknav_testkit::independent_bms::box_building().to_bytes(),
+        ),
+        (
+            "res/house.bsr",
+            ResourceFile::minimal(ResourceKind::Resource, b"res\\house.bms").to_vec(),
+        ),
+    ];
+    let mut bytes = pk2_archive::pack(files, &Key::default()).unwrap();
+    // The directory blocks lie between the header and the first file's bytes.
+    let opened = pk2_archive::Archive::from_bytes(bytes.clone(), &Key::default()).unwrap();
+    let first_data = opened
+        .entries()
+        .iter()
+        .filter_map(|e| match e.kind() {
+            pk2_archive::EntryKind::File { data, .. } => Some(data as usize),
+            pk2_archive::EntryKind::Directory => None,
+        })
+        .min()
+        .unwrap();
+    for block in bytes[256..first_data].chunks_mut(pk2_archive::BLOCK_LEN) {
+        Key::default().decrypt(block);
+    }
+    [&[1u8][..], &bytes[256..]].concat()
+}
+
+#[test]
+fn the_fuzz_seed_of_worlds_in_archives_is_current_and_loads() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/pk2_world/world.bin");
+    let seed = fuzz_seed();
+    if std::env::var_os("SILKNAV_BLESS_SEEDS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &seed).unwrap();
+    }
+    let stored = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run with SILKNAV_BLESS_SEEDS=1 to write the seed",
+            path.display()
+        )
+    });
+    assert!(
+        stored == seed,
+        "{} is stale; bless the seeds again",
+        path.display()
+    );
+    // The target's framing: the plain header in front of the rest.
+    let bytes = [&pk2_archive::plain_header()[..], &seed[1..]].concat();
+    let source = WorldSource::archive_bytes(bytes, "seed.pk2", "", &Key::default()).unwrap();
+    let world = World::load_source(&source, &LoadOptions::default(), |_, _| {}).unwrap();
+    assert_eq!(world.regions().len(), 1);
+    assert_eq!(
+        world.object_instances().len(),
+        2,
+        "{:?}",
+        world.load_report()
+    );
+    let corpus = silknav::corpus::scan(&source).unwrap();
+    assert_eq!((corpus.files, corpus.read), (5, 5));
+    assert_eq!(corpus.resources.with_target, 1);
+}
