@@ -2,6 +2,10 @@
 //! `tile2d.ifo` in the navmesh folder, and the object meshes (`.bms`) that `object.ifo` names
 //! under the data root, read and written together.
 //!
+//! - [`WorldSource`] is the one way to open a world: a folder on disk, or the client's
+//!   `Data.pk2` (or a folder in it: `Data.pk2:navmesh`) read in place; every loader reads
+//!   through it ([`WorldFiles::read`], [`crate::World::load_source`], [`crate::corpus`]).
+//!   [`Input`] opens a path that may name one file instead.
 //! - [`scan_folder`] decides which file of a folder is which, for every loader
 //!   ([`WorldFiles::read_dir`], [`crate::World::load`], [`crate::World::from_memory`]).
 //! - [`write_atomic`] writes every file silknav writes: all of it or nothing, never replacing

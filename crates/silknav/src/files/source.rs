@@ -194,8 +194,8 @@ pub enum Input {
 
 impl Input {
     /// Opens what `spec` names ([`SourcePath::parse`]): a folder or an archive (a file that
-    /// starts with the PK2 signature) is a world; any other file, on disk or inside an
-    /// archive, is read whole.
+    /// starts with the PK2 signature or is named `*.pk2`) is a world; any other file, on disk
+    /// or inside an archive, is read whole.
     ///
     /// # Errors
     /// As for [`WorldSource::open_with_key`], and a file that cannot be read.
@@ -241,7 +241,12 @@ impl Named {
                 File::open(&path)
                     .and_then(|f| f.take(SIGNATURE.len() as u64).read_to_end(&mut head))
                     .map_err(fail)?;
-                if head == SIGNATURE {
+                // A `.pk2` whose signature is damaged is still an archive, so that its error
+                // says what is wrong with it.
+                let pk2 = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("pk2"));
+                if head == SIGNATURE || pk2 {
                     return Ok(Named::World(WorldSource::archive(&path, "", key)?));
                 }
                 Ok(Named::DiskFile(path))
