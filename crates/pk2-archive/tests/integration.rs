@@ -469,11 +469,12 @@ mod damaged {
             let len = bytes.len() as u64;
             match open(bytes) {
                 Ok(archive) => assert!(archive.entries().len() as u64 <= len / 128),
-                Err(e) => assert!(e.offset < len.max(HEADER_LEN), "{e}"),
+                // An archive that ends where a block should start is reported at its end.
+                Err(e) => assert!(e.offset <= len.max(HEADER_LEN), "{e}"),
             }
             count += 1;
         }
-        assert!(count >= 1, "the regression files are there");
+        assert!(count >= 2, "the regression files are there");
     }
 
     #[test]
