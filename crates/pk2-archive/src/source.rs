@@ -40,7 +40,7 @@ impl ReadAt for File {
             match std::os::windows::fs::FileExt::seek_read(self, buf, offset) {
                 Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
                 Ok(n) => {
-                    buf = &mut buf[n..];
+                    buf = &mut std::mem::take(&mut buf)[n..];
                     offset += n as u64;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
