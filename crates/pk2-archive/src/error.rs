@@ -20,7 +20,9 @@ pub struct Pk2Error {
 }
 
 impl Pk2Error {
-    pub(crate) fn new(offset: u64, entry: impl Into<String>, kind: ErrorKind) -> Pk2Error {
+    /// The error `kind` at `offset`, about `entry` (empty for the header or the archive as a
+    /// whole).
+    pub fn new(offset: u64, entry: impl Into<String>, kind: ErrorKind) -> Pk2Error {
         Pk2Error {
             offset,
             entry: entry.into(),

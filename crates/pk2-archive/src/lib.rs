@@ -9,7 +9,8 @@
 //! most once (a loop is an error, not a hang), every block and every file lies inside the
 //! archive, names are unique in their directory (in any case) and safe to extract (no `..`,
 //! no separators, no drive letters). File bytes are read only when asked for
-//! ([`Archive::read`]), so opening a 2 GB `Data.pk2` reads its directory and nothing else.
+//! ([`Archive::read`]), so opening a 2 GB `Data.pk2` reads its directory and nothing else;
+//! reads are positional ([`ReadAt`]), so threads read files of one archive at once.
 //!
 //! ```
 //! use pk2_archive::{pack, Archive, Key};
@@ -23,17 +24,23 @@
 //! ```
 //!
 //! The main types: [`Archive`] (the read side), [`Entry`] (a file or directory in it),
-//! [`pack`] (the write side), [`Key`] and [`Pk2Error`].
+//! [`pack`] (the write side), [`Key`], [`ReadAt`] (where an archive's bytes come from) and
+//! [`Pk2Error`].
 
 mod error;
 mod name;
 mod read;
+mod source;
 mod write;
 
 pub use error::{ErrorKind, Pk2Error};
-pub use name::{is_safe_name, normalize_path};
+pub use name::{is_safe_name, normalize_bytes, normalize_path};
 pub use read::{Archive, Entry, EntryKind};
-pub use write::{pack, plain_header, PackError};
+pub use source::ReadAt;
+pub use write::{folder_files, pack, plain_header, FolderError, PackError};
+
+/// The first bytes of every archive: its signature (NUL-padded to 30 bytes in the header).
+pub const SIGNATURE: &[u8] = b"JoyMax File Manager!\n";
 
 /// The key of the official clients, public since the first private servers.
 pub const DEFAULT_KEY: &[u8] = b"169841";

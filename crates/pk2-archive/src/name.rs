@@ -15,16 +15,22 @@ pub fn is_safe_name(name: &[u8]) -> bool {
 /// and `.` dropped, ASCII lower case (the client matches names in any case). `None` for a path
 /// with `..` in it.
 pub fn normalize_path(path: &str) -> Option<String> {
-    let mut out = String::with_capacity(path.len());
-    for part in path.split(['/', '\\']) {
+    // Lower-casing ASCII bytes and joining at ASCII separators keeps UTF-8 valid.
+    normalize_bytes(path.as_bytes()).map(|key| String::from_utf8_lossy(&key).into_owned())
+}
+
+/// [`normalize_path`] for a path given as bytes (names stored in CP949 are not UTF-8).
+pub fn normalize_bytes(path: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(path.len());
+    for part in path.split(|&b| b == b'/' || b == b'\\') {
         match part {
-            "" | "." => continue,
-            ".." => return None,
+            b"" | b"." => continue,
+            b".." => return None,
             _ => {
                 if !out.is_empty() {
-                    out.push('/');
+                    out.push(b'/');
                 }
-                out.push_str(&part.to_ascii_lowercase());
+                out.extend(part.iter().map(u8::to_ascii_lowercase));
             }
         }
     }
@@ -67,5 +73,10 @@ mod tests {
         );
         assert_eq!(normalize_path("").as_deref(), Some(""));
         assert_eq!(normalize_path("res/../x"), None);
+        assert_eq!(
+            normalize_bytes(b"Res\\\xb0\xa1A.bms").as_deref(),
+            Some(&b"res/\xb0\xa1a.bms"[..]),
+            "bytes outside ASCII are kept as stored"
+        );
     }
 }

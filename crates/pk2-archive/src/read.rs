@@ -1,14 +1,14 @@
 //! Opening an archive: the guarded walk of its directory blocks, and reading files on demand.
 
 use crate::error::{ErrorKind, Pk2Error};
-use crate::name::{is_safe_name, normalize_path};
+use crate::name::{is_safe_name, normalize_bytes};
+use crate::source::ReadAt;
 use crate::{Key, BLOCK_LEN, ENTRIES_PER_BLOCK, ENTRY_LEN, HEADER_LEN};
 use pk2::header::PackHeader;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::io::{self, Cursor, Read, Seek, SeekFrom};
+use std::io;
 use std::path::Path;
-use std::sync::Mutex;
 
 const TYPE_EMPTY: u8 = 0;
 const TYPE_DIRECTORY: u8 = 1;
@@ -17,7 +17,10 @@ const TYPE_FILE: u8 = 2;
 /// A file or directory of an archive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
+    /// The path for people: the stored names, lossily decoded, joined by `/`.
     path: String,
+    /// The path as stored: the names' bytes joined by `/`.
+    raw: Vec<u8>,
     offset: u64,
     kind: EntryKind,
 }
@@ -37,9 +40,16 @@ pub enum EntryKind {
 }
 
 impl Entry {
-    /// The path as stored, its names joined by `/` (`navmesh/nv_694e.nvm`).
+    /// The path, its names joined by `/` (`navmesh/nv_694e.nvm`), decoded as UTF-8 (lossily
+    /// for names that are not: the game's are CP949).
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// The path as stored, its names' bytes joined by `/`: what [`Archive::entry_bytes`]
+    /// finds, exactly, whatever the names' encoding.
+    pub fn raw_path(&self) -> &[u8] {
+        &self.raw
     }
 
     /// The last name of the path.
@@ -73,16 +83,16 @@ impl Entry {
 
 /// An opened archive: its directory tree in memory, its files read on demand.
 ///
-/// `Send + Sync` when the source is `Send`: reads take `&self` and share the source under a
-/// lock, each seeking to its own file.
+/// `Send + Sync` when the source is (a [`File`] is): reads take `&self` and read at their
+/// own offsets ([`ReadAt`]), so threads reading files at once never wait for each other.
 #[derive(Debug)]
 pub struct Archive<R = File> {
-    source: Mutex<R>,
+    source: R,
     len: u64,
     /// Every entry, sorted by path (byte order of the stored names).
     entries: Vec<Entry>,
-    /// Normalized path → index into `entries`.
-    index: HashMap<String, usize>,
+    /// Normalized stored path ([`normalize_bytes`]) → index into `entries`.
+    index: HashMap<Vec<u8>, usize>,
 }
 
 impl Archive<File> {
@@ -96,17 +106,17 @@ impl Archive<File> {
     }
 }
 
-impl Archive<Cursor<Vec<u8>>> {
+impl Archive<Vec<u8>> {
     /// An archive held in memory.
     ///
     /// # Errors
     /// As for [`Archive::new`].
-    pub fn from_bytes(bytes: Vec<u8>, key: &Key) -> Result<Archive<Cursor<Vec<u8>>>, Pk2Error> {
-        Archive::new(Cursor::new(bytes), key)
+    pub fn from_bytes(bytes: Vec<u8>, key: &Key) -> Result<Archive<Vec<u8>>, Pk2Error> {
+        Archive::new(bytes, key)
     }
 }
 
-impl<R: Read + Seek> Archive<R> {
+impl<R: ReadAt> Archive<R> {
     /// Reads the header and walks every directory block of an archive.
     ///
     /// The walk visits each block at most once and reads nothing outside the archive, so it
@@ -117,11 +127,12 @@ impl<R: Read + Seek> Archive<R> {
     /// of another version, encrypted with another key, its blocks loop or point outside it, an
     /// entry has an unknown type, an unsafe name, or the name of an earlier entry of its
     /// directory; or the source cannot be read.
-    pub fn new(mut source: R, key: &Key) -> Result<Archive<R>, Pk2Error> {
-        let io = |offset| move |e: io::Error| Pk2Error::new(offset, "", ErrorKind::Io(e));
-        let len = source.seek(SeekFrom::End(0)).map_err(io(0))?;
+    pub fn new(source: R, key: &Key) -> Result<Archive<R>, Pk2Error> {
+        let len = source
+            .size()
+            .map_err(|e| Pk2Error::new(0, "", ErrorKind::Io(e)))?;
         let mut header = [0u8; HEADER_LEN as usize];
-        read_at(&mut source, 0, &mut header, len, "")?;
+        read_at(&source, 0, &mut header, len, "")?;
         let header = PackHeader::parse(&header);
         match header.validate_sig() {
             Ok(()) => {}
@@ -139,25 +150,25 @@ impl<R: Read + Seek> Archive<R> {
             return Err(Pk2Error::new(35, "", ErrorKind::WrongKey));
         }
         let mut walk = Walk {
-            source: &mut source,
+            source: &source,
             len,
             key,
             encrypted,
             visited: HashSet::new(),
             entries: Vec::new(),
         };
-        walk.directory(String::new(), HEADER_LEN)?;
+        walk.directory(Dir::root(), HEADER_LEN)?;
         let mut entries = walk.entries;
-        entries.sort_by(|a, b| a.path.cmp(&b.path));
-        let mut index = HashMap::with_capacity(entries.len());
-        for (i, entry) in entries.iter().enumerate() {
-            if let Some(key) = normalize_path(&entry.path) {
-                // Names that differ only outside ASCII decode alike; the first one wins.
-                index.entry(key).or_insert(i);
-            }
-        }
+        entries.sort_by(|a, b| a.raw.cmp(&b.raw));
+        // Names are unique in their directory in any case (the walk refused the rest), so
+        // every entry has a key of its own.
+        let index = entries
+            .iter()
+            .enumerate()
+            .filter_map(|(i, entry)| Some((normalize_bytes(&entry.raw)?, i)))
+            .collect();
         Ok(Archive {
-            source: Mutex::new(source),
+            source,
             len,
             entries,
             index,
@@ -181,7 +192,14 @@ impl<R: Read + Seek> Archive<R> {
 
     /// The entry at `path` (`/` or `\` separated, any case), or `None`.
     pub fn entry(&self, path: &str) -> Option<&Entry> {
-        let key = normalize_path(path)?;
+        self.entry_bytes(path.as_bytes())
+    }
+
+    /// The entry at a path given as the bytes of its names (`/` or `\` separated, ASCII
+    /// letters in any case), matched against the stored bytes: how paths stored in game files
+    /// (CP949, not UTF-8) find their entries.
+    pub fn entry_bytes(&self, path: &[u8]) -> Option<&Entry> {
+        let key = normalize_bytes(path)?;
         self.index.get(&key).map(|&i| &self.entries[i])
     }
 
@@ -191,11 +209,22 @@ impl<R: Read + Seek> Archive<R> {
     /// # Errors
     /// [`ErrorKind::NotFound`] or [`ErrorKind::WrongKind`] when `dir` is not a directory.
     pub fn list(&self, dir: &str, recursive: bool) -> Result<Vec<&Entry>, Pk2Error> {
-        let key = normalize_path(dir).ok_or_else(|| Pk2Error::new(0, dir, ErrorKind::NotFound))?;
+        self.list_bytes(dir.as_bytes(), recursive)
+    }
+
+    /// [`Archive::list`] for a directory given as the bytes of its names, as
+    /// [`Archive::entry_bytes`] takes them.
+    ///
+    /// # Errors
+    /// As for [`Archive::list`].
+    pub fn list_bytes(&self, dir: &[u8], recursive: bool) -> Result<Vec<&Entry>, Pk2Error> {
+        let shown = || String::from_utf8_lossy(dir).into_owned();
+        let key =
+            normalize_bytes(dir).ok_or_else(|| Pk2Error::new(0, shown(), ErrorKind::NotFound))?;
         if !key.is_empty() {
             let entry = self
-                .entry(&key)
-                .ok_or_else(|| Pk2Error::new(0, dir, ErrorKind::NotFound))?;
+                .entry_bytes(&key)
+                .ok_or_else(|| Pk2Error::new(0, shown(), ErrorKind::NotFound))?;
             if entry.is_file() {
                 return Err(Pk2Error::new(
                     entry.offset,
@@ -210,15 +239,16 @@ impl<R: Read + Seek> Archive<R> {
             .entries
             .iter()
             .filter(|e| {
-                let Some(path) = normalize_path(&e.path) else {
+                let Some(path) = normalize_bytes(&e.raw) else {
                     return false;
                 };
                 let rest = if key.is_empty() {
-                    Some(path.as_str())
+                    Some(path.as_slice())
                 } else {
-                    path.strip_prefix(&key).and_then(|r| r.strip_prefix('/'))
+                    path.strip_prefix(key.as_slice())
+                        .and_then(|r| r.strip_prefix(b"/"))
                 };
-                rest.is_some_and(|r| recursive || !r.contains('/'))
+                rest.is_some_and(|r| recursive || !r.contains(&b'/'))
             })
             .collect())
     }
@@ -250,22 +280,24 @@ impl<R: Read + Seek> Archive<R> {
         // The walk checked that the bytes lie inside the archive, so this allocation is
         // bounded by the archive's length.
         let mut bytes = vec![0; size as usize];
-        // A poisoned lock only means another reader panicked mid-seek; every read seeks first.
-        let mut source = self.source.lock().unwrap_or_else(|p| p.into_inner());
-        read_at(&mut *source, data, &mut bytes, self.len, &entry.path)?;
+        read_at(&self.source, data, &mut bytes, self.len, &entry.path)?;
         Ok(bytes)
     }
 }
 
 /// Reads `buf.len()` bytes at `offset`, or says how far the archive falls short.
-fn read_at<R: Read + Seek>(
-    source: &mut R,
+fn read_at<R: ReadAt>(
+    source: &R,
     offset: u64,
     buf: &mut [u8],
     len: u64,
     entry: &str,
 ) -> Result<(), Pk2Error> {
     let needed = buf.len() as u64;
+    if needed == 0 {
+        // An empty file may name any position (the walk allows it): there is nothing to read.
+        return Ok(());
+    }
     let left = len.saturating_sub(offset);
     if needed > left {
         return Err(Pk2Error::new(
@@ -282,12 +314,42 @@ fn read_at<R: Read + Seek>(
         };
         Pk2Error::new(offset, entry, kind)
     };
-    source.seek(SeekFrom::Start(offset)).map_err(fail)?;
-    source.read_exact(buf).map_err(fail)
+    source.read_exact_at(buf, offset).map_err(fail)
+}
+
+/// A directory being walked: its path for people and as stored.
+#[derive(Clone)]
+struct Dir {
+    path: String,
+    raw: Vec<u8>,
+}
+
+impl Dir {
+    fn root() -> Dir {
+        Dir {
+            path: String::new(),
+            raw: Vec::new(),
+        }
+    }
+
+    /// The path of a child named `name`.
+    fn child(&self, name: &[u8]) -> Dir {
+        let shown = String::from_utf8_lossy(name);
+        if self.raw.is_empty() {
+            return Dir {
+                path: shown.into_owned(),
+                raw: name.to_vec(),
+            };
+        }
+        Dir {
+            path: format!("{}/{shown}", self.path),
+            raw: [&self.raw[..], b"/", name].concat(),
+        }
+    }
 }
 
 struct Walk<'a, R> {
-    source: &'a mut R,
+    source: &'a R,
     len: u64,
     key: &'a Key,
     encrypted: bool,
@@ -295,11 +357,11 @@ struct Walk<'a, R> {
     entries: Vec<Entry>,
 }
 
-impl<R: Read + Seek> Walk<'_, R> {
+impl<R: ReadAt> Walk<'_, R> {
     /// Reads the directory whose first block is at `first`, then its subdirectories.
     ///
     /// Iterative over a stack, so that a deep tree cannot overflow the call stack.
-    fn directory(&mut self, root: String, first: u64) -> Result<(), Pk2Error> {
+    fn directory(&mut self, root: Dir, first: u64) -> Result<(), Pk2Error> {
         // Each block with the offset of the record that points at it (the root's: itself),
         // so that a bad pointer is reported where it is stored.
         let mut stack = vec![(root, first, first)];
@@ -308,7 +370,7 @@ impl<R: Read + Seek> Walk<'_, R> {
             let mut block_at = first;
             let mut pointer = pointer;
             loop {
-                let block = self.block(block_at, pointer, &dir)?;
+                let block = self.block(block_at, pointer, &dir.path)?;
                 for i in 0..ENTRIES_PER_BLOCK {
                     let offset = block_at + (i * ENTRY_LEN) as u64;
                     let raw = &block[i * ENTRY_LEN..(i + 1) * ENTRY_LEN];
@@ -333,9 +395,9 @@ impl<R: Read + Seek> Walk<'_, R> {
         &mut self,
         raw: &[u8],
         offset: u64,
-        dir: &str,
+        dir: &Dir,
         names: &mut HashMap<Vec<u8>, u64>,
-    ) -> Result<Option<(String, u64)>, Pk2Error> {
+    ) -> Result<Option<(Dir, u64)>, Pk2Error> {
         let kind = raw[0];
         if kind == TYPE_EMPTY {
             return Ok(None);
@@ -343,11 +405,10 @@ impl<R: Read + Seek> Walk<'_, R> {
         let name_field = &raw[1..82];
         let name = &name_field[..name_field.iter().position(|&b| b == 0).unwrap_or(81)];
         let shown = String::from_utf8_lossy(name).into_owned();
-        let path = if dir.is_empty() {
-            shown.clone()
-        } else {
-            format!("{dir}/{shown}")
-        };
+        let Dir {
+            path,
+            raw: raw_path,
+        } = dir.child(name);
         if kind != TYPE_DIRECTORY && kind != TYPE_FILE {
             return Err(Pk2Error::new(
                 offset,
@@ -378,7 +439,11 @@ impl<R: Read + Seek> Walk<'_, R> {
         let position = u64_at(raw, 106);
         let size = u32::from_le_bytes([raw[114], raw[115], raw[116], raw[117]]);
         let (kind, child) = if kind == TYPE_DIRECTORY {
-            (EntryKind::Directory, Some((path.clone(), position)))
+            let child = Dir {
+                path: path.clone(),
+                raw: raw_path.clone(),
+            };
+            (EntryKind::Directory, Some((child, position)))
         } else {
             let inside = position >= HEADER_LEN
                 && position
@@ -403,7 +468,12 @@ impl<R: Read + Seek> Walk<'_, R> {
                 None,
             )
         };
-        self.entries.push(Entry { path, offset, kind });
+        self.entries.push(Entry {
+            path,
+            raw: raw_path,
+            offset,
+            kind,
+        });
         Ok(child)
     }
 

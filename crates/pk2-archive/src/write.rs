@@ -5,6 +5,8 @@ use crate::{Key, BLOCK_LEN, ENTRIES_PER_BLOCK, ENTRY_LEN, HEADER_LEN};
 use pk2::header::PackHeader;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// The longest name an entry holds: 81 bytes with the closing NUL.
 const MAX_NAME: usize = 80;
@@ -206,6 +208,83 @@ fn insert(dirs: &mut Vec<Dir>, path: &str, bytes: Vec<u8>) -> Result<(), PackErr
     dirs[d]
         .children
         .insert(key, ((*file).to_owned(), Node::File(bytes)));
+    Ok(())
+}
+
+/// A file below a folder that [`folder_files`] cannot take.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct FolderError {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// What is wrong: the operating system's error, or of kind `InvalidData` for a name that
+    /// is not UTF-8 or a link.
+    pub error: io::Error,
+}
+
+impl fmt::Display for FolderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The path; the source says what is wrong, so a printed chain says each thing once.
+        write!(f, "{}", self.path.display())
+    }
+}
+
+impl std::error::Error for FolderError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Every regular file below `dir`, by its `/`-joined path relative to `dir`, with its bytes,
+/// sorted by path: what [`pack`] takes to pack a folder (a data root becomes an archive with
+/// `navmesh/` and `res/` at its root).
+///
+/// # Errors
+/// A folder or file that cannot be read, a name that is not UTF-8 (archive names are text),
+/// or a symbolic link (it could point outside the folder or back into it), naming its path.
+pub fn folder_files(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, FolderError> {
+    let mut files = Vec::new();
+    collect(dir, "", &mut files)?;
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(files)
+}
+
+fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), FolderError> {
+    let fail = |path: &Path| {
+        let path = path.to_path_buf();
+        move |error| FolderError { path, error }
+    };
+    let refuse = |path: PathBuf, why: &str| FolderError {
+        path,
+        error: io::Error::new(io::ErrorKind::InvalidData, why),
+    };
+    for item in std::fs::read_dir(dir).map_err(fail(dir))? {
+        let item = item.map_err(fail(dir))?;
+        let path = item.path();
+        let Some(name) = item.file_name().to_str().map(str::to_owned) else {
+            return Err(refuse(
+                path,
+                "a name that is not UTF-8 (archive names are text)",
+            ));
+        };
+        let inside = if prefix.is_empty() {
+            name
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let kind = item.file_type().map_err(fail(&path))?;
+        if kind.is_dir() {
+            collect(&path, &inside, out)?;
+        } else if kind.is_file() {
+            let bytes = std::fs::read(&path).map_err(fail(&path))?;
+            out.push((inside, bytes));
+        } else {
+            return Err(refuse(
+                path,
+                "not a regular file or folder (pack does not follow links)",
+            ));
+        }
+    }
     Ok(())
 }
 

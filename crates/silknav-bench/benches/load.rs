@@ -1,6 +1,12 @@
-//! Loading whole world folders with `World::load`, against the floor of reading every file's
+//! Loading whole world folders with `World::load_with` (terrain only: the cached worlds are
+//! navmesh folders, without the object meshes their `object.ifo` names), against the floor of
+//! reading every file's
 //! bytes with `std::fs::read` (on one thread, and on as many threads as the loader uses), in
 //! the same run; plus the heap a loaded world holds and the peak resident memory of a load.
+//! The same world packed into a PK2 archive as the client stores it is loaded from the archive
+//! (target: within 1.5× the folder's load, measured in the same run), and its corpus report
+//! (`silknav corpus`: every file parsed and linted with no caps, and the checks between files)
+//! is timed.
 //!
 //! Two worlds: 16×16 regions, and 60×55 = 3,300 regions, the live game's size. Both are
 //! generated once and kept under `<target>/bench-worlds/` (see `silknav_bench::cache`); the
@@ -8,17 +14,19 @@
 //! smoke iteration, no `--bench` argument) the large world is used only if already cached.
 //!
 //! `cargo bench -p silknav-bench --bench load` runs criterion, then prints per world the
-//! medians, the ratios to the floors, regions per second, the memory figures and the 2 s
-//! target of the 3,300-region load.
+//! medians, the ratios to the floors, regions per second, the memory figures, the 2 s target
+//! of the 3,300-region load and the 1.5× target of its load from an archive. The archives are
+//! packed once and kept beside the worlds (`silknav_bench::cache::cached_archive`).
 //!
 //! The memory figures come from one load in a fresh child process (this bench binary, started
 //! again with `SILKNAV_BENCH_LOAD_ONCE` set): a process that has generated worlds and run
 //! criterion keeps freed memory around, which would hide the load's own peak.
 
 use criterion::{Criterion, SamplingMode, Throughput};
+use silknav::files::WorldSource;
 use silknav::worldgen::{GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::World;
-use silknav_bench::cache::{cached_world, find_cached, CachedWorld, LIVE};
+use silknav::{LoadOptions, World};
+use silknav_bench::cache::{cached_archive, cached_world, find_cached, CachedWorld, LIVE};
 use silknav_bench::memory::{heap_held_by, status_kib};
 use silknav_bench::{
     criterion_home, duration, is_bench_run, median_ns_since, per_second, verdict, Ratio,
@@ -54,6 +62,8 @@ const WORLDS: [(&str, GenOptions); 2] = [
 const LIVE_REGIONS: usize = 3_300;
 /// The target: 3,300 regions loaded in at most 2 s on 2 cores.
 const LIVE_TARGET_NS: f64 = 2e9;
+/// Loading a world from an archive takes at most this many times loading it from its folder.
+const ARCHIVE_TARGET: f64 = 1.5;
 
 /// One load in a fresh process, as the child reports it.
 #[derive(Debug, Clone, Copy)]
@@ -92,9 +102,13 @@ fn main() {
         worlds.extend(world.map(|w| (*name, w)));
     }
     let memory: Vec<Option<Memory>> = worlds.iter().map(|(_, w)| measure_memory(&w.dir)).collect();
+    let archives: Vec<PathBuf> = worlds
+        .iter()
+        .map(|(_, w)| cached_archive(w).expect("the bench world packs"))
+        .collect();
 
     let mut c = Criterion::default().configure_from_args();
-    for (name, world) in &worlds {
+    for ((name, world), archive) in worlds.iter().zip(&archives) {
         let mut group = c.benchmark_group(format!("load_{name}"));
         group.throughput(Throughput::Elements(world.regions as u64));
         // A load takes up to seconds: ten flat samples, each as long as the time allows.
@@ -111,15 +125,38 @@ fn main() {
         });
         group.bench_function("load", |b| {
             b.iter_with_large_drop(|| {
-                let loaded = World::load(&world.dir).expect("the bench world loads");
+                let loaded = load_terrain(&world.dir).expect("the bench world loads");
                 assert_eq!(loaded.regions().len(), world.regions);
                 let report = loaded.load_report();
                 assert!(
                     report.has_mapinfo && report.is_clean(),
-                    "{:?}",
-                    report.findings
+                    "{} findings",
+                    report.findings.len()
                 );
                 loaded
+            })
+        });
+        group.bench_function("load_archive", |b| {
+            b.iter_with_large_drop(|| {
+                let loaded = load_terrain(archive).expect("the bench archive loads");
+                assert_eq!(loaded.regions().len(), world.regions);
+                let report = loaded.load_report();
+                assert!(
+                    report.has_mapinfo && report.is_clean(),
+                    "{} findings",
+                    report.findings.len()
+                );
+                loaded
+            })
+        });
+        group.bench_function("corpus_archive", |b| {
+            b.iter_with_large_drop(|| {
+                let source = WorldSource::open(archive).expect("the bench archive opens");
+                let report = silknav::corpus::scan(&source).expect("the archive is listed");
+                assert_eq!(report.navmeshes.files as usize, world.regions);
+                assert_eq!(report.files as usize, world.files.len());
+                assert!(report.unreadable.is_empty() && report.world_checks == "run");
+                report
             })
         });
         group.finish();
@@ -167,6 +204,22 @@ fn main() {
             }
             _ => println!("    load: not run"),
         }
+        match (median("load_archive"), median("load")) {
+            (Some(from_archive), Some(load)) => println!(
+                "    {}",
+                Ratio::new("load_archive", from_archive, load)
+                    .against("load (from the folder)")
+                    .line(Some(ARCHIVE_TARGET))
+            ),
+            _ => println!("    load_archive: not run"),
+        }
+        if let Some(corpus) = median("corpus_archive") {
+            println!(
+                "    corpus_archive (silknav corpus): {}, {:.0} files/s",
+                duration(corpus),
+                per_second(world.files.len(), corpus)
+            );
+        }
         match memory {
             Some(m) => println!(
                 "    memory of one load in a fresh process: world heap {:.1} MB ({:.0} KB per region, {:.2}× the files), peak resident {:.1} MB ({:.1} MB above the {:.1} MB before loading); that load took {}",
@@ -181,6 +234,11 @@ fn main() {
             None => println!("    memory: not measured (no /proc/self/status, or the child failed)"),
         }
     }
+}
+
+/// The world at `path` (a folder or an archive), terrain only.
+fn load_terrain(path: &Path) -> Result<World, silknav::files::LoadError> {
+    World::load_with(path, &LoadOptions::terrain_only(), |_, _| {})
 }
 
 /// Reads every file with `std::fs::read` on `threads` threads taking files in turn, as the
@@ -240,7 +298,7 @@ fn load_once(dir: &Path) {
     let start_kib = status_kib("VmRSS").unwrap_or(0);
     let clock = Instant::now();
     let (world, heap) = heap_held_by(ALLOCATOR, || {
-        World::load(dir).expect("the bench world loads")
+        load_terrain(dir).expect("the bench world loads")
     });
     let load_ns = clock.elapsed().as_nanos();
     let Some(peak_kib) = status_kib("VmHWM") else {

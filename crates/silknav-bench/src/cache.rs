@@ -166,6 +166,43 @@ fn generator_fingerprint(options: &GenOptions) -> io::Result<u64> {
     Ok(hasher.finish())
 }
 
+/// The cached world's files packed into an archive as the client stores them (`navmesh/` at
+/// its root, so the archive's root is the data root), kept beside the world's folder as
+/// `<name>.pk2`: reused while its marker (`<name>.pk2.txt`: the world's marker and the
+/// archive's length) still describes the world, packed again otherwise.
+///
+/// # Errors
+/// I/O errors reading the world or writing the archive; files that cannot be packed.
+pub fn cached_archive(world: &CachedWorld) -> io::Result<PathBuf> {
+    let archive = world.dir.with_extension("pk2");
+    let marker = world.dir.with_extension("pk2.txt");
+    let head = std::fs::read_to_string(world.dir.join(MARKER))?;
+    if let (Ok(found), Ok(meta)) = (std::fs::read_to_string(&marker), archive.metadata()) {
+        if found == format!("{head}archive bytes {}\n", meta.len()) {
+            return Ok(archive);
+        }
+    }
+    let started = Instant::now();
+    let mut files = Vec::with_capacity(world.files.len());
+    for path in &world.files {
+        let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidData, "a name that is not UTF-8")
+        })?;
+        files.push((format!("navmesh/{name}"), std::fs::read(path)?));
+    }
+    let bytes = silknav::pk2_archive::pack(files, &silknav::pk2_archive::Key::default())
+        .map_err(invalid)?;
+    std::fs::write(&archive, &bytes)?;
+    std::fs::write(&marker, format!("{head}archive bytes {}\n", bytes.len()))?;
+    eprintln!(
+        "bench world archive {}: packed in {:.1} s ({} MB)",
+        archive.display(),
+        started.elapsed().as_secs_f64(),
+        bytes.len() / 1_000_000
+    );
+    Ok(archive)
+}
+
 /// The files of a folder other than the marker, sorted, and their total size.
 fn scan(dir: &Path) -> io::Result<(Vec<PathBuf>, u64)> {
     let mut files = Vec::new();

@@ -13,6 +13,7 @@
 //! - [`rng`]: the seeded random numbers of tests and benches.
 //! - [`error_chain`]: an error's source chain, checked to say each thing once.
 //! - [`movingai`]: the committed Moving AI benchmark maps and queries, and where they are.
+//! - [`pk2`]: folders packed into archives, and archives damaged at known records.
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -25,6 +26,7 @@ mod mask;
 pub mod movingai;
 pub mod object_oracle;
 pub mod object_world;
+pub mod pk2;
 pub mod rng;
 
 #[cfg(test)]

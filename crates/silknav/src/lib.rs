@@ -4,6 +4,7 @@
 //!   imports).
 //! - [`query`]: the queries in world coordinates, as the command line and the server take
 //!   them; with the `serde` feature, [`json`]: their answers as the JSON both send.
+//! - [`corpus`]: statistics over every file of a folder or archive, for bug reports.
 //! - [`files`]: the files of a world folder, read and written together: which file is which
 //!   ([`files::scan_folder`]) and the one atomic writer ([`files::write_atomic`]).
 //! - [`worldgen`]: synthetic game-like worlds.
@@ -74,6 +75,7 @@
 //! The README's example is compiled with the tests too (`cargo test --doc`).
 
 pub mod build;
+pub mod corpus;
 pub mod files;
 pub mod geometry;
 #[cfg(feature = "serde")]
@@ -91,6 +93,7 @@ pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
 pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, Position, World};
 
 pub use jmxv;
+pub use pk2_archive;
 
 /// Compiles every Rust block of the README as a doctest, so that its example keeps up with
 /// the API.

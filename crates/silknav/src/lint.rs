@@ -31,9 +31,10 @@
 //! stores the position in its own frame as an f32.
 
 use crate::files::WorldFiles;
-use jmxv::nvm::lint::{lint, Finding, Report, Severity};
+use jmxv::nvm::lint::{lint_with, Finding, LintOptions, Report, Severity};
 use jmxv::nvm::{NavMesh, Object, HEIGHTS_PER_SIDE};
 use jmxv::RegionId;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 
 /// How far apart (in world units) two files' copies of one object may be: an f32 position
@@ -145,19 +146,69 @@ impl WorldReport {
     }
 }
 
-/// Lints a whole world: every file on its own, then the cross-file invariants.
+/// How [`lint_world_with`] lints a world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WorldLintOptions {
+    /// Findings of one code listed per file before one closing finding counts the rest
+    /// ([`MAX_PER_CODE`] by default); `usize::MAX` lists all.
+    pub max_per_code: usize,
+    /// Whether every file is also linted on its own (navmeshes, companions, object meshes):
+    /// on by default; off, only the checks between files (`X…`) run, and
+    /// [`WorldReport::files`] is empty.
+    pub single_files: bool,
+}
+
+impl Default for WorldLintOptions {
+    fn default() -> WorldLintOptions {
+        WorldLintOptions {
+            max_per_code: MAX_PER_CODE,
+            single_files: true,
+        }
+    }
+}
+
+impl WorldLintOptions {
+    /// Every finding listed, none counted in a closing finding: for statistics.
+    pub fn all_findings(mut self) -> WorldLintOptions {
+        self.max_per_code = usize::MAX;
+        self
+    }
+
+    /// Only the checks between files (`X…`): for callers that lint each file themselves.
+    pub fn cross_file_only(mut self) -> WorldLintOptions {
+        self.single_files = false;
+        self
+    }
+}
+
+/// Lints a whole world: every file on its own (navmeshes in parallel), then the cross-file
+/// invariants.
 pub fn lint_world(files: &WorldFiles) -> WorldReport {
+    lint_world_with(files, &WorldLintOptions::default())
+}
+
+/// [`lint_world`] with options: all findings, or the checks between files alone.
+pub fn lint_world_with(files: &WorldFiles, options: &WorldLintOptions) -> WorldReport {
+    let mut single = LintOptions::default();
+    single.max_per_code = options.max_per_code;
+    let navmeshes: Vec<(&RegionId, &NavMesh)> = if options.single_files {
+        files.navmeshes.iter().collect()
+    } else {
+        Vec::new()
+    };
     let mut report = WorldReport {
-        files: files
-            .navmeshes
-            .iter()
-            .map(|(&r, mesh)| (r, lint(mesh, Some(r))))
+        files: navmeshes
+            .par_iter()
+            .map(|&(&r, mesh)| (r, lint_with(mesh, Some(r), &single)))
             .collect(),
         world: Vec::new(),
     };
     let mut out = Findings {
         list: &mut report.world,
         counts: HashMap::new(),
+        max_per_code: options.max_per_code,
+        single_files: options.single_files,
     };
     check_global_edges(files, &mut out);
     check_mapinfo(files, &mut out);
@@ -179,13 +230,17 @@ struct Findings<'a> {
     list: &'a mut Vec<WorldFinding>,
     /// Findings seen per (file, code), listed or not.
     counts: HashMap<(String, &'static str), usize>,
+    /// Listed per (file, code) before the rest are counted.
+    max_per_code: usize,
+    /// Whether single-file findings (of companions and object meshes) are wanted.
+    single_files: bool,
 }
 
 impl Findings<'_> {
     fn push(&mut self, code: &'static str, file: String, location: String, message: String) {
         let seen = self.counts.entry((file.clone(), code)).or_default();
         *seen += 1;
-        if *seen > MAX_PER_CODE {
+        if *seen > self.max_per_code {
             return;
         }
         let severity = CODES
@@ -205,11 +260,9 @@ impl Findings<'_> {
 
     /// One closing finding per (file, code) past the cap: "and N more".
     fn summarise_overflow(&mut self) {
-        let mut over: Vec<(&(String, &'static str), &usize)> = self
-            .counts
-            .iter()
-            .filter(|(_, &n)| n > MAX_PER_CODE)
-            .collect();
+        let max = self.max_per_code;
+        let mut over: Vec<(&(String, &'static str), &usize)> =
+            self.counts.iter().filter(|(_, &n)| n > max).collect();
         over.sort();
         for ((file, code), &n) in over {
             let severity = CODES
@@ -222,7 +275,7 @@ impl Findings<'_> {
                     code,
                     severity,
                     location: String::new(),
-                    message: format!("and {} more like this", n - MAX_PER_CODE),
+                    message: format!("and {} more like this", n - max),
                 },
             });
         }
@@ -264,6 +317,9 @@ fn check_object_files(files: &WorldFiles, out: &mut Findings<'_>) {
                 ),
             );
         }
+    }
+    if !out.single_files {
+        return;
     }
     for (name, mesh) in &files.object_files {
         for finding in jmxv::bms::lint::lint(mesh) {
@@ -433,11 +489,13 @@ fn check_mapinfo(files: &WorldFiles, out: &mut Findings<'_>) {
             );
         }
     }
-    for finding in jmxv::mfo::lint(mapinfo) {
-        out.list.push(WorldFinding {
-            file: crate::files::MAPINFO.into(),
-            finding,
-        });
+    if out.single_files {
+        for finding in jmxv::mfo::lint(mapinfo) {
+            out.list.push(WorldFinding {
+                file: crate::files::MAPINFO.into(),
+                finding,
+            });
+        }
     }
 }
 
@@ -462,11 +520,13 @@ fn check_tables(files: &WorldFiles, out: &mut Findings<'_>) {
                     }
                 }
             }
-            for finding in jmxv::ifo::object::lint(table) {
-                out.list.push(WorldFinding {
-                    file: crate::files::OBJECT_IFO.into(),
-                    finding,
-                });
+            if out.single_files {
+                for finding in jmxv::ifo::object::lint(table) {
+                    out.list.push(WorldFinding {
+                        file: crate::files::OBJECT_IFO.into(),
+                        finding,
+                    });
+                }
             }
         }
     }
@@ -499,11 +559,13 @@ fn check_tables(files: &WorldFiles, out: &mut Findings<'_>) {
                     );
                 }
             }
-            for finding in jmxv::ifo::tile2d::lint(table) {
-                out.list.push(WorldFinding {
-                    file: crate::files::TILE2D_IFO.into(),
-                    finding,
-                });
+            if out.single_files {
+                for finding in jmxv::ifo::tile2d::lint(table) {
+                    out.list.push(WorldFinding {
+                        file: crate::files::TILE2D_IFO.into(),
+                        finding,
+                    });
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 //! `silknav dump FILE [-o OUT.json]`: a navmesh or object mesh file as lossless JSON.
 
 use crate::exit::Status;
-use crate::input::{self, MeshFile, ParseArgs};
+use crate::input::{self, KeyArgs, MeshFile, ParseArgs};
 use crate::output::{self, STDOUT};
 use anyhow::Context;
 use std::io::{self, Write};
@@ -10,7 +10,8 @@ use std::path::PathBuf;
 /// Arguments of `silknav dump`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Navmesh or object mesh (.bms) file to dump; `-` reads standard input
+    /// Navmesh or object mesh (.bms) file to dump (in an archive: Data.pk2:navmesh/nv_694e.nvm);
+    /// `-` reads standard input
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// Write the JSON to this file (atomically) instead of standard output
@@ -21,6 +22,8 @@ pub struct Args {
     force: bool,
     #[command(flatten)]
     parse: ParseArgs,
+    #[command(flatten)]
+    key: KeyArgs,
 }
 
 /// Dumps the file.
@@ -32,7 +35,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     if let Some(path) = &args.output {
         output::check_can_create(path, args.force)?;
     }
-    let file = input::read_mesh(&args.file, args.parse)?;
+    let file = input::read_mesh(&args.file, args.parse, &args.key.key()?)?;
     let size = match &file {
         MeshFile::Nvm(f) => f.size,
         MeshFile::Bms(f) => f.size,

@@ -1,7 +1,7 @@
 //! `silknav info FILE...`: what each navmesh or object mesh file holds, one line per file.
 
 use crate::exit::{self, Status};
-use crate::input::{self, BmsFile, MeshFile, NvmFile, ParseArgs};
+use crate::input::{self, BmsFile, KeyArgs, MeshFile, NvmFile, ParseArgs};
 use crate::output::{self, STDOUT};
 use anyhow::Context;
 use jmxv::bms::OFFSET_COUNT;
@@ -12,7 +12,8 @@ use std::path::PathBuf;
 /// Arguments of `silknav info`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Navmesh files (nv_XXXX.nvm) or object mesh files (.bms, told apart by their signature)
+    /// Navmesh files (nv_XXXX.nvm) or object mesh files (.bms, told apart by their signature),
+    /// on disk or in an archive (Data.pk2:navmesh/nv_694e.nvm)
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Print one JSON object per file (JSON lines) instead of text
@@ -20,6 +21,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     parse: ParseArgs,
+    #[command(flatten)]
+    key: KeyArgs,
 }
 
 /// The facts about one file; the JSON line has these keys, the text line `key=value` pairs.
@@ -160,8 +163,9 @@ impl BmsInfo {
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     let mut out = output::stdout();
     let mut status = Status::Success;
+    let key = args.key.key()?;
     for path in &args.files {
-        match input::read_mesh(path, args.parse) {
+        match input::read_mesh(path, args.parse, &key) {
             Ok(MeshFile::Nvm(file)) => {
                 let info = Info::of(&file);
                 if args.json {

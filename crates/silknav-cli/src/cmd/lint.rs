@@ -1,17 +1,15 @@
-//! `silknav lint PATH...`: lint navmesh and object mesh files one by one, and world folders as
-//! a whole.
+//! `silknav lint PATH...`: lint navmesh and object mesh files one by one, and worlds (folders
+//! and PK2 archives) as a whole.
 
 use crate::exit::{self, Status};
-use crate::input::{self, MeshFile, ParseArgs};
+use crate::input::{self, KeyArgs, MeshFile, ParseArgs};
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use anyhow::{anyhow, Context};
 use jmxv::nvm::lint::{lint, DirectionReport, Finding, Severity};
 use jmxv::RegionId;
 use serde::Serialize;
-use silknav::files::{
-    resolve_object_path, WorldFiles, WorldLocation, MAPINFO, OBJECT_IFO, TILE2D_IFO,
-};
+use silknav::files::{FolderFile, Input, WorldFiles, WorldSource, MAPINFO, OBJECT_IFO, TILE2D_IFO};
 use silknav::lint::{lint_world, WorldReport};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -20,8 +18,9 @@ use std::path::{Path, PathBuf};
 /// Arguments of `silknav lint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Navmesh or object mesh (.bms) files, or world folders (their nv_XXXX.nvm files and
-    /// companion files, together)
+    /// Navmesh or object mesh (.bms) files, or worlds: folders, PK2 archives (Data.pk2) and
+    /// folders in them (Data.pk2:navmesh), their nv_XXXX.nvm files and companion files together;
+    /// files in archives too (Data.pk2:navmesh/nv_694e.nvm)
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Print one JSON object per file (JSON lines) instead of text
@@ -29,6 +28,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     parse: ParseArgs,
+    #[command(flatten)]
+    key: KeyArgs,
 }
 
 /// Lints every path: exit 1 when any finding is an error, 2 when anything could not be read.
@@ -43,12 +44,12 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     let mut out = output::stdout();
     let mut totals = Totals::default();
+    let key = args.key.key()?;
     for path in &args.paths {
-        let linted = if path.is_dir() {
-            lint_folder(path)
-        } else {
-            lint_file(path, args.parse)
-        };
+        let linted = input::open_input(path, &key).and_then(|opened| match opened {
+            Input::World(source) => lint_world_source(&source),
+            Input::File { path, bytes } => lint_file(&path, &bytes, args.parse),
+        });
         match linted {
             Ok(files) => {
                 for file in files {
@@ -126,8 +127,8 @@ impl FileLint {
 }
 
 /// One navmesh or object mesh file on its own.
-fn lint_file(path: &Path, parse: ParseArgs) -> anyhow::Result<Vec<FileLint>> {
-    let mesh = match input::read_mesh(path, parse)? {
+fn lint_file(path: &Path, bytes: &[u8], parse: ParseArgs) -> anyhow::Result<Vec<FileLint>> {
+    let mesh = match input::parse_mesh(path, bytes, parse)? {
         MeshFile::Nvm(file) => file.mesh,
         MeshFile::Bms(file) => {
             return Ok(vec![FileLint {
@@ -150,33 +151,28 @@ fn lint_file(path: &Path, parse: ParseArgs) -> anyhow::Result<Vec<FileLint>> {
     }])
 }
 
-/// A world folder: its navmeshes in region order, then `mapinfo.mfo`, `object.ifo` and
-/// `tile2d.ifo` (those present, and missing ones that have findings).
+/// A world (a folder or an archive): its navmeshes in region order, then `mapinfo.mfo`,
+/// `object.ifo` and `tile2d.ifo` (those present, and missing ones that have findings).
 ///
 /// # Errors
-/// A file of the folder cannot be read or parsed, or the folder has no navmesh file.
-pub fn lint_folder(dir: &Path) -> anyhow::Result<Vec<FileLint>> {
-    let files = Progress::timed(format!("reading {}", dir.display()), || {
-        WorldFiles::read_dir(dir)
+/// A file of the world cannot be read or parsed, or the world has no navmesh file.
+pub fn lint_world_source(source: &WorldSource) -> anyhow::Result<Vec<FileLint>> {
+    let name = source.path();
+    let files = Progress::timed(format!("reading {}", name.display()), || {
+        WorldFiles::read(source)
     })
     .map_err(|e| anyhow!(e))?;
     if files.navmeshes.is_empty() {
-        anyhow::bail!("{}: no nv_XXXX.nvm file in this folder", dir.display());
+        anyhow::bail!("{}: no nv_XXXX.nvm file in this folder", name.display());
     }
-    let paths = input::world_file_paths(dir)?;
-    let report = Progress::timed(format!("linting {}", dir.display()), || lint_world(&files));
-    Ok(group_by_file(dir, &files, &paths, report))
+    let report = Progress::timed(format!("linting {}", name.display()), || lint_world(&files));
+    Ok(group_by_file(source, &files, report))
 }
 
 /// The world report as one entry per file. Every finding lands in exactly one entry: a
 /// cross-file finding about a file that is neither a navmesh nor a known companion gets an
 /// entry of its own at the end.
-fn group_by_file(
-    dir: &Path,
-    files: &WorldFiles,
-    paths: &BTreeMap<String, PathBuf>,
-    report: WorldReport,
-) -> Vec<FileLint> {
+fn group_by_file(source: &WorldSource, files: &WorldFiles, report: WorldReport) -> Vec<FileLint> {
     let mut cross: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
     let mut others: Vec<String> = Vec::new();
     for w in report.world {
@@ -185,7 +181,12 @@ fn group_by_file(
         }
         cross.entry(w.file).or_default().push(w.finding);
     }
-    let path_of = |name: &str| paths.get(name).cloned().unwrap_or_else(|| dir.join(name));
+    let listing = source.listing();
+    // Files of the navmesh folder as found (in any case), or where they would be.
+    let path_of = |name: &str| match FolderFile::from_name(name) {
+        Some(file) => source.path_of(file),
+        None => source.navmesh_dir().join(name),
+    };
     let mut entries = Vec::new();
     for (region, own) in report.files {
         let name = region.file_name();
@@ -217,15 +218,16 @@ fn group_by_file(
         }
     }
     // Object meshes are named by their object.ifo path, under the data root.
-    let data_root = WorldLocation::find(dir).data_root;
+    let resolver = source.object_resolver();
     for name in others {
         if let Some(findings) = cross.remove(&name) {
             let object = files.object_files.contains_key(&name);
             let object_path = object
-                .then(|| resolve_object_path(&data_root, &name))
+                .then(|| resolver.find(name.as_bytes()).ok())
                 .flatten();
+            let in_folder = FolderFile::from_name(&name).is_some_and(|f| listing.path(f).is_some());
             entries.push(FileLint {
-                exists: paths.contains_key(&name) || object_path.is_some(),
+                exists: in_folder || object_path.is_some(),
                 path: object_path.unwrap_or_else(|| path_of(&name)),
                 region: RegionId::from_file_name(&name),
                 directions: None,

@@ -4,6 +4,7 @@
 //! Commands over many files report each unreadable file themselves (one line each), carry on,
 //! and end with [`Status::Failed`].
 
+mod corpus;
 mod demo;
 mod dump;
 mod generate;
@@ -39,6 +40,9 @@ pub enum Command {
     /// Check navmesh and object mesh files, or whole world folders, against the rules of the
     /// game server and data
     Lint(lint::Args),
+    /// Statistics over every file of a folder or archive, for bug reports: layouts, trailing
+    /// bytes, flag and direction histograms, lint codes, object meshes, unreadable files
+    Corpus(corpus::Args),
     /// Draw a world folder or a navmesh file as a PNG picture
     Render(render::Args),
     /// The cell under a point: `RRRR C`, `RRRR C object OOOO:UID CELL` on an object, or `none`
@@ -68,6 +72,7 @@ impl Command {
             Command::Pack(args) => pack::run(&args),
             Command::Pk2(args) => pk2::run(&args),
             Command::Lint(args) => lint::run(&args),
+            Command::Corpus(args) => corpus::run(&args),
             Command::Render(args) => render::run(&args),
             Command::Cell(args) => query::cell::run(&args),
             Command::Height(args) => query::height::run(&args),

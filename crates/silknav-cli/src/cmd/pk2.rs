@@ -1,9 +1,10 @@
 //! `silknav pk2 ls|extract|pack`: the game's archives (`Data.pk2`), listed, unpacked, packed.
 
 use crate::exit::Status;
+use crate::input::KeyArgs;
 use crate::output;
-use anyhow::{bail, Context};
-use pk2_archive::{pack, Archive, Entry, Key};
+use anyhow::Context;
+use pk2_archive::{folder_files, pack, Archive, Entry, Key};
 use silknav::files::{check_new, write_atomic, Overwrite};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,23 +14,6 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     #[command(subcommand)]
     command: Pk2Command,
-}
-
-/// The key option every `pk2` command takes.
-#[derive(Debug, clap::Args)]
-struct KeyArgs {
-    /// The archive's Blowfish key (default: the official clients' key, 169841)
-    #[arg(long, value_name = "KEY")]
-    pk2_key: Option<String>,
-}
-
-impl KeyArgs {
-    fn key(&self) -> anyhow::Result<Key> {
-        match &self.pk2_key {
-            None => Ok(Key::default()),
-            Some(k) => Key::new(k.as_bytes()).context("--pk2-key"),
-        }
-    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -195,9 +179,7 @@ fn extract(
 
 fn pack_dir(dir: &Path, archive: &Path, force: bool, key: &Key) -> anyhow::Result<Status> {
     output::check_can_create(archive, force)?;
-    let mut files = Vec::new();
-    collect(dir, "", &mut files)?;
-    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let files = folder_files(dir)?;
     let count = files.len();
     let bytes = pack(files, key).with_context(|| dir.display().to_string())?;
     output::write_file(archive, &bytes, force)?;
@@ -207,40 +189,4 @@ fn pack_dir(dir: &Path, archive: &Path, force: bool, key: &Key) -> anyhow::Resul
         bytes.len()
     );
     Ok(Status::Success)
-}
-
-/// Every regular file below `dir`, by its `/`-joined path relative to the packed folder.
-fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) -> anyhow::Result<()> {
-    let fail = || dir.display().to_string();
-    for item in std::fs::read_dir(dir).with_context(fail)? {
-        let item = item.with_context(fail)?;
-        let path = item.path();
-        let Some(name) = item.file_name().to_str().map(str::to_owned) else {
-            bail!(
-                "{}: a name that is not UTF-8 (archive names are text)",
-                path.display()
-            );
-        };
-        let inside = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix}/{name}")
-        };
-        let kind = item
-            .file_type()
-            .with_context(|| path.display().to_string())?;
-        if kind.is_dir() {
-            collect(&path, &inside, out)?;
-        } else if kind.is_file() {
-            let bytes = std::fs::read(&path).with_context(|| path.display().to_string())?;
-            out.push((inside, bytes));
-        } else {
-            // Links could point outside the folder or back into it.
-            bail!(
-                "{}: not a regular file or folder (pack does not follow links)",
-                path.display()
-            );
-        }
-    }
-    Ok(())
 }

@@ -1,9 +1,9 @@
-//! `silknav render PATH -o OUT.png`: a picture of a world folder or of one navmesh file, with
-//! shortest paths drawn over it (`--path X1 Z1 X2 Z2`, repeatable).
+//! `silknav render PATH -o OUT.png`: a picture of a world (a folder or a PK2 archive) or of one
+//! navmesh file, with shortest paths drawn over it (`--path X1 Z1 X2 Z2`, repeatable).
 
 use super::query::find_path;
 use crate::exit::Status;
-use crate::input::{self, ParseArgs};
+use crate::input::{self, KeyArgs, MeshFile, ParseArgs};
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
@@ -11,7 +11,8 @@ use anyhow::{anyhow, Context};
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::files::WorldFiles;
+use silknav::files::{Input, WorldFiles};
+use silknav::pk2_archive::Key;
 use silknav::{PathError, PathScratch, World, WorldPath};
 use silknav_render::{
     render_world, ObjectShapes, Overlay, Pin, RenderOptions, PATH_COLOURS, PATH_COLOUR_NAMES,
@@ -23,7 +24,8 @@ use std::path::{Path, PathBuf};
 /// Arguments of `silknav render`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A world folder (its nv_XXXX.nvm files), or one navmesh file
+    /// A world (a folder, a PK2 archive or a folder in one: Data.pk2:navmesh), or one navmesh
+    /// file (on disk or in an archive)
     #[arg(value_name = "PATH")]
     path: PathBuf,
     /// The PNG file to write (atomically)
@@ -51,6 +53,8 @@ pub struct Args {
     /// Replace OUT.png if it exists
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    key: KeyArgs,
 }
 
 /// Draws the world (or the one region), with the paths asked for, and writes the PNG.
@@ -60,7 +64,7 @@ pub struct Args {
 /// cannot be written (or exists, without `--force`).
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     output::check_can_create(&args.output, args.force)?;
-    let files = read_meshes(&args.path, args.region)?;
+    let files = read_meshes(&args.path, args.region, &args.key.key()?)?;
     let (meshes, mapinfo) = (&files.navmeshes, files.mapinfo.clone());
     let options = RenderOptions {
         scale: args.scale,
@@ -110,14 +114,23 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
 
 /// The files of a world (its navmeshes, companions and object meshes), or the one navmesh
 /// file (whose region is its name's or `region`).
-fn read_meshes(path: &Path, region: Option<RegionId>) -> anyhow::Result<WorldFiles> {
-    if path.is_dir() {
-        return Progress::timed(format!("reading {}", path.display()), || {
-            WorldFiles::read_dir(path)
-        })
-        .map_err(|e| anyhow!(e));
-    }
-    let file = input::read_nvm(path, ParseArgs::default())?;
+fn read_meshes(path: &Path, region: Option<RegionId>, key: &Key) -> anyhow::Result<WorldFiles> {
+    let bytes = match input::open_input(path, key)? {
+        Input::World(source) => {
+            return Progress::timed(format!("reading {}", path.display()), || {
+                WorldFiles::read(&source)
+            })
+            .map_err(|e| anyhow!(e))
+        }
+        Input::File { bytes, .. } => bytes,
+    };
+    let file = match input::parse_mesh(path, &bytes, ParseArgs::default())? {
+        MeshFile::Nvm(file) => file,
+        MeshFile::Bms(_) => anyhow::bail!(
+            "{}: an object mesh (.bms); render draws worlds and navmesh files",
+            path.display()
+        ),
+    };
     let id = input::region_of(path).or(region).ok_or_else(|| {
         anyhow!(
             "{}: the file name does not say the region (nv_XXXX.nvm); name it with --region",

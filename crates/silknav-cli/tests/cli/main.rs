@@ -2,6 +2,7 @@
 
 mod support;
 
+mod archive_worlds;
 mod bms;
 mod demo;
 mod dump_pack;

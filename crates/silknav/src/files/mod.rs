@@ -2,6 +2,10 @@
 //! `tile2d.ifo` in the navmesh folder, and the object meshes (`.bms`) that `object.ifo` names
 //! under the data root, read and written together.
 //!
+//! - [`WorldSource`] is the one way to open a world: a folder on disk, or the client's
+//!   `Data.pk2` (or a folder in it: `Data.pk2:navmesh`) read in place; every loader reads
+//!   through it ([`WorldFiles::read`], [`crate::World::load_source`], [`crate::corpus`]).
+//!   [`Input`] opens a path that may name one file instead.
 //! - [`scan_folder`] decides which file of a folder is which, for every loader
 //!   ([`WorldFiles::read_dir`], [`crate::World::load`], [`crate::World::from_memory`]).
 //! - [`write_atomic`] writes every file silknav writes: all of it or nothing, never replacing
@@ -9,11 +13,14 @@
 
 mod objects;
 mod scan;
+mod source;
 mod write;
 
 pub use objects::{is_object_mesh_path, resolve_object_path};
 
 pub use scan::{scan_folder, FolderFile, FolderListing, LoadError, WorldLocation, NAVMESH_FOLDER};
+pub use source::{Input, SourceFile, SourcePath, WorldSource};
+pub(crate) use source::{Place, SharedArchive, Store};
 pub use write::{check_new, write_atomic, Overwrite, WriteFileError};
 
 use jmxv::bms::ObjectMesh;
@@ -21,6 +28,7 @@ use jmxv::ifo::{ObjectIfo, Tile2dIfo};
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::{ReadError, RegionId};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -94,6 +102,14 @@ impl std::error::Error for FileError {
     }
 }
 
+/// One parsed file of the navmesh folder.
+enum Parsed {
+    Navmesh(Box<NavMesh>),
+    MapInfo(MapInfo),
+    ObjectIfo(ObjectIfo),
+    Tile2d(Tile2dIfo),
+}
+
 impl WorldFiles {
     /// Navmeshes with companions that make the folder complete: a `mapinfo.mfo` enabling
     /// exactly these regions, an empty `object.ifo`, and a `tile2d.ifo` with as many textures
@@ -123,38 +139,60 @@ impl WorldFiles {
         }
     }
 
-    /// Reads a world given its data root or its navmesh folder: every `nv_XXXX.nvm` (any
-    /// case, dungeons' too) and the companion files that exist, as [`scan_folder`] lists them,
-    /// then every object mesh `object.ifo` names (`.bms` paths, resolved in any case under the
-    /// data root by [`resolve_object_path`]). Files with other names are ignored; an object
-    /// file that does not exist is left out (world lint reports it).
+    /// Reads a world given its data root or its navmesh folder, or an archive
+    /// ([`WorldSource::open`]): every `nv_XXXX.nvm` (any case, dungeons' too) and the
+    /// companion files that exist, as [`scan_folder`] lists them, then every object mesh
+    /// `object.ifo` names (`.bms` paths, resolved in any case under the data root by
+    /// [`resolve_object_path`]). Files with other names are ignored; an object file that does
+    /// not exist is left out (world lint reports it).
     ///
     /// # Errors
-    /// Two files that name one region or companion, or the first file (in the listing's
-    /// order, then `object.ifo`'s) that cannot be read or parsed, with its path.
+    /// As for [`WorldSource::open`] and [`WorldFiles::read`].
     pub fn read_dir(dir: impl AsRef<Path>) -> Result<WorldFiles, LoadError> {
-        let listing = scan_folder(dir)?;
+        WorldFiles::read(&WorldSource::open(dir)?)
+    }
+
+    /// Reads every file of a world that silknav understands from its source, as
+    /// [`WorldFiles::read_dir`] describes, navmeshes in parallel.
+    ///
+    /// # Errors
+    /// The first file (in the listing's order, then `object.ifo`'s) that cannot be read or
+    /// parsed, with its path.
+    pub fn read(source: &WorldSource) -> Result<WorldFiles, LoadError> {
+        let listing = source.listing();
+        let roles: Vec<FolderFile> = listing.iter().map(|(file, _)| file).collect();
+        // Parsed in parallel; the first failure in the listing's order is the one reported.
+        let parsed: Vec<Result<Parsed, FileError>> = roles
+            .par_iter()
+            .map(|&file| {
+                let bytes = source.read(file)?;
+                let fail = |error: jmxv::Error| FileError::new(source.path_of(file), error);
+                Ok(match file {
+                    FolderFile::Navmesh(_) => {
+                        Parsed::Navmesh(Box::new(NavMesh::parse(&bytes).map_err(fail)?))
+                    }
+                    FolderFile::MapInfo => Parsed::MapInfo(MapInfo::parse(&bytes).map_err(fail)?),
+                    FolderFile::ObjectIfo => {
+                        Parsed::ObjectIfo(ObjectIfo::parse(&bytes).map_err(fail)?)
+                    }
+                    FolderFile::Tile2d => Parsed::Tile2d(Tile2dIfo::parse(&bytes).map_err(fail)?),
+                })
+            })
+            .collect();
         let mut files = WorldFiles::default();
-        for (file, path) in listing.iter() {
-            let fail = |error: ReadError| FileError::new(path, error);
-            let bytes = std::fs::read(path).map_err(|e| fail(e.into()))?;
-            match file {
-                FolderFile::Navmesh(region) => {
-                    let mesh = NavMesh::parse(&bytes).map_err(|e| fail(e.into()))?;
-                    files.navmeshes.insert(region, mesh);
+        for (file, parsed) in roles.into_iter().zip(parsed) {
+            match (file, parsed?) {
+                (FolderFile::Navmesh(region), Parsed::Navmesh(mesh)) => {
+                    files.navmeshes.insert(region, *mesh);
                 }
-                FolderFile::MapInfo => {
-                    files.mapinfo = Some(MapInfo::parse(&bytes).map_err(|e| fail(e.into()))?);
-                }
-                FolderFile::ObjectIfo => {
-                    files.object_ifo = Some(ObjectIfo::parse(&bytes).map_err(|e| fail(e.into()))?);
-                }
-                FolderFile::Tile2d => {
-                    files.tile2d = Some(Tile2dIfo::parse(&bytes).map_err(|e| fail(e.into()))?);
-                }
+                (_, Parsed::Navmesh(_)) => {}
+                (_, Parsed::MapInfo(m)) => files.mapinfo = Some(m),
+                (_, Parsed::ObjectIfo(o)) => files.object_ifo = Some(o),
+                (_, Parsed::Tile2d(t)) => files.tile2d = Some(t),
             }
         }
-        if let (Some(ifo), Some(location)) = (&files.object_ifo, listing.location()) {
+        if let Some(ifo) = &files.object_ifo {
+            let resolver = source.object_resolver();
             for entry in &ifo.entries {
                 let Ok(name) = std::str::from_utf8(&entry.path) else {
                     continue;
@@ -162,12 +200,12 @@ impl WorldFiles {
                 if !is_object_mesh_path(name) || files.object_files.contains_key(name) {
                     continue;
                 }
-                let Some(path) = resolve_object_path(&location.data_root, name) else {
+                let Ok(place) = resolver.locate(name.as_bytes()) else {
                     continue;
                 };
-                let fail = |error: ReadError| FileError::new(&path, error);
-                let bytes = std::fs::read(&path).map_err(|e| fail(e.into()))?;
-                let mesh = ObjectMesh::parse(&bytes).map_err(|e| fail(e.into()))?;
+                let bytes = resolver.read(&place)?;
+                let mesh = ObjectMesh::parse(&bytes)
+                    .map_err(|e| FileError::new(resolver.shown(&place), e))?;
                 files.object_files.insert(name.to_owned(), mesh);
             }
         }

@@ -75,19 +75,30 @@ impl FolderListing {
     pub fn from_paths<P: Into<PathBuf>>(
         paths: impl IntoIterator<Item = P>,
     ) -> Result<FolderListing, LoadError> {
-        let mut paths: Vec<PathBuf> = paths.into_iter().map(Into::into).collect();
+        let paths: Vec<PathBuf> = paths.into_iter().map(Into::into).collect();
+        FolderListing::from_named(paths.iter().filter_map(|path| {
+            let name = path.file_name()?.to_str()?;
+            Some((name, path.clone()))
+        }))
+    }
+
+    /// [`FolderListing::from_paths`] for files whose names are given apart from the paths
+    /// reports name them by (the entries of an archive: `Data.pk2:navmesh/nv_694e.nvm`).
+    ///
+    /// # Errors
+    /// As for [`FolderListing::from_paths`].
+    pub(crate) fn from_named<'a>(
+        files: impl IntoIterator<Item = (&'a str, PathBuf)>,
+    ) -> Result<FolderListing, LoadError> {
+        let mut named: Vec<(FolderFile, PathBuf)> = files
+            .into_iter()
+            .filter_map(|(name, path)| Some((FolderFile::from_name(name)?, path)))
+            .collect();
         // Sorted, so that which of two clashing files is named first does not depend on the
         // order the operating system lists them in.
-        paths.sort();
+        named.sort_by(|a, b| a.1.cmp(&b.1));
         let mut files = BTreeMap::new();
-        for path in paths {
-            let Some(role) = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(FolderFile::from_name)
-            else {
-                continue;
-            };
+        for (role, path) in named {
             if let Some(first) = files.get(&role) {
                 return Err(LoadError::DuplicateName {
                     file: role,
@@ -214,6 +225,13 @@ impl WorldLocation {
 pub enum LoadError {
     /// A file, or the folder itself, could not be read or parsed.
     File(FileError),
+    /// An archive that cannot be opened (damaged, another key, no such folder inside).
+    Archive {
+        /// The archive file.
+        path: PathBuf,
+        /// What is wrong, with the entry and byte offset.
+        error: pk2_archive::Pk2Error,
+    },
     /// Two files name the same region or companion: their names differ only in case (or are
     /// equal, for files in memory). Which one the game would read is not defined.
     DuplicateName {
@@ -231,6 +249,7 @@ impl fmt::Display for LoadError {
         match self {
             // Transparent: the file error names the path, its source the detail.
             LoadError::File(e) => e.fmt(f),
+            LoadError::Archive { path, .. } => write!(f, "{}", path.display()),
             LoadError::DuplicateName {
                 file,
                 first,
@@ -249,6 +268,7 @@ impl std::error::Error for LoadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             LoadError::File(e) => std::error::Error::source(e),
+            LoadError::Archive { error, .. } => Some(error),
             LoadError::DuplicateName { .. } => None,
         }
     }

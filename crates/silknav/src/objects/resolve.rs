@@ -1,6 +1,7 @@
 //! From an `object.ifo` path to the `.bms` whose navigation section an instance uses: the path
 //! found under the data root case-insensitively, and `.cpd` → `.bsr` → `.bms` followed.
 
+use crate::files::{FileError, Place, SharedArchive, Store};
 use jmxv::bms::ObjectMesh;
 use jmxv::res::{ResourceFile, ResourceKind};
 use std::collections::HashMap;
@@ -155,46 +156,130 @@ pub fn components(path: &[u8]) -> Option<Vec<&[u8]>> {
 /// A folder's entries: (name bytes, path).
 type Listing = Arc<[(Vec<u8>, PathBuf)]>;
 
-/// Finds object files under a data root, matching every path component in any case; folder
-/// listings are read once and kept. `Sync`: one resolver serves a parallel load.
+/// Finds object files under a data root, matching every path component in any case: in a
+/// folder on disk (folder listings are read once and kept) or in an archive (whose names are
+/// unique in any case, so a component matches at most one entry). `Sync`: one resolver
+/// serves a parallel load.
 #[derive(Debug)]
 pub struct ObjectResolver {
+    /// The data root, as reports name it.
     root: PathBuf,
-    listings: Mutex<HashMap<PathBuf, Listing>>,
+    tree: Tree,
+}
+
+#[derive(Debug)]
+enum Tree {
+    Disk {
+        listings: Mutex<HashMap<PathBuf, Listing>>,
+    },
+    Archive {
+        store: Store,
+        /// The data root's stored path in the archive (empty for its root).
+        root: Vec<u8>,
+    },
 }
 
 impl ObjectResolver {
-    /// A resolver for the files under `data_root`.
+    /// A resolver for the files under `data_root`, a folder on disk.
     pub fn new(data_root: impl Into<PathBuf>) -> ObjectResolver {
         ObjectResolver {
             root: data_root.into(),
-            listings: Mutex::new(HashMap::new()),
+            tree: Tree::Disk {
+                listings: Mutex::new(HashMap::new()),
+            },
         }
     }
 
-    /// The data root.
+    /// A resolver for the files under the folder `root` (its stored path; empty for the root)
+    /// of an archive read from `path`.
+    pub(crate) fn in_archive(
+        archive: Arc<SharedArchive>,
+        path: PathBuf,
+        root: Vec<u8>,
+    ) -> ObjectResolver {
+        let store = Store::Archive { archive, path };
+        ObjectResolver {
+            root: store.shown(&Place::Entry(root.clone())),
+            tree: Tree::Archive { store, root },
+        }
+    }
+
+    /// The data root, as reports name it (`Data`, `Data.pk2`).
     pub fn data_root(&self) -> &Path {
         &self.root
     }
 
     /// The file a stored path names: backslashes and slashes separate components, each
     /// matched against its folder's entries exactly, else ignoring ASCII case (the first in
-    /// byte order when several match); the last must be a file, not a folder.
+    /// byte order when several match); the last must be a file, not a folder. In an archive,
+    /// the file is named `ARCHIVE:PATH` (`Data.pk2:res/bldg/a.bms`).
     ///
     /// # Errors
     /// [`ObjectProblem::BadPath`] for a path that could leave the data root or names nothing
     /// ([`components`]); [`ObjectProblem::NotFound`] naming the first component that matched
     /// nothing.
     pub fn find(&self, path: &[u8]) -> Result<PathBuf, ObjectProblem> {
+        self.locate(path).map(|place| self.shown(&place))
+    }
+
+    /// Where the file a stored path names is ([`ObjectResolver::find`]).
+    pub(crate) fn locate(&self, path: &[u8]) -> Result<Place, ObjectProblem> {
         let components = components(path).ok_or_else(|| ObjectProblem::BadPath {
             path: path.to_vec(),
         })?;
-        let mut missing = (0, components[0]);
-        self.walk(&self.root, &components, 0, &mut missing)
-            .ok_or_else(|| ObjectProblem::NotFound {
-                path: path.to_vec(),
-                component: missing.1.to_vec(),
-            })
+        let not_found = |component: &[u8]| ObjectProblem::NotFound {
+            path: path.to_vec(),
+            component: component.to_vec(),
+        };
+        match &self.tree {
+            Tree::Disk { .. } => {
+                let mut missing = (0, components[0]);
+                self.walk(&self.root, &components, 0, &mut missing)
+                    .map(Place::Disk)
+                    .ok_or_else(|| not_found(missing.1))
+            }
+            Tree::Archive {
+                store: Store::Archive { archive, .. },
+                root,
+            } => {
+                let mut at = root.clone();
+                for (i, component) in components.iter().enumerate() {
+                    if !at.is_empty() {
+                        at.push(b'/');
+                    }
+                    at.extend_from_slice(component);
+                    let last = i + 1 == components.len();
+                    match archive.entry_bytes(&at) {
+                        // A folder where a file is named, or a file where a folder is: the
+                        // component names nothing the path can use.
+                        Some(entry) if entry.is_file() == last => {
+                            if last {
+                                return Ok(Place::Entry(entry.raw_path().to_vec()));
+                            }
+                        }
+                        _ => return Err(not_found(component)),
+                    }
+                }
+                Err(not_found(components[components.len() - 1]))
+            }
+            Tree::Archive { .. } => Err(not_found(components[0])),
+        }
+    }
+
+    /// How reports name a file [`ObjectResolver::locate`] found.
+    pub(crate) fn shown(&self, place: &Place) -> PathBuf {
+        match &self.tree {
+            Tree::Disk { .. } => Store::Disk.shown(place),
+            Tree::Archive { store, .. } => store.shown(place),
+        }
+    }
+
+    /// The bytes of a file [`ObjectResolver::locate`] found.
+    pub(crate) fn read(&self, place: &Place) -> Result<Vec<u8>, FileError> {
+        match &self.tree {
+            Tree::Disk { .. } => Store::Disk.read(place),
+            Tree::Archive { store, .. } => store.read(place),
+        }
     }
 
     /// The entry under `dir` matching `rest`, trying the exact name first, then every name
@@ -235,10 +320,12 @@ impl ObjectResolver {
         None
     }
 
-    /// A folder's entries, sorted by name; empty when it cannot be listed.
+    /// A folder's entries on disk, sorted by name; empty when it cannot be listed.
     fn listing(&self, dir: &Path) -> Listing {
-        let mut cache = self
-            .listings
+        let Tree::Disk { listings } = &self.tree else {
+            return Listing::from([]);
+        };
+        let mut cache = listings
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(listing) = cache.get(dir) {
@@ -290,10 +377,11 @@ impl ObjectResolver {
                 b"bms" | b"bsr" | b"cpd" => {}
                 _ => return Err(ObjectProblem::UnknownKind { path: next }),
             }
-            let file = self.find(&next)?;
-            let bytes = std::fs::read(&file).map_err(|e| ObjectProblem::Unreadable {
+            let place = self.locate(&next)?;
+            let file = self.shown(&place);
+            let bytes = self.read(&place).map_err(|e| ObjectProblem::Unreadable {
                 file: file.clone(),
-                message: e.to_string(),
+                message: e.error.to_string(),
             })?;
             let malformed = |error| ObjectProblem::Malformed {
                 file: file.clone(),

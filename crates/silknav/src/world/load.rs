@@ -3,8 +3,7 @@
 
 use super::region::{Region, RegionIssue};
 use super::World;
-use crate::files::{scan_folder, FileError, FolderFile, FolderListing, LoadError};
-use crate::objects::resolve::ObjectResolver;
+use crate::files::{FileError, FolderFile, FolderListing, LoadError, WorldSource};
 use crate::objects::{load_objects, ObjectFinding, RegionObjects};
 use jmxv::ifo::ObjectIfo;
 use jmxv::mfo::MapInfo;
@@ -182,11 +181,13 @@ impl World {
 
     /// Loads a world folder: `mapinfo.mfo` when present, and every `nv_XXXX.nvm` (any case) of
     /// an enabled region, parsed in parallel. `dir` is the navmesh folder or the data root
-    /// above it ([`crate::files::WorldLocation`]).
+    /// above it ([`crate::files::WorldLocation`]), or an archive, or a folder inside one
+    /// (`Data.pk2`, `Data.pk2:navmesh`; [`WorldSource::open`], with the official clients'
+    /// key: [`World::load_pk2`] takes another).
     ///
-    /// Files are listed by [`scan_folder`]. What is left out — regions without a file, files
-    /// of regions mapinfo does not enable, dungeons — and parts of files the queries cannot
-    /// use are in [`World::load_report`].
+    /// Files are listed by [`scan_folder`](crate::files::scan_folder). What is left out —
+    /// regions without a file, files of regions mapinfo does not enable, dungeons — and parts
+    /// of files the queries cannot use are in [`World::load_report`].
     ///
     /// The work runs on rayon's current thread pool: all cores by default (or as many as the
     /// `RAYON_NUM_THREADS` variable says); to cap it, run the load inside a pool of your own:
@@ -198,16 +199,41 @@ impl World {
     /// ```
     ///
     /// # Errors
-    /// The folder cannot be listed, two files name one region or companion
-    /// ([`LoadError::DuplicateName`]), or a file cannot be read or is malformed (the error
-    /// names one such file).
+    /// The folder cannot be listed or the archive opened, two files name one region or
+    /// companion ([`LoadError::DuplicateName`]), or a file cannot be read or is malformed (the
+    /// error names one such file).
     pub fn load(dir: impl AsRef<Path>) -> Result<World, LoadError> {
         World::load_with(dir, &LoadOptions::default(), |_, _| {})
+    }
+
+    /// Loads the world in a PK2 archive encrypted with `key` (`Data.pk2`, or a folder inside
+    /// one: `Data.pk2:navmesh`), reading only the entries it needs, straight from the
+    /// archive. [`World::load`] reads archives of the official clients' key too.
+    ///
+    /// # Errors
+    /// The archive cannot be opened (damaged, another key: [`LoadError::Archive`] names the
+    /// entry and offset), or as for [`World::load`].
+    pub fn load_pk2(archive: impl AsRef<Path>, key: &pk2_archive::Key) -> Result<World, LoadError> {
+        let source = WorldSource::open_with_key(archive, key)?;
+        World::load_source(&source, &LoadOptions::default(), |_, _| {})
     }
 
     /// [`World::load`] with options: [`LoadOptions::terrain_only`] leaves the objects out.
     /// `progress(done, total)` is called as navmesh files are parsed, as for
     /// [`World::load_with_progress`].
+    ///
+    /// # Errors
+    /// As for [`World::load_source`].
+    pub fn load_with(
+        dir: impl AsRef<Path>,
+        options: &LoadOptions,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> Result<World, LoadError> {
+        World::load_source(&WorldSource::open(dir)?, options, progress)
+    }
+
+    /// Loads the world of an opened source (a folder or an archive; [`WorldSource`]): the
+    /// one loader behind [`World::load`], [`World::load_pk2`] and [`World::load_with`].
     ///
     /// Objects: every instance the loaded regions list, deduplicated
     /// ([`crate::objects::InstanceKey`]), its mesh found through `object.ifo` under the data
@@ -216,43 +242,39 @@ impl World {
     /// error.
     ///
     /// # Errors
-    /// As for [`World::load`], and a malformed `object.ifo` (when objects are loaded).
-    pub fn load_with(
-        dir: impl AsRef<Path>,
+    /// A file cannot be read or is malformed (the error names one such file), including a
+    /// malformed `object.ifo` when objects are loaded.
+    pub fn load_source(
+        source: &WorldSource,
         options: &LoadOptions,
         progress: impl Fn(usize, usize) + Sync,
     ) -> Result<World, LoadError> {
-        let dir = dir.as_ref();
-        let listing = scan_folder(dir)?;
+        let listing = source.listing();
         let mapinfo = match listing.path(FolderFile::MapInfo) {
             Some(path) => {
-                let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+                let bytes = source.read(FolderFile::MapInfo)?;
                 Some(MapInfo::parse(&bytes).map_err(|e| FileError::new(path, e))?)
             }
             None => None,
         };
         let object_ifo = match listing.path(FolderFile::ObjectIfo) {
             Some(path) if options.objects => {
-                let bytes = std::fs::read(path).map_err(|e| FileError::new(path, e))?;
+                let bytes = source.read(FolderFile::ObjectIfo)?;
                 Some(ObjectIfo::parse(&bytes).map_err(|e| FileError::new(path, e))?)
             }
             _ => None,
         };
-        let navmesh_dir = listing.location().map_or(dir, |l| l.navmesh_dir.as_path());
-        let (files, report) = plan(&listing, navmesh_dir, mapinfo.as_ref());
+        let (files, report) = plan(listing, |file| source.path_of(file), mapinfo.as_ref());
         let parsed = parse_parallel(
             &files,
-            |path| std::fs::read(path).map(Cow::Owned),
+            |id, _| source.read(FolderFile::Navmesh(id)).map(Cow::Owned),
             &progress,
             options.objects,
         )?;
         let (regions, records): (Vec<_>, Vec<_>) = parsed.into_iter().unzip();
         let mut world = World::assemble(regions, report);
         if options.objects {
-            let data_root = listing
-                .location()
-                .map_or_else(|| dir.to_path_buf(), |l| l.data_root.clone());
-            let resolver = ObjectResolver::new(data_root);
+            let resolver = source.object_resolver();
             let ids: Vec<RegionId> = world.regions().collect();
             let (objects, findings) = load_objects(&records, &ids, object_ifo.as_ref(), &resolver);
             world.objects = objects;
@@ -295,10 +317,14 @@ impl World {
             Some(path) => Some(MapInfo::parse(bytes[path]).map_err(|e| FileError::new(path, e))?),
             None => None,
         };
-        let (navmeshes, report) = plan(&listing, Path::new(""), mapinfo.as_ref());
+        let (navmeshes, report) = plan(
+            &listing,
+            |file| listing.path_or_canonical(Path::new(""), file),
+            mapinfo.as_ref(),
+        );
         let regions = parse_parallel(
             &navmeshes,
-            |path| Ok(Cow::Borrowed(bytes[path])),
+            |_, path| Ok(Cow::Borrowed(bytes[path])),
             &|_, _| {},
             false,
         )?;
@@ -311,10 +337,10 @@ impl World {
 
 /// Which navmeshes of a listing are loaded, in region order, and the report of the rest: files
 /// of dungeons and of regions that `mapinfo` does not enable, and regions it enables without a
-/// file (named as they would be in `dir`).
+/// file (named by `path_of`, as they would be in the folder).
 fn plan(
     listing: &FolderListing,
-    dir: &Path,
+    path_of: impl Fn(FolderFile) -> PathBuf,
     mapinfo: Option<&MapInfo>,
 ) -> (Vec<(RegionId, PathBuf)>, LoadReport) {
     let mut report = LoadReport {
@@ -329,7 +355,7 @@ fn plan(
     if let Some(mapinfo) = mapinfo {
         for region in mapinfo.enabled_regions() {
             if listing.navmesh(region).is_none() {
-                let path = listing.path_or_canonical(dir, FolderFile::Navmesh(region));
+                let path = path_of(FolderFile::Navmesh(region));
                 report
                     .findings
                     .push(finding(region, &path, LoadFindingKind::MissingFile));
@@ -358,7 +384,7 @@ fn plan(
 #[allow(clippy::type_complexity)]
 fn parse_parallel<'b>(
     files: &[(RegionId, PathBuf)],
-    read: impl Fn(&Path) -> std::io::Result<Cow<'b, [u8]>> + Sync,
+    read: impl Fn(RegionId, &Path) -> Result<Cow<'b, [u8]>, FileError> + Sync,
     progress: &(impl Fn(usize, usize) + Sync),
     objects: bool,
 ) -> Result<Vec<((Region, PathBuf), RegionObjects)>, FileError> {
@@ -367,8 +393,7 @@ fn parse_parallel<'b>(
     files
         .par_iter()
         .map(|(id, path)| {
-            let result = read(path)
-                .map_err(|e| FileError::new(path, e))
+            let result = read(*id, path)
                 .and_then(|bytes| NavMesh::parse(&bytes).map_err(|e| FileError::new(path, e)))
                 .map(|mesh| {
                     let region = Region::from_navmesh(*id, &mesh);

@@ -1,6 +1,8 @@
 //! Integration tests of the silknav crate: generated and imported worlds, world lint.
 
 mod anyangle;
+mod archives;
+mod corpus;
 mod generated_objects;
 mod invariants;
 mod loading;

@@ -14,7 +14,7 @@
 mod paths;
 mod points;
 
-use super::lint::{finding_text, lint_folder, plural};
+use super::lint::{finding_text, lint_world_source, plural};
 use super::query::{self, find_path};
 use super::render;
 use crate::exit::Status;
@@ -72,7 +72,8 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     })?;
     let generate_time = started.elapsed();
 
-    let linted = lint_folder(dir)?;
+    let source = crate::input::open_world(dir, &Default::default())?;
+    let linted = lint_world_source(&source)?;
     let lint_files = linted.iter().filter(|f| f.exists).count();
     let findings: Vec<String> = linted
         .iter()
@@ -221,7 +222,8 @@ fn refuse_other_worlds(dir: &Path, regions: &[RegionId]) -> anyhow::Result<()> {
     if !dir.exists() {
         return Ok(());
     }
-    for path in crate::input::world_file_paths(dir)?.into_values() {
+    let source = crate::input::open_world(dir, &Default::default())?;
+    for (_, path) in source.listing().iter() {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if RegionId::from_file_name(name).is_some_and(|r| !regions.contains(&r)) {
             anyhow::bail!(

@@ -64,8 +64,8 @@ pub fn prepare(world: &World, label: &str) -> PathIndexStats {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
     let world_args = &args.segment.world;
-    let world = super::load_with(&world_args.dir, world_args.terrain_only)?;
-    prepare(&world, &world_args.dir.display().to_string());
+    let world = world_args.load()?;
+    prepare(&world, &world_args.name());
     let mut scratch = match args.budget {
         Some(n) => PathScratch::with_budget(n),
         None => PathScratch::new(),

@@ -1,5 +1,6 @@
-//! The query commands, `cell`, `height`, `los`, `move` and `path`: a world folder loaded once,
-//! then one query from the command line or a batch from standard input ([`batch`]).
+//! The query commands, `cell`, `height`, `los`, `move` and `path`: a world (a folder or a PK2
+//! archive) loaded once, then one query from the command line or a batch from standard input
+//! ([`batch`]).
 //!
 //! Coordinates are world coordinates: `x = region_x·1920 + local_x`, `z = region_z·1920 +
 //! local_z`. Points in answers are written the same way, as the shortest decimal that reads back
@@ -14,11 +15,14 @@ pub mod los;
 pub mod move_along;
 
 use crate::exit::Status;
+use crate::input::{self, KeyArgs};
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
 use anyhow::{anyhow, Context};
 use serde::Serialize;
+use silknav::files::WorldSource;
+use silknav::pk2_archive::Key;
 use silknav::{LoadFindingKind, LoadOptions};
 use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
@@ -27,15 +31,34 @@ use std::path::{Path, PathBuf};
 /// The world and the output form, common to every query command.
 #[derive(Debug, clap::Args)]
 pub struct WorldArgs {
-    /// World folder: its nv_XXXX.nvm files (those mapinfo.mfo enables, when it has one)
-    #[arg(value_name = "DIR")]
-    dir: PathBuf,
+    /// The world: a folder (the data root or its navmesh folder), a PK2 archive (Data.pk2), or
+    /// a folder in one (Data.pk2:navmesh); its nv_XXXX.nvm files that mapinfo.mfo enables
+    #[arg(value_name = "WORLD")]
+    world: PathBuf,
     /// Answer in JSON lines instead of text
     #[arg(long)]
     json: bool,
     /// Load the terrain only: no object instances (buildings, gates, bridges)
     #[arg(long)]
     terrain_only: bool,
+    #[command(flatten)]
+    key: KeyArgs,
+}
+
+impl WorldArgs {
+    /// The world as named on the command line.
+    pub fn name(&self) -> String {
+        self.world.display().to_string()
+    }
+
+    /// Loads the world ([`load_with`]).
+    ///
+    /// # Errors
+    /// As for [`load`].
+    pub fn load(&self) -> anyhow::Result<World> {
+        let source = input::open_world(&self.world, &self.key.key()?)?;
+        load_with(&source, self.terrain_only)
+    }
 }
 
 /// A command that takes one point and an optional reference height: `X Z [--y Y]`, or a batch
@@ -187,7 +210,7 @@ fn run_range<A: Answer>(
     arity: (usize, usize),
     ask: impl FnMut(&World, &[f64]) -> A,
 ) -> anyhow::Result<Status> {
-    let loaded = load_with(&world.dir, world.terrain_only)?;
+    let loaded = world.load()?;
     answer(&loaded, world.json, numbers, arity, ask)
 }
 
@@ -286,28 +309,29 @@ struct MalformedJson<'a> {
 /// The folder cannot be read, a file is malformed, or nothing was loaded (almost always a
 /// wrong path).
 pub fn load(dir: &Path) -> anyhow::Result<World> {
-    load_with(dir, false)
+    load_with(&input::open_world(dir, &Key::default())?, false)
 }
 
-/// [`load`], with or without the objects.
+/// Loads an opened world, with or without the objects, as [`load`].
 ///
 /// # Errors
 /// As for [`load`].
-pub fn load_with(dir: &Path, terrain_only: bool) -> anyhow::Result<World> {
-    let progress = Progress::counting(format!("loading {}", dir.display()), "files");
+pub fn load_with(source: &WorldSource, terrain_only: bool) -> anyhow::Result<World> {
+    let name = source.path();
+    let progress = Progress::counting(format!("loading {}", name.display()), "files");
     let options = if terrain_only {
         LoadOptions::terrain_only()
     } else {
         LoadOptions::default()
     };
-    let world = World::load_with(dir, &options, |done, total| progress.update(done, total))
+    let world = World::load_source(source, &options, |done, total| progress.update(done, total))
         .map_err(|e| anyhow!(e))?;
     drop(progress);
-    warn_about_load(dir, &world);
+    warn_about_load(&name, &world);
     if world.regions().len() == 0 {
         anyhow::bail!(
             "{}: no region loaded (no nv_XXXX.nvm file here, or none that mapinfo.mfo enables)",
-            dir.display()
+            name.display()
         );
     }
     Ok(world)
