@@ -15,6 +15,7 @@ use crate::world::region::Region;
 use crate::world::World;
 use jmxv::nvm::{HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
+use rayon::prelude::*;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -167,20 +168,30 @@ pub(crate) fn direction_class(p: [f64; 2], q: [f64; 2]) -> Option<u8> {
 const QUADRANTS: [(i64, i64); 4] = [(0, 0), (-1, 0), (-1, -1), (0, -1)];
 
 impl PathIndex {
-    pub fn build(world: &World) -> PathIndex {
+    /// Builds the index of a world on rayon's current pool; `progress(done, total)` counts
+    /// the corners whose visibility is done.
+    pub fn build(world: &World, progress: &(dyn Fn(usize, usize) + Sync)) -> PathIndex {
         let started = Instant::now();
         let ground = Grid::global(world);
         let regions = world.region_data();
 
-        // Rectangles, region by region.
+        // Rectangles, region by region (in parallel, then numbered in region order).
+        let covers: Vec<(Vec<u16>, Vec<Rect>)> = regions
+            .par_iter()
+            .map(|region| {
+                let mut tiles = vec![u16::MAX; TILES_PER_SIDE * TILES_PER_SIDE];
+                let mut rects = Vec::new();
+                cover_region(region, &mut tiles, &mut rects);
+                (tiles, rects)
+            })
+            .collect();
         let mut region_rect_base = Vec::with_capacity(regions.len());
-        let mut tile_rect = vec![u16::MAX; regions.len() * TILES_PER_SIDE * TILES_PER_SIDE];
-        let mut rects = Vec::new();
-        for (i, region) in regions.iter().enumerate() {
+        let mut tile_rect = Vec::with_capacity(regions.len() * TILES_PER_SIDE * TILES_PER_SIDE);
+        let mut rects = Vec::with_capacity(covers.iter().map(|c| c.1.len()).sum());
+        for (tiles, region_rects) in covers {
             region_rect_base.push(rects.len() as u32);
-            let tiles = &mut tile_rect[i * TILES_PER_SIDE * TILES_PER_SIDE..]
-                [..TILES_PER_SIDE * TILES_PER_SIDE];
-            cover_region(region, tiles, &mut rects);
+            tile_rect.extend(tiles);
+            rects.extend(region_rects);
         }
 
         let rect_of = |gx: i64, gz: i64| rect_at(&tile_rect, &region_rect_base, &ground, gx, gz);
@@ -239,44 +250,54 @@ impl PathIndex {
             .map(|r| find(&mut parent, r))
             .collect();
 
-        // Corners: each vertex is examined by one owner region.
-        let mut corners = Vec::new();
-        let mut corner_roots = Vec::new();
-        let mut touching: Vec<(u32, u32)> = Vec::new(); // (rect, corner)
-        for region in regions {
-            let (bx, bz) = (i64::from(region.id.x()) * N, i64::from(region.id.z()) * N);
-            for vz in 0..=N {
-                for vx in 0..=N {
-                    let (gx, gz) = (bx + vx, bz + vz);
-                    if !owns(&ground, region.id, gx, gz) {
-                        continue;
-                    }
-                    let Some((arc, taut_mask, roots)) = classify(&ground, gx, gz) else {
-                        continue;
-                    };
-                    let id = corners.len() as u32;
-                    corners.push(Corner {
-                        gx: gx as i32,
-                        gz: gz as i32,
-                        arc,
-                        taut_mask,
-                    });
-                    let mut root_rects = [NONE; 4];
-                    let mut n = 0;
-                    for (q, &(ox, oz)) in QUADRANTS.iter().enumerate() {
-                        let rect = rect_of(gx + ox, gz + oz);
-                        if rect == NONE {
+        // Corners: each vertex is examined by one owner region (in parallel, then numbered
+        // in region order).
+        let found: Vec<Vec<(Corner, u8)>> = regions
+            .par_iter()
+            .map(|region| {
+                let (bx, bz) = (i64::from(region.id.x()) * N, i64::from(region.id.z()) * N);
+                let mut found = Vec::new();
+                for vz in 0..=N {
+                    for vx in 0..=N {
+                        let (gx, gz) = (bx + vx, bz + vz);
+                        if !owns(&ground, region.id, gx, gz) {
                             continue;
                         }
-                        touching.push((rect, id));
-                        if roots & (1 << q) != 0 && !root_rects[..n].contains(&rect) {
-                            root_rects[n] = rect;
-                            n += 1;
+                        if let Some((arc, taut_mask, roots)) = classify(&ground, gx, gz) {
+                            let corner = Corner {
+                                gx: gx as i32,
+                                gz: gz as i32,
+                                arc,
+                                taut_mask,
+                            };
+                            found.push((corner, roots));
                         }
                     }
-                    corner_roots.push(root_rects);
+                }
+                found
+            })
+            .collect();
+        let mut corners = Vec::with_capacity(found.iter().map(Vec::len).sum());
+        let mut corner_roots = Vec::with_capacity(corners.capacity());
+        let mut touching: Vec<(u32, u32)> = Vec::new(); // (rect, corner)
+        for (corner, roots) in found.into_iter().flatten() {
+            let id = corners.len() as u32;
+            let (gx, gz) = (i64::from(corner.gx), i64::from(corner.gz));
+            corners.push(corner);
+            let mut root_rects = [NONE; 4];
+            let mut n = 0;
+            for (q, &(ox, oz)) in QUADRANTS.iter().enumerate() {
+                let rect = rect_of(gx + ox, gz + oz);
+                if rect == NONE {
+                    continue;
+                }
+                touching.push((rect, id));
+                if roots & (1 << q) != 0 && !root_rects[..n].contains(&rect) {
+                    root_rects[n] = rect;
+                    n += 1;
                 }
             }
+            corner_roots.push(root_rects);
         }
         touching.sort_unstable();
         touching.dedup();
@@ -320,7 +341,7 @@ impl PathIndex {
             seen: Vec::new(),
             build_time: Duration::ZERO,
         };
-        let (edge_start, edges, (seen_start, seen)) = graph::build(&index);
+        let (edge_start, edges, (seen_start, seen)) = graph::build(&index, progress);
         index.edge_start = edge_start;
         index.edges = edges;
         index.seen_start = seen_start;
@@ -412,64 +433,92 @@ fn rect_at(
 /// (`x = line`, row k when vertical; `z = line`, column k otherwise) is a wall for sight.
 fn sides_of(
     rects: &[Rect],
-    across: impl Fn(i64, i64, i64, i64) -> u32,
-    sight_wall: impl Fn((i64, i64), bool) -> bool,
+    across: impl Fn(i64, i64, i64, i64) -> u32 + Sync,
+    sight_wall: impl Fn((i64, i64), bool) -> bool + Sync,
 ) -> (Vec<u32>, Vec<Portal>) {
-    let mut start = Vec::with_capacity(rects.len() + 1);
-    let mut runs = Vec::new();
-    for r in rects {
-        start.push(runs.len() as u32);
-        let (x0, z0, x1, z1) = (
-            i64::from(r.x0),
-            i64::from(r.z0),
-            i64::from(r.x1),
-            i64::from(r.z1),
-        );
-        let sides: [(Side, i64, i64, i64); 4] = [
-            (Side::West, x0, z0, z1),
-            (Side::East, x1, z0, z1),
-            (Side::South, z0, x0, x1),
-            (Side::North, z1, x0, x1),
-        ];
-        for (side, line, from, to) in sides {
-            // The tile inside the rectangle at position k along the side, and the step out.
-            let neighbour = |k: i64| match side {
-                Side::West => across(line, k, -1, 0),
-                Side::East => across(line - 1, k, 1, 0),
-                Side::South => across(k, line, 0, -1),
-                Side::North => across(k, line - 1, 0, 1),
-            };
-            let mut k = from;
-            while k < to {
-                let to_rect = neighbour(k);
-                let mut end = k + 1;
-                while end < to && neighbour(end) == to_rect {
-                    end += 1;
-                }
-                if to_rect != NONE {
-                    // The sides continuing the line beyond the run's ends.
-                    let (before, after) = match side {
-                        Side::West | Side::East => ((line, k - 1), (line, end)),
-                        Side::South | Side::North => ((line, k - 1), (line, end)),
-                    };
-                    let vertical = matches!(side, Side::West | Side::East);
-                    let ends_walled = u8::from(sight_wall(before, vertical))
-                        | u8::from(sight_wall(after, vertical)) << 1;
-                    runs.push(Portal {
-                        side,
-                        line: line as i32,
-                        lo: k as i32,
-                        hi: end as i32,
-                        to: to_rect,
-                        ends_walled,
-                    });
-                }
-                k = end;
+    // Runs of rectangles in parallel, each with its lengths; then one list.
+    let parts: Vec<(Vec<u32>, Vec<Portal>)> = rects
+        .par_chunks(1024)
+        .map(|part| {
+            let mut lengths = Vec::with_capacity(part.len());
+            let mut runs = Vec::new();
+            for r in part {
+                let before = runs.len();
+                sides_of_rect(r, &across, &sight_wall, &mut runs);
+                lengths.push((runs.len() - before) as u32);
             }
+            (lengths, runs)
+        })
+        .collect();
+    let mut start = Vec::with_capacity(rects.len() + 1);
+    let mut runs = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+    let mut total = 0;
+    for (lengths, part) in parts {
+        for n in lengths {
+            start.push(total);
+            total += n;
+        }
+        runs.extend(part);
+    }
+    start.push(total);
+    (start, runs)
+}
+
+/// Appends the runs of one rectangle's sides (see [`sides_of`]).
+fn sides_of_rect(
+    r: &Rect,
+    across: &impl Fn(i64, i64, i64, i64) -> u32,
+    sight_wall: &impl Fn((i64, i64), bool) -> bool,
+    runs: &mut Vec<Portal>,
+) {
+    let (x0, z0, x1, z1) = (
+        i64::from(r.x0),
+        i64::from(r.z0),
+        i64::from(r.x1),
+        i64::from(r.z1),
+    );
+    let sides: [(Side, i64, i64, i64); 4] = [
+        (Side::West, x0, z0, z1),
+        (Side::East, x1, z0, z1),
+        (Side::South, z0, x0, x1),
+        (Side::North, z1, x0, x1),
+    ];
+    for (side, line, from, to) in sides {
+        // The tile inside the rectangle at position k along the side, and the step out.
+        let neighbour = |k: i64| match side {
+            Side::West => across(line, k, -1, 0),
+            Side::East => across(line - 1, k, 1, 0),
+            Side::South => across(k, line, 0, -1),
+            Side::North => across(k, line - 1, 0, 1),
+        };
+        let mut k = from;
+        while k < to {
+            let to_rect = neighbour(k);
+            let mut end = k + 1;
+            while end < to && neighbour(end) == to_rect {
+                end += 1;
+            }
+            if to_rect != NONE {
+                // The sides continuing the line beyond the run's ends.
+                let (before, after) = match side {
+                    Side::West | Side::East => ((line, k - 1), (line, end)),
+                    Side::South | Side::North => ((line, k - 1), (line, end)),
+                };
+                let vertical = matches!(side, Side::West | Side::East);
+                let ends_walled = u8::from(sight_wall(before, vertical))
+                    | u8::from(sight_wall(after, vertical)) << 1;
+                runs.push(Portal {
+                    side,
+                    line: line as i32,
+                    lo: k as i32,
+                    hi: end as i32,
+                    to: to_rect,
+                    ends_walled,
+                });
+            }
+            k = end;
         }
     }
-    start.push(runs.len() as u32);
-    (start, runs)
 }
 
 /// Splits a region's walkable tiles into rectangles with no wall inside: grow each run along

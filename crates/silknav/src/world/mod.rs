@@ -172,7 +172,7 @@ impl World {
     /// The path index, built on first use.
     pub(crate) fn path_index(&self) -> &crate::path::index::PathIndex {
         self.paths
-            .get_or_init(|| crate::path::index::PathIndex::build(self))
+            .get_or_init(|| crate::path::index::PathIndex::build(self, &|_, _| {}))
     }
 
     /// The position of a loaded region in [`World::region_data`].
