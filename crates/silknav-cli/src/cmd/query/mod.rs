@@ -18,9 +18,7 @@ use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
 use anyhow::{anyhow, Context};
-use jmxv::RegionId;
 use serde::Serialize;
-use silknav::world::EdgeId;
 use silknav::{LoadFindingKind, LoadOptions};
 use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
@@ -385,29 +383,10 @@ fn world_xz(p: Position) -> (f64, f64) {
     (p.world_x(), p.world_z())
 }
 
-/// The position at world coordinates, or `None` outside the terrain id space.
-fn position(x: f64, z: f64) -> Option<Position> {
-    Position::from_world(x, z)
-}
-
-/// An edge in JSON: `{"region":"4080","kind":"internal","index":12}`.
-#[derive(Serialize)]
-struct EdgeJson {
-    region: String,
-    kind: &'static str,
-    index: u32,
-}
-
-impl EdgeJson {
-    fn new(region: RegionId, edge: EdgeId) -> EdgeJson {
-        let (kind, index) = match edge {
-            EdgeId::Internal(i) => ("internal", i),
-            EdgeId::Global(i) => ("global", i),
-        };
-        EdgeJson {
-            region: region.to_string(),
-            kind,
-            index,
-        }
-    }
+/// Writes a JSON answer, compact, without a line break.
+///
+/// # Errors
+/// Only those of `out`.
+fn write_json(out: &mut dyn Write, answer: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(out, answer).map_err(io::Error::from)
 }

@@ -6,27 +6,20 @@
 //! (`edge` `{"region","kind","index"}` for a wall, else null), or
 //! `{"stop":null,"error":"off-mesh"}` (with `"region":"RRRR"` for `missing-region`).
 
-use super::{position, world_xz, Answer, EdgeJson, SegmentArgs};
+use super::{world_xz, Answer, SegmentArgs};
 use crate::exit::Status;
-use jmxv::json::Float;
-use jmxv::F32;
-use serde::Serialize;
-use silknav::world::{MoveError, MoveOutcome, MoveStop};
+use silknav::query::SegmentQuery;
+use silknav::world::{MoveError, MoveOutcome};
 use silknav::World;
 use std::io::{self, Write};
 
-/// Where a walk stops, as the library's [`World::move_along`] finds it.
+/// Where a walk stops, as the library's [`silknav::query::move_along`] finds it.
 pub struct MoveAnswer(pub Result<MoveOutcome, MoveError>);
 
 /// Answers one query: numbers are `x1 z1 x2 z2`.
 pub fn ask(world: &World, n: &[f64]) -> MoveAnswer {
-    let Some(from) = position(n[0], n[1]) else {
-        return MoveAnswer(Err(MoveError::StartNotWalkable));
-    };
-    let Some(to) = position(n[2], n[3]) else {
-        return MoveAnswer(Err(MoveError::OffMesh));
-    };
-    MoveAnswer(world.move_along(from, to))
+    let q = SegmentQuery::new(n[0], n[1], n[2], n[3]);
+    MoveAnswer(silknav::query::move_along(world, q))
 }
 
 /// Runs `silknav move`.
@@ -35,26 +28,6 @@ pub fn ask(world: &World, n: &[f64]) -> MoveAnswer {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &SegmentArgs) -> anyhow::Result<Status> {
     super::run(&args.world, args.numbers(), 4, ask)
-}
-
-#[derive(Serialize)]
-struct MoveJson {
-    #[serde(flatten)]
-    stop_at: Option<StopJson>,
-    stop: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    edge: Option<Option<EdgeJson>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    region: Option<String>,
-}
-
-#[derive(Serialize)]
-struct StopJson {
-    x: f64,
-    z: f64,
-    height: Float,
 }
 
 impl Answer for MoveAnswer {
@@ -73,36 +46,6 @@ impl Answer for MoveAnswer {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = match self.0 {
-            Ok(outcome) => {
-                let (x, z) = world_xz(outcome.position);
-                let edge = match outcome.stop {
-                    MoveStop::Wall { region, edge } => Some(EdgeJson::new(region, edge)),
-                    _ => None,
-                };
-                MoveJson {
-                    stop_at: Some(StopJson {
-                        x,
-                        z,
-                        height: Float(F32::from(outcome.height)),
-                    }),
-                    stop: Some(outcome.stop.word()),
-                    edge: Some(edge),
-                    error: None,
-                    region: None,
-                }
-            }
-            Err(e) => MoveJson {
-                stop_at: None,
-                stop: None,
-                edge: None,
-                error: Some(e.word()),
-                region: match e {
-                    MoveError::MissingRegion(r) => Some(r.to_string()),
-                    _ => None,
-                },
-            },
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::move_along(&self.0))
     }
 }
