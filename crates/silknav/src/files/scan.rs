@@ -214,6 +214,9 @@ impl WorldLocation {
 pub enum LoadError {
     /// A file, or the folder itself, could not be read or parsed.
     File(FileError),
+    /// The world's path index file was required ([`crate::PathIndexUse::Require`]) and is
+    /// missing, unreadable, damaged or stale.
+    PathIndex(crate::path::PathIndexError),
     /// Two files name the same region or companion: their names differ only in case (or are
     /// equal, for files in memory). Which one the game would read is not defined.
     DuplicateName {
@@ -231,6 +234,7 @@ impl fmt::Display for LoadError {
         match self {
             // Transparent: the file error names the path, its source the detail.
             LoadError::File(e) => e.fmt(f),
+            LoadError::PathIndex(e) => e.fmt(f),
             LoadError::DuplicateName {
                 file,
                 first,
@@ -249,6 +253,7 @@ impl std::error::Error for LoadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             LoadError::File(e) => std::error::Error::source(e),
+            LoadError::PathIndex(e) => std::error::Error::source(e),
             LoadError::DuplicateName { .. } => None,
         }
     }

@@ -20,6 +20,7 @@
 use super::index::{direction_class, vertex_point, Corner, PathIndex, NONE, TILE};
 use super::visibility::{scan_within, Cone, ScanScratch};
 
+use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -30,7 +31,8 @@ const MAX_SEEN: usize = 2_000_000;
 /// How a corner sees a rectangle: through the cone between the rays from the corner through
 /// two grid vertices (both the corner's own vertex: the whole rectangle, a root of its scan).
 /// Visibility is symmetric, so a point of the rectangle inside the cone sees the corner.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
 pub(crate) struct Seen {
     pub corner: u32,
     pub right: [i32; 2],
@@ -54,7 +56,8 @@ pub(crate) type SeenBy = (Vec<u32>, Vec<Seen>);
 
 /// An edge to another corner, with the corner's vertex (so that a search relaxing the edge
 /// reads nothing else; the length is recomputed, exactly as from the points).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
 pub(crate) struct Edge {
     pub to: u32,
     pub gx: i32,

@@ -52,13 +52,21 @@ fn check(name: &str, world: &World) {
                         for p in index.contacts_of(i as u32) {
                             eprintln!(
                                 "    contact {:?} line {} {}..{} to {}",
-                                p.side, p.line, p.lo, p.hi, p.to
+                                p.side(),
+                                p.line,
+                                p.lo,
+                                p.hi,
+                                p.to
                             );
                         }
                         for p in index.portals_of(i as u32) {
                             eprintln!(
                                 "    portal {:?} line {} {}..{} to {}",
-                                p.side, p.line, p.lo, p.hi, p.to
+                                p.side(),
+                                p.line,
+                                p.lo,
+                                p.hi,
+                                p.to
                             );
                         }
                     }
@@ -252,6 +260,7 @@ fn the_graph_equals_the_one_of_full_scans() {
         width: 2,
         height: 2,
         origin: (40, 30),
+        ..Default::default()
     })
     .unwrap();
     check_graph(

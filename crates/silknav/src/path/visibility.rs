@@ -110,7 +110,7 @@ fn portal_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
     // Seen from a root behind the side, which end is on the right follows from the side
     // alone (the sign of orient(root, lo end, hi end) is that of the side's outward normal
     // crossed with its direction).
-    let (ahead, right, left) = match p.side {
+    let (ahead, right, left) = match p.side() {
         Side::West => (root[0] > line, [line, hi], [line, lo]),
         Side::East => (root[0] < line, [line, lo], [line, hi]),
         Side::South => (root[1] > line, [lo, line], [hi, line]),
@@ -164,7 +164,7 @@ impl ScanScratch {
 fn along_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
     let line = f64::from(p.line) * TILE;
     let (lo, hi) = (f64::from(p.lo) * TILE, f64::from(p.hi) * TILE);
-    let vertical = matches!(p.side, Side::West | Side::East);
+    let vertical = matches!(p.side(), Side::West | Side::East);
     let (on, u) = if vertical {
         (root[0] == line, root[1])
     } else {
@@ -193,7 +193,7 @@ fn along_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
 fn past_end(root: [f64; 2], p: &Portal) -> Option<Cone> {
     let line = f64::from(p.line) * TILE;
     let (lo, hi) = (f64::from(p.lo) * TILE, f64::from(p.hi) * TILE);
-    let (ahead, along) = match p.side {
+    let (ahead, along) = match p.side() {
         Side::West => (root[0] > line, root[1]),
         Side::East => (root[0] < line, root[1]),
         Side::South => (root[1] > line, root[0]),
@@ -209,7 +209,7 @@ fn past_end(root: [f64; 2], p: &Portal) -> Option<Cone> {
     } else {
         return None;
     };
-    let point = match p.side {
+    let point = match p.side() {
         Side::West | Side::East => [line, end],
         Side::South | Side::North => [end, line],
     };

@@ -2,6 +2,7 @@
 
 mod anyangle;
 mod generated_objects;
+mod index_file;
 mod invariants;
 mod loading;
 mod movingai;
