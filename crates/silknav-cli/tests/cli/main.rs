@@ -7,6 +7,7 @@ mod demo;
 mod dump_pack;
 mod generate;
 mod import;
+mod index;
 mod info;
 mod lint;
 mod malformed;

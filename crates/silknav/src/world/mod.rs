@@ -154,6 +154,15 @@ impl World {
         }
     }
 
+    /// Heap bytes the world's query data holds: regions and objects, without the path index
+    /// (see [`World::prepare_paths`]'s [`crate::PathIndexStats::heap_bytes`]).
+    pub fn heap_bytes(&self) -> usize {
+        self.regions.capacity() * std::mem::size_of::<Region>()
+            + self.regions.iter().map(Region::heap_bytes).sum::<usize>()
+            + self.index.len() * 4
+            + self.objects.heap_bytes()
+    }
+
     /// What loading reported.
     pub fn load_report(&self) -> &LoadReport {
         &self.report

@@ -19,7 +19,7 @@ use crate::progress::Progress;
 use crate::values;
 use anyhow::{anyhow, Context};
 use serde::Serialize;
-use silknav::{LoadFindingKind, LoadOptions};
+use silknav::{LoadFindingKind, LoadOptions, PathIndexFound, PathIndexUse};
 use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -187,7 +187,7 @@ fn run_range<A: Answer>(
     arity: (usize, usize),
     ask: impl FnMut(&World, &[f64]) -> A,
 ) -> anyhow::Result<Status> {
-    let loaded = load_with(&world.dir, world.terrain_only)?;
+    let loaded = load_with(&world.dir, world.terrain_only, PathIndexUse::Skip)?;
     answer(&loaded, world.json, numbers, arity, ask)
 }
 
@@ -286,22 +286,25 @@ struct MalformedJson<'a> {
 /// The folder cannot be read, a file is malformed, or nothing was loaded (almost always a
 /// wrong path).
 pub fn load(dir: &Path) -> anyhow::Result<World> {
-    load_with(dir, false)
+    load_with(dir, false, PathIndexUse::IfValid)
 }
 
-/// [`load`], with or without the objects.
+/// [`load`], with or without the objects, and with the world's path index file used when
+/// valid or not looked for (commands without paths skip reading it).
 ///
 /// # Errors
 /// As for [`load`].
-pub fn load_with(dir: &Path, terrain_only: bool) -> anyhow::Result<World> {
+pub fn load_with(dir: &Path, terrain_only: bool, paths: PathIndexUse) -> anyhow::Result<World> {
     let progress = Progress::counting(format!("loading {}", dir.display()), "files");
     let options = if terrain_only {
         LoadOptions::terrain_only()
     } else {
         LoadOptions::default()
     };
-    let world = World::load_with(dir, &options, |done, total| progress.update(done, total))
-        .map_err(|e| anyhow!(e))?;
+    let world = World::load_with(dir, &options.with_path_index(paths), |done, total| {
+        progress.update(done, total)
+    })
+    .map_err(|e| anyhow!(e))?;
     drop(progress);
     warn_about_load(dir, &world);
     if world.regions().len() == 0 {
@@ -321,6 +324,14 @@ const MAX_WARNINGS: usize = 10;
 fn warn_about_load(dir: &Path, world: &World) {
     let report = world.load_report();
     let mut err = io::stderr().lock();
+    if let PathIndexFound::Unusable { path, reason, .. } = &report.path_index {
+        let _ = writeln!(
+            err,
+            "warning: {}: {reason}; not used, paths build the index in memory (`silknav index {} --force` writes it again)",
+            path.display(),
+            dir.display()
+        );
+    }
     let dir_name = dir.display();
     // Listed by kind, each list counting what it leaves out in its own words.
     let group = |kind: &LoadFindingKind| match kind {
