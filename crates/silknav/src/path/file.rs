@@ -434,7 +434,7 @@ const EDGE_START: Kind = Kind {
 };
 const EDGES: Kind = Kind {
     name: "edges",
-    record: 12,
+    record: 8,
 };
 const SEEN_START: Kind = Kind {
     name: "seenstrt",
@@ -746,18 +746,30 @@ fn check(index: &PathIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
                 ),
             ));
         }
-        let local = next - base[r] as usize;
-        let region_tiles = &index.tile_rect[r * tiles..(r + 1) * tiles];
-        if let Some(t) = region_tiles
-            .par_iter()
-            .position_first(|&v| v != u16::MAX && usize::from(v) >= local)
-        {
-            return Err(view.bad(
-                TILES,
-                r * tiles + t,
-                format!("rectangle {} of a region with {local}", region_tiles[t]),
-            ));
-        }
+    }
+    // Each region's tiles name rectangles of that region: one pass over all of them.
+    let bad_tile = index
+        .tile_rect
+        .par_chunks(tiles)
+        .enumerate()
+        .find_map_first(|(r, region_tiles)| {
+            let next = if r + 1 < regions {
+                base[r + 1] as usize
+            } else {
+                rects
+            };
+            let local = next - base[r] as usize;
+            let t = region_tiles
+                .iter()
+                .position(|&v| v != u16::MAX && usize::from(v) >= local)?;
+            Some((r * tiles + t, region_tiles[t], local))
+        });
+    if let Some((i, rect, local)) = bad_tile {
+        return Err(view.bad(
+            TILES,
+            i,
+            format!("rectangle {rect} of a region with {local}"),
+        ));
     }
     for (i, rect) in index.rects.iter().enumerate() {
         check_rect(index, view, i, rect)?;

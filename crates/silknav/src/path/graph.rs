@@ -55,19 +55,20 @@ impl Seen {
 pub(crate) type SeenBy = (Vec<u32>, Vec<Seen>);
 
 /// An edge to another corner, with the corner's vertex (so that a search relaxing the edge
-/// reads nothing else; the length is recomputed, exactly as from the points).
+/// reads nothing else; the length is recomputed, exactly as from the points). The vertex fits
+/// 16 bits: global tile coordinates are below 256 · 96 and 128 · 96.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct Edge {
     pub to: u32,
-    pub gx: i32,
-    pub gz: i32,
+    pub gx: u16,
+    pub gz: u16,
 }
 
 impl Edge {
     #[inline]
     pub fn point(&self) -> [f64; 2] {
-        vertex_point(self.gx, self.gz)
+        vertex_point(i32::from(self.gx), i32::from(self.gz))
     }
 }
 
@@ -330,7 +331,8 @@ fn edges_from_pairs<'a>(
         list.sort_unstable_by_key(|e| e.to);
         for e in list {
             let to = &corners[e.to as usize];
-            (e.gx, e.gz) = (to.gx, to.gz);
+            // Corners lie in the terrain id space (0 ≤ gx < 256 · 96, 0 ≤ gz < 128 · 96).
+            (e.gx, e.gz) = (to.gx as u16, to.gz as u16);
         }
     });
     (start, edges)

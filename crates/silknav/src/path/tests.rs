@@ -203,7 +203,7 @@ fn check_graph(name: &str, world: &World) {
         assert_eq!(&got, want, "{name}: corner {c}");
         for e in index.edges_of(c as u32) {
             let to = &index.corners[e.to as usize];
-            assert_eq!((e.gx, e.gz), (to.gx, to.gz));
+            assert_eq!((i32::from(e.gx), i32::from(e.gz)), (to.gx, to.gz));
         }
     }
     let mut rng = crate::rng::SplitMix64::new(11);
