@@ -90,7 +90,10 @@ pub mod world;
 pub mod worldgen;
 
 pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
-pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, Position, World};
+pub use world::{
+    CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndexFound, PathIndexUse,
+    Position, World,
+};
 
 pub use jmxv;
 pub use pk2_archive;

@@ -9,6 +9,7 @@ mod demo;
 mod dump;
 mod generate;
 mod import_movingai;
+mod index;
 mod info;
 mod lint;
 mod pack;
@@ -55,6 +56,9 @@ pub enum Command {
     Move(query::SegmentArgs),
     /// The shortest path between two points: its length and waypoints, or `none`
     Path(query::find_path::PathArgs),
+    /// Build the world's path index and write it next to the world (navmesh/silknav.index),
+    /// so that path queries answer at once
+    Index(index::Args),
 }
 
 impl Command {
@@ -79,6 +83,7 @@ impl Command {
             Command::Los(args) => query::los::run(&args),
             Command::Move(args) => query::move_along::run(&args),
             Command::Path(args) => query::find_path::run(&args),
+            Command::Index(args) => index::run(&args),
         }
     }
 }

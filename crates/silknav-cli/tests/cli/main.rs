@@ -8,6 +8,7 @@ mod demo;
 mod dump_pack;
 mod generate;
 mod import;
+mod index;
 mod info;
 mod lint;
 mod malformed;

@@ -21,7 +21,7 @@ pub use objects::{is_object_mesh_path, resolve_object_path};
 pub use scan::{scan_folder, FolderFile, FolderListing, LoadError, WorldLocation, NAVMESH_FOLDER};
 pub use source::{Input, SourceFile, SourcePath, WorldSource};
 pub(crate) use source::{Place, SharedArchive, Store};
-pub use write::{check_new, write_atomic, Overwrite, WriteFileError};
+pub use write::{check_new, write_atomic, write_atomic_with, Overwrite, WriteFileError};
 
 use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectIfo, Tile2dIfo};

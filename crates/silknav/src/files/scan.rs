@@ -232,6 +232,9 @@ pub enum LoadError {
         /// What is wrong, with the entry and byte offset.
         error: pk2_archive::Pk2Error,
     },
+    /// The world's path index file was required ([`crate::PathIndexUse::Require`]) and is
+    /// missing, unreadable, damaged or stale.
+    PathIndex(crate::path::PathIndexError),
     /// Two files name the same region or companion: their names differ only in case (or are
     /// equal, for files in memory). Which one the game would read is not defined.
     DuplicateName {
@@ -250,6 +253,7 @@ impl fmt::Display for LoadError {
             // Transparent: the file error names the path, its source the detail.
             LoadError::File(e) => e.fmt(f),
             LoadError::Archive { path, .. } => write!(f, "{}", path.display()),
+            LoadError::PathIndex(e) => e.fmt(f),
             LoadError::DuplicateName {
                 file,
                 first,
@@ -269,6 +273,7 @@ impl std::error::Error for LoadError {
         match self {
             LoadError::File(e) => std::error::Error::source(e),
             LoadError::Archive { error, .. } => Some(error),
+            LoadError::PathIndex(e) => std::error::Error::source(e),
             LoadError::DuplicateName { .. } => None,
         }
     }

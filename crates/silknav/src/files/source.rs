@@ -476,6 +476,18 @@ impl WorldSource {
         self.store.shown(&self.data_root)
     }
 
+    /// Where the world's path index file lives: `silknav.index` in the navmesh folder of a
+    /// world on disk, and beside the archive file (`Data.pk2.silknav.index`) for a world in an
+    /// archive, which is never written ([`crate::path::index_file_in`],
+    /// [`crate::path::index_file_beside`]). `None` for an archive held in memory.
+    pub fn path_index_file(&self) -> Option<PathBuf> {
+        match (&self.store, &self.navmesh_dir) {
+            (Store::Archive { path, .. }, _) => Some(crate::path::index_file_beside(path)),
+            (Store::Disk, Place::Disk(dir)) => Some(dir.join(crate::path::INDEX_FILE_NAME)),
+            (Store::Disk, Place::Entry(_)) => None,
+        }
+    }
+
     /// The navmesh folder, as reports name it.
     pub fn navmesh_dir(&self) -> PathBuf {
         self.store.shown(&self.navmesh_dir)

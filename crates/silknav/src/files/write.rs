@@ -135,6 +135,20 @@ pub fn check_new(path: &Path, overwrite: Overwrite) -> Result<(), WriteFileError
 /// [`WriteFileError::Exists`] when the file exists and `overwrite` is [`Overwrite::Refuse`]
 /// (it is unchanged then); [`WriteFileError::Io`] when the folder is missing or not writable.
 pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: Overwrite) -> Result<(), WriteFileError> {
+    write_atomic_with(path, overwrite, |out| out.write_all(bytes))
+}
+
+/// [`write_atomic`] of the bytes `write` produces, streamed through a buffer into the
+/// temporary file, for files too large to assemble in memory first. If `write` fails, nothing
+/// is replaced.
+///
+/// # Errors
+/// As for [`write_atomic`], and whatever `write` returns (as [`WriteFileError::Io`]).
+pub fn write_atomic_with(
+    path: &Path,
+    overwrite: Overwrite,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), WriteFileError> {
     check_new(path, overwrite)?;
     let fail = |e| WriteFileError::io(path, e);
     let name = path.file_name().ok_or_else(|| {
@@ -156,7 +170,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: Overwrite) -> Result<(
         .suffix(".tmp")
         .tempfile_in(folder)
         .map_err(fail)?;
-    temp.write_all(bytes).map_err(fail)?;
+    {
+        let mut out = io::BufWriter::with_capacity(1 << 20, temp.as_file_mut());
+        write(&mut out).map_err(fail)?;
+        out.flush().map_err(fail)?;
+    }
     // The data must be on disk before the name points at it, or a crash could leave an empty
     // file where the old one was.
     temp.as_file().sync_all().map_err(fail)?;

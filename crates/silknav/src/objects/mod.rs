@@ -309,6 +309,36 @@ pub(crate) struct Hit {
 }
 
 impl Objects {
+    /// Heap bytes held (the lookup table's entries counted as stored, its own slack not).
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let meshes: usize = self
+            .meshes
+            .iter()
+            .map(|m| {
+                m.triangles.capacity() * size_of::<(u16, [[f32; 3]; 3])>() + m.edges.heap_bytes()
+            })
+            .sum();
+        let grids: usize = self
+            .grids
+            .iter()
+            .flatten()
+            .map(|g| g.start.len() * 4 + g.items.len() * size_of::<Item>())
+            .sum();
+        let cells: usize = self
+            .by_cell
+            .values()
+            .map(|v| size_of::<((i64, i64), Vec<u32>)>() + v.capacity() * 4)
+            .sum();
+        self.meshes.capacity() * size_of::<PreparedMesh>()
+            + meshes
+            + self.instances.capacity() * size_of::<Instance>()
+            + self.grids.capacity() * size_of::<Option<Grid>>()
+            + grids
+            + self.bounds.capacity() * 32
+            + cells
+    }
+
     /// Places instances (sorted by key, unique) over `regions` (the world's, ascending).
     pub fn new(
         meshes: Vec<PreparedMesh>,

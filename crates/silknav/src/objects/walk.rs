@@ -98,6 +98,20 @@ pub(crate) struct MeshEdges {
 }
 
 impl MeshEdges {
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.edges.capacity() * size_of::<MeshEdge>()
+            + self.slot.capacity() * 4
+            + self.vertices.capacity() * 6
+            + self.cell_edges.capacity() * size_of::<Vec<u32>>()
+            + self
+                .cell_edges
+                .iter()
+                .map(|e| e.capacity() * 4)
+                .sum::<usize>()
+    }
+
     /// The edges of a navigation section whose vertices are usable and whose cells are usable
     /// triangles (both cells for an inline edge).
     pub fn new(nav: &NavSection, triangles: &[(u16, [[f32; 3]; 3])]) -> MeshEdges {

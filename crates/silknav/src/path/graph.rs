@@ -5,10 +5,22 @@
 //! corner into the half of the plane behind its obstacle can never be part of such a path, so
 //! only edges whose direction is in both corners' taut sets are kept. Built once per world on
 //! rayon's current pool.
+//!
+//! # How it is built
+//! Visibility is symmetric, and so is the edge rule, so each edge is found once, from the end
+//! it leaves upwards (direction classes 0 to 3: from +x, counter-clockwise, up to but not
+//! including −x) and stored at both ends. Each corner scans only those of its taut directions
+//! ([`scan_within`]): for a corner with one blocked quadrant, one quadrant and one ray instead
+//! of the three open quadrants, a third of the rectangles. The "seen by" records need every
+//! taut direction; for worlds small enough to keep them, a second scan covers the taut
+//! directions below (classes 4 to 7). Each corner's edges are sorted by the corner they lead
+//! to, so the graph does not depend on the order the scans ran in: built on one thread or on
+//! many, it is the same.
 
-use super::index::{direction_class, vertex_point, PathIndex, NONE, TILE};
-use super::visibility::{scan, Cone, ScanScratch};
+use super::index::{direction_class, vertex_point, Corner, PathIndex, NONE, TILE};
+use super::visibility::{scan_within, Cone, ScanScratch};
 
+use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -19,7 +31,8 @@ const MAX_SEEN: usize = 2_000_000;
 /// How a corner sees a rectangle: through the cone between the rays from the corner through
 /// two grid vertices (both the corner's own vertex: the whole rectangle, a root of its scan).
 /// Visibility is symmetric, so a point of the rectangle inside the cone sees the corner.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
 pub(crate) struct Seen {
     pub corner: u32,
     pub right: [i32; 2],
@@ -42,136 +55,216 @@ impl Seen {
 pub(crate) type SeenBy = (Vec<u32>, Vec<Seen>);
 
 /// An edge to another corner, with the corner's vertex (so that a search relaxing the edge
-/// reads nothing else; the length is recomputed, exactly as from the points).
-#[derive(Debug, Clone, Copy)]
+/// reads nothing else; the length is recomputed, exactly as from the points). The vertex fits
+/// 16 bits: global tile coordinates are below 256 · 96 and 128 · 96.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
 pub(crate) struct Edge {
     pub to: u32,
-    pub gx: i32,
-    pub gz: i32,
+    pub gx: u16,
+    pub gz: u16,
 }
 
 impl Edge {
     #[inline]
     pub fn point(&self) -> [f64; 2] {
-        vertex_point(self.gx, self.gz)
+        vertex_point(i32::from(self.gx), i32::from(self.gz))
     }
 }
 
-/// A thread's results for a run of corners from `.0`: per corner its edge count, the edges,
-/// and the (rectangle, record) pairs of what the corners see.
-type Chunk = (usize, Vec<u32>, Vec<Edge>, Vec<(u32, Seen)>);
+/// Direction classes 0 to 3 (bit k for class k): from +x counter-clockwise, −x excluded. Of
+/// two opposite directions, exactly one is in this half.
+const UPWARDS: u8 = 0b0000_1111;
 
 /// Corners per unit of work handed to a thread.
 const CHUNK: usize = 256;
 
+/// A thread's results for a run of corners: the (corner, corner) pairs of the edges it found
+/// and the (rectangle, record) pairs of what the corners see.
+type Chunk = (Vec<[u32; 2]>, Vec<(u32, Seen)>);
+
 /// The edges of every corner: (`edge_start`, `edges`), as in [`PathIndex`], and what each
-/// rectangle is seen by. Built on rayon's current pool.
-pub(crate) fn build(index: &PathIndex) -> (Vec<u32>, Vec<Edge>, SeenBy) {
+/// rectangle is seen by. Built on rayon's current pool; `progress(done, total)` is called as
+/// corners are done (from the pool's threads, counts possibly out of order).
+pub(crate) fn build(
+    index: &PathIndex,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> (Vec<u32>, Vec<Edge>, SeenBy) {
     let count = index.corners.len();
     let seen_total = AtomicUsize::new(0);
     let too_many = AtomicBool::new(false);
-    // Chunks come back in corner order; each worker keeps one scan scratch across its chunks.
-    let mut chunks: Vec<Chunk> = (0..count.div_ceil(CHUNK))
-        .into_par_iter()
-        .map_init(
-            || (ScanScratch::default(), vec![u32::MAX; count]),
-            |(stack, stamp), chunk| {
-                let first = chunk * CHUNK;
-                let last = (first + CHUNK).min(count);
-                let mut lengths = Vec::with_capacity(last - first);
-                let mut edges = Vec::new();
-                let mut seen = Vec::new();
-                let keep = !too_many.load(Ordering::Relaxed);
-                for c in first..last {
-                    let before = edges.len();
-                    let seen_out = if keep { Some(&mut seen) } else { None };
-                    neighbours(index, c as u32, stack, stamp, &mut edges, seen_out);
-                    lengths.push((edges.len() - before) as u32);
-                }
-                if seen_total.fetch_add(seen.len(), Ordering::Relaxed) + seen.len() > MAX_SEEN {
-                    too_many.store(true, Ordering::Relaxed);
-                    seen = Vec::new();
-                }
-                (first, lengths, edges, seen)
-            },
-        )
-        .collect();
-    let total: usize = chunks.iter().map(|c| c.2.len()).sum();
-    let mut edge_start = Vec::with_capacity(count + 1);
-    let mut edges = Vec::with_capacity(total);
+    let done = AtomicUsize::new(0);
+    let chunks = run_chunks(index, |scratch, c, pairs, seen| {
+        let keep = !too_many.load(Ordering::Relaxed);
+        let mut kept = if keep { Some(Vec::new()) } else { None };
+        scan_half(index, c, UPWARDS, scratch, Some(pairs), kept.as_mut(), true);
+        if let Some(kept) = kept {
+            keep_seen(&seen_total, &too_many, seen, kept);
+        }
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if finished % CHUNK == 0 || finished == count {
+            progress(finished, count);
+        }
+    });
+    // The taut directions below, for the records only, while they still fit.
+    let below = if too_many.load(Ordering::Relaxed) {
+        Vec::new()
+    } else {
+        run_chunks(index, |scratch, c, _, seen| {
+            if too_many.load(Ordering::Relaxed) {
+                return;
+            }
+            let mut kept = Vec::new();
+            scan_half(index, c, !UPWARDS, scratch, None, Some(&mut kept), false);
+            keep_seen(&seen_total, &too_many, seen, kept);
+        })
+    };
     let too_many = too_many.load(Ordering::Relaxed);
-    if too_many {
-        for chunk in &mut chunks {
-            chunk.3 = Vec::new();
-        }
-    }
-    let mut per_rect = vec![0u32; if too_many { 0 } else { index.rects.len() + 1 }];
-    for (_, _, _, seen) in &chunks {
-        for (rect, _) in seen {
-            per_rect[*rect as usize + 1] += 1;
-        }
-    }
-    for r in 1..per_rect.len() {
-        per_rect[r] += per_rect[r - 1];
-    }
-    let mut fill = per_rect.clone();
-    let mut records = vec![
-        Seen {
-            corner: 0,
-            right: [0; 2],
-            left: [0; 2],
-        };
-        per_rect.last().map_or(0, |&n| n as usize)
-    ];
-    for (_, lengths, chunk_edges, seen) in chunks {
-        let mut offset = edges.len();
-        for n in lengths {
-            edge_start.push(offset as u32);
-            offset += n as usize;
-        }
-        edges.extend(chunk_edges);
-        for (rect, record) in seen {
-            let slot = &mut fill[rect as usize];
-            records[*slot as usize] = record;
-            *slot += 1;
-        }
-    }
-    edge_start.push(edges.len() as u32);
-    (edge_start, edges, (per_rect, records))
+
+    let (edge_start, edges) =
+        edges_from_pairs(&index.corners, chunks.iter().map(|c| c.0.as_slice()));
+    let seen = if too_many {
+        (Vec::new(), Vec::new())
+    } else {
+        seen_by_rect(
+            index.rects.len(),
+            chunks.into_iter().chain(below).flat_map(|c| c.1),
+        )
+    };
+    (edge_start, edges, seen)
 }
 
-/// Appends the kept edges of corner `c`, and (when asked) how it sees each rectangle.
-fn neighbours(
+/// Runs `work(scratch, corner, pairs, seen)` for every corner, in chunks on rayon's current
+/// pool, each worker with a scan scratch of its own; the chunks' results in corner order.
+fn run_chunks(
+    index: &PathIndex,
+    work: impl Fn(&mut Scratch, u32, &mut Vec<[u32; 2]>, &mut Vec<(u32, Seen)>) + Sync,
+) -> Vec<Chunk> {
+    let count = index.corners.len();
+    (0..count.div_ceil(CHUNK))
+        .into_par_iter()
+        .map_init(
+            || Scratch {
+                scan: ScanScratch::default(),
+                stamp: vec![NONE; count],
+            },
+            |scratch, chunk| {
+                let (mut pairs, mut seen) = (Vec::new(), Vec::new());
+                for c in chunk * CHUNK..((chunk + 1) * CHUNK).min(count) {
+                    work(scratch, c as u32, &mut pairs, &mut seen);
+                }
+                pairs.shrink_to_fit();
+                (pairs, seen)
+            },
+        )
+        .collect()
+}
+
+/// Adds a corner's records to its chunk's, unless the world has too many to keep.
+fn keep_seen(
+    total: &AtomicUsize,
+    too_many: &AtomicBool,
+    chunk: &mut Vec<(u32, Seen)>,
+    kept: Vec<(u32, Seen)>,
+) {
+    if total.fetch_add(kept.len(), Ordering::Relaxed) + kept.len() > MAX_SEEN {
+        too_many.store(true, Ordering::Relaxed);
+    } else {
+        chunk.extend(kept);
+    }
+}
+
+/// A worker's memory: its scans' scratch, and per corner the last corner that found it.
+struct Scratch {
+    scan: ScanScratch,
+    stamp: Vec<u32>,
+}
+
+/// The limits of a scan from `p` over the direction classes in `classes`: a quadrant cone for
+/// each open quadrant (an odd class), a ray for each axis direction (an even class) not
+/// already on the edge of one.
+fn limits(p: [f64; 2], classes: u8) -> Vec<Cone> {
+    const AXES: [[f64; 2]; 4] = [[TILE, 0.0], [0.0, TILE], [-TILE, 0.0], [0.0, -TILE]];
+    let axis = |k: u8| {
+        let d = AXES[usize::from(k / 2 % 4)];
+        [p[0] + d[0], p[1] + d[1]]
+    };
+    let has = |k: u8| classes & (1 << (k % 8)) != 0;
+    let mut out = Vec::with_capacity(4);
+    for k in 0..8u8 {
+        if k % 2 == 1 && has(k) {
+            out.push(Cone {
+                right: axis(k - 1),
+                left: axis(k + 1),
+            });
+        } else if k % 2 == 0 && has(k) && !has(k + 1) && !has(k + 7) {
+            out.push(Cone {
+                right: axis(k),
+                left: axis(k),
+            });
+        }
+    }
+    out
+}
+
+/// Scans from corner `c` in its taut directions within `half` (bit k: direction class k):
+/// appends to `pairs` (when given) the corners it has an edge to in those directions, and to
+/// `seen` (when given) how it sees each rectangle, the roots (seen whole) only with
+/// `with_roots`.
+fn scan_half(
     index: &PathIndex,
     c: u32,
-    stack: &mut ScanScratch,
-    stamp: &mut [u32],
-    out: &mut Vec<Edge>,
+    half: u8,
+    scratch: &mut Scratch,
+    mut pairs: Option<&mut Vec<[u32; 2]>>,
     mut seen: Option<&mut Vec<(u32, Seen)>>,
+    with_roots: bool,
 ) {
     let corner = &index.corners[c as usize];
-    let p = corner.point();
+    let classes = corner.taut_mask & half;
     let roots: Vec<u32> = index.corner_roots[c as usize]
         .iter()
         .copied()
         .filter(|&r| r != NONE)
         .collect();
-    let vertex = |q: [f64; 2]| [(q[0] / TILE) as i32, (q[1] / TILE) as i32];
-    scan(index, p, &roots, stack, |rect, cone| {
-        if let Some(seen) = seen.as_deref_mut() {
-            let (right, left) = cone
-                .map_or(([corner.gx, corner.gz], [corner.gx, corner.gz]), |k| {
-                    (vertex(k.right), vertex(k.left))
-                });
-            seen.push((
-                rect,
-                Seen {
+    if classes == 0 {
+        if let (Some(seen), true) = (seen, with_roots) {
+            let whole = [corner.gx, corner.gz];
+            seen.extend(roots.iter().map(|&rect| {
+                let record = Seen {
                     corner: c,
-                    right,
-                    left,
-                },
-            ));
+                    right: whole,
+                    left: whole,
+                };
+                (rect, record)
+            }));
         }
+        return;
+    }
+    let p = corner.point();
+    let limits = limits(p, classes);
+    let vertex = |q: [f64; 2]| [(q[0] / TILE) as i32, (q[1] / TILE) as i32];
+    let Scratch { scan, stamp } = scratch;
+    scan_within(index, p, &roots, Some(&limits), scan, |rect, cone| {
+        if let Some(seen) = seen.as_deref_mut() {
+            if cone.is_some() || with_roots {
+                let (right, left) = cone
+                    .map_or(([corner.gx, corner.gz], [corner.gx, corner.gz]), |k| {
+                        (vertex(k.right), vertex(k.left))
+                    });
+                seen.push((
+                    rect,
+                    Seen {
+                        corner: c,
+                        right,
+                        left,
+                    },
+                ));
+            }
+        }
+        let Some(pairs) = pairs.as_deref_mut() else {
+            return false;
+        };
         for other in index.corners_of(rect) {
             let d = other.id;
             if d == c || stamp[d as usize] == c {
@@ -181,19 +274,81 @@ fn neighbours(
             let Some(class) = direction_class(p, q) else {
                 continue;
             };
-            if corner.taut_mask & (1 << class) == 0
+            if classes & (1 << class) == 0
                 || other.taut_mask & (1 << ((class + 4) % 8)) == 0
                 || cone.is_some_and(|k| !k.holds(p, q))
             {
                 continue;
             }
             stamp[d as usize] = c;
-            out.push(Edge {
-                to: d,
-                gx: other.gx,
-                gz: other.gz,
-            });
+            pairs.push([c, d]);
         }
         false
     });
+}
+
+/// The adjacency lists of the undirected edges `pairs`: each edge at both ends, each list
+/// sorted by the corner it leads to.
+fn edges_from_pairs<'a>(
+    corners: &[Corner],
+    pairs: impl Iterator<Item = &'a [[u32; 2]]> + Clone,
+) -> (Vec<u32>, Vec<Edge>) {
+    let count = corners.len();
+    let mut start = vec![0u32; count + 1];
+    for &[c, d] in pairs.clone().flatten() {
+        start[c as usize + 1] += 1;
+        start[d as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let total = start[count] as usize;
+    let mut fill: Vec<u32> = start[..count].to_vec();
+    let mut edges = vec![
+        Edge {
+            to: 0,
+            gx: 0,
+            gz: 0
+        };
+        total
+    ];
+    for &[c, d] in pairs.flatten() {
+        edges[fill[c as usize] as usize].to = d;
+        fill[c as usize] += 1;
+        edges[fill[d as usize] as usize].to = c;
+        fill[d as usize] += 1;
+    }
+    drop(fill);
+    // Each corner's list, sorted, its points filled in; in parallel, list by list.
+    let mut lists = Vec::with_capacity(count);
+    let mut rest = edges.as_mut_slice();
+    for c in 0..count {
+        let (list, tail) = rest.split_at_mut((start[c + 1] - start[c]) as usize);
+        lists.push(list);
+        rest = tail;
+    }
+    lists.into_par_iter().for_each(|list| {
+        list.sort_unstable_by_key(|e| e.to);
+        for e in list {
+            let to = &corners[e.to as usize];
+            // Corners lie in the terrain id space (0 ≤ gx < 256 · 96, 0 ≤ gz < 128 · 96).
+            (e.gx, e.gz) = (to.gx as u16, to.gz as u16);
+        }
+    });
+    (start, edges)
+}
+
+/// The records grouped by rectangle (as [`SeenBy`]), each rectangle's by corner.
+fn seen_by_rect(rects: usize, records: impl Iterator<Item = (u32, Seen)>) -> SeenBy {
+    let mut records: Vec<(u32, Seen)> = records.collect();
+    // Stable: one corner's records keep the order its scans made them in.
+    records.sort_by_key(|(rect, seen)| (*rect, seen.corner));
+    let mut start = vec![0u32; rects + 1];
+    for (rect, _) in &records {
+        start[*rect as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    (start, records.into_iter().map(|(_, s)| s).collect())
 }

@@ -9,12 +9,15 @@
 //! a wall inside them; a portal is a run of tile sides between two rectangles that are both
 //! walkable and carry no wall edge.
 
+use super::array::{Array, FileBytes};
 use super::graph;
 use crate::world::raycast::Grid;
 use crate::world::region::Region;
 use crate::world::World;
+use bytemuck::{Pod, Zeroable};
 use jmxv::nvm::{HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
+use rayon::prelude::*;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -28,7 +31,8 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// A walkable rectangle of tiles `[x0, x1) × [z0, z1)` (global tile units), with the index
 /// ranges of its portals, contacts and corners: one record, so that a scan visiting it reads
 /// one cache line before the lists themselves.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
 pub(crate) struct Rect {
     pub x0: i32,
     pub z0: i32,
@@ -41,44 +45,64 @@ pub(crate) struct Rect {
 
 /// Which side of a rectangle a portal lies on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum Side {
     /// `x = x0`.
-    West,
+    West = 0,
     /// `x = x1`.
-    East,
+    East = 1,
     /// `z = z0`.
-    South,
+    South = 2,
     /// `z = z1`.
-    North,
+    North = 3,
 }
 
 /// An opening from one rectangle into a neighbour: vertices `lo..hi` along the side.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
 pub(crate) struct Portal {
-    pub side: Side,
     /// The side's line (global vertex units).
     pub line: i32,
     pub lo: i32,
     pub hi: i32,
     pub to: u32,
+    /// The [`Side`] as its number (kept as a byte so that the record is plain data; a loaded
+    /// file's are checked to be 0 to 3).
+    pub side: u8,
     /// For contacts: bit 0 (bit 1) when the tile side continuing this side's line past its
     /// `lo` (`hi`) end is a wall for sight, so that a ray along the line through that end is
     /// squeezed there.
     pub ends_walled: u8,
+    pub pad: [u8; 2],
+}
+
+impl Portal {
+    /// The side of its rectangle it lies on.
+    #[inline]
+    pub fn side(&self) -> Side {
+        match self.side {
+            0 => Side::West,
+            1 => Side::East,
+            2 => Side::South,
+            _ => Side::North,
+        }
+    }
 }
 
 /// A vertex where a shortest path may turn: the obstacles meeting there fit in an arc of less
 /// than 180°, so the free space around it is wider than a half-plane.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
 pub(crate) struct Corner {
     pub gx: i32,
     pub gz: i32,
-    /// The obstacle arc, counter-clockwise from `arc.0` to `arc.1`, as direction classes
+    /// The obstacle arc, counter-clockwise from `arc[0]` to `arc[1]`, as direction classes
     /// (0 = +x, 2 = +z, 4 = −x, 6 = −z); equal for the end of a thin wall.
-    pub arc: (u8, u8),
+    pub arc: [u8; 2],
     /// Direction classes (bit k: the class of [`direction_class`]) in which a segment may
     /// leave or reach this corner and still be part of a taut path through it.
     pub taut_mask: u8,
+    pub pad: u8,
 }
 
 /// The world position of grid vertex (gx, gz) (exact in f64).
@@ -88,12 +112,14 @@ pub(crate) fn vertex_point(gx: i32, gz: i32) -> [f64; 2] {
 }
 
 /// A corner as listed by a rectangle it touches.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
 pub(crate) struct RectCorner {
     pub id: u32,
     pub gx: i32,
     pub gz: i32,
     pub taut_mask: u8,
+    pub pad: [u8; 3],
 }
 
 impl RectCorner {
@@ -110,35 +136,41 @@ impl Corner {
     }
 }
 
-/// The index of one world's walkable ground for path search.
-#[derive(Clone)]
+/// The index of one world's walkable ground for path search: plain arrays, built in memory
+/// or viewed in place in a loaded index file ([`super::file`]).
+#[derive(Clone, Default)]
 pub(crate) struct PathIndex {
-    /// Per loaded region (same order as the world's), the first global rectangle id.
-    pub region_rect_base: Vec<u32>,
+    /// The loaded regions it was built for, ascending (the world's order).
+    pub region_ids: Array<u16>,
+    /// Per loaded region, the first global rectangle id.
+    pub region_rect_base: Array<u32>,
     /// Per loaded region, 9,216 tiles: the local rectangle index, or `u16::MAX`.
-    pub tile_rect: Vec<u16>,
-    pub rects: Vec<Rect>,
+    pub tile_rect: Array<u16>,
+    pub rects: Array<Rect>,
     /// Rectangle r's portals are `portals[rects[r].portals[0]..rects[r].portals[1]]`.
-    pub portals: Vec<Portal>,
+    pub portals: Array<Portal>,
     /// Runs of the rectangles' sides along a walkable neighbour, walls included (for rays
     /// running along a side), by rectangle like the portals.
-    pub contacts: Vec<Portal>,
+    pub contacts: Array<Portal>,
     /// The corners on each rectangle's boundary, by rectangle like the portals, with what a
     /// scan tests of them inline.
-    pub rect_corners: Vec<RectCorner>,
-    pub corners: Vec<Corner>,
+    pub rect_corners: Array<RectCorner>,
+    pub corners: Array<Corner>,
     /// Per corner, the rectangles of the free space a path through it uses (up to 4; NONE).
-    pub corner_roots: Vec<[u32; 4]>,
+    pub corner_roots: Array<[u32; 4]>,
     /// Connected component of each rectangle.
-    pub component: Vec<u32>,
+    pub component: Array<u32>,
     /// The sparse visibility graph: `edges[edge_start[c]..edge_start[c + 1]]`.
-    pub edge_start: Vec<u32>,
-    pub edges: Vec<graph::Edge>,
+    pub edge_start: Array<u32>,
+    pub edges: Array<graph::Edge>,
     /// What sees each rectangle: `seen[seen_start[r]..seen_start[r + 1]]` (both empty for
     /// worlds where that would take too much memory).
-    pub seen_start: Vec<u32>,
-    pub seen: Vec<graph::Seen>,
+    pub seen_start: Array<u32>,
+    pub seen: Array<graph::Seen>,
+    /// How long the build took (for a loaded index, the build that wrote the file).
     pub build_time: Duration,
+    /// The file the arrays are views of, when loaded from one, and how long loading took.
+    pub file: Option<(FileBytes, Duration)>,
 }
 
 impl fmt::Debug for PathIndex {
@@ -167,20 +199,30 @@ pub(crate) fn direction_class(p: [f64; 2], q: [f64; 2]) -> Option<u8> {
 const QUADRANTS: [(i64, i64); 4] = [(0, 0), (-1, 0), (-1, -1), (0, -1)];
 
 impl PathIndex {
-    pub fn build(world: &World) -> PathIndex {
+    /// Builds the index of a world on rayon's current pool; `progress(done, total)` counts
+    /// the corners whose visibility is done.
+    pub fn build(world: &World, progress: &(dyn Fn(usize, usize) + Sync)) -> PathIndex {
         let started = Instant::now();
         let ground = Grid::global(world);
         let regions = world.region_data();
 
-        // Rectangles, region by region.
+        // Rectangles, region by region (in parallel, then numbered in region order).
+        let covers: Vec<(Vec<u16>, Vec<Rect>)> = regions
+            .par_iter()
+            .map(|region| {
+                let mut tiles = vec![u16::MAX; TILES_PER_SIDE * TILES_PER_SIDE];
+                let mut rects = Vec::new();
+                cover_region(region, &mut tiles, &mut rects);
+                (tiles, rects)
+            })
+            .collect();
         let mut region_rect_base = Vec::with_capacity(regions.len());
-        let mut tile_rect = vec![u16::MAX; regions.len() * TILES_PER_SIDE * TILES_PER_SIDE];
-        let mut rects = Vec::new();
-        for (i, region) in regions.iter().enumerate() {
+        let mut tile_rect = Vec::with_capacity(regions.len() * TILES_PER_SIDE * TILES_PER_SIDE);
+        let mut rects = Vec::with_capacity(covers.iter().map(|c| c.1.len()).sum());
+        for (tiles, region_rects) in covers {
             region_rect_base.push(rects.len() as u32);
-            let tiles = &mut tile_rect[i * TILES_PER_SIDE * TILES_PER_SIDE..]
-                [..TILES_PER_SIDE * TILES_PER_SIDE];
-            cover_region(region, tiles, &mut rects);
+            tile_rect.extend(tiles);
+            rects.extend(region_rects);
         }
 
         let rect_of = |gx: i64, gz: i64| rect_at(&tile_rect, &region_rect_base, &ground, gx, gz);
@@ -239,44 +281,55 @@ impl PathIndex {
             .map(|r| find(&mut parent, r))
             .collect();
 
-        // Corners: each vertex is examined by one owner region.
-        let mut corners = Vec::new();
-        let mut corner_roots = Vec::new();
-        let mut touching: Vec<(u32, u32)> = Vec::new(); // (rect, corner)
-        for region in regions {
-            let (bx, bz) = (i64::from(region.id.x()) * N, i64::from(region.id.z()) * N);
-            for vz in 0..=N {
-                for vx in 0..=N {
-                    let (gx, gz) = (bx + vx, bz + vz);
-                    if !owns(&ground, region.id, gx, gz) {
-                        continue;
-                    }
-                    let Some((arc, taut_mask, roots)) = classify(&ground, gx, gz) else {
-                        continue;
-                    };
-                    let id = corners.len() as u32;
-                    corners.push(Corner {
-                        gx: gx as i32,
-                        gz: gz as i32,
-                        arc,
-                        taut_mask,
-                    });
-                    let mut root_rects = [NONE; 4];
-                    let mut n = 0;
-                    for (q, &(ox, oz)) in QUADRANTS.iter().enumerate() {
-                        let rect = rect_of(gx + ox, gz + oz);
-                        if rect == NONE {
+        // Corners: each vertex is examined by one owner region (in parallel, then numbered
+        // in region order).
+        let found: Vec<Vec<(Corner, u8)>> = regions
+            .par_iter()
+            .map(|region| {
+                let (bx, bz) = (i64::from(region.id.x()) * N, i64::from(region.id.z()) * N);
+                let mut found = Vec::new();
+                for vz in 0..=N {
+                    for vx in 0..=N {
+                        let (gx, gz) = (bx + vx, bz + vz);
+                        if !owns(&ground, region.id, gx, gz) {
                             continue;
                         }
-                        touching.push((rect, id));
-                        if roots & (1 << q) != 0 && !root_rects[..n].contains(&rect) {
-                            root_rects[n] = rect;
-                            n += 1;
+                        if let Some((arc, taut_mask, roots)) = classify(&ground, gx, gz) {
+                            let corner = Corner {
+                                gx: gx as i32,
+                                gz: gz as i32,
+                                arc: [arc.0, arc.1],
+                                taut_mask,
+                                pad: 0,
+                            };
+                            found.push((corner, roots));
                         }
                     }
-                    corner_roots.push(root_rects);
+                }
+                found
+            })
+            .collect();
+        let mut corners = Vec::with_capacity(found.iter().map(Vec::len).sum());
+        let mut corner_roots = Vec::with_capacity(corners.capacity());
+        let mut touching: Vec<(u32, u32)> = Vec::new(); // (rect, corner)
+        for (corner, roots) in found.into_iter().flatten() {
+            let id = corners.len() as u32;
+            let (gx, gz) = (i64::from(corner.gx), i64::from(corner.gz));
+            corners.push(corner);
+            let mut root_rects = [NONE; 4];
+            let mut n = 0;
+            for (q, &(ox, oz)) in QUADRANTS.iter().enumerate() {
+                let rect = rect_of(gx + ox, gz + oz);
+                if rect == NONE {
+                    continue;
+                }
+                touching.push((rect, id));
+                if roots & (1 << q) != 0 && !root_rects[..n].contains(&rect) {
+                    root_rects[n] = rect;
+                    n += 1;
                 }
             }
+            corner_roots.push(root_rects);
         }
         touching.sort_unstable();
         touching.dedup();
@@ -293,6 +346,7 @@ impl PathIndex {
                     gx: c.gx,
                     gz: c.gz,
                     taut_mask: c.taut_mask,
+                    pad: [0; 3],
                 });
                 k += 1;
             }
@@ -305,26 +359,23 @@ impl PathIndex {
         }
 
         let mut index = PathIndex {
-            region_rect_base,
-            tile_rect,
-            rects,
-            portals,
-            contacts,
-            rect_corners,
-            corners,
-            corner_roots,
-            component,
-            edge_start: Vec::new(),
-            edges: Vec::new(),
-            seen_start: Vec::new(),
-            seen: Vec::new(),
-            build_time: Duration::ZERO,
+            region_ids: regions.iter().map(|r| r.id.0).collect::<Vec<_>>().into(),
+            region_rect_base: region_rect_base.into(),
+            tile_rect: tile_rect.into(),
+            rects: rects.into(),
+            portals: portals.into(),
+            contacts: contacts.into(),
+            rect_corners: rect_corners.into(),
+            corners: corners.into(),
+            corner_roots: corner_roots.into(),
+            component: component.into(),
+            ..PathIndex::default()
         };
-        let (edge_start, edges, (seen_start, seen)) = graph::build(&index);
-        index.edge_start = edge_start;
-        index.edges = edges;
-        index.seen_start = seen_start;
-        index.seen = seen;
+        let (edge_start, edges, (seen_start, seen)) = graph::build(&index, progress);
+        index.edge_start = edge_start.into();
+        index.edges = edges.into();
+        index.seen_start = seen_start.into();
+        index.seen = seen.into();
         index.build_time = started.elapsed();
         index
     }
@@ -369,22 +420,23 @@ impl PathIndex {
             ..self.edge_start[corner as usize + 1] as usize]
     }
 
-    /// Bytes of heap the index holds.
+    /// Bytes of heap the index holds: its arrays, or the file they are views of.
     pub fn heap_bytes(&self) -> usize {
-        use std::mem::size_of;
-        self.region_rect_base.capacity() * 4
-            + self.tile_rect.capacity() * 2
-            + self.rects.capacity() * size_of::<Rect>()
-            + self.portals.capacity() * size_of::<Portal>()
-            + self.contacts.capacity() * size_of::<Portal>()
-            + self.rect_corners.capacity() * size_of::<RectCorner>()
-            + self.corners.capacity() * size_of::<Corner>()
-            + self.corner_roots.capacity() * 16
-            + self.component.capacity() * 4
-            + self.edge_start.capacity() * 4
-            + self.edges.capacity() * size_of::<graph::Edge>()
-            + self.seen_start.capacity() * 4
-            + self.seen.capacity() * size_of::<graph::Seen>()
+        let file = self.file.as_ref().map_or(0, |(f, _)| f.capacity() * 8);
+        file + self.region_ids.heap_bytes()
+            + self.region_rect_base.heap_bytes()
+            + self.tile_rect.heap_bytes()
+            + self.rects.heap_bytes()
+            + self.portals.heap_bytes()
+            + self.contacts.heap_bytes()
+            + self.rect_corners.heap_bytes()
+            + self.corners.heap_bytes()
+            + self.corner_roots.heap_bytes()
+            + self.component.heap_bytes()
+            + self.edge_start.heap_bytes()
+            + self.edges.heap_bytes()
+            + self.seen_start.heap_bytes()
+            + self.seen.heap_bytes()
     }
 }
 
@@ -412,64 +464,93 @@ fn rect_at(
 /// (`x = line`, row k when vertical; `z = line`, column k otherwise) is a wall for sight.
 fn sides_of(
     rects: &[Rect],
-    across: impl Fn(i64, i64, i64, i64) -> u32,
-    sight_wall: impl Fn((i64, i64), bool) -> bool,
+    across: impl Fn(i64, i64, i64, i64) -> u32 + Sync,
+    sight_wall: impl Fn((i64, i64), bool) -> bool + Sync,
 ) -> (Vec<u32>, Vec<Portal>) {
-    let mut start = Vec::with_capacity(rects.len() + 1);
-    let mut runs = Vec::new();
-    for r in rects {
-        start.push(runs.len() as u32);
-        let (x0, z0, x1, z1) = (
-            i64::from(r.x0),
-            i64::from(r.z0),
-            i64::from(r.x1),
-            i64::from(r.z1),
-        );
-        let sides: [(Side, i64, i64, i64); 4] = [
-            (Side::West, x0, z0, z1),
-            (Side::East, x1, z0, z1),
-            (Side::South, z0, x0, x1),
-            (Side::North, z1, x0, x1),
-        ];
-        for (side, line, from, to) in sides {
-            // The tile inside the rectangle at position k along the side, and the step out.
-            let neighbour = |k: i64| match side {
-                Side::West => across(line, k, -1, 0),
-                Side::East => across(line - 1, k, 1, 0),
-                Side::South => across(k, line, 0, -1),
-                Side::North => across(k, line - 1, 0, 1),
-            };
-            let mut k = from;
-            while k < to {
-                let to_rect = neighbour(k);
-                let mut end = k + 1;
-                while end < to && neighbour(end) == to_rect {
-                    end += 1;
-                }
-                if to_rect != NONE {
-                    // The sides continuing the line beyond the run's ends.
-                    let (before, after) = match side {
-                        Side::West | Side::East => ((line, k - 1), (line, end)),
-                        Side::South | Side::North => ((line, k - 1), (line, end)),
-                    };
-                    let vertical = matches!(side, Side::West | Side::East);
-                    let ends_walled = u8::from(sight_wall(before, vertical))
-                        | u8::from(sight_wall(after, vertical)) << 1;
-                    runs.push(Portal {
-                        side,
-                        line: line as i32,
-                        lo: k as i32,
-                        hi: end as i32,
-                        to: to_rect,
-                        ends_walled,
-                    });
-                }
-                k = end;
+    // Runs of rectangles in parallel, each with its lengths; then one list.
+    let parts: Vec<(Vec<u32>, Vec<Portal>)> = rects
+        .par_chunks(1024)
+        .map(|part| {
+            let mut lengths = Vec::with_capacity(part.len());
+            let mut runs = Vec::new();
+            for r in part {
+                let before = runs.len();
+                sides_of_rect(r, &across, &sight_wall, &mut runs);
+                lengths.push((runs.len() - before) as u32);
             }
+            (lengths, runs)
+        })
+        .collect();
+    let mut start = Vec::with_capacity(rects.len() + 1);
+    let mut runs = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+    let mut total = 0;
+    for (lengths, part) in parts {
+        for n in lengths {
+            start.push(total);
+            total += n;
+        }
+        runs.extend(part);
+    }
+    start.push(total);
+    (start, runs)
+}
+
+/// Appends the runs of one rectangle's sides (see [`sides_of`]).
+fn sides_of_rect(
+    r: &Rect,
+    across: &impl Fn(i64, i64, i64, i64) -> u32,
+    sight_wall: &impl Fn((i64, i64), bool) -> bool,
+    runs: &mut Vec<Portal>,
+) {
+    let (x0, z0, x1, z1) = (
+        i64::from(r.x0),
+        i64::from(r.z0),
+        i64::from(r.x1),
+        i64::from(r.z1),
+    );
+    let sides: [(Side, i64, i64, i64); 4] = [
+        (Side::West, x0, z0, z1),
+        (Side::East, x1, z0, z1),
+        (Side::South, z0, x0, x1),
+        (Side::North, z1, x0, x1),
+    ];
+    for (side, line, from, to) in sides {
+        // The tile inside the rectangle at position k along the side, and the step out.
+        let neighbour = |k: i64| match side {
+            Side::West => across(line, k, -1, 0),
+            Side::East => across(line - 1, k, 1, 0),
+            Side::South => across(k, line, 0, -1),
+            Side::North => across(k, line - 1, 0, 1),
+        };
+        let mut k = from;
+        while k < to {
+            let to_rect = neighbour(k);
+            let mut end = k + 1;
+            while end < to && neighbour(end) == to_rect {
+                end += 1;
+            }
+            if to_rect != NONE {
+                // The sides continuing the line beyond the run's ends.
+                let (before, after) = match side {
+                    Side::West | Side::East => ((line, k - 1), (line, end)),
+                    Side::South | Side::North => ((line, k - 1), (line, end)),
+                };
+                let vertical = matches!(side, Side::West | Side::East);
+                let ends_walled = u8::from(sight_wall(before, vertical))
+                    | u8::from(sight_wall(after, vertical)) << 1;
+                runs.push(Portal {
+                    line: line as i32,
+                    lo: k as i32,
+                    hi: end as i32,
+                    to: to_rect,
+                    side: side as u8,
+                    ends_walled,
+                    pad: [0; 2],
+                });
+            }
+            k = end;
         }
     }
-    start.push(runs.len() as u32);
-    (start, runs)
 }
 
 /// Splits a region's walkable tiles into rectangles with no wall inside: grow each run along

@@ -41,12 +41,21 @@
 //! exactly. The search is exact: its answers equal a brute-force visibility-graph search over
 //! every wall vertex (`tests/integration/paths.rs`).
 
+use crate::files::{check_new, write_atomic_with, Overwrite, WriteFileError};
 use crate::world::raycast::Grid;
 use crate::world::{CellRef, Position, World};
 use std::fmt;
+use std::path::Path;
 use std::time::Duration;
 
+pub use file::{
+    index_file_beside, index_file_in, IndexFileError, InputsDigest, PathIndexError, PathIndexFile,
+    FORMAT_VERSION, INDEX_FILE_NAME, INDEX_FILE_SUFFIX, MAGIC,
+};
+
+mod array;
 mod cells;
+pub(crate) mod file;
 mod graph;
 pub(crate) mod index;
 mod search;
@@ -132,20 +141,43 @@ impl PathScratch {
     }
 }
 
-/// What the path index holds and what building it cost.
+/// What the path index holds and what building (or loading) it cost.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct PathIndexStats {
+    /// Regions covered.
+    pub regions: usize,
     /// Walkable rectangles.
     pub rects: usize,
     /// Convex corners (the only points where shortest paths turn).
     pub corners: usize,
     /// Directed corner-to-corner edges kept.
     pub edges: usize,
-    /// Heap bytes of the index.
+    /// "Seen by" records kept (none for worlds where they would take too much memory: then
+    /// each query scans from its start and goal).
+    pub seen_records: usize,
+    /// Heap bytes of the index (for a loaded index, the file's bytes it is read in place from).
     pub heap_bytes: usize,
-    /// Wall-clock time the build took.
+    /// Wall-clock time the build took (for a loaded index, the build that wrote the file).
     pub build_time: Duration,
+    /// For an index read from a file, how long reading and checking it took; `None` for an
+    /// index built in this process.
+    pub load_time: Option<Duration>,
+}
+
+impl PathIndexStats {
+    pub(crate) fn of(index: &index::PathIndex) -> PathIndexStats {
+        PathIndexStats {
+            regions: index.region_ids.len(),
+            rects: index.rects.len(),
+            corners: index.corners.len(),
+            edges: index.edges.len(),
+            seen_records: index.seen.len(),
+            heap_bytes: index.heap_bytes(),
+            build_time: index.build_time,
+            load_time: index.file.as_ref().map(|(_, t)| *t),
+        }
+    }
 }
 
 impl World {
@@ -222,17 +254,105 @@ impl World {
         out
     }
 
-    /// Builds the path index now, if not built yet (otherwise the first [`World::find_path`]
-    /// builds it), and tells what it holds.
+    /// Builds the path index now, if the world has none yet (otherwise the first
+    /// [`World::find_path`] builds it), and tells what it holds. A world loaded with its
+    /// index file ([`World::load`]) has one already.
     pub fn prepare_paths(&self) -> PathIndexStats {
-        let index = self.path_index();
-        PathIndexStats {
-            rects: index.rects.len(),
-            corners: index.corners.len(),
-            edges: index.edges.len(),
-            heap_bytes: index.heap_bytes(),
-            build_time: index.build_time,
+        self.prepare_paths_with_progress(|_, _| {})
+    }
+
+    /// [`World::prepare_paths`], calling `progress(done, total)` as the corners' visibility
+    /// is computed (from rayon's threads, counts possibly out of order). The build runs on
+    /// rayon's current pool.
+    pub fn prepare_paths_with_progress(
+        &self,
+        progress: impl Fn(usize, usize) + Sync,
+    ) -> PathIndexStats {
+        PathIndexStats::of(self.path_index_with(&progress))
+    }
+
+    /// Whether the world has its path index already, built or read from a file.
+    pub fn has_path_index(&self) -> bool {
+        self.paths.get().is_some()
+    }
+
+    /// The digest of the inputs a path index of this world depends on: its regions and the
+    /// bytes of their navmesh files (for a world made from navmeshes in memory, the bytes they
+    /// are written as, which are those they were read from). `None` when a navmesh cannot be
+    /// written.
+    pub fn inputs_digest(&self) -> Option<InputsDigest> {
+        self.inputs
+    }
+
+    /// Gives the world an index read from a file ([`PathIndexFile::read`]), if it has none
+    /// yet; a world that has one keeps it.
+    ///
+    /// # Errors
+    /// [`IndexFileError::Stale`] when the file was built from other inputs than the world's
+    /// ([`World::inputs_digest`]) or for other regions; the world is unchanged.
+    pub fn use_path_index(&self, file: PathIndexFile) -> Result<PathIndexStats, IndexFileError> {
+        let stale = || IndexFileError::Stale {
+            file: file.digest,
+            world: self.inputs,
+        };
+        if self.inputs != Some(file.digest) {
+            return Err(stale());
         }
+        let ids = &file.index.region_ids;
+        if ids.len() != self.regions().len()
+            || self.regions().zip(ids.iter()).any(|(a, &b)| a.0 != b)
+        {
+            return Err(stale());
+        }
+        let _ = self.paths.set(file.index);
+        Ok(self.prepare_paths())
+    }
+
+    /// Reads the path index file at `path` and gives it to the world
+    /// ([`World::use_path_index`]).
+    ///
+    /// # Errors
+    /// The file cannot be read, is not a sound index file, or is stale.
+    pub fn load_path_index(
+        &self,
+        path: impl AsRef<Path>,
+    ) -> Result<PathIndexStats, PathIndexError> {
+        let path = path.as_ref();
+        let file = PathIndexFile::read(path)?;
+        self.use_path_index(file).map_err(|error| PathIndexError {
+            path: path.to_path_buf(),
+            error,
+        })
+    }
+
+    /// Writes the path index (built first if the world has none) to `path`, atomically
+    /// ([`write_atomic_with`]), and returns the file's length in bytes.
+    ///
+    /// # Errors
+    /// [`WriteFileError::Exists`] when the file exists and `overwrite` refuses to replace
+    /// it (checked before the build); [`WriteFileError::Io`] when the world's inputs are
+    /// unknown ([`World::inputs_digest`]), or the file cannot be written.
+    pub fn write_path_index(
+        &self,
+        path: impl AsRef<Path>,
+        overwrite: Overwrite,
+    ) -> Result<u64, WriteFileError> {
+        let path = path.as_ref();
+        check_new(path, overwrite)?;
+        let digest = self.inputs.ok_or_else(|| WriteFileError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "the world's navmeshes cannot be written, so no digest identifies them",
+            ),
+        })?;
+        let index = self.path_index();
+        let mut length = 0;
+        write_atomic_with(path, overwrite, |out| {
+            length = file::write(index, digest, out)?;
+            Ok(())
+        })?;
+        Ok(length)
     }
 }
 

@@ -94,7 +94,7 @@ pub(crate) fn taut(p: [f64; 2], corner: &Corner, n: [f64; 2]) -> bool {
     }
     // Counter-clockwise from `a` to `d`, less than 180°.
     let (a, d) = if o > 0.0 { (p, n) } else { (n, p) };
-    let (e1, e2) = corner.arc;
+    let [e1, e2] = corner.arc;
     within(c, a, d, e1) && (e1 == e2 || within(c, a, d, e2))
 }
 

@@ -42,6 +42,49 @@ impl Cone {
         orient(root, self.right, p) >= 0.0 && orient(root, p, self.left) >= 0.0
     }
 
+    /// Whether the direction from `root` to `p` is one of the cone's, for any `p` around the
+    /// root (not only ahead of it): a one-ray cone holds its ray's direction and not the
+    /// opposite one.
+    #[inline]
+    fn holds_direction(&self, root: [f64; 2], p: [f64; 2]) -> bool {
+        if self.right != self.left {
+            // A proper cone of less than 180°: the two orientation tests pin it exactly.
+            return self.holds(root, p);
+        }
+        let (u, v) = (
+            [self.right[0] - root[0], self.right[1] - root[1]],
+            [p[0] - root[0], p[1] - root[1]],
+        );
+        // Grid points and the root: the products are exact (see `crate::geometry`).
+        orient(root, self.right, p) == 0.0 && u[0] * v[0] + u[1] * v[1] > 0.0
+    }
+
+    /// The directions of a cone through a portal (proper, less than 180°) that this limit
+    /// (less than 180°, or one ray, anywhere around the root) lets through: a convex cone, so
+    /// its right edge is one of the two right edges, the one inside the other cone, and so
+    /// for the left.
+    #[inline]
+    fn clip(&self, root: [f64; 2], portal: &Cone) -> Option<Cone> {
+        if self.right == self.left {
+            return portal.holds(root, self.right).then_some(*self);
+        }
+        let right = if portal.holds(root, self.right) {
+            self.right
+        } else if self.holds(root, portal.right) {
+            portal.right
+        } else {
+            return None;
+        };
+        let left = if portal.holds(root, self.left) {
+            self.left
+        } else if self.holds(root, portal.left) {
+            portal.left
+        } else {
+            return None;
+        };
+        (orient(root, right, left) >= 0.0).then_some(Cone { right, left })
+    }
+
     /// The cone narrowed to another cone (both seen from `root` within less than 180°).
     #[inline]
     fn narrowed(&self, root: [f64; 2], other: &Cone) -> Option<Cone> {
@@ -67,7 +110,7 @@ fn portal_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
     // Seen from a root behind the side, which end is on the right follows from the side
     // alone (the sign of orient(root, lo end, hi end) is that of the side's outward normal
     // crossed with its direction).
-    let (ahead, right, left) = match p.side {
+    let (ahead, right, left) = match p.side() {
         Side::West => (root[0] > line, [line, hi], [line, lo]),
         Side::East => (root[0] < line, [line, lo], [line, hi]),
         Side::South => (root[1] > line, [lo, line], [hi, line]),
@@ -121,7 +164,7 @@ impl ScanScratch {
 fn along_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
     let line = f64::from(p.line) * TILE;
     let (lo, hi) = (f64::from(p.lo) * TILE, f64::from(p.hi) * TILE);
-    let vertical = matches!(p.side, Side::West | Side::East);
+    let vertical = matches!(p.side(), Side::West | Side::East);
     let (on, u) = if vertical {
         (root[0] == line, root[1])
     } else {
@@ -150,7 +193,7 @@ fn along_cone(root: [f64; 2], p: &Portal) -> Option<Cone> {
 fn past_end(root: [f64; 2], p: &Portal) -> Option<Cone> {
     let line = f64::from(p.line) * TILE;
     let (lo, hi) = (f64::from(p.lo) * TILE, f64::from(p.hi) * TILE);
-    let (ahead, along) = match p.side {
+    let (ahead, along) = match p.side() {
         Side::West => (root[0] > line, root[1]),
         Side::East => (root[0] < line, root[1]),
         Side::South => (root[1] > line, root[0]),
@@ -166,7 +209,7 @@ fn past_end(root: [f64; 2], p: &Portal) -> Option<Cone> {
     } else {
         return None;
     };
-    let point = match p.side {
+    let point = match p.side() {
         Side::West | Side::East => [line, end],
         Side::South | Side::North => [end, line],
     };
@@ -191,6 +234,21 @@ pub(crate) fn scan(
     root: [f64; 2],
     roots: &[u32],
     scratch: &mut ScanScratch,
+    visit: impl FnMut(u32, Option<&Cone>) -> bool,
+) -> bool {
+    scan_within(index, root, roots, None, scratch, visit)
+}
+
+/// [`scan`] of only the directions of `limits` (each less than 180° or one ray, anywhere
+/// around the root; `None`: every direction): the cones leaving the root rectangles are
+/// clipped to each limit, so nothing outside them is visited past the roots. The roots are
+/// still visited whole: the caller filters their content by direction.
+pub(crate) fn scan_within(
+    index: &PathIndex,
+    root: [f64; 2],
+    roots: &[u32],
+    limits: Option<&[Cone]>,
+    scratch: &mut ScanScratch,
     mut visit: impl FnMut(u32, Option<&Cone>) -> bool,
 ) -> bool {
     scratch.begin(index.rects.len());
@@ -200,13 +258,28 @@ pub(crate) fn scan(
         }
         for p in index.portals_of(rect) {
             if let Some(cone) = portal_cone(root, p) {
-                scratch.stack.push((p.to, cone));
+                match limits {
+                    None => scratch.stack.push((p.to, cone)),
+                    Some(limits) => {
+                        for limit in limits {
+                            if let Some(clipped) = limit.clip(root, &cone) {
+                                scratch.stack.push((p.to, clipped));
+                            }
+                        }
+                    }
+                }
             }
         }
         if on_side_line(index, rect, root) {
             for p in index.contacts_of(rect) {
                 if let Some(cone) = along_cone(root, p).or_else(|| past_end(root, p)) {
-                    if !roots.contains(&p.to) && scratch.first_along(p.to, root, cone.right) {
+                    let allowed = limits.map_or(true, |limits| {
+                        limits.iter().any(|l| l.holds_direction(root, cone.right))
+                    });
+                    if allowed
+                        && !roots.contains(&p.to)
+                        && scratch.first_along(p.to, root, cone.right)
+                    {
                         scratch.stack.push((p.to, cone));
                     }
                 }

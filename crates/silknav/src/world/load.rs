@@ -5,6 +5,8 @@ use super::region::{Region, RegionIssue};
 use super::World;
 use crate::files::{FileError, FolderFile, FolderListing, LoadError, WorldSource};
 use crate::objects::{load_objects, ObjectFinding, RegionObjects};
+use crate::path::file::{file_digest, DigestBuilder};
+use crate::path::{IndexFileError, InputsDigest};
 use jmxv::ifo::ObjectIfo;
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
@@ -26,12 +28,38 @@ pub struct LoadReport {
     /// What was found, in this order: regions without a file, then files not loaded (by
     /// region), then problems inside loaded files (by region).
     pub findings: Vec<LoadFinding>,
+    /// What became of the world's path index file.
+    pub path_index: PathIndexFound,
+}
+
+/// What loading did with the world's path index file ([`crate::path::index_file_in`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PathIndexFound {
+    /// Not looked for: [`PathIndexUse::Skip`], or a world not read from a folder.
+    #[default]
+    NotLookedFor,
+    /// The world has no index file there; the first path query builds the index.
+    Missing(PathBuf),
+    /// Read, checked and used: path queries answer at once.
+    Used(PathBuf),
+    /// Present and not used, so that no query ever answers from a wrong index: stale (built
+    /// from other navmeshes), damaged, or of another format version. The first path query
+    /// builds the index in memory; `silknav index --force` writes it again.
+    Unusable {
+        /// The file.
+        path: PathBuf,
+        /// Whether it is sound but built from other inputs.
+        stale: bool,
+        /// Why, as [`crate::path::IndexFileError`] says it.
+        reason: String,
+    },
 }
 
 impl LoadReport {
-    /// Whether loading found nothing to report.
+    /// Whether loading found nothing to report: no finding, and no unusable path index file.
     pub fn is_clean(&self) -> bool {
-        self.findings.is_empty()
+        self.findings.is_empty() && !matches!(self.path_index, PathIndexFound::Unusable { .. })
     }
 
     /// The findings of one kind, such as `|k| matches!(k, LoadFindingKind::Dungeon)`.
@@ -96,19 +124,48 @@ pub struct LoadOptions {
     /// Whether to load the object instances (buildings, gates, bridges) the regions list, with
     /// their meshes from under the data root. Off: a terrain-only world.
     pub objects: bool,
+    /// What to do with the world's path index file.
+    pub path_index: PathIndexUse,
+}
+
+/// What [`World::load_with`] does with the world's path index file (written by
+/// `silknav index`, [`World::write_path_index`]; where it lives:
+/// [`crate::path::index_file_in`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PathIndexUse {
+    /// Use it when present and valid; a stale or damaged one is ignored and reported
+    /// ([`LoadReport::path_index`]).
+    #[default]
+    IfValid,
+    /// Do not look for it (for work without paths: it saves reading the file).
+    Skip,
+    /// Fail the load unless it is present and valid ([`LoadError::PathIndex`]).
+    Require,
 }
 
 impl Default for LoadOptions {
-    /// Objects on, as [`World::load`].
+    /// Objects on, the path index file used when valid, as [`World::load`].
     fn default() -> LoadOptions {
-        LoadOptions { objects: true }
+        LoadOptions {
+            objects: true,
+            path_index: PathIndexUse::IfValid,
+        }
     }
 }
 
 impl LoadOptions {
     /// Terrain only: no objects.
     pub fn terrain_only() -> LoadOptions {
-        LoadOptions { objects: false }
+        LoadOptions {
+            objects: false,
+            ..LoadOptions::default()
+        }
+    }
+
+    /// These options with another use of the path index file.
+    pub fn with_path_index(self, path_index: PathIndexUse) -> LoadOptions {
+        LoadOptions { path_index, ..self }
     }
 }
 
@@ -167,16 +224,22 @@ impl World {
         }
         kept.sort_by_key(|(id, _)| *id);
         report.findings.sort_by_key(|f| f.region);
-        let regions = kept
+        let (regions, digests): (Vec<_>, Vec<_>) = kept
             .par_iter()
             .map(|(id, mesh)| {
-                (
+                // The bytes a mesh is written as are those it was read from (round trips
+                // are exact), so the digest is that of its file.
+                let digest = mesh.to_vec().ok().map(|bytes| file_digest(&bytes));
+                let region = (
                     Region::from_navmesh(*id, mesh),
                     PathBuf::from(id.file_name()),
-                )
+                );
+                (region, digest)
             })
-            .collect();
-        World::assemble(regions, report)
+            .unzip();
+        let mut world = World::assemble(regions, report);
+        world.inputs = inputs_digest(&world, &digests);
+        world
     }
 
     /// Loads a world folder: `mapinfo.mfo` when present, and every `nv_XXXX.nvm` (any case) of
@@ -271,8 +334,16 @@ impl World {
             &progress,
             options.objects,
         )?;
-        let (regions, records): (Vec<_>, Vec<_>) = parsed.into_iter().unzip();
+        let mut digests = Vec::with_capacity(parsed.len());
+        let (regions, records): (Vec<_>, Vec<_>) = parsed
+            .into_iter()
+            .map(|(region, records, digest)| {
+                digests.push(Some(digest));
+                (region, records)
+            })
+            .unzip();
         let mut world = World::assemble(regions, report);
+        world.inputs = inputs_digest(&world, &digests);
         if options.objects {
             let resolver = source.object_resolver();
             let ids: Vec<RegionId> = world.regions().collect();
@@ -280,7 +351,39 @@ impl World {
             world.objects = objects;
             world.report.findings.extend(findings);
         }
+        if let Some(path) = source.path_index_file() {
+            world.report.path_index = world.attach_path_index(&path, options.path_index)?;
+        }
         Ok(world)
+    }
+
+    /// Reads the path index file at `path` and gives it to the world, as `use_index` says:
+    /// what became of it, or (for [`PathIndexUse::Require`]) the error that stops the load.
+    ///
+    /// # Errors
+    /// With [`PathIndexUse::Require`], a missing, unreadable, damaged or stale file.
+    pub(crate) fn attach_path_index(
+        &self,
+        path: &Path,
+        use_index: PathIndexUse,
+    ) -> Result<PathIndexFound, LoadError> {
+        if use_index == PathIndexUse::Skip {
+            return Ok(PathIndexFound::NotLookedFor);
+        }
+        match self.load_path_index(path) {
+            Ok(_) => Ok(PathIndexFound::Used(path.to_path_buf())),
+            Err(e) if use_index == PathIndexUse::Require => Err(LoadError::PathIndex(e)),
+            Err(e) => Ok(match &e.error {
+                IndexFileError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+                    PathIndexFound::Missing(e.path)
+                }
+                error => PathIndexFound::Unusable {
+                    stale: error.is_stale(),
+                    reason: error.to_string(),
+                    path: e.path,
+                },
+            }),
+        }
     }
 
     /// [`World::load`], calling `progress(done, total)` as files are parsed (from the pool's
@@ -322,16 +425,16 @@ impl World {
             |file| listing.path_or_canonical(Path::new(""), file),
             mapinfo.as_ref(),
         );
-        let regions = parse_parallel(
+        let parsed = parse_parallel(
             &navmeshes,
             |_, path| Ok(Cow::Borrowed(bytes[path])),
             &|_, _| {},
             false,
         )?;
-        Ok(World::assemble(
-            regions.into_iter().map(|(r, _)| r).collect(),
-            report,
-        ))
+        let digests: Vec<Option<u128>> = parsed.iter().map(|(_, _, d)| Some(*d)).collect();
+        let mut world = World::assemble(parsed.into_iter().map(|(r, _, _)| r).collect(), report);
+        world.inputs = inputs_digest(&world, &digests);
+        Ok(world)
     }
 }
 
@@ -345,7 +448,7 @@ fn plan(
 ) -> (Vec<(RegionId, PathBuf)>, LoadReport) {
     let mut report = LoadReport {
         has_mapinfo: mapinfo.is_some(),
-        findings: Vec::new(),
+        ..LoadReport::default()
     };
     let finding = |region, path: &Path, kind| LoadFinding {
         region,
@@ -379,30 +482,43 @@ fn plan(
     (load, report)
 }
 
+/// The digest of a world's inputs from its regions' file digests (in region order), `None`
+/// when one is unknown.
+fn inputs_digest(world: &World, files: &[Option<u128>]) -> Option<InputsDigest> {
+    let mut digest = DigestBuilder::new();
+    for (id, file) in world.regions().zip(files) {
+        digest.region(id, (*file)?);
+    }
+    Some(digest.finish())
+}
+
 /// Reads, parses and prepares navmesh files on rayon's current pool, keeping their order; with
-/// `objects`, keeps each file's object records too.
+/// `objects`, keeps each file's object records too; and the digest of each file's bytes.
 #[allow(clippy::type_complexity)]
 fn parse_parallel<'b>(
     files: &[(RegionId, PathBuf)],
     read: impl Fn(RegionId, &Path) -> Result<Cow<'b, [u8]>, FileError> + Sync,
     progress: &(impl Fn(usize, usize) + Sync),
     objects: bool,
-) -> Result<Vec<((Region, PathBuf), RegionObjects)>, FileError> {
+) -> Result<Vec<((Region, PathBuf), RegionObjects, u128)>, FileError> {
     let total = files.len();
     let done = AtomicUsize::new(0);
     files
         .par_iter()
         .map(|(id, path)| {
             let result = read(*id, path)
-                .and_then(|bytes| NavMesh::parse(&bytes).map_err(|e| FileError::new(path, e)))
-                .map(|mesh| {
+                .and_then(|bytes| {
+                    let mesh = NavMesh::parse(&bytes).map_err(|e| FileError::new(path, e))?;
+                    Ok((mesh, file_digest(&bytes)))
+                })
+                .map(|(mesh, digest)| {
                     let region = Region::from_navmesh(*id, &mesh);
                     let records = RegionObjects {
                         region: *id,
                         path: path.clone(),
                         objects: if objects { mesh.objects } else { Vec::new() },
                     };
-                    ((region, path.clone()), records)
+                    ((region, path.clone()), records, digest)
                 });
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
             result

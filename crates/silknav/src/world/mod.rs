@@ -38,7 +38,9 @@ mod position;
 pub mod raycast;
 pub(crate) mod region;
 
-pub use load::{LoadFinding, LoadFindingKind, LoadOptions, LoadReport};
+pub use load::{
+    LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndexFound, PathIndexUse,
+};
 pub use movement::{MoveError, MoveOutcome, MoveStop};
 pub use position::{Position, REGION_SIZE};
 pub use raycast::{RayError, RayHit};
@@ -61,8 +63,10 @@ pub struct World {
     report: LoadReport,
     /// The placed object instances and their index.
     pub(crate) objects: crate::objects::Objects,
-    /// The path index, built on first use ([`World::prepare_paths`]).
-    paths: std::sync::OnceLock<crate::path::index::PathIndex>,
+    /// The path index, built on first use ([`World::prepare_paths`]) or read from a file.
+    pub(crate) paths: std::sync::OnceLock<crate::path::index::PathIndex>,
+    /// The digest of the inputs the path index depends on ([`World::inputs_digest`]).
+    pub(crate) inputs: Option<crate::path::InputsDigest>,
 }
 
 /// A cell of the world: the region and the cell's index in that region's file, and the object
@@ -146,7 +150,17 @@ impl World {
             report,
             objects: crate::objects::Objects::default(),
             paths: std::sync::OnceLock::new(),
+            inputs: None,
         }
+    }
+
+    /// Heap bytes the world's query data holds: regions and objects, without the path index
+    /// (see [`World::prepare_paths`]'s [`crate::PathIndexStats::heap_bytes`]).
+    pub fn heap_bytes(&self) -> usize {
+        self.regions.capacity() * std::mem::size_of::<Region>()
+            + self.regions.iter().map(Region::heap_bytes).sum::<usize>()
+            + self.index.len() * 4
+            + self.objects.heap_bytes()
     }
 
     /// What loading reported.
@@ -171,8 +185,17 @@ impl World {
 
     /// The path index, built on first use.
     pub(crate) fn path_index(&self) -> &crate::path::index::PathIndex {
+        self.path_index_with(&|_, _| {})
+    }
+
+    /// The path index, built on first use with `progress` (see
+    /// [`World::prepare_paths_with_progress`]).
+    pub(crate) fn path_index_with(
+        &self,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> &crate::path::index::PathIndex {
         self.paths
-            .get_or_init(|| crate::path::index::PathIndex::build(self))
+            .get_or_init(|| crate::path::index::PathIndex::build(self, progress))
     }
 
     /// The position of a loaded region in [`World::region_data`].

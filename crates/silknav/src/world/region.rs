@@ -88,6 +88,11 @@ impl std::fmt::Display for RegionIssue {
 pub(crate) struct Bits(Box<[u64]>);
 
 impl Bits {
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.0.len() * 8
+    }
+
     pub fn new(len: usize) -> Bits {
         Bits(vec![0; len.div_ceil(64)].into_boxed_slice())
     }
@@ -134,6 +139,20 @@ pub(crate) struct Region {
 }
 
 impl Region {
+    /// Heap bytes the region's query data holds.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.cells.capacity() * size_of::<CellRect>()
+            + (self.tile_cell.len() + self.raw_tile_cell.len()) * 2
+            + self.heights.len() * 4
+            + (self.internal_edges.capacity() + self.global_edges.capacity()) * size_of::<Edge>()
+            + self.cell_edge_start.capacity() * 4
+            + self.cell_edges.capacity() * size_of::<EdgeId>()
+            + self.vertical_walls.heap_bytes()
+            + self.horizontal_walls.heap_bytes()
+            + self.issues.capacity() * size_of::<RegionIssue>()
+    }
+
     pub fn from_navmesh(id: RegionId, mesh: &NavMesh) -> Region {
         let mut issues = Vec::new();
         let cells: Vec<CellRect> = mesh

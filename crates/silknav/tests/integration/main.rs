@@ -4,6 +4,7 @@ mod anyangle;
 mod archives;
 mod corpus;
 mod generated_objects;
+mod index_file;
 mod invariants;
 mod loading;
 mod movingai;

@@ -6,14 +6,15 @@
 //! `{"length":..,"waypoints":[[x,z],..],"cells":[{"region":"4080","cell":12},..]}` (the length
 //! exact, the cells the path crosses in order), or `{"length":null,"error":"unreachable"}`.
 //!
-//! The world's path index is built once, after loading and before the first answer, so that
-//! every query costs only its search.
+//! The world's path index comes with the world when its index file (`silknav index`) is valid;
+//! otherwise it is built once, after loading and before the first answer. Either way every
+//! query costs only its search.
 
 use super::{world_xz, Answer, SegmentArgs};
 use crate::exit::Status;
 use crate::progress::Progress;
 use silknav::query::SegmentQuery;
-use silknav::{PathError, PathIndexStats, PathScratch, World, WorldPath};
+use silknav::{PathError, PathIndexStats, PathIndexUse, PathScratch, World, WorldPath};
 use std::io::{self, Write};
 
 /// Arguments of `silknav path`.
@@ -51,11 +52,14 @@ pub fn ask<'w>(world: &'w World, n: &[f64], scratch: &mut PathScratch) -> PathAn
     PathAnswer { world, path }
 }
 
-/// Builds the world's path index, with a progress line when that takes more than a second.
+/// Builds the world's path index unless it came with the world (its index file), with a
+/// progress line when that takes more than a second.
 pub fn prepare(world: &World, label: &str) -> PathIndexStats {
-    Progress::timed(format!("indexing {label} for paths"), || {
-        world.prepare_paths()
-    })
+    if world.has_path_index() {
+        return world.prepare_paths();
+    }
+    let progress = Progress::counting(format!("indexing {label} for paths"), "corners");
+    world.prepare_paths_with_progress(|done, total| progress.update(done, total))
 }
 
 /// Runs `silknav path`.
@@ -64,7 +68,7 @@ pub fn prepare(world: &World, label: &str) -> PathIndexStats {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
     let world_args = &args.segment.world;
-    let world = world_args.load()?;
+    let world = world_args.load_paths(PathIndexUse::IfValid)?;
     prepare(&world, &world_args.name());
     let mut scratch = match args.budget {
         Some(n) => PathScratch::with_budget(n),

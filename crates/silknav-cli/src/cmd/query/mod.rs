@@ -23,7 +23,7 @@ use anyhow::{anyhow, Context};
 use serde::Serialize;
 use silknav::files::WorldSource;
 use silknav::pk2_archive::Key;
-use silknav::{LoadFindingKind, LoadOptions};
+use silknav::{LoadFindingKind, LoadOptions, PathIndexFound, PathIndexUse};
 use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -51,13 +51,13 @@ impl WorldArgs {
         self.world.display().to_string()
     }
 
-    /// Loads the world ([`load_with`]).
+    /// Loads the world ([`load_with`]), using its path index file as `paths` says.
     ///
     /// # Errors
     /// As for [`load`].
-    pub fn load(&self) -> anyhow::Result<World> {
+    pub fn load_paths(&self, paths: PathIndexUse) -> anyhow::Result<World> {
         let source = input::open_world(&self.world, &self.key.key()?)?;
-        load_with(&source, self.terrain_only)
+        load_with(&source, self.terrain_only, paths)
     }
 }
 
@@ -210,7 +210,7 @@ fn run_range<A: Answer>(
     arity: (usize, usize),
     ask: impl FnMut(&World, &[f64]) -> A,
 ) -> anyhow::Result<Status> {
-    let loaded = world.load()?;
+    let loaded = world.load_paths(PathIndexUse::Skip)?;
     answer(&loaded, world.json, numbers, arity, ask)
 }
 
@@ -309,14 +309,23 @@ struct MalformedJson<'a> {
 /// The folder cannot be read, a file is malformed, or nothing was loaded (almost always a
 /// wrong path).
 pub fn load(dir: &Path) -> anyhow::Result<World> {
-    load_with(&input::open_world(dir, &Key::default())?, false)
+    load_with(
+        &input::open_world(dir, &Key::default())?,
+        false,
+        PathIndexUse::IfValid,
+    )
 }
 
-/// Loads an opened world, with or without the objects, as [`load`].
+/// Loads an opened world, with or without the objects, and with the world's path index file
+/// used when valid or not looked for (commands without paths skip reading it), as [`load`].
 ///
 /// # Errors
 /// As for [`load`].
-pub fn load_with(source: &WorldSource, terrain_only: bool) -> anyhow::Result<World> {
+pub fn load_with(
+    source: &WorldSource,
+    terrain_only: bool,
+    paths: PathIndexUse,
+) -> anyhow::Result<World> {
     let name = source.path();
     let progress = Progress::counting(format!("loading {}", name.display()), "files");
     let options = if terrain_only {
@@ -324,8 +333,10 @@ pub fn load_with(source: &WorldSource, terrain_only: bool) -> anyhow::Result<Wor
     } else {
         LoadOptions::default()
     };
-    let world = World::load_source(source, &options, |done, total| progress.update(done, total))
-        .map_err(|e| anyhow!(e))?;
+    let world = World::load_source(source, &options.with_path_index(paths), |done, total| {
+        progress.update(done, total)
+    })
+    .map_err(|e| anyhow!(e))?;
     drop(progress);
     warn_about_load(&name, &world);
     if world.regions().len() == 0 {
@@ -345,6 +356,14 @@ const MAX_WARNINGS: usize = 10;
 fn warn_about_load(dir: &Path, world: &World) {
     let report = world.load_report();
     let mut err = io::stderr().lock();
+    if let PathIndexFound::Unusable { path, reason, .. } = &report.path_index {
+        let _ = writeln!(
+            err,
+            "warning: {}: {reason}; not used, paths build the index in memory (`silknav index {} --force` writes it again)",
+            path.display(),
+            dir.display()
+        );
+    }
     let dir_name = dir.display();
     // Listed by kind, each list counting what it leaves out in its own words.
     let group = |kind: &LoadFindingKind| match kind {

@@ -1,0 +1,127 @@
+//! `silknav index`: the path index written next to the world, used by `silknav path`, refused
+//! when stale or damaged with a one-line warning, never replaced without `--force`.
+
+use crate::support::*;
+
+/// A generated 2×2 world in `DIR/w`, and the path its index file takes.
+fn world() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = temp();
+    let run = silknav(
+        dir.path(),
+        &["gen", "--out", "w", "--size", "2x2", "--seed", "3"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let index = dir.path().join("w/navmesh/silknav.index");
+    (dir, index)
+}
+
+/// Paths between points of the 2×2 world, as `silknav path` answers them in a batch.
+const QUERIES: &str =
+    "245930 125470 247350 126050\n246100 126000 248900 124100\n245800 123000 249300 126500\n";
+
+#[test]
+fn index_writes_the_file_that_path_then_uses_with_the_same_answers() {
+    let (dir, index) = world();
+    let without = silknav_with_stdin(dir.path(), &["path", "w"], QUERIES.as_bytes());
+    assert_eq!(without.code, 0, "{}", without.stderr);
+
+    let run = silknav(dir.path(), &["index", "w"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(index.exists());
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(
+        lines[0].starts_with("w/navmesh/silknav.index: 4 regions, ") && lines[0].ends_with(" MB"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("built in ") && lines[1].contains("index "),
+        "{}",
+        lines[1]
+    );
+
+    let with = silknav_with_stdin(dir.path(), &["path", "w"], QUERIES.as_bytes());
+    assert_eq!(with.code, 0, "{}", with.stderr);
+    assert_eq!(with.stdout, without.stdout);
+    assert!(!with.stderr.contains("indexing"), "{}", with.stderr);
+
+    // The navmesh folder names the same world and the same file.
+    let check = silknav(dir.path(), &["index", "--check", "w/navmesh"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check
+            .stdout
+            .starts_with("w/navmesh/silknav.index: valid: 4 regions"),
+        "{}",
+        check.stdout
+    );
+}
+
+#[test]
+fn an_existing_index_is_replaced_only_with_force() {
+    let (dir, index) = world();
+    assert_eq!(silknav(dir.path(), &["index", "w"]).code, 0);
+    let before = std::fs::read(&index).unwrap();
+    let run = silknav(dir.path(), &["index", "w"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.error_line(),
+        "w/navmesh/silknav.index: already exists (use --force to replace it)"
+    );
+    assert_eq!(std::fs::read(&index).unwrap(), before);
+    let run = silknav(dir.path(), &["index", "w", "--force"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn a_stale_or_damaged_index_is_warned_about_and_not_used() {
+    let (dir, index) = world();
+    assert_eq!(silknav(dir.path(), &["index", "w"]).code, 0);
+
+    // Another navmesh in place of one: the index is stale.
+    let navmesh = dir.path().join("w/navmesh");
+    std::fs::copy(navmesh.join("nv_4081.nvm"), navmesh.join("nv_4080.nvm")).unwrap();
+    let stale = silknav_with_stdin(dir.path(), &["path", "w"], QUERIES.as_bytes());
+    assert_eq!(stale.code, 0, "{}", stale.stderr);
+    let warning = stale
+        .stderr
+        .lines()
+        .find(|l| l.contains("silknav.index"))
+        .expect("a warning about the index");
+    assert!(
+        warning.starts_with("warning: w/navmesh/silknav.index: stale: built from other navmeshes")
+            && warning.ends_with("not used, paths build the index in memory (`silknav index w --force` writes it again)"),
+        "{warning}"
+    );
+    let check = silknav(dir.path(), &["index", "--check", "w"]);
+    assert_eq!(check.code, 1);
+    assert!(check.stdout.contains("stale"), "{}", check.stdout);
+    // Rewritten, it answers as a fresh build of the changed world does.
+    assert_eq!(silknav(dir.path(), &["index", "w", "--force"]).code, 0);
+    let rebuilt = silknav_with_stdin(dir.path(), &["path", "w"], QUERIES.as_bytes());
+    assert!(
+        !rebuilt.stderr.contains("silknav.index"),
+        "{}",
+        rebuilt.stderr
+    );
+    assert_eq!(rebuilt.stdout, stale.stdout);
+
+    // A damaged byte: the checksum says so, with its offset.
+    let mut bytes = std::fs::read(&index).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&index, &bytes).unwrap();
+    let damaged = silknav_with_stdin(dir.path(), &["path", "w"], QUERIES.as_bytes());
+    assert_eq!(damaged.stdout, rebuilt.stdout);
+    assert!(
+        damaged
+            .stderr
+            .contains("warning: w/navmesh/silknav.index: offset 24 (0x18): header.checksum: "),
+        "{}",
+        damaged.stderr
+    );
+    // Commands without paths do not read it, so they do not warn.
+    let cell = silknav(dir.path(), &["cell", "w", "245930", "125470"]);
+    assert!(!cell.stderr.contains("silknav.index"), "{}", cell.stderr);
+}

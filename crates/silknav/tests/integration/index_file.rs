@@ -1,0 +1,367 @@
+//! The path index file: written by `World::write_path_index`, used by `World::load`, and every
+//! way a file can be wrong refused with its offset and what is wrong.
+
+use silknav::files::{Overwrite, WorldLocation};
+use silknav::path::{index_file_in, IndexFileError, PathIndexFile, FORMAT_VERSION};
+use silknav::worldgen::{generate, GenOptions};
+use silknav::{LoadOptions, PathIndexFound, PathIndexUse, PathScratch, Position, World, WorldPath};
+use std::path::{Path, PathBuf};
+
+/// A generated 2×2 world written as a data root, and where its index file goes.
+fn world_folder(seed: u64) -> (tempfile::TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    generate(&GenOptions {
+        seed,
+        width: 2,
+        height: 2,
+        ..GenOptions::default()
+    })
+    .unwrap()
+    .into_files()
+    .write_data_root(root.path(), Overwrite::Refuse)
+    .unwrap();
+    let index = index_file_in(&WorldLocation::find(root.path()));
+    (root, index)
+}
+
+fn terrain(dir: &Path, use_index: PathIndexUse) -> World {
+    World::load_with(
+        dir,
+        &LoadOptions::terrain_only().with_path_index(use_index),
+        |_, _| {},
+    )
+    .unwrap()
+}
+
+/// Seeded pairs of walkable points of the world.
+fn queries(world: &World, n: usize) -> Vec<(Position, Position)> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let regions: Vec<_> = world.regions().collect();
+    let mut walkable = || loop {
+        let r = regions[(next() % regions.len() as u64) as usize];
+        let p = Position::new(r, (next() % 1920) as f32, (next() % 1920) as f32);
+        if world.terrain_cell_at(p).is_some() {
+            return p;
+        }
+    };
+    (0..n).map(|_| (walkable(), walkable())).collect()
+}
+
+fn answers(
+    world: &World,
+    queries: &[(Position, Position)],
+) -> Vec<Result<WorldPath, silknav::PathError>> {
+    let mut scratch = PathScratch::new();
+    queries
+        .iter()
+        .map(|&(a, b)| world.find_path(a, b, &mut scratch))
+        .collect()
+}
+
+/// The header fields a file's build time and checksum live in, which differ between two
+/// writes of the same index.
+fn without_time(mut bytes: Vec<u8>) -> Vec<u8> {
+    bytes[24..32].fill(0);
+    bytes[56..64].fill(0);
+    bytes
+}
+
+#[test]
+fn built_in_parallel_loaded_from_the_file_and_built_on_one_thread_answer_the_same() {
+    let (root, index) = world_folder(3);
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let parallel = pool(4).install(|| terrain(root.path(), PathIndexUse::Skip));
+    assert!(!parallel.has_path_index());
+    let bytes = pool(4).install(|| {
+        parallel
+            .write_path_index(&index, Overwrite::Refuse)
+            .unwrap()
+    });
+    assert_eq!(std::fs::metadata(&index).unwrap().len(), bytes);
+
+    let loaded = terrain(root.path(), PathIndexUse::IfValid);
+    assert_eq!(
+        loaded.load_report().path_index,
+        PathIndexFound::Used(index.clone())
+    );
+    assert!(loaded.has_path_index(), "the index comes with the world");
+    let stats = loaded.prepare_paths();
+    assert!(stats.load_time.is_some(), "{stats:?}");
+    assert_eq!(stats.edges, parallel.prepare_paths().edges);
+
+    let single = pool(1).install(|| {
+        let world = terrain(root.path(), PathIndexUse::Skip);
+        world.prepare_paths();
+        world
+    });
+    let one_thread_file = root.path().join("one-thread.index");
+    single
+        .write_path_index(&one_thread_file, Overwrite::Refuse)
+        .unwrap();
+    assert_eq!(
+        without_time(std::fs::read(&index).unwrap()),
+        without_time(std::fs::read(&one_thread_file).unwrap()),
+        "the same index, byte for byte"
+    );
+
+    let queries = queries(&parallel, 300);
+    let want = answers(&parallel, &queries);
+    assert!(want.iter().filter(|a| a.is_ok()).count() > 150);
+    assert_eq!(answers(&loaded, &queries), want);
+    assert_eq!(answers(&single, &queries), want);
+}
+
+#[test]
+fn an_index_file_is_not_replaced_without_overwrite() {
+    let (root, index) = world_folder(1);
+    let world = terrain(root.path(), PathIndexUse::Skip);
+    world.write_path_index(&index, Overwrite::Refuse).unwrap();
+    let before = std::fs::read(&index).unwrap();
+    let err = world
+        .write_path_index(&index, Overwrite::Refuse)
+        .unwrap_err();
+    assert!(
+        matches!(err, silknav::files::WriteFileError::Exists { .. }),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&index).unwrap(), before);
+    world.write_path_index(&index, Overwrite::Replace).unwrap();
+}
+
+/// Writes the world's index, then damages the file with `damage` and loads the world again:
+/// the file is reported unusable (and required, the load fails) with the error `check`
+/// accepts.
+fn refused(damage: impl FnOnce(&mut Vec<u8>), check: impl Fn(&IndexFileError) -> bool) {
+    let (root, index) = world_folder(2);
+    terrain(root.path(), PathIndexUse::Skip)
+        .write_path_index(&index, Overwrite::Refuse)
+        .unwrap();
+    let mut bytes = std::fs::read(&index).unwrap();
+    damage(&mut bytes);
+    std::fs::write(&index, &bytes).unwrap();
+
+    let err = PathIndexFile::read(&index).unwrap_err();
+    assert!(check(&err.error), "{err}");
+    let text = err.to_string();
+    assert!(text.starts_with(&index.display().to_string()), "{text}");
+
+    let world = terrain(root.path(), PathIndexUse::IfValid);
+    let PathIndexFound::Unusable { path, reason, .. } = &world.load_report().path_index else {
+        panic!("{:?}", world.load_report().path_index);
+    };
+    assert_eq!(path, &index);
+    assert_eq!(reason, &err.error.to_string());
+    assert!(!world.load_report().is_clean());
+    assert!(!world.has_path_index(), "a refused file is not used");
+    let err = World::load_with(
+        root.path(),
+        &LoadOptions::terrain_only().with_path_index(PathIndexUse::Require),
+        |_, _| {},
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, silknav::files::LoadError::PathIndex(_)),
+        "{err}"
+    );
+}
+
+/// Recomputes the header's checksum, so that damage past it reaches the deeper checks.
+fn reseal(bytes: &mut [u8]) {
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[32..]);
+    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// The (offset, length) of a section, read from the table as `docs/format.md` lays it out.
+fn section(bytes: &[u8], name: &str) -> (usize, usize) {
+    let count = u32::from_le_bytes(bytes[48..52].try_into().unwrap()) as usize;
+    for i in 0..count {
+        let entry = &bytes[64 + 32 * i..64 + 32 * (i + 1)];
+        let end = entry[..8].iter().position(|&b| b == 0).unwrap_or(8);
+        if &entry[..end] == name.as_bytes() {
+            let offset = u64::from_le_bytes(entry[8..16].try_into().unwrap());
+            let length = u64::from_le_bytes(entry[16..24].try_into().unwrap());
+            return (offset as usize, length as usize);
+        }
+    }
+    panic!("no section {name}");
+}
+
+#[test]
+fn a_damaged_byte_fails_the_checksum() {
+    refused(
+        |b| {
+            let i = b.len() / 2;
+            b[i] ^= 0x40;
+        },
+        |e| matches!(e, IndexFileError::Checksum { .. }) && e.offset() == Some(24),
+    );
+}
+
+#[test]
+fn a_cut_file_is_refused_by_its_length() {
+    refused(
+        |b| b.truncate(b.len() - 100),
+        |e| matches!(e, IndexFileError::Length { header, actual } if header - actual == 100),
+    );
+    refused(
+        |b| b.truncate(40),
+        |e| matches!(e, IndexFileError::Malformed { offset: 40, .. }),
+    );
+}
+
+#[test]
+fn another_format_version_is_refused() {
+    refused(
+        |b| b[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes()),
+        |e| matches!(e, IndexFileError::Version { found } if *found == FORMAT_VERSION + 1),
+    );
+}
+
+#[test]
+fn another_byte_order_is_refused() {
+    refused(
+        |b| b[12..16].copy_from_slice(&0x0102_0304u32.to_be_bytes()),
+        |e| {
+            matches!(
+                e,
+                IndexFileError::ByteOrder {
+                    found: [1, 2, 3, 4]
+                }
+            ) && e.offset() == Some(12)
+        },
+    );
+}
+
+#[test]
+fn a_file_that_is_no_index_is_refused() {
+    refused(
+        |b| b[..8].copy_from_slice(b"nv_4080\0"),
+        |e| matches!(e, IndexFileError::NotAnIndex { .. }) && e.offset() == Some(0),
+    );
+}
+
+#[test]
+fn a_record_pointing_outside_its_target_is_refused_at_its_offset() {
+    // A portal leading to a rectangle that does not exist, with a checksum that matches.
+    let at = std::cell::Cell::new(0);
+    refused(
+        |b| {
+            let (offset, length) = section(b, "portals");
+            assert!(length >= 20 * 4);
+            at.set(offset + 20 * 3);
+            b[at.get() + 12..at.get() + 16].copy_from_slice(&u32::MAX.to_le_bytes());
+            reseal(b);
+        },
+        |e| match e {
+            IndexFileError::Malformed {
+                offset, section, ..
+            } => *offset as usize == at.get() && section == "portals[3]",
+            _ => false,
+        },
+    );
+    // An edge to a corner that does not exist.
+    refused(
+        |b| {
+            let (offset, _) = section(b, "edges");
+            b[offset..offset + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+            reseal(b);
+        },
+        |e| matches!(e, IndexFileError::Malformed { section, .. } if section == "edges[0]"),
+    );
+    // A table entry running past the end of the file.
+    refused(
+        |b| {
+            b[64 + 16..64 + 24].copy_from_slice(&u64::MAX.to_le_bytes());
+            reseal(b);
+        },
+        |e| matches!(e, IndexFileError::Malformed { offset: 80, .. }),
+    );
+}
+
+#[test]
+fn an_index_of_other_navmeshes_is_stale() {
+    let (root, index) = world_folder(4);
+    terrain(root.path(), PathIndexUse::Skip)
+        .write_path_index(&index, Overwrite::Refuse)
+        .unwrap();
+    // One navmesh changes by one byte of a height (still a valid file).
+    let navmesh = index.parent().unwrap().join("nv_4080.nvm");
+    let mut mesh = silknav::jmxv::nvm::NavMesh::parse(&std::fs::read(&navmesh).unwrap()).unwrap();
+    mesh.heights[0] = silknav::jmxv::F32::from_bits(mesh.heights[0].to_bits() ^ 1);
+    std::fs::write(&navmesh, mesh.to_vec().unwrap()).unwrap();
+
+    let world = terrain(root.path(), PathIndexUse::IfValid);
+    match &world.load_report().path_index {
+        PathIndexFound::Unusable { stale, reason, .. } => {
+            assert!(stale);
+            assert!(
+                reason.starts_with("stale: built from other navmeshes"),
+                "{reason}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!world.has_path_index());
+    // A file is sound on its own; only the world tells it is stale.
+    let file = PathIndexFile::read(&index).unwrap();
+    let err = world.use_path_index(file).unwrap_err();
+    assert!(err.is_stale(), "{err}");
+    // Written again, it is used.
+    world.write_path_index(&index, Overwrite::Replace).unwrap();
+    let again = terrain(root.path(), PathIndexUse::IfValid);
+    assert_eq!(again.load_report().path_index, PathIndexFound::Used(index));
+}
+
+#[test]
+fn a_world_without_an_index_file_reports_it_missing_and_skip_does_not_look() {
+    let (root, index) = world_folder(5);
+    let world = terrain(root.path(), PathIndexUse::IfValid);
+    assert_eq!(
+        world.load_report().path_index,
+        PathIndexFound::Missing(index.clone())
+    );
+    assert!(world.load_report().is_clean());
+    let skipped = terrain(index.parent().unwrap(), PathIndexUse::Skip);
+    assert_eq!(
+        skipped.load_report().path_index,
+        PathIndexFound::NotLookedFor
+    );
+    // The data root and the navmesh folder share one index file.
+    world.write_path_index(&index, Overwrite::Refuse).unwrap();
+    let from_navmesh = terrain(index.parent().unwrap(), PathIndexUse::IfValid);
+    assert_eq!(
+        from_navmesh.load_report().path_index,
+        PathIndexFound::Used(index)
+    );
+}
+
+#[test]
+fn worlds_from_memory_have_the_digest_of_their_files() {
+    let files = generate(&GenOptions::default()).unwrap().into_files();
+    let in_memory = World::from_navmeshes(files.navmeshes.iter().map(|(r, m)| (*r, m)));
+    let root = tempfile::tempdir().unwrap();
+    files
+        .write_data_root(root.path(), Overwrite::Refuse)
+        .unwrap();
+    let loaded = terrain(root.path(), PathIndexUse::Skip);
+    assert!(in_memory.inputs_digest().is_some());
+    assert_eq!(in_memory.inputs_digest(), loaded.inputs_digest());
+    // So an index written from one is used by the other.
+    let path = root.path().join("memory.index");
+    in_memory
+        .write_path_index(&path, Overwrite::Refuse)
+        .unwrap();
+    loaded.load_path_index(&path).unwrap();
+    assert!(loaded.has_path_index());
+}
