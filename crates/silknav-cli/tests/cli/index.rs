@@ -125,3 +125,34 @@ fn a_stale_or_damaged_index_is_warned_about_and_not_used() {
     let cell = silknav(dir.path(), &["cell", "w", "245930", "125470"]);
     assert!(!cell.stderr.contains("silknav.index"), "{}", cell.stderr);
 }
+
+#[test]
+fn an_archive_keeps_its_index_beside_it_and_path_uses_it() {
+    let (dir, _) = world();
+    let run = silknav(dir.path(), &["pk2", "pack", "w", "-o", "Data.pk2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let archive = std::fs::read(dir.path().join("Data.pk2")).unwrap();
+    let without = silknav_with_stdin(dir.path(), &["path", "Data.pk2"], QUERIES.as_bytes());
+    assert_eq!(without.code, 0, "{}", without.stderr);
+
+    let run = silknav(dir.path(), &["index", "Data.pk2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("Data.pk2.silknav.index: 4 regions, "),
+        "{}",
+        run.stdout
+    );
+    assert!(dir.path().join("Data.pk2.silknav.index").exists());
+    assert_eq!(
+        std::fs::read(dir.path().join("Data.pk2")).unwrap(),
+        archive,
+        "the archive is never written"
+    );
+    let with = silknav_with_stdin(dir.path(), &["path", "Data.pk2"], QUERIES.as_bytes());
+    assert_eq!(with.code, 0, "{}", with.stderr);
+    assert_eq!(with.stdout, without.stdout);
+    assert!(!with.stderr.contains("indexing"), "{}", with.stderr);
+    // The folder inside the archive is the same world, with the same file.
+    let check = silknav(dir.path(), &["index", "--check", "Data.pk2:navmesh"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+}
