@@ -14,6 +14,7 @@ mod pack;
 mod pk2;
 mod query;
 mod render;
+mod serve;
 
 use crate::exit::Status;
 
@@ -51,6 +52,8 @@ pub enum Command {
     Move(query::SegmentArgs),
     /// The shortest path between two points: its length and waypoints, or `none`
     Path(query::find_path::PathArgs),
+    /// Serve the queries over HTTP (JSON) and a map viewer in the browser, on loopback
+    Serve(serve::Args),
 }
 
 impl Command {
@@ -74,6 +77,7 @@ impl Command {
             Command::Los(args) => query::los::run(&args),
             Command::Move(args) => query::move_along::run(&args),
             Command::Path(args) => query::find_path::run(&args),
+            Command::Serve(args) => serve::run(&args),
         }
     }
 }
