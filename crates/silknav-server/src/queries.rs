@@ -210,6 +210,14 @@ async fn answer<Q: Query>(
     abandoned: Arc<AtomicBool>,
 ) -> Result<Vec<u8>, ApiError> {
     let limits = shared.limits;
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limits.max_body as u64) {
+        // Refused before a byte of it is read.
+        return Err(body_too_big(limits.max_body));
+    }
     let bytes = read_body(req.into_body(), limits.max_body).await?;
     let queries = parse::<Q>(&bytes)?;
     match &queries {
@@ -256,14 +264,9 @@ async fn answer<Q: Query>(
         .map_err(|e| ApiError::Internal(format!("the query failed: {e}")))
 }
 
-/// The body, refused when over `max` bytes: by its declared length before any of it is read,
-/// or as soon as it grows past the limit.
+/// The body, refused as soon as it grows past `max` bytes.
 async fn read_body(body: Body, max: usize) -> Result<Vec<u8>, ApiError> {
-    let too_big = || ApiError::Limit {
-        limit: name::MAX_BODY,
-        max: max as u64,
-        message: format!("the request body is over the server's largest, {max} bytes"),
-    };
+    let too_big = || body_too_big(max);
     let limited = http_body_util::Limited::new(body, max);
     match limited.collect().await {
         Ok(collected) => Ok(collected.to_bytes().to_vec()),
@@ -272,6 +275,14 @@ async fn read_body(body: Body, max: usize) -> Result<Vec<u8>, ApiError> {
             "",
             format!("the body could not be read: {e}"),
         )),
+    }
+}
+
+fn body_too_big(max: usize) -> ApiError {
+    ApiError::Limit {
+        limit: name::MAX_BODY,
+        max: max as u64,
+        message: format!("the request body is over the server's largest, {max} bytes"),
     }
 }
 

@@ -68,9 +68,11 @@ impl TileLayers {
                 "walls" => &mut layers.walls,
                 "objects" => &mut layers.objects,
                 "water" => &mut layers.water,
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "unknown layer {name:?}; the layers are heights, cells, walls, objects, water"
-                )),
+                ))
+                }
             };
             *on = true;
         }
