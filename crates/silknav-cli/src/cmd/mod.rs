@@ -6,6 +6,7 @@
 
 mod demo;
 mod dump;
+mod export;
 mod generate;
 mod import_movingai;
 mod info;
@@ -42,6 +43,8 @@ pub enum Command {
     Lint(lint::Args),
     /// Draw a world folder or a navmesh file as a PNG picture
     Render(render::Args),
+    /// Write a world as a 3-D model: glTF 2.0 binary (.glb) or OBJ
+    Export(export::Args),
     /// The cell under a point: `RRRR C`, `RRRR C object OOOO:UID CELL` on an object, or `none`
     Cell(query::PointYArgs),
     /// The ground height at a point (with --y, the object floor or ground nearest Y), or `none`
@@ -72,6 +75,7 @@ impl Command {
             Command::Pk2(args) => pk2::run(&args),
             Command::Lint(args) => lint::run(&args),
             Command::Render(args) => render::run(&args),
+            Command::Export(args) => export::run(&args),
             Command::Cell(args) => query::cell::run(&args),
             Command::Height(args) => query::height::run(&args),
             Command::Los(args) => query::los::run(&args),
