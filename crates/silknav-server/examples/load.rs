@@ -291,6 +291,18 @@ fn main() -> ExitCode {
         std::thread::spawn(move || slow_client(addr, deadline, &stop))
     };
     let oversized = std::thread::spawn(move || oversized_client(addr, limits.max_body, deadline));
+    // Resident memory through the run, ten samples: flat after the first one means no leak
+    // (the first includes the clients' threads and the pools warming up).
+    let seconds = o.seconds;
+    let sampler = std::thread::spawn(move || {
+        let mut samples = Vec::new();
+        for i in 1..=10 {
+            let at = start + Duration::from_secs_f64(seconds * f64::from(i) / 10.0);
+            std::thread::sleep(at.saturating_duration_since(Instant::now()));
+            samples.push(rss_mib());
+        }
+        samples
+    });
     let clients: Vec<_> = (0..o.clients)
         .map(|i| {
             let (points, tally) = (points.clone(), tally.clone());
@@ -301,6 +313,7 @@ fn main() -> ExitCode {
         c.join().unwrap();
     }
     let elapsed = start.elapsed().as_secs_f64();
+    let samples = sampler.join().unwrap();
     let rss_end = rss_mib();
     stop.store(true, Ordering::Relaxed);
     let (oversized_refused, oversized_errors) = oversized.join().unwrap();
@@ -334,7 +347,16 @@ fn main() -> ExitCode {
     );
     println!("slow client: {slow_timed_out} bodies cut off by the timeout (408), as expected");
     println!("oversized bodies: {oversized_refused} refused (413), as expected");
-    println!("resident memory: {rss_start:.1} MiB at the start, {rss_end:.1} MiB at the end");
+    let series: Vec<String> = samples.iter().map(|m| format!("{m:.1}")).collect();
+    println!(
+        "resident memory: {rss_start:.1} MiB at the start, {rss_end:.1} MiB at the end; \
+         every tenth of the run: {} MiB",
+        series.join(" ")
+    );
+    println!(
+        "  (the client's own latency records grow with the run: {total} × 8 bytes = {:.1} MiB)",
+        total as f64 * 8.0 / f64::from(1u32 << 20)
+    );
     tally.errors.extend(oversized_errors);
     tally.errors.extend(slow_errors);
     if let Err(e) = stopped {
