@@ -21,9 +21,12 @@
 //!
 //! [`render_world`] draws the object meshes ([`ObjectShapes`]) too, and
 //! [`render_with_overlay`] adds an [`Overlay`] of paths and labelled [`Pin`]s on top, in world
-//! coordinates. [`RenderOptions`] picks one region, the scale, the size limit and the
+//! coordinates. [`RenderOptions`] picks one region (or a rectangle of them,
+//! [`RenderOptions::area`], with a fixed [`RenderOptions::tint_range`]: the tiles of a map
+//! viewer, each exactly its part of the whole picture), the scale, the size limit and the
 //! [`Layers`]; [`Picture`] gives pixels, the map's place in the picture, the world-to-pixel
-//! mapping and PNG bytes (written by the crate's own encoder, several times smaller than
+//! mapping and PNG bytes, of the whole picture or the map alone ([`Picture::encode_map_png`])
+//! (written by the crate's own encoder, several times smaller than
 //! tiny-skia's fastest-setting output).
 //!
 //! ```
