@@ -51,6 +51,44 @@ pub(crate) fn segment(
     width: i64,
     colour: Colour,
 ) {
+    segment_within(canvas, frame, clip, edge_of(clip), a, b, width, colour);
+}
+
+/// The pixel rectangle `[x0, y0, x1, y1]` of a clip rectangle.
+fn edge_of(clip: PixelRect) -> [i64; 4] {
+    let (x, y) = (i64::from(clip.x), i64::from(clip.y));
+    [x, y, x + i64::from(clip.w), y + i64::from(clip.h)]
+}
+
+/// The pixel rectangle of the world's outer border, which walls and object edges on it are
+/// moved inside: not the map's, so that a tile of a bigger map keeps a neighbour's lines
+/// beyond its edge off the tile.
+pub(crate) fn world_edge(scene: &Scene) -> [i64; 4] {
+    let frame = &scene.frame;
+    match scene.world_box() {
+        Some([x0, z0, x1, z1]) => {
+            let (px0, py0) = frame.to_pixel(x0, z1);
+            let (px1, py1) = frame.to_pixel(x1, z0);
+            let r = |v: f64| v.clamp(-1e7, 1e7).round() as i64;
+            [r(px0), r(py0), r(px1), r(py1)]
+        }
+        None => edge_of(frame.map),
+    }
+}
+
+/// [`segment`], with an axis-aligned line on an edge of `edge` (pixels `[x0, y0, x1, y1]`,
+/// which may reach beyond the clip rectangle) moved inside it rather than inside the clip.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn segment_within(
+    canvas: &mut Canvas,
+    frame: &Frame,
+    clip: PixelRect,
+    edge: [i64; 4],
+    a: [f64; 2],
+    b: [f64; 2],
+    width: i64,
+    colour: Colour,
+) {
     let (ax, ay) = frame.to_pixel(a[0], a[1]);
     let (bx, by) = frame.to_pixel(b[0], b[1]);
     if !(ax.is_finite() && ay.is_finite() && bx.is_finite() && by.is_finite()) {
@@ -75,9 +113,9 @@ pub(crate) fn segment(
     let r = |v: f64| v.clamp(-limit, limit).round() as i64;
     // A line on the map's edge (a wall on the world's outer border) would fall half or wholly
     // outside the map; it is moved inside so it stays visible.
-    let inside = |v: i64, start: u32, len: u32| {
-        let lo = i64::from(start) + half;
-        let hi = (i64::from(start) + i64::from(len) - width + half).max(lo);
+    let inside = |v: i64, start: i64, end: i64| {
+        let lo = start + half;
+        let hi = (end - width + half).max(lo);
         v.clamp(lo, hi)
     };
     let vertical = (ax - bx).abs() < 1e-6;
@@ -85,10 +123,10 @@ pub(crate) fn segment(
         let (mut x0, mut x1) = (r(ax.min(bx)), r(ax.max(bx)));
         let (mut y0, mut y1) = (r(ay.min(by)), r(ay.max(by)));
         if vertical {
-            x0 = inside(x0, clip.x, clip.w);
+            x0 = inside(x0, edge[0], edge[2]);
             x1 = x0;
         } else {
-            y0 = inside(y0, clip.y, clip.h);
+            y0 = inside(y0, edge[1], edge[3]);
             y1 = y0;
         }
         clip_rect(
@@ -188,13 +226,15 @@ pub(crate) fn is_wall(flag: u8) -> bool {
 /// Draws every blocked internal edge.
 pub(crate) fn draw_walls(canvas: &mut Canvas, scene: &Scene, pens: Pens) {
     let frame = &scene.frame;
-    for (region, mesh) in scene.drawn() {
-        for edge in mesh.internal_edges.iter().filter(|e| is_wall(e.flag)) {
-            let (a, b) = (local(edge.a), local(edge.b));
-            segment(
+    let edge = world_edge(scene);
+    for (region, mesh) in scene.featured() {
+        for wall in mesh.internal_edges.iter().filter(|e| is_wall(e.flag)) {
+            let (a, b) = (local(wall.a), local(wall.b));
+            segment_within(
                 canvas,
                 frame,
                 frame.map,
+                edge,
                 world(region, a[0], a[1]),
                 world(region, b[0], b[1]),
                 pens.wall,
@@ -257,8 +297,14 @@ pub(crate) fn markers<'a>(
 pub(crate) fn draw_objects(canvas: &mut Canvas, scene: &Scene, markers: &[&Marker], pens: Pens) {
     let frame = &scene.frame;
     let map = frame.map;
-    let (mx0, my0) = (i64::from(map.x), i64::from(map.y));
-    let (mx1, my1) = (mx0 + i64::from(map.w), my0 + i64::from(map.h));
+    // A marker whose centre lies just off the map still shows its part on it: a tile of a
+    // bigger map gets the markers of its neighbours that reach into it.
+    let reach = pens.marker / 2 + 1;
+    let (mx0, my0) = (i64::from(map.x) - reach, i64::from(map.y) - reach);
+    let (mx1, my1) = (
+        i64::from(map.x) + i64::from(map.w) + reach,
+        i64::from(map.y) + i64::from(map.h) + reach,
+    );
     for m in markers {
         let (px, py) = frame.to_pixel(m.at[0], m.at[1]);
         if !(px.is_finite() && py.is_finite()) {

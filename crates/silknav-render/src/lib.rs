@@ -21,9 +21,12 @@
 //!
 //! [`render_world`] draws the object meshes ([`ObjectShapes`]) too, and
 //! [`render_with_overlay`] adds an [`Overlay`] of paths and labelled [`Pin`]s on top, in world
-//! coordinates. [`RenderOptions`] picks one region, the scale, the size limit and the
+//! coordinates. [`RenderOptions`] picks one region (or a rectangle of them,
+//! [`RenderOptions::area`], with a fixed [`RenderOptions::tint_range`]: the tiles of a map
+//! viewer, each exactly its part of the whole picture), the scale, the size limit and the
 //! [`Layers`]; [`Picture`] gives pixels, the map's place in the picture, the world-to-pixel
-//! mapping and PNG bytes (written by the crate's own encoder, several times smaller than
+//! mapping and PNG bytes, of the whole picture or the map alone ([`Picture::encode_map_png`])
+//! (written by the crate's own encoder, several times smaller than
 //! tiny-skia's fastest-setting output).
 //!
 //! ```
@@ -62,7 +65,7 @@ pub use colour::{palette, Colour};
 pub use error::RenderError;
 pub use frame::{MAX_PIXELS, MAX_SIDE};
 pub use objects::{object_shapes, ObjectShapes};
-pub use options::{Layers, RenderOptions, DEFAULT_MAX_SIZE};
+pub use options::{Layers, RegionRect, RenderOptions, DEFAULT_MAX_SIZE};
 pub use overlay::{Overlay, Pin, PATH_COLOURS, PATH_COLOUR_NAMES};
 pub use picture::{Area, Picture};
 
@@ -121,17 +124,43 @@ pub fn render_world(
         None => regions
             .keys()
             .filter(|r| !r.is_dungeon())
+            .filter(|&&r| options.area.map_or(true, |a| a.contains(r)))
             .map(|&r| (place(r), r))
             .collect(),
     };
-    let extent = Extent::around(drawn.values().copied()).ok_or(RenderError::NoRegions)?;
+    let extent = match options.area {
+        Some(a) if options.region.is_none() && !drawn.is_empty() => Extent {
+            x0: i32::from(a.x0),
+            z0: i32::from(a.z0),
+            cols: u32::from(a.x1.saturating_sub(a.x0)) + 1,
+            rows: u32::from(a.z1.saturating_sub(a.z0)) + 1,
+        },
+        _ => Extent::around(drawn.values().copied()).ok_or(RenderError::NoRegions)?,
+    };
     let layers = options.layers;
     let meshes = || {
         drawn
             .values()
             .filter_map(|&r| regions.get(&r).map(|m| (r, m)))
     };
-    let markers = features::markers(meshes());
+    // Around an area, the regions next to it: their walls and objects reach into the map.
+    let ring: Vec<RegionId> = match options.area {
+        Some(_) if options.region.is_none() => regions
+            .keys()
+            .copied()
+            .filter(|r| !r.is_dungeon() && !drawn.contains_key(&place(*r)))
+            .filter(|r| {
+                let (x, z) = place(*r);
+                x >= extent.x0 - 1
+                    && x <= extent.x0 + extent.cols as i32
+                    && z >= extent.z0 - 1
+                    && z <= extent.z0 + extent.rows as i32
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let featured = || meshes().chain(ring.iter().filter_map(|&r| regions.get(&r).map(|m| (r, m))));
+    let markers = features::markers(featured());
     let (shaped, plain): (Vec<&features::Marker>, Vec<&features::Marker>) = markers
         .iter()
         .partition(|m| objects.contains_key(&m.object_id));
@@ -156,12 +185,16 @@ pub fn render_world(
         content.cell_outlines = false;
         frame = layout(content)?;
     }
-    let heights = HeightRange::of(meshes().map(|(_, m)| m));
+    let heights = match options.tint_range {
+        Some((lo, hi)) if lo.is_finite() && hi.is_finite() && lo < hi => HeightRange { lo, hi },
+        _ => HeightRange::of(meshes().map(|(_, m)| m)),
+    };
     let scene = Scene {
         meshes: regions,
         drawn,
         frame,
         heights,
+        ring,
     };
 
     let mut canvas = Canvas::new(frame.width, frame.height, palette::PAPER);
@@ -196,6 +229,14 @@ pub fn render_world(
         legend::draw_legend(&mut canvas, &frame, content, heights, pens);
     }
     Ok(Picture { canvas, frame })
+}
+
+/// The heights the tint spans for these regions (the extreme half percent at each end left
+/// out, so that a few wild values do not flatten the tint of the rest), for
+/// [`RenderOptions::tint_range`].
+pub fn tint_range<'a>(meshes: impl Iterator<Item = &'a NavMesh> + Clone) -> (f32, f32) {
+    let range = HeightRange::of(meshes);
+    (range.lo, range.hi)
 }
 
 /// Which classes the picture will show.

@@ -2,7 +2,7 @@
 //! walls, doorways, underpass sides, links and siege lines drawn on their edges.
 
 use crate::colour::{palette, Colour};
-use crate::features::{segment, Marker, Pens};
+use crate::features::{segment_within, Marker, Pens};
 use crate::raster::Canvas;
 use crate::scene::Scene;
 use jmxv::bms::{NavEdge, NavSection, ObjectMesh};
@@ -108,6 +108,7 @@ pub(crate) fn draw(
     pens: Pens,
 ) {
     let frame = &scene.frame;
+    let edge = crate::features::world_edge(scene);
     for m in markers {
         let Some(nav) = shapes.get(&m.object_id) else {
             continue;
@@ -129,7 +130,7 @@ pub(crate) fn draw(
         }
         let mut line = |e: &NavEdge, width: i64, colour: Colour| {
             if let (Some(a), Some(b)) = (place(e.vertices[0]), place(e.vertices[1])) {
-                segment(canvas, frame, frame.map, a, b, width, colour);
+                segment_within(canvas, frame, frame.map, edge, a, b, width, colour);
             }
         };
         for e in nav.inline_edges.iter().filter(|e| e.flag & SIEGE != 0) {

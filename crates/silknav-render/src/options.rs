@@ -16,6 +16,13 @@ pub struct RenderOptions {
     /// Draw only this region (its neighbours still smooth the relief shading at its borders).
     /// `None` draws every terrain region of the map.
     pub region: Option<RegionId>,
+    /// Draw this rectangle of region coordinates, whatever of it has regions (the rest
+    /// hatched as places without a region); the map then covers exactly the rectangle, which
+    /// is what tiles of a bigger map need. Ignored when [`region`](Self::region) is set.
+    pub area: Option<RegionRect>,
+    /// The heights the tint spans, low to high ([`tint_range`](crate::tint_range) of the
+    /// whole world, so that tiles drawn apart match). `None`: the drawn regions' range.
+    pub tint_range: Option<(f32, f32)>,
     /// Longest side of the picture, title and legend included, when the scale is automatic.
     pub max_size: u32,
     /// Which layers to draw.
@@ -27,6 +34,8 @@ impl Default for RenderOptions {
         RenderOptions {
             scale: None,
             region: None,
+            area: None,
+            tint_range: None,
             max_size: DEFAULT_MAX_SIZE,
             layers: Layers::default(),
         }
@@ -70,5 +79,25 @@ impl Default for Layers {
             title: true,
             legend: true,
         }
+    }
+}
+
+/// A rectangle of regions by region coordinates, both corners included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegionRect {
+    /// Region x of the west column.
+    pub x0: u8,
+    /// Region z of the south row.
+    pub z0: u8,
+    /// Region x of the east column (at least `x0`).
+    pub x1: u8,
+    /// Region z of the north row (at least `z0`).
+    pub z1: u8,
+}
+
+impl RegionRect {
+    /// Whether the rectangle holds a region.
+    pub fn contains(&self, r: RegionId) -> bool {
+        (self.x0..=self.x1).contains(&r.x()) && (self.z0..=self.z1).contains(&r.z())
     }
 }

@@ -82,4 +82,17 @@ impl Picture {
     pub fn encode_png(&self) -> Vec<u8> {
         crate::png::encode_rgb(self.width(), self.height(), self.canvas.data())
     }
+
+    /// The map alone, without margins, title or legend, as PNG bytes: a tile of a bigger map
+    /// when drawn with [`crate::RenderOptions::area`].
+    pub fn encode_map_png(&self) -> Vec<u8> {
+        let m = self.frame.map;
+        let stride = self.width() as usize * 4;
+        let mut rgba = Vec::with_capacity(m.w as usize * m.h as usize * 4);
+        for row in m.y..m.y + m.h {
+            let start = row as usize * stride + m.x as usize * 4;
+            rgba.extend_from_slice(&self.canvas.data()[start..start + m.w as usize * 4]);
+        }
+        crate::png::encode_rgb(m.w, m.h, &rgba)
+    }
 }

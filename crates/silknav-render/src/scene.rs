@@ -12,6 +12,9 @@ pub(crate) struct Scene<'a> {
     pub meshes: &'a BTreeMap<RegionId, NavMesh>,
     /// The drawn regions by their (x, z) place in the world.
     pub drawn: BTreeMap<(i32, i32), RegionId>,
+    /// Regions around a drawn area ([`crate::RenderOptions::area`]) whose walls and objects
+    /// reach into it: drawn clipped to the map, so that tiles meet without seams.
+    pub ring: Vec<RegionId>,
     pub frame: Frame,
     pub heights: HeightRange,
 }
@@ -28,6 +31,34 @@ impl<'a> Scene<'a> {
             .drawn
             .get(&(i32::from(region.x()), i32::from(region.z())))?;
         self.meshes.get(id)
+    }
+
+    /// The world box `[x0, z0, x1, z1]` of the drawn regions and the ring around them.
+    pub fn world_box(&self) -> Option<[f64; 4]> {
+        const SIZE: f64 = 1920.0;
+        self.featured()
+            .map(|(r, _)| {
+                let (x, z) = (f64::from(r.x()) * SIZE, f64::from(r.z()) * SIZE);
+                [x, z, x + SIZE, z + SIZE]
+            })
+            .reduce(|a, b| {
+                [
+                    a[0].min(b[0]),
+                    a[1].min(b[1]),
+                    a[2].max(b[2]),
+                    a[3].max(b[3]),
+                ]
+            })
+    }
+
+    /// The drawn regions and the ring around them, with their meshes: whose walls and
+    /// objects are drawn (clipped to the map).
+    pub fn featured(&self) -> impl Iterator<Item = (RegionId, &'a NavMesh)> + '_ {
+        self.drawn().chain(
+            self.ring
+                .iter()
+                .filter_map(|&r| self.meshes.get(&r).map(|m| (r, m))),
+        )
     }
 
     /// The drawn regions and their meshes, in id order.

@@ -475,3 +475,108 @@ mod generated {
         assert!(count(&picture, map, palette::OBJECT) > 100);
     }
 }
+
+mod tiles {
+    use super::*;
+    use silknav::worldgen::{generate, GenOptions};
+    use silknav_render::{Layers, RegionRect};
+
+    /// The layers a tile shows: all but the region borders (a viewer draws those over the
+    /// tiles), the title and the legend.
+    fn tile_layers() -> Layers {
+        Layers {
+            region_borders: false,
+            title: false,
+            legend: false,
+            ..Layers::default()
+        }
+    }
+
+    #[test]
+    fn tiles_of_areas_are_the_pixels_of_the_whole_map() {
+        let world = generate(&GenOptions::default()).unwrap().regions;
+        let range = silknav_render::tint_range(world.values());
+        let options = |area| RenderOptions {
+            scale: Some(2.0),
+            area,
+            tint_range: Some(range),
+            layers: tile_layers(),
+            ..RenderOptions::default()
+        };
+        let generated = generate(&GenOptions::default()).unwrap();
+        let files = generated.into_files();
+        let shapes =
+            silknav_render::object_shapes(files.object_ifo.as_ref().unwrap(), &files.object_files);
+        assert!(!shapes.is_empty());
+        let draw = |options: &RenderOptions| {
+            silknav_render::render_world(&world, &shapes, options, &Overlay::default())
+        };
+        let whole = draw(&options(None)).unwrap();
+        let map = whole.map_area();
+        let (x0, z0) = world.keys().map(|r| (r.x(), r.z())).min().unwrap();
+        let mut compared = 0;
+        for &r in world.keys() {
+            let area = RegionRect {
+                x0: r.x(),
+                z0: r.z(),
+                x1: r.x(),
+                z1: r.z(),
+            };
+            let tile = draw(&options(Some(area))).unwrap();
+            let png = tile.encode_map_png();
+            let decoded = tiny_skia::Pixmap::decode_png(&png).expect("decodes");
+            assert_eq!((decoded.width(), decoded.height()), (192, 192));
+            // The tile's column 0 is the region's west edge; its row 0 the north edge.
+            let left = map.x + u32::from(r.x() - x0) * 192;
+            let top = map.y + map.height - u32::from(r.z() - z0 + 1) * 192;
+            for y in 0..192 {
+                for x in 0..192 {
+                    let p = decoded.pixel(x, y).unwrap();
+                    let tile_px = [p.red(), p.green(), p.blue(), p.alpha()];
+                    assert_eq!(
+                        Some(tile_px),
+                        whole.pixel(left + x, top + y),
+                        "region {r} pixel {x},{y}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, world.len() * 192 * 192);
+    }
+
+    #[test]
+    fn an_area_beyond_the_world_is_hatched_and_an_empty_one_is_an_error() {
+        let world = world_of([(R, blocked_square())]);
+        let area = RegionRect {
+            x0: R.x(),
+            z0: R.z(),
+            x1: R.x() + 1,
+            z1: R.z(),
+        };
+        let options = RenderOptions {
+            scale: Some(1.0),
+            area: Some(area),
+            layers: tile_layers(),
+            ..RenderOptions::default()
+        };
+        let tile = render(&world, &options).unwrap();
+        assert_eq!(tile.map_area().width, 192, "the whole area, holes included");
+        let east = [f64::from(R.x() + 1) * 1920.0 + 960.0, at(R, 0.0, 960.0)[1]];
+        assert_ne!(pixel_at(&tile, east), pixel_at(&tile, at(R, 960.0, 100.0)));
+        let nowhere = RegionRect {
+            x0: 0,
+            z0: 0,
+            x1: 1,
+            z1: 1,
+        };
+        let empty = RenderOptions {
+            area: Some(nowhere),
+            ..options
+        };
+        assert!(matches!(
+            render(&world, &empty),
+            Err(RenderError::NoRegions)
+        ));
+    }
+}

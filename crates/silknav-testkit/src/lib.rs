@@ -3,6 +3,7 @@
 //! - [`open_region`], [`region_from_mask`], [`realistic_region`]: valid single-region files that
 //!   satisfy every single-file invariant (they lint clean).
 //! - [`alloc`]: what a parser allocates, for tests that bound it.
+//! - [`http`]: a small HTTP/1.1 client for tests of the query server.
 //! - [`corrupt`]: ways to break bytes on purpose.
 //! - [`independent`]: a second writer of the format, from the spec page alone.
 //! - [`independent_bms`]: a second writer of `JMXVBMS` object meshes, and the building, bridge
@@ -20,6 +21,7 @@ use jmxv::RegionId;
 
 pub mod alloc;
 pub mod corrupt;
+pub mod http;
 pub mod independent;
 pub mod independent_bms;
 mod mask;

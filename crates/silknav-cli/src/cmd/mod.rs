@@ -7,6 +7,7 @@
 mod corpus;
 mod demo;
 mod dump;
+mod export;
 mod generate;
 mod import_movingai;
 mod index;
@@ -16,6 +17,7 @@ mod pack;
 mod pk2;
 mod query;
 mod render;
+mod serve;
 
 use crate::exit::Status;
 
@@ -46,6 +48,8 @@ pub enum Command {
     Corpus(corpus::Args),
     /// Draw a world folder or a navmesh file as a PNG picture
     Render(render::Args),
+    /// Write a world as a 3-D model: glTF 2.0 binary (.glb) or OBJ
+    Export(export::Args),
     /// The cell under a point: `RRRR C`, `RRRR C object OOOO:UID CELL` on an object, or `none`
     Cell(query::PointYArgs),
     /// The ground height at a point (with --y, the object floor or ground nearest Y), or `none`
@@ -59,6 +63,8 @@ pub enum Command {
     /// Build the world's path index and write it next to the world (navmesh/silknav.index),
     /// so that path queries answer at once
     Index(index::Args),
+    /// Serve the queries over HTTP (JSON) and a map viewer in the browser, on loopback
+    Serve(serve::Args),
 }
 
 impl Command {
@@ -78,12 +84,14 @@ impl Command {
             Command::Lint(args) => lint::run(&args),
             Command::Corpus(args) => corpus::run(&args),
             Command::Render(args) => render::run(&args),
+            Command::Export(args) => export::run(&args),
             Command::Cell(args) => query::cell::run(&args),
             Command::Height(args) => query::height::run(&args),
             Command::Los(args) => query::los::run(&args),
             Command::Move(args) => query::move_along::run(&args),
             Command::Path(args) => query::find_path::run(&args),
             Command::Index(args) => index::run(&args),
+            Command::Serve(args) => serve::run(&args),
         }
     }
 }

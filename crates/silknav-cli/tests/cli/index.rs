@@ -138,7 +138,8 @@ fn an_archive_keeps_its_index_beside_it_and_path_uses_it() {
     let run = silknav(dir.path(), &["index", "Data.pk2"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout.starts_with("Data.pk2.silknav.index: 4 regions, "),
+        run.stdout
+            .starts_with("Data.pk2.silknav.index: 4 regions, "),
         "{}",
         run.stdout
     );

@@ -16,5 +16,6 @@ mod path;
 mod pk2;
 mod query;
 mod render;
+mod serve;
 mod testkit;
 mod usage;

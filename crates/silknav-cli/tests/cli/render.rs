@@ -154,3 +154,48 @@ fn a_single_file_takes_its_region_from_its_name_or_from_region() {
         .encode_png();
     assert!(named == expected, "not the library's picture");
 }
+
+#[test]
+fn export_writes_glb_and_obj_and_refuses_other_extensions() {
+    let dir = temp();
+    let w = gen_world(dir.path(), "w", 3, "1x1");
+    let w = w.to_str().unwrap();
+    let run = silknav(dir.path(), &["export", w, "-o", "w.glb"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("w.glb: "), "{}", run.stdout);
+    let glb = std::fs::read(dir.path().join("w.glb")).unwrap();
+    assert_eq!(&glb[..4], b"glTF");
+    let run = silknav(
+        dir.path(),
+        &["export", w, "-o", "w.obj", "--region", "4080"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let obj = std::fs::read_to_string(dir.path().join("w.obj")).unwrap();
+    assert!(obj.contains("\no terrain_4080\n"));
+    let again = silknav(dir.path(), &["export", w, "-o", "w.obj"]);
+    assert_eq!(again.code, 2);
+    assert!(again.error_line().contains("w.obj"), "{}", again.stderr);
+    let stl = silknav(dir.path(), &["export", w, "-o", "w.stl"]);
+    assert_eq!(stl.code, 2);
+    assert!(stl.error_line().contains(".glb"), "{}", stl.stderr);
+    let missing = silknav(
+        dir.path(),
+        &[
+            "export",
+            w,
+            "-o",
+            "x.glb",
+            "--region",
+            "0101",
+            "--terrain-only",
+        ],
+    );
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing
+            .error_line()
+            .contains("region 0101 is not in the world"),
+        "{}",
+        missing.stderr
+    );
+}

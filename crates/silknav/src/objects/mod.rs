@@ -203,7 +203,7 @@ impl Instance {
     }
 
     /// An object-local point in the frame of the instance's own region.
-    fn to_frame(&self, v: [f32; 3]) -> [f64; 2] {
+    pub(crate) fn to_frame(&self, v: [f32; 3]) -> [f64; 2] {
         let (x, z) = (f64::from(v[0]), f64::from(v[2]));
         [
             x * self.cos - z * self.sin + f64::from(self.position[0]),

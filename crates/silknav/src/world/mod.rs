@@ -119,6 +119,15 @@ impl<'w> ObjectInstance<'w> {
         self.inner().yaw
     }
 
+    /// An object-local vertex placed as the queries place it: x and z local to
+    /// [`ObjectInstance::frame_region`] (turned by the yaw about +Y, then moved by the
+    /// position), y raised by the position's y.
+    pub fn place(&self, v: [f32; 3]) -> [f64; 3] {
+        let inner = self.inner();
+        let [x, z] = inner.to_frame(v);
+        [x, f64::from(v[1]) + f64::from(inner.position[1]), z]
+    }
+
     /// The mesh's usable triangles, object-local: (cell index, three vertices x, y, z).
     pub fn triangles(&self) -> impl ExactSizeIterator<Item = (u16, [[f32; 3]; 3])> + 'w {
         self.world.objects.triangles(self.inner()).iter().copied()

@@ -1,0 +1,187 @@
+//! The endpoints: shapes of answers (one or a batch), the library's answers, errors as JSON,
+//! tiles.
+
+use crate::support::*;
+use silknav::query::{PointQuery, SegmentQuery};
+use silknav::PathScratch;
+use silknav_server::Limits;
+
+#[test]
+fn health_and_regions_describe_the_world() {
+    let server = serve(Limits::default());
+    let world = demo_world();
+    let health = json(&get(server.addr(), "/api/health"));
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["regions"], 9);
+    assert_eq!(health["objects"], world.object_instances().len());
+    assert_eq!(health["limits"]["max-batch"], 10_000);
+    let regions = get(server.addr(), "/api/regions");
+    assert_eq!(regions.status, 200);
+    assert_eq!(
+        regions.body,
+        serde_json::to_vec(&silknav::json::regions(&world)).unwrap()
+    );
+    let regions = json(&regions);
+    assert_eq!(regions["count"], 9);
+    assert_eq!(regions["bounds"]["x0"], 245_760.0);
+    assert_eq!(regions["bounds"]["z1"], 122_880.0 + 3.0 * 1920.0);
+    assert_eq!(regions["regions"][0]["region"], "4080");
+}
+
+#[test]
+fn one_query_one_answer_a_batch_an_array_in_order() {
+    let server = serve(Limits::default());
+    let world = demo_world();
+    let points = open_points(&world, 40);
+    let lib = |[x, z]: [f64; 2]| {
+        let q = PointQuery { x, z, y: None };
+        (
+            serde_json::to_string(&silknav::json::cell(silknav::query::cell(&world, q))).unwrap(),
+            serde_json::to_string(&silknav::json::height(silknav::query::height(&world, q)))
+                .unwrap(),
+        )
+    };
+    let bodies: Vec<String> = points
+        .iter()
+        .map(|[x, z]| serde_json::json!({"x": x, "z": z}).to_string())
+        .collect();
+    for (body, &p) in bodies.iter().zip(&points).take(5) {
+        let (cell, height) = lib(p);
+        let answer = post(server.addr(), "/api/cell", body);
+        assert_eq!(answer.status, 200);
+        assert_eq!(answer.header("content-type"), Some("application/json"));
+        assert_eq!(answer.text(), cell);
+        assert_eq!(post(server.addr(), "/api/height", body).text(), height);
+    }
+    let batch = format!("[{}]", bodies.join(","));
+    let (cells, heights): (Vec<String>, Vec<String>) = points.iter().map(|&p| lib(p)).unzip();
+    let answer = post(server.addr(), "/api/cell", &batch);
+    assert_eq!(answer.text(), format!("[{}]", cells.join(",")));
+    let answer = post(server.addr(), "/api/height", &batch);
+    assert_eq!(answer.text(), format!("[{}]", heights.join(",")));
+    assert_eq!(post(server.addr(), "/api/move", "[]").text(), "[]");
+}
+
+#[test]
+fn paths_answer_as_the_library_with_the_budget_asked() {
+    let server = serve(Limits::default());
+    let world = demo_world();
+    let points = open_points(&world, 21);
+    let mut found = 0;
+    for pair in points.windows(2) {
+        let ([x1, z1], [x2, z2]) = (pair[0], pair[1]);
+        for budget in [None, Some(3)] {
+            let mut scratch = match budget {
+                Some(b) => PathScratch::with_budget(b),
+                None => PathScratch::new(),
+            };
+            let path =
+                silknav::query::path(&world, SegmentQuery::new(x1, z1, x2, z2), &mut scratch);
+            found += usize::from(path.is_ok());
+            let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
+            let mut body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2});
+            if let Some(b) = budget {
+                body["budget"] = b.into();
+            }
+            let answer = post(server.addr(), "/api/path", &body.to_string());
+            assert_eq!(answer.status, 200);
+            assert_eq!(answer.text(), expected, "{body}");
+        }
+    }
+    assert!(
+        found > 10,
+        "most pairs of open points are connected: {found}"
+    );
+}
+
+#[test]
+fn bad_requests_name_the_field() {
+    let server = serve(Limits::default());
+    let bad = |path: &str, body: &str| {
+        let r = post(server.addr(), path, body);
+        assert_eq!(r.status, 400, "{body}: {}", r.text());
+        let j = json(&r);
+        assert_eq!(j["error"], "bad-request");
+        (
+            j["field"].as_str().unwrap().to_owned(),
+            j["message"].as_str().unwrap().to_owned(),
+        )
+    };
+    let (field, message) = bad("/api/cell", r#"{"x":1,"z":"north"}"#);
+    assert_eq!(field, "z");
+    assert!(message.contains("expected f64"), "{message}");
+    let (field, _) = bad(
+        "/api/los",
+        r#"[{"x1":1,"z1":2,"x2":3,"z2":4},{"x1":1,"z1":2,"x2":3,"z2":null}]"#,
+    );
+    assert_eq!(field, "[1].z2");
+    let (field, message) = bad("/api/move", r#"{"x1":1,"z1":2,"x2":3}"#);
+    assert_eq!(field, "");
+    assert!(message.contains("missing field `z2`"), "{message}");
+    let (_, message) = bad("/api/height", r#"{"x":1,"z":2,"height":3}"#);
+    assert!(message.contains("unknown field `height`"), "{message}");
+    let (_, message) = bad("/api/path", "not json");
+    assert!(message.contains("expected"), "{message}");
+    let (field, _) = bad("/api/path", r#"{"x1":1,"z1":2,"x2":3,"z2":4,"budget":1.5}"#);
+    assert_eq!(field, "budget");
+}
+
+#[test]
+fn unknown_routes_and_methods_answer_json() {
+    let server = serve(Limits::default());
+    let r = get(server.addr(), "/api/nothing");
+    assert_eq!(r.status, 404);
+    assert_eq!(json(&r)["error"], "not-found");
+    let r = get(server.addr(), "/api/cell");
+    assert_eq!(r.status, 405);
+    assert_eq!(json(&r)["error"], "method-not-allowed");
+}
+
+#[test]
+fn tiles_are_pngs_of_the_blocks_with_regions() {
+    let server = serve(Limits::default());
+    let png = |r: &Response| {
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert_eq!(r.header("content-type"), Some("image/png"));
+        assert_eq!(&r.body[..8], b"\x89PNG\r\n\x1a\n");
+        let size = |at: usize| u32::from_be_bytes(r.body[at..at + 4].try_into().unwrap());
+        (size(16), size(20))
+    };
+    // Region 4080 is (128, 64): block (128, 64) at level 0, (64, 32) at level 1.
+    assert_eq!(png(&get(server.addr(), "/api/tile/0/128/64")), (384, 384));
+    assert_eq!(png(&get(server.addr(), "/api/tile/-1/130/66")), (768, 768));
+    assert_eq!(png(&get(server.addr(), "/api/tile/5/4/2")), (384, 384));
+    let walls = get(server.addr(), "/api/tile/1/64/32?layers=walls");
+    let all = get(server.addr(), "/api/tile/1/64/32");
+    assert_eq!(png(&walls), (384, 384));
+    assert_ne!(walls.body, all.body, "the layers change the picture");
+    assert_eq!(
+        get(server.addr(), "/api/tile/1/64/32").body,
+        all.body,
+        "cached or not, the same"
+    );
+    let empty = get(server.addr(), "/api/tile/0/10/10");
+    assert_eq!(empty.status, 404);
+    assert_eq!(json(&empty)["error"], "not-found");
+    let bad = get(server.addr(), "/api/tile/0/128/64?layers=roads");
+    assert_eq!(bad.status, 400);
+    assert_eq!(json(&bad)["field"], "layers");
+}
+
+#[test]
+fn the_viewer_is_served_from_the_binary() {
+    let server = serve(Limits::default());
+    let page = get(server.addr(), "/");
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains("<script src=\"/viewer.js\">"));
+    let script = get(server.addr(), "/viewer.js");
+    assert_eq!(
+        script.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert!(
+        !script.text().contains("http://") && !script.text().contains("https://"),
+        "offline"
+    );
+    assert_eq!(get(server.addr(), "/viewer.css").status, 200);
+}
