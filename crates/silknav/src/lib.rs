@@ -11,6 +11,8 @@
 //! - [`objects`]: buildings, gates and bridges: their files resolved, placed and indexed.
 //! - [`path`]: exact any-angle shortest paths across regions.
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
+//! - [`world_xz`]: the same queries in world coordinates, one at a time or many at once on all
+//!   cores, as the command line and the language bindings answer them.
 //!
 //! The format crate is re-exported so that users need one dependency.
 //!
@@ -77,12 +79,29 @@ pub mod objects;
 pub mod path;
 mod rng;
 pub mod world;
+pub mod world_xz;
 pub mod worldgen;
 
 pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
 pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, Position, World};
 
 pub use jmxv;
+
+/// An error on one line, as the command line reports it: the error, then each of its sources,
+/// joined by `": "`, with line breaks (from the operating system or a JSON document) turned
+/// into spaces. For a malformed file of a world:
+/// `w/nv_4080.nvm: offset 420 (0x1a4): cells[12].objects: unexpected end of input (needed 2
+/// bytes, 1 left)`.
+pub fn error_line(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        line.push_str(": ");
+        line.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    line.replace(['\n', '\r'], " ")
+}
 
 /// Compiles every Rust block of the README as a doctest, so that its example keeps up with
 /// the API.
@@ -121,6 +140,18 @@ mod tests {
             let texts = silknav_testkit::error_chain(e.as_ref());
             assert!(!texts[0].is_empty(), "{e:?}");
         }
+    }
+
+    #[test]
+    fn error_line_joins_the_chain_on_one_line() {
+        let mut bytes = jmxv::nvm::NavMesh::default().to_vec().unwrap();
+        bytes.truncate(40);
+        let format = jmxv::nvm::NavMesh::parse(&bytes).unwrap_err();
+        let error = files::LoadError::from(files::FileError::new("w/nv_4080.nvm", format.clone()));
+        assert_eq!(error_line(&error), format!("w/nv_4080.nvm: {format}"));
+        assert!(error_line(&error).starts_with("w/nv_4080.nvm: offset "));
+        let io = files::FileError::new("w", std::io::Error::other("line one\nline two"));
+        assert_eq!(error_line(&io), "w: line one line two");
     }
 
     #[test]

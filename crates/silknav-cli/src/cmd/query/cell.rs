@@ -9,10 +9,10 @@
 //! {"owner":"694f","uid":1,"cell":3}` on an object, or `{"region":null,"cell":null,
 //! "object":null}`.
 
-use super::{position, Answer, PointYArgs};
+use super::{Answer, PointYArgs};
 use crate::exit::Status;
 use serde::Serialize;
-use silknav::{CellRef, World};
+use silknav::{world_xz, CellRef, World};
 use std::io::{self, Write};
 
 /// The cell at a point, as the library's [`World::cell_at`] (no reference height) or
@@ -21,10 +21,7 @@ pub struct CellAnswer(pub Option<CellRef>);
 
 /// Answers one query at world (x, z), with an optional reference height.
 pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> CellAnswer {
-    CellAnswer(position(x, z).and_then(|p| match y {
-        None => world.cell_at(p),
-        Some(y) => world.cell_at_y(p, y),
-    }))
+    CellAnswer(world_xz::cell(world, x, z, y))
 }
 
 /// Runs `silknav cell`.

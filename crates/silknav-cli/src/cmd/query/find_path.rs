@@ -9,11 +9,11 @@
 //! The world's path index is built once, after loading and before the first answer, so that
 //! every query costs only its search.
 
-use super::{position, world_xz, Answer, SegmentArgs};
+use super::{xz_of, Answer, SegmentArgs};
 use crate::exit::Status;
 use crate::progress::Progress;
 use serde::Serialize;
-use silknav::{CellRef, PathError, PathIndexStats, PathScratch, World, WorldPath};
+use silknav::{world_xz, CellRef, PathError, PathIndexStats, PathScratch, World, WorldPath};
 use std::io::{self, Write};
 
 /// Arguments of `silknav path`.
@@ -42,9 +42,7 @@ pub struct PathAnswer {
 /// # Errors
 /// As for [`World::find_path`].
 pub fn find(world: &World, n: [f64; 4], scratch: &mut PathScratch) -> Result<WorldPath, PathError> {
-    let from = position(n[0], n[1]).ok_or(PathError::StartBlocked)?;
-    let to = position(n[2], n[3]).ok_or(PathError::GoalBlocked)?;
-    world.find_path(from, to, scratch)
+    world_xz::find_path(world, n, scratch)
 }
 
 /// Answers one query: numbers are `x1 z1 x2 z2`; `with_cells` adds the cells crossed.
@@ -110,7 +108,7 @@ fn write_path(out: &mut dyn Write, path: &WorldPath) -> io::Result<()> {
     // more digits of the sum would be noise; JSON has the exact value.
     write!(out, "{:.3}", path.length)?;
     for &w in &path.waypoints {
-        let (x, z) = world_xz(w);
+        let (x, z) = xz_of(w);
         write!(out, " {x} {z}")?;
     }
     Ok(())
@@ -150,7 +148,7 @@ impl Answer for PathAnswer {
                     p.waypoints
                         .iter()
                         .map(|&w| {
-                            let (x, z) = world_xz(w);
+                            let (x, z) = xz_of(w);
                             [x, z]
                         })
                         .collect(),

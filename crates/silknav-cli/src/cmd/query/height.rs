@@ -6,12 +6,12 @@
 //! `{"height":84.5}` or `{"height":null}`; a height that is not finite (damaged files hold
 //! such) is a string, `"inf"`, `"-inf"` or `"nan:XXXXXXXX"`, as in the JSON form of `dump`.
 
-use super::{position, Answer, PointYArgs};
+use super::{Answer, PointYArgs};
 use crate::exit::Status;
 use jmxv::json::Float;
 use jmxv::F32;
 use serde::Serialize;
-use silknav::World;
+use silknav::{world_xz, World};
 use std::io::{self, Write};
 
 /// The height at a point, as the library's [`World::height_at`] or [`World::height_at_y`]
@@ -20,10 +20,7 @@ pub struct HeightAnswer(pub Option<f32>);
 
 /// Answers one query at world (x, z), with an optional reference height.
 pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> HeightAnswer {
-    HeightAnswer(position(x, z).and_then(|p| match y {
-        None => world.height_at(p),
-        Some(y) => world.height_at_y(p, y),
-    }))
+    HeightAnswer(world_xz::height(world, x, z, y))
 }
 
 /// Runs `silknav height`.

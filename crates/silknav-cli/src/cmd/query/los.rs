@@ -13,12 +13,12 @@
 //! null; `object_edge` `{"owner","uid","kind","index"}` of the object edge, or null), or
 //! `{"clear":null,"error":"start-blocked"}`.
 
-use super::{position, world_xz, Answer, EdgeJson, SegmentYArgs};
+use super::{xz_of, Answer, EdgeJson, SegmentYArgs};
 use crate::exit::Status;
 use serde::Serialize;
 use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::world::{RayError, RayHit};
-use silknav::World;
+use silknav::{world_xz, World};
 use std::io::{self, Write};
 
 /// The first blocking point of a segment, as the library's [`World::raycast`] finds it.
@@ -26,16 +26,7 @@ pub struct LosAnswer(pub Result<Option<RayHit>, RayError>);
 
 /// Answers one query: numbers are `x1 z1 x2 z2`, and the start's reference height `y` if any.
 pub fn ask(world: &World, n: &[f64], y: Option<f32>) -> LosAnswer {
-    let Some(from) = position(n[0], n[1]) else {
-        return LosAnswer(Err(RayError::StartNotWalkable));
-    };
-    let Some(to) = position(n[2], n[3]) else {
-        return LosAnswer(Err(RayError::BadEnd));
-    };
-    LosAnswer(match y {
-        None => world.raycast(from, to),
-        Some(y) => world.raycast_y(from, y, to),
-    })
+    LosAnswer(world_xz::raycast(world, [n[0], n[1], n[2], n[3]], y))
 }
 
 /// Runs `silknav los`.
@@ -100,7 +91,7 @@ impl Answer for LosAnswer {
         match self.0 {
             Ok(None) => out.write_all(b"clear"),
             Ok(Some(hit)) => {
-                let (x, z) = world_xz(hit.point);
+                let (x, z) = xz_of(hit.point);
                 write!(out, "blocked {x} {z}")?;
                 if let Some(e) = hit.object_edge {
                     let (instance, kind) = object_words(e);
@@ -120,7 +111,7 @@ impl Answer for LosAnswer {
                 error: None,
             },
             Ok(Some(hit)) => {
-                let (x, z) = world_xz(hit.point);
+                let (x, z) = xz_of(hit.point);
                 LosJson {
                     clear: Some(false),
                     hit: Some(HitJson {

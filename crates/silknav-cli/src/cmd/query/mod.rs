@@ -381,13 +381,8 @@ fn warn(
 }
 
 /// World coordinates of a position.
-fn world_xz(p: Position) -> (f64, f64) {
+fn xz_of(p: Position) -> (f64, f64) {
     (p.world_x(), p.world_z())
-}
-
-/// The position at world coordinates, or `None` outside the terrain id space.
-fn position(x: f64, z: f64) -> Option<Position> {
-    Position::from_world(x, z)
 }
 
 /// An edge in JSON: `{"region":"4080","kind":"internal","index":12}`.

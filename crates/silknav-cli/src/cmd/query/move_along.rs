@@ -6,13 +6,13 @@
 //! (`edge` `{"region","kind","index"}` for a wall, else null), or
 //! `{"stop":null,"error":"off-mesh"}` (with `"region":"RRRR"` for `missing-region`).
 
-use super::{position, world_xz, Answer, EdgeJson, SegmentArgs};
+use super::{xz_of, Answer, EdgeJson, SegmentArgs};
 use crate::exit::Status;
 use jmxv::json::Float;
 use jmxv::F32;
 use serde::Serialize;
 use silknav::world::{MoveError, MoveOutcome, MoveStop};
-use silknav::World;
+use silknav::{world_xz, World};
 use std::io::{self, Write};
 
 /// Where a walk stops, as the library's [`World::move_along`] finds it.
@@ -20,13 +20,7 @@ pub struct MoveAnswer(pub Result<MoveOutcome, MoveError>);
 
 /// Answers one query: numbers are `x1 z1 x2 z2`.
 pub fn ask(world: &World, n: &[f64]) -> MoveAnswer {
-    let Some(from) = position(n[0], n[1]) else {
-        return MoveAnswer(Err(MoveError::StartNotWalkable));
-    };
-    let Some(to) = position(n[2], n[3]) else {
-        return MoveAnswer(Err(MoveError::OffMesh));
-    };
-    MoveAnswer(world.move_along(from, to))
+    MoveAnswer(world_xz::move_along(world, [n[0], n[1], n[2], n[3]]))
 }
 
 /// Runs `silknav move`.
@@ -65,7 +59,7 @@ impl Answer for MoveAnswer {
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         match self.0 {
             Ok(outcome) => {
-                let (x, z) = world_xz(outcome.position);
+                let (x, z) = xz_of(outcome.position);
                 write!(out, "{x} {z} {}", outcome.stop.word())
             }
             Err(e) => write!(out, "none {}", e.word()),
@@ -75,7 +69,7 @@ impl Answer for MoveAnswer {
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
         let json = match self.0 {
             Ok(outcome) => {
-                let (x, z) = world_xz(outcome.position);
+                let (x, z) = xz_of(outcome.position);
                 let edge = match outcome.stop {
                     MoveStop::Wall { region, edge } => Some(EdgeJson::new(region, edge)),
                     _ => None,
