@@ -307,10 +307,9 @@ pub fn load_with(dir: &Path, terrain_only: bool) -> anyhow::Result<World> {
     drop(progress);
     warn_about_load(dir, &world);
     if world.regions().len() == 0 {
-        anyhow::bail!(
-            "{}: no region loaded (no nv_XXXX.nvm file here, or none that mapinfo.mfo enables)",
-            dir.display()
-        );
+        return Err(anyhow!(silknav::files::LoadError::NoRegion {
+            dir: dir.to_path_buf()
+        }));
     }
     Ok(world)
 }
