@@ -1,5 +1,5 @@
 //! The batch forms: numpy arrays in and out, the queries answered by the library's batches
-//! (`silknav::world_xz`) on all cores while the GIL is released.
+//! (`silknav::query`) on all cores while the GIL is released.
 
 use crate::answers::{xz, Path};
 use numpy::ndarray::Array2;
@@ -9,7 +9,7 @@ use numpy::{
 };
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use silknav::{world_xz, PathError};
+use silknav::{query, PathError};
 use std::borrow::Cow;
 
 /// The words of the path statuses, by code: `PathBatch.status[i]` indexes this.
@@ -69,7 +69,7 @@ pub fn heights<'py>(
             let rows = rows::<3>(points, "points")?;
             py.detach(|| {
                 let mut out = vec![None; rows.len()];
-                world_xz::heights_y(world, &rows, &mut out);
+                query::heights_y(world, &rows, &mut out);
                 nan_for_none(&out)
             })
         }
@@ -77,7 +77,7 @@ pub fn heights<'py>(
             let rows = rows::<2>(points, "points")?;
             py.detach(|| {
                 let mut out = vec![None; rows.len()];
-                world_xz::heights(world, &rows, &mut out);
+                query::heights(world, &rows, &mut out);
                 nan_for_none(&out)
             })
         }
@@ -161,7 +161,7 @@ pub fn paths(
     budget: Option<usize>,
 ) -> PyResult<PathBatch> {
     let rows = rows::<4>(segments, "segments")?;
-    let flat = py.detach(|| Flat::new(&world_xz::find_paths(world, &rows, budget)));
+    let flat = py.detach(|| Flat::new(&query::paths(world, &rows, budget)));
     let points = flat.waypoints.len() / 2;
     let waypoints = Array2::from_shape_vec((points, 2), flat.waypoints)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -7,7 +7,8 @@ use numpy::{AllowTypeChange, PyArray1, PyArrayLike2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use silknav::files::LoadError;
-use silknav::{world_xz, LoadOptions, PathScratch};
+use silknav::query::{self, PointQuery, SegmentQuery};
+use silknav::{LoadOptions, PathScratch};
 
 /// A world of regions in memory, loaded once and queried from any thread.
 ///
@@ -19,11 +20,6 @@ pub struct PyWorld {
     world: silknav::World,
     /// The folder as given, for `repr`.
     path: std::path::PathBuf,
-}
-
-/// A segment's four numbers as the library takes them.
-fn segment(x1: f64, z1: f64, x2: f64, z2: f64) -> [f64; 4] {
-    [x1, z1, x2, z2]
 }
 
 #[pymethods]
@@ -87,7 +83,7 @@ impl PyWorld {
     /// it, the object floor or ground whose height is closest to `y`.
     #[pyo3(signature = (x, z, y = None))]
     fn cell(&self, x: f64, z: f64, y: Option<f32>) -> Option<Cell> {
-        world_xz::cell(&self.world, x, z, y).map(Cell::from)
+        query::cell(&self.world, PointQuery { x, z, y }).map(Cell::from)
     }
 
     /// The ground height at (x, z) as the game server computes it, or None outside the
@@ -95,7 +91,7 @@ impl PyWorld {
     /// even under an object; with it, the height of the object floor or ground nearest `y`.
     #[pyo3(signature = (x, z, y = None))]
     fn height(&self, x: f64, z: f64, y: Option<f32>) -> Option<f32> {
-        world_xz::height(&self.world, x, z, y)
+        query::height(&self.world, PointQuery { x, z, y })
     }
 
     /// The first point where the segment from (x1, z1) to (x2, z2) is blocked, or None when
@@ -114,7 +110,11 @@ impl PyWorld {
         z2: f64,
         y: Option<f32>,
     ) -> PyResult<Option<Hit>> {
-        world_xz::raycast(&self.world, segment(x1, z1, x2, z2), y)
+        let segment = SegmentQuery {
+            y,
+            ..SegmentQuery::new(x1, z1, x2, z2)
+        };
+        query::los(&self.world, segment)
             .map(|hit| hit.map(Hit::from))
             .map_err(|e| errors::ray_error(py, e))
     }
@@ -142,7 +142,7 @@ impl PyWorld {
     /// with `.region`, or `"step-limit"`) when the walk fails.
     #[pyo3(name = "move")]
     fn move_along(&self, py: Python<'_>, x1: f64, z1: f64, x2: f64, z2: f64) -> PyResult<Move> {
-        world_xz::move_along(&self.world, segment(x1, z1, x2, z2))
+        query::move_along(&self.world, SegmentQuery::new(x1, z1, x2, z2))
             .map(Move::from)
             .map_err(|e| errors::move_error(py, e))
     }
@@ -165,7 +165,7 @@ impl PyWorld {
     ) -> PyResult<Path> {
         let found = py.detach(|| {
             let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
-            world_xz::find_path(&self.world, segment(x1, z1, x2, z2), &mut scratch)
+            query::path(&self.world, SegmentQuery::new(x1, z1, x2, z2), &mut scratch)
         });
         found
             .map(|p| Path::from(&p))

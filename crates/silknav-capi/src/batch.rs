@@ -1,10 +1,10 @@
-//! The batch forms: arrays of queries answered on all cores (`silknav::world_xz`'s batches).
+//! The batch forms: arrays of queries answered on all cores (`silknav::query`'s batches).
 
 use crate::error::{guard, silknav_status, SILKNAV_OK};
 use crate::pointers;
 use crate::query::silknav_path;
 use crate::world::silknav_world;
-use silknav::world_xz;
+use silknav::query;
 
 /// The terrain heights of `n` points on all cores: `xz` holds `2 * n` doubles (x0, z0, x1,
 /// z1, ...), `out` receives `n` floats, `out[i]` what `silknav_height` answers for point
@@ -30,7 +30,7 @@ pub unsafe extern "C" fn silknav_heights(
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::array_mut(out, n, "out") }?;
         let mut heights = vec![None; n];
-        world_xz::heights(world, points, &mut heights);
+        query::heights(world, points, &mut heights);
         for (slot, h) in out.iter_mut().zip(heights) {
             *slot = h.unwrap_or(f32::NAN);
         }
@@ -60,7 +60,7 @@ pub unsafe extern "C" fn silknav_heights_y(
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::array_mut(out, n, "out") }?;
         let mut heights = vec![None; n];
-        world_xz::heights_y(world, points, &mut heights);
+        query::heights_y(world, points, &mut heights);
         for (slot, h) in out.iter_mut().zip(heights) {
             *slot = h.unwrap_or(f32::NAN);
         }
@@ -97,7 +97,7 @@ pub unsafe extern "C" fn silknav_paths(
             pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
         }?;
         let budget = usize::try_from(budget).ok();
-        let found = world_xz::find_paths(world, rows, budget);
+        let found = query::paths(world, rows, budget);
         for (slot, path) in out.iter_mut().zip(found) {
             slot.write(silknav_path::new(path));
         }

@@ -38,7 +38,7 @@
 //!   `silknav_paths`), freed by `silknav_path_free`. Strings returned by `silknav_reason_word`
 //!   are static; those of `silknav_last_error_*` belong to silknav.
 //! - **Coordinates** are world coordinates, `x = region_x·1920 + local_x` and likewise `z`,
-//!   as doubles; answers are exactly the command line's (`silknav::world_xz`).
+//!   as doubles; answers are exactly the command line's (`silknav::query`).
 //!
 //! # Unsafe code
 //! The workspace forbids unsafe code; this crate cannot be written without it, so it allows

@@ -1,12 +1,13 @@
 //! The queries, one at a time, in world coordinates (`x = region_x·1920 + local_x`, likewise
-//! `z`), with the answers of the command line (`silknav::world_xz`).
+//! `z`), with the answers of the command line (`silknav::query`).
 
 use crate::error::{guard, silknav_status, Failure, SILKNAV_NO, SILKNAV_OK};
 use crate::pointers;
 use crate::world::silknav_world;
 use silknav::objects::ObjectEdgeKind;
+use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{EdgeId, MoveError, MoveStop, RayError};
-use silknav::{world_xz, CellRef, PathError, PathScratch, WorldPath};
+use silknav::{CellRef, PathError, PathScratch, WorldPath};
 
 /// Why an answer is "no", in the results' `reason` fields; `silknav_reason_word` gives the
 /// command line's word for each.
@@ -347,7 +348,7 @@ unsafe fn cell_query(
     let world = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
-    let cell = world_xz::cell(world, x, z, y);
+    let cell = query::cell(world, PointQuery { x, z, y });
     *out = cell.map(silknav_cell::from).unwrap_or_default();
     Ok(yes_if(cell.is_some()))
 }
@@ -399,7 +400,7 @@ unsafe fn height_query(
     let world = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
-    let height = world_xz::height(world, x, z, y);
+    let height = query::height(world, PointQuery { x, z, y });
     *out = height.unwrap_or(f32::NAN);
     Ok(yes_if(height.is_some()))
 }
@@ -421,7 +422,7 @@ pub unsafe extern "C" fn silknav_raycast(
     out: *mut silknav_hit,
 ) -> silknav_status {
     // SAFETY: the caller's promises.
-    guard(|| unsafe { raycast_query(world, [x1, z1, x2, z2], None, out) })
+    guard(|| unsafe { raycast_query(world, SegmentQuery::new(x1, z1, x2, z2), out) })
 }
 
 /// `silknav_raycast` starting on the object floor or ground nearest `y` (`silknav los
@@ -439,16 +440,19 @@ pub unsafe extern "C" fn silknav_raycast_y(
     y: f32,
     out: *mut silknav_hit,
 ) -> silknav_status {
+    let segment = SegmentQuery {
+        y: Some(y),
+        ..SegmentQuery::new(x1, z1, x2, z2)
+    };
     // SAFETY: the caller's promises.
-    guard(|| unsafe { raycast_query(world, [x1, z1, x2, z2], Some(y), out) })
+    guard(|| unsafe { raycast_query(world, segment, out) })
 }
 
 /// # Safety
 /// As for `silknav_raycast`.
 unsafe fn raycast_query(
     world: *const silknav_world,
-    segment: [f64; 4],
-    y: Option<f32>,
+    segment: SegmentQuery,
     out: *mut silknav_hit,
 ) -> Result<silknav_status, Failure> {
     // SAFETY: the caller's promise on `world`.
@@ -456,7 +460,7 @@ unsafe fn raycast_query(
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
     *out = silknav_hit::default();
-    match world_xz::raycast(world, segment, y) {
+    match query::los(world, segment) {
         Ok(None) => Ok(SILKNAV_OK),
         Ok(Some(hit)) => {
             let object_edge = hit
@@ -514,7 +518,7 @@ pub unsafe extern "C" fn silknav_move(
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::exclusive(out, "out") }?;
         *out = silknav_move_result::default();
-        match world_xz::move_along(world, [x1, z1, x2, z2]) {
+        match query::move_along(world, SegmentQuery::new(x1, z1, x2, z2)) {
             Ok(walk) => {
                 let (stop, edge) = match walk.stop {
                     MoveStop::Arrived => (SILKNAV_STOP_ARRIVED, None),
@@ -578,7 +582,11 @@ pub unsafe extern "C" fn silknav_path_find(
         let out = unsafe {
             pointers::exclusive(out.cast::<std::mem::MaybeUninit<silknav_path>>(), "out")
         }?;
-        let found = world_xz::find_path(world, [x1, z1, x2, z2], &mut scratch_for(budget));
+        let found = query::path(
+            world,
+            SegmentQuery::new(x1, z1, x2, z2),
+            &mut scratch_for(budget),
+        );
         let status = yes_if(found.is_ok());
         out.write(silknav_path::new(found));
         Ok(status)

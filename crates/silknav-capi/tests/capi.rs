@@ -8,8 +8,9 @@
 #![allow(clippy::multiple_unsafe_ops_per_block)]
 
 use silknav::files::Overwrite;
+use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-use silknav::{world_xz, PathScratch};
+use silknav::PathScratch;
 use silknav_capi::*;
 use silknav_testkit::rng::SplitMix64;
 use std::ffi::{CStr, CString};
@@ -27,6 +28,7 @@ fn world_dir() -> &'static Path {
             width: 2,
             height: 2,
             origin: DEFAULT_ORIGIN,
+            ..GenOptions::default()
         })
         .unwrap()
         .into_files()
@@ -136,7 +138,14 @@ fn cells_and_heights_equal_the_librarys() {
                     ),
                 }
             };
-            let want = world_xz::cell(&w.world, p[0], p[1], y);
+            let want = query::cell(
+                &w.world,
+                PointQuery {
+                    x: p[0],
+                    z: p[1],
+                    y,
+                },
+            );
             assert_eq!(
                 cs,
                 if want.is_some() {
@@ -151,7 +160,14 @@ fn cells_and_heights_equal_the_librarys() {
                 assert_eq!(cell.on_object, c.object.is_some());
                 objects += usize::from(cell.on_object);
             }
-            match world_xz::height(&w.world, p[0], p[1], y) {
+            match query::height(
+                &w.world,
+                PointQuery {
+                    x: p[0],
+                    z: p[1],
+                    y,
+                },
+            ) {
                 Some(h) => {
                     assert_eq!((hs, height.to_bits()), (SILKNAV_OK, h.to_bits()));
                     yes += 1;
@@ -182,14 +198,24 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
     // From open ground to outside the id space.
     let open = ends
         .iter()
-        .find(|p| world_xz::cell(&w.world, p[0], p[1], None).is_some_and(|c| c.object.is_none()))
+        .find(|p| {
+            query::cell(
+                &w.world,
+                PointQuery {
+                    x: p[0],
+                    z: p[1],
+                    y: None,
+                },
+            )
+            .is_some_and(|c| c.object.is_none())
+        })
         .unwrap();
     segments.push([open[0], open[1], -3.0, 7.0]);
     for s in segments {
         let mut hit = silknav_hit::default();
         // SAFETY: a live handle and a valid out pointer.
         let status = unsafe { silknav_raycast(w.handle, s[0], s[1], s[2], s[3], &mut hit) };
-        match world_xz::raycast(&w.world, s, None) {
+        match query::los(&w.world, seg(s)) {
             Ok(None) => assert_eq!(status, SILKNAV_OK),
             Ok(Some(h)) => {
                 assert_eq!((status, hit.reason), (SILKNAV_NO, SILKNAV_REASON_NONE));
@@ -209,7 +235,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let mut walk = silknav_move_result::default();
         // SAFETY: a live handle and a valid out pointer.
         let status = unsafe { silknav_move(w.handle, s[0], s[1], s[2], s[3], &mut walk) };
-        match world_xz::move_along(&w.world, s) {
+        match query::move_along(&w.world, seg(s)) {
             Ok(m) => {
                 assert_eq!((status, walk.reason), (SILKNAV_OK, SILKNAV_REASON_NONE));
                 assert_eq!(
@@ -232,7 +258,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let status = unsafe {
             silknav_path_find(w.handle, s[0], s[1], s[2], s[3], BUDGET as i64, &mut path)
         };
-        match world_xz::find_path(&w.world, s, &mut scratch) {
+        match query::path(&w.world, seg(s), &mut scratch) {
             Ok(p) => {
                 assert_eq!(
                     (status, path.reason, path.length),
@@ -491,4 +517,8 @@ fn the_world_lists_its_regions_and_objects() {
     assert_eq!(word(SILKNAV_REASON_NONE), "");
     assert_eq!(word(12345), "other");
     assert_eq!(word(-1), "other");
+}
+
+fn seg(s: [f64; 4]) -> SegmentQuery {
+    SegmentQuery::new(s[0], s[1], s[2], s[3])
 }

@@ -2,6 +2,9 @@
 //!
 //! - [`build`]: valid navmesh files from tile masks (the back end of world generation and
 //!   imports).
+//! - [`query`]: the queries in world coordinates, as the command line, the server and the
+//!   bindings take them, one at a time or many at once on all cores; with the `serde`
+//!   feature, [`json`]: their answers as the JSON the command line and the server send.
 //! - [`files`]: the files of a world folder, read and written together: which file is which
 //!   ([`files::scan_folder`]) and the one atomic writer ([`files::write_atomic`]).
 //! - [`worldgen`]: synthetic game-like worlds.
@@ -11,8 +14,9 @@
 //! - [`objects`]: buildings, gates and bridges: their files resolved, placed and indexed.
 //! - [`path`]: exact any-angle shortest paths across regions.
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
-//! - [`world_xz`]: the same queries in world coordinates, one at a time or many at once on all
-//!   cores, as the command line and the language bindings answer them.
+//!
+//! # Features
+//! - `serde`: the [`json`] module (and `jmxv`'s JSON forms).
 //!
 //! The format crate is re-exported so that users need one dependency.
 //!
@@ -73,13 +77,15 @@
 pub mod build;
 pub mod files;
 pub mod geometry;
+#[cfg(feature = "serde")]
+pub mod json;
 pub mod lint;
 pub mod movingai;
 pub mod objects;
 pub mod path;
+pub mod query;
 mod rng;
 pub mod world;
-pub mod world_xz;
 pub mod worldgen;
 
 pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};

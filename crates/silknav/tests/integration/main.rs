@@ -9,5 +9,5 @@ mod objects;
 mod oracle;
 mod paths;
 mod queries;
-mod world_xz;
+mod world_coordinates;
 mod worlds;

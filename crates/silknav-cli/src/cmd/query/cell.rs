@@ -11,17 +11,16 @@
 
 use super::{Answer, PointYArgs};
 use crate::exit::Status;
-use serde::Serialize;
-use silknav::{world_xz, CellRef, World};
+use silknav::query::PointQuery;
+use silknav::{CellRef, World};
 use std::io::{self, Write};
 
-/// The cell at a point, as the library's [`World::cell_at`] (no reference height) or
-/// [`World::cell_at_y`] finds it.
+/// The cell at a point, as the library's [`silknav::query::cell`] finds it.
 pub struct CellAnswer(pub Option<CellRef>);
 
 /// Answers one query at world (x, z), with an optional reference height.
 pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> CellAnswer {
-    CellAnswer(world_xz::cell(world, x, z, y))
+    CellAnswer(silknav::query::cell(world, PointQuery { x, z, y }))
 }
 
 /// Runs `silknav cell`.
@@ -30,20 +29,6 @@ pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> CellAnswer {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &PointYArgs) -> anyhow::Result<Status> {
     super::run_with_y(args, ask)
-}
-
-#[derive(Serialize)]
-struct CellJson {
-    region: Option<String>,
-    cell: Option<u16>,
-    object: Option<ObjectJson>,
-}
-
-#[derive(Serialize)]
-struct ObjectJson {
-    owner: String,
-    uid: u16,
-    cell: u16,
 }
 
 impl Answer for CellAnswer {
@@ -71,15 +56,6 @@ impl Answer for CellAnswer {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = CellJson {
-            region: self.0.map(|c| c.region.to_string()),
-            cell: self.0.map(|c| c.cell),
-            object: self.0.and_then(|c| c.object).map(|o| ObjectJson {
-                owner: o.instance.owner().to_string(),
-                uid: o.instance.uid(),
-                cell: o.cell,
-            }),
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::cell(self.0))
     }
 }

@@ -8,19 +8,16 @@
 
 use super::{Answer, PointYArgs};
 use crate::exit::Status;
-use jmxv::json::Float;
-use jmxv::F32;
-use serde::Serialize;
-use silknav::{world_xz, World};
+use silknav::query::PointQuery;
+use silknav::World;
 use std::io::{self, Write};
 
-/// The height at a point, as the library's [`World::height_at`] or [`World::height_at_y`]
-/// computes it.
+/// The height at a point, as the library's [`silknav::query::height`] computes it.
 pub struct HeightAnswer(pub Option<f32>);
 
 /// Answers one query at world (x, z), with an optional reference height.
 pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> HeightAnswer {
-    HeightAnswer(world_xz::height(world, x, z, y))
+    HeightAnswer(silknav::query::height(world, PointQuery { x, z, y }))
 }
 
 /// Runs `silknav height`.
@@ -29,11 +26,6 @@ pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> HeightAnswer {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &PointYArgs) -> anyhow::Result<Status> {
     super::run_with_y(args, ask)
-}
-
-#[derive(Serialize)]
-struct HeightJson {
-    height: Option<Float>,
 }
 
 impl Answer for HeightAnswer {
@@ -51,9 +43,6 @@ impl Answer for HeightAnswer {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = HeightJson {
-            height: self.0.map(|h| Float(F32::from(h))),
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::height(self.0))
     }
 }

@@ -13,20 +13,23 @@
 //! null; `object_edge` `{"owner","uid","kind","index"}` of the object edge, or null), or
 //! `{"clear":null,"error":"start-blocked"}`.
 
-use super::{xz_of, Answer, EdgeJson, SegmentYArgs};
+use super::{world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
-use serde::Serialize;
-use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
+use silknav::query::SegmentQuery;
 use silknav::world::{RayError, RayHit};
-use silknav::{world_xz, World};
+use silknav::World;
 use std::io::{self, Write};
 
-/// The first blocking point of a segment, as the library's [`World::raycast`] finds it.
+/// The first blocking point of a segment, as the library's [`silknav::query::los`] finds it.
 pub struct LosAnswer(pub Result<Option<RayHit>, RayError>);
 
 /// Answers one query: numbers are `x1 z1 x2 z2`, and the start's reference height `y` if any.
 pub fn ask(world: &World, n: &[f64], y: Option<f32>) -> LosAnswer {
-    LosAnswer(world_xz::raycast(world, [n[0], n[1], n[2], n[3]], y))
+    let q = SegmentQuery {
+        y,
+        ..SegmentQuery::new(n[0], n[1], n[2], n[3])
+    };
+    LosAnswer(silknav::query::los(world, q))
 }
 
 /// Runs `silknav los`.
@@ -46,42 +49,6 @@ pub fn run(args: &SegmentYArgs) -> anyhow::Result<Status> {
     )
 }
 
-/// The words of an object edge: `OOOO:UID KIND N`.
-fn object_words(e: ObjectEdgeRef) -> (String, &'static str) {
-    let kind = match e.kind {
-        ObjectEdgeKind::Outline => "outline",
-        ObjectEdgeKind::Inline => "inline",
-    };
-    (format!("{}:{}", e.instance.owner(), e.instance.uid()), kind)
-}
-
-#[derive(Serialize)]
-struct LosJson {
-    clear: Option<bool>,
-    #[serde(flatten)]
-    hit: Option<HitJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-struct HitJson {
-    x: f64,
-    z: f64,
-    t: f64,
-    edge: Option<EdgeJson>,
-    object_edge: Option<ObjectEdgeJson>,
-    normal: [f32; 2],
-}
-
-#[derive(Serialize)]
-struct ObjectEdgeJson {
-    owner: String,
-    uid: u16,
-    kind: &'static str,
-    index: u16,
-}
-
 impl Answer for LosAnswer {
     fn is_yes(&self) -> bool {
         matches!(self.0, Ok(None))
@@ -91,11 +58,12 @@ impl Answer for LosAnswer {
         match self.0 {
             Ok(None) => out.write_all(b"clear"),
             Ok(Some(hit)) => {
-                let (x, z) = xz_of(hit.point);
+                let (x, z) = world_xz(hit.point);
                 write!(out, "blocked {x} {z}")?;
                 if let Some(e) = hit.object_edge {
-                    let (instance, kind) = object_words(e);
-                    write!(out, " object {instance} {kind} {}", e.edge)?;
+                    let kind = silknav::json::object_edge_kind(e);
+                    let (owner, uid) = (e.instance.owner(), e.instance.uid());
+                    write!(out, " object {owner}:{uid} {kind} {}", e.edge)?;
                 }
                 Ok(())
             }
@@ -104,38 +72,6 @@ impl Answer for LosAnswer {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = match self.0 {
-            Ok(None) => LosJson {
-                clear: Some(true),
-                hit: None,
-                error: None,
-            },
-            Ok(Some(hit)) => {
-                let (x, z) = xz_of(hit.point);
-                LosJson {
-                    clear: Some(false),
-                    hit: Some(HitJson {
-                        x,
-                        z,
-                        t: hit.t,
-                        edge: hit.edge.map(|(r, e)| EdgeJson::new(r, e)),
-                        object_edge: hit.object_edge.map(|e| ObjectEdgeJson {
-                            owner: e.instance.owner().to_string(),
-                            uid: e.instance.uid(),
-                            kind: object_words(e).1,
-                            index: e.edge,
-                        }),
-                        normal: hit.normal,
-                    }),
-                    error: None,
-                }
-            }
-            Err(e) => LosJson {
-                clear: None,
-                hit: None,
-                error: Some(e.word()),
-            },
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::los(&self.0))
     }
 }

@@ -18,9 +18,7 @@ use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
 use anyhow::{anyhow, Context};
-use jmxv::RegionId;
 use serde::Serialize;
-use silknav::world::EdgeId;
 use silknav::{LoadFindingKind, LoadOptions};
 use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
@@ -380,28 +378,14 @@ fn warn(
 }
 
 /// World coordinates of a position.
-fn xz_of(p: Position) -> (f64, f64) {
+fn world_xz(p: Position) -> (f64, f64) {
     (p.world_x(), p.world_z())
 }
 
-/// An edge in JSON: `{"region":"4080","kind":"internal","index":12}`.
-#[derive(Serialize)]
-struct EdgeJson {
-    region: String,
-    kind: &'static str,
-    index: u32,
-}
-
-impl EdgeJson {
-    fn new(region: RegionId, edge: EdgeId) -> EdgeJson {
-        let (kind, index) = match edge {
-            EdgeId::Internal(i) => ("internal", i),
-            EdgeId::Global(i) => ("global", i),
-        };
-        EdgeJson {
-            region: region.to_string(),
-            kind,
-            index,
-        }
-    }
+/// Writes a JSON answer, compact, without a line break.
+///
+/// # Errors
+/// Only those of `out`.
+fn write_json(out: &mut dyn Write, answer: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(out, answer).map_err(io::Error::from)
 }

@@ -1,11 +1,12 @@
-//! Queries in world coordinates (`silknav::world_xz`): each answers as the `World` method on
-//! the position does, points outside the id space answer as documented, and the batch forms
-//! equal the single queries element by element.
+//! Queries in world coordinates (`silknav::query`): each answers as the `World` method on the
+//! position does, points outside the id space answer as documented, and the batch forms equal
+//! the single queries element by element.
 
 use silknav::files::Overwrite;
+use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{MoveError, RayError};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-use silknav::{world_xz, PathError, PathScratch, Position, World};
+use silknav::{PathError, PathScratch, Position, World};
 use silknav_testkit::rng::SplitMix64;
 
 /// A generated 2×2 world with its objects, loaded from a data root on disk.
@@ -16,6 +17,7 @@ fn world() -> World {
         width: 2,
         height: 2,
         origin: DEFAULT_ORIGIN,
+        ..GenOptions::default()
     })
     .unwrap()
     .into_files()
@@ -57,21 +59,24 @@ fn single_queries_answer_as_the_world_does_on_positions() {
     for p in points(2_000, 1) {
         let pos = Position::from_world(p[0], p[1]);
         let Some(pos) = pos else {
-            assert_eq!(world_xz::cell(&world, p[0], p[1], None), None);
-            assert_eq!(world_xz::height(&world, p[0], p[1], Some(0.0)), None);
+            assert_eq!(query::cell(&world, at(p[0], p[1], None)), None);
+            assert_eq!(query::height(&world, at(p[0], p[1], Some(0.0))), None);
             continue;
         };
-        assert_eq!(world_xz::cell(&world, p[0], p[1], None), world.cell_at(pos));
         assert_eq!(
-            world_xz::cell(&world, p[0], p[1], Some(40.0)),
+            query::cell(&world, at(p[0], p[1], None)),
+            world.cell_at(pos)
+        );
+        assert_eq!(
+            query::cell(&world, at(p[0], p[1], Some(40.0))),
             world.cell_at_y(pos, 40.0)
         );
         assert_eq!(
-            world_xz::height(&world, p[0], p[1], None),
+            query::height(&world, at(p[0], p[1], None)),
             world.height_at(pos)
         );
         assert_eq!(
-            world_xz::height(&world, p[0], p[1], Some(40.0)),
+            query::height(&world, at(p[0], p[1], Some(40.0))),
             world.height_at_y(pos, 40.0)
         );
     }
@@ -84,33 +89,33 @@ fn points_outside_the_id_space_answer_as_the_command_line_does() {
     let outside = [-5.0, 100.0];
     let both = |a: [f64; 2], b: [f64; 2]| [a[0], a[1], b[0], b[1]];
     assert_eq!(
-        world_xz::raycast(&world, both(outside, inside), None),
+        query::los(&world, seg(both(outside, inside))),
         Err(RayError::StartNotWalkable)
     );
     assert_eq!(
-        world_xz::move_along(&world, both(outside, inside)),
+        query::move_along(&world, seg(both(outside, inside))),
         Err(MoveError::StartNotWalkable)
     );
     let mut scratch = PathScratch::new();
     assert_eq!(
-        world_xz::find_path(&world, both(outside, inside), &mut scratch),
+        query::path(&world, seg(both(outside, inside)), &mut scratch),
         Err(PathError::StartBlocked)
     );
     // The end outside, from a walkable start.
     let start = points(5_000, 2)
         .into_iter()
-        .find(|p| world_xz::cell(&world, p[0], p[1], None).is_some_and(|c| c.object.is_none()))
+        .find(|p| query::cell(&world, at(p[0], p[1], None)).is_some_and(|c| c.object.is_none()))
         .expect("open ground");
     assert_eq!(
-        world_xz::raycast(&world, both(start, outside), None),
+        query::los(&world, seg(both(start, outside))),
         Err(RayError::BadEnd)
     );
     assert_eq!(
-        world_xz::move_along(&world, both(start, outside)),
+        query::move_along(&world, seg(both(start, outside))),
         Err(MoveError::OffMesh)
     );
     assert_eq!(
-        world_xz::find_path(&world, both(start, outside), &mut scratch),
+        query::path(&world, seg(both(start, outside)), &mut scratch),
         Err(PathError::GoalBlocked)
     );
 }
@@ -121,10 +126,10 @@ fn batch_heights_equal_the_single_queries() {
     // More points than one task takes, so that the batch is split across threads.
     let points = points(20_000, 3);
     let mut got = vec![Some(f32::NAN); points.len()];
-    world_xz::heights(&world, &points, &mut got);
+    query::heights(&world, &points, &mut got);
     let mut found = 0;
     for (p, h) in points.iter().zip(&got) {
-        let want = world_xz::height(&world, p[0], p[1], None);
+        let want = query::height(&world, at(p[0], p[1], None));
         assert_eq!(h.map(f32::to_bits), want.map(f32::to_bits), "{p:?}");
         found += usize::from(want.is_some());
     }
@@ -136,12 +141,12 @@ fn batch_heights_equal_the_single_queries() {
         .map(|(i, p)| [p[0], p[1], (i % 50) as f64])
         .collect();
     let mut got = vec![None; with_y.len()];
-    world_xz::heights_y(&world, &with_y, &mut got);
+    query::heights_y(&world, &with_y, &mut got);
     let mut differs = 0;
     for (p, h) in with_y.iter().zip(&got) {
-        let want = world_xz::height(&world, p[0], p[1], Some(p[2] as f32));
+        let want = query::height(&world, at(p[0], p[1], Some(p[2] as f32)));
         assert_eq!(h.map(f32::to_bits), want.map(f32::to_bits), "{p:?}");
-        differs += usize::from(*h != world_xz::height(&world, p[0], p[1], None));
+        differs += usize::from(*h != query::height(&world, at(p[0], p[1], None)));
     }
     assert!(differs > 0, "some points are on object floors");
 }
@@ -150,7 +155,7 @@ fn batch_heights_equal_the_single_queries() {
 #[should_panic(expected = "one answer per point")]
 fn batch_heights_want_one_answer_per_point() {
     let world = World::from_navmeshes([]);
-    world_xz::heights(&world, &[[0.0, 0.0]], &mut []);
+    query::heights(&world, &[[0.0, 0.0]], &mut []);
 }
 
 #[test]
@@ -162,16 +167,12 @@ fn batch_paths_equal_the_single_queries_with_and_without_a_budget() {
         .map(|p| [p[0][0], p[0][1], p[1][0], p[1][1]])
         .collect();
     for budget in [None, Some(3)] {
-        let got = world_xz::find_paths(&world, &segments, budget);
+        let got = query::paths(&world, &segments, budget);
         assert_eq!(got.len(), segments.len());
         let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
         let mut kinds = [0; 2];
         for (s, path) in segments.iter().zip(&got) {
-            assert_eq!(
-                path,
-                &world_xz::find_path(&world, *s, &mut scratch),
-                "{s:?}"
-            );
+            assert_eq!(path, &query::path(&world, seg(*s), &mut scratch), "{s:?}");
             kinds[usize::from(path.is_ok())] += 1;
         }
         assert!(
@@ -182,5 +183,13 @@ fn batch_paths_equal_the_single_queries_with_and_without_a_budget() {
             assert!(got.contains(&Err(PathError::BudgetExceeded)));
         }
     }
-    assert!(world_xz::find_paths(&world, &[], None).is_empty());
+    assert!(query::paths(&world, &[], None).is_empty());
+}
+
+fn at(x: f64, z: f64, y: Option<f32>) -> PointQuery {
+    PointQuery { x, z, y }
+}
+
+fn seg(s: [f64; 4]) -> SegmentQuery {
+    SegmentQuery::new(s[0], s[1], s[2], s[3])
 }

@@ -1,0 +1,223 @@
+//! The queries in world coordinates, as the command line, the query server and the language
+//! bindings (Python, C) take them: one at a time, or many at once on all cores.
+//!
+//! A query names points by world coordinates (`x = region_x·1920 + local_x`, likewise z), as
+//! `f64`. Each function turns them into [`Position`]s and asks the [`World`]; a point outside
+//! the terrain id space answers as a point outside the loaded regions does (no cell, no
+//! height, a blocked start or end), so that every finite coordinate gets an answer. Callers
+//! that answer in JSON pass the result to [`crate::json`] (feature `serde`).
+//!
+//! The batch forms ([`heights`], [`heights_y`], [`paths`]) take the rows of an array, as
+//! numpy's N×2 (N×3, N×4) arrays and C's arrays of doubles hold them, and answer row `i`
+//! exactly as the single query on row `i`, in parallel on rayon's current thread pool (all
+//! cores unless `RAYON_NUM_THREADS` says otherwise, or a pool of your own through
+//! `pool.install`).
+//!
+//! ```
+//! # let dir = std::env::temp_dir().join(format!("silknav-query-doc-{}", std::process::id()));
+//! # let options = silknav::worldgen::GenOptions { width: 1, height: 1, ..Default::default() };
+//! # silknav::worldgen::generate(&options)?.into_files().write_data_root(&dir, silknav::files::Overwrite::Replace)?;
+//! use silknav::query::{self, PointQuery};
+//! use silknav::World;
+//!
+//! let world = World::load(&dir)?;
+//! let (x0, z0) = (128.0 * 1920.0, 64.0 * 1920.0); // the corner of region 4080
+//! let points = [[x0 + 500.0, z0 + 500.0], [x0 + 900.0, z0 + 700.0], [-1.0, 0.0]];
+//! let mut heights = vec![None; points.len()];
+//! query::heights(&world, &points, &mut heights);
+//! for (p, h) in points.iter().zip(&heights) {
+//!     assert_eq!(*h, query::height(&world, PointQuery { x: p[0], z: p[1], y: None }));
+//! }
+//! assert_eq!(heights[2], None, "outside the id space");
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::path::{PathError, PathScratch, WorldPath};
+use crate::world::{CellRef, MoveError, MoveOutcome, Position, RayError, RayHit, World};
+use rayon::prelude::*;
+
+/// Points per rayon task of a batch of heights: a height costs tens of nanoseconds, so
+/// smaller tasks would spend more on scheduling than on answers.
+const MIN_POINTS_PER_TASK: usize = 4096;
+
+/// A point, and optionally the reference height that picks among an object's floors and the
+/// ground below them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointQuery {
+    /// World x.
+    pub x: f64,
+    /// World z.
+    pub z: f64,
+    /// Reference height: the object floor or ground nearest it answers.
+    pub y: Option<f32>,
+}
+
+/// A segment from a start to an end, and optionally the start's reference height.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SegmentQuery {
+    /// World x of the start.
+    pub x1: f64,
+    /// World z of the start.
+    pub z1: f64,
+    /// World x of the end.
+    pub x2: f64,
+    /// World z of the end.
+    pub z2: f64,
+    /// Reference height of the start (line of sight only).
+    pub y: Option<f32>,
+}
+
+impl SegmentQuery {
+    /// The segment from (x1, z1) to (x2, z2), with no reference height.
+    pub fn new(x1: f64, z1: f64, x2: f64, z2: f64) -> SegmentQuery {
+        SegmentQuery {
+            x1,
+            z1,
+            x2,
+            z2,
+            y: None,
+        }
+    }
+
+    fn ends(&self) -> (Option<Position>, Option<Position>) {
+        (
+            Position::from_world(self.x1, self.z1),
+            Position::from_world(self.x2, self.z2),
+        )
+    }
+}
+
+/// The cell under a point: [`World::cell_at`], or [`World::cell_at_y`] with a reference
+/// height.
+pub fn cell(world: &World, q: PointQuery) -> Option<CellRef> {
+    let p = Position::from_world(q.x, q.z)?;
+    match q.y {
+        None => world.cell_at(p),
+        Some(y) => world.cell_at_y(p, y),
+    }
+}
+
+/// The height at a point: [`World::height_at`], or [`World::height_at_y`] with a reference
+/// height.
+pub fn height(world: &World, q: PointQuery) -> Option<f32> {
+    let p = Position::from_world(q.x, q.z)?;
+    match q.y {
+        None => world.height_at(p),
+        Some(y) => world.height_at_y(p, y),
+    }
+}
+
+/// The first blocking point of a segment: [`World::raycast`], or [`World::raycast_y`] with a
+/// reference height for the start.
+///
+/// # Errors
+/// As for [`World::raycast`]; a start outside the id space is
+/// [`RayError::StartNotWalkable`], such an end [`RayError::BadEnd`].
+pub fn los(world: &World, q: SegmentQuery) -> Result<Option<RayHit>, RayError> {
+    let (from, to) = q.ends();
+    let from = from.ok_or(RayError::StartNotWalkable)?;
+    let to = to.ok_or(RayError::BadEnd)?;
+    match q.y {
+        None => world.raycast(from, to),
+        Some(y) => world.raycast_y(from, y, to),
+    }
+}
+
+/// Where a walk from the start toward the end stops: [`World::move_along`].
+///
+/// # Errors
+/// As for [`World::move_along`]; a start outside the id space is
+/// [`MoveError::StartNotWalkable`], such an end [`MoveError::OffMesh`].
+pub fn move_along(world: &World, q: SegmentQuery) -> Result<MoveOutcome, MoveError> {
+    let (from, to) = q.ends();
+    let from = from.ok_or(MoveError::StartNotWalkable)?;
+    let to = to.ok_or(MoveError::OffMesh)?;
+    world.move_along(from, to)
+}
+
+/// The shortest path from the start to the end: [`World::find_path`], within the scratch's
+/// budget.
+///
+/// # Errors
+/// As for [`World::find_path`]; a start outside the id space is [`PathError::StartBlocked`],
+/// such a goal [`PathError::GoalBlocked`].
+pub fn path(
+    world: &World,
+    q: SegmentQuery,
+    scratch: &mut PathScratch,
+) -> Result<WorldPath, PathError> {
+    let (from, to) = q.ends();
+    let from = from.ok_or(PathError::StartBlocked)?;
+    let to = to.ok_or(PathError::GoalBlocked)?;
+    world.find_path(from, to, scratch)
+}
+
+/// The terrain heights at many points `[x, z]`, on all cores: `out[i]` is [`height`] of
+/// `points[i]` without a reference height.
+///
+/// # Panics
+/// When `out` and `points` differ in length.
+pub fn heights(world: &World, points: &[[f64; 2]], out: &mut [Option<f32>]) {
+    assert_eq!(points.len(), out.len(), "one answer per point");
+    points
+        .par_iter()
+        .zip(out.par_iter_mut())
+        .with_min_len(MIN_POINTS_PER_TASK)
+        .for_each(|(p, h)| {
+            *h = height(
+                world,
+                PointQuery {
+                    x: p[0],
+                    z: p[1],
+                    y: None,
+                },
+            );
+        });
+}
+
+/// The heights at many points `[x, z, y]` of the object floor or ground nearest each `y`,
+/// on all cores: `out[i]` is [`height`] of `points[i]` with the reference height `y as f32`.
+///
+/// # Panics
+/// When `out` and `points` differ in length.
+pub fn heights_y(world: &World, points: &[[f64; 3]], out: &mut [Option<f32>]) {
+    assert_eq!(points.len(), out.len(), "one answer per point");
+    points
+        .par_iter()
+        .zip(out.par_iter_mut())
+        .with_min_len(MIN_POINTS_PER_TASK)
+        .for_each(|(p, h)| {
+            *h = height(
+                world,
+                PointQuery {
+                    x: p[0],
+                    z: p[1],
+                    y: Some(p[2] as f32),
+                },
+            );
+        });
+}
+
+/// The shortest paths of many segments `[x1, z1, x2, z2]`, on all cores, each search limited
+/// to `budget` corner expansions when given ([`PathScratch::with_budget`]): element `i` is
+/// [`path`] of `segments[i]`.
+///
+/// The world's path index is built first ([`World::prepare_paths`]) when it has none yet, so
+/// that no search waits for another to build it.
+pub fn paths(
+    world: &World,
+    segments: &[[f64; 4]],
+    budget: Option<usize>,
+) -> Vec<Result<WorldPath, PathError>> {
+    if !segments.is_empty() {
+        world.prepare_paths();
+    }
+    let scratch = || budget.map_or_else(PathScratch::new, PathScratch::with_budget);
+    segments
+        .par_iter()
+        .map_init(scratch, |scratch, s| {
+            path(world, SegmentQuery::new(s[0], s[1], s[2], s[3]), scratch)
+        })
+        .collect()
+}
