@@ -44,9 +44,16 @@ fn rows<'a, const W: usize>(
             shape[0], shape[1]
         )));
     }
-    Ok(match array.as_slice() {
-        Ok(flat) => Cow::Borrowed(flat.as_chunks::<W>().0),
-        Err(_) => Cow::Owned(
+    // `as_slice` accepts Fortran order too, whose rows are not consecutive: only a C-ordered
+    // array is read in place.
+    let in_place = if array.is_c_contiguous() {
+        array.as_slice().ok()
+    } else {
+        None
+    };
+    Ok(match in_place {
+        Some(flat) => Cow::Borrowed(flat.as_chunks::<W>().0),
+        None => Cow::Owned(
             array
                 .as_array()
                 .rows()
