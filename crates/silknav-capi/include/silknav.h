@@ -88,7 +88,7 @@ typedef struct silknav_path {
 } silknav_path;
 
 // The cell under a point.
-typedef struct silknav_cell {
+typedef struct silknav_cell_result {
   // The region id (`(z << 8) | x`, the `XXXX` of `nv_XXXX.nvm`).
   uint16_t region;
   // The cell's index in the region's file (on an object, the terrain cell of the tile).
@@ -101,7 +101,7 @@ typedef struct silknav_cell {
   uint16_t object_uid;
   // The triangle's index in the object's mesh.
   uint16_t object_cell;
-} silknav_cell;
+} silknav_cell_result;
 
 // A terrain edge: the region whose file holds it, which list, which index.
 typedef struct silknav_edge {
@@ -297,11 +297,11 @@ const char *silknav_reason_word(silknav_reason reason);
 // loaded regions. The highest object triangle wins over the terrain.
 //
 // # Safety
-// `world` is NULL or a live handle; `out` is NULL or points to a writable `silknav_cell`.
+// `world` is NULL or a live handle; `out` is NULL or points to a writable `silknav_cell_result`.
 silknav_status silknav_cell(const struct silknav_world *world,
                             double x,
                             double z,
-                            struct silknav_cell *out);
+                            struct silknav_cell_result *out);
 
 // `silknav_cell` at reference height `y` (`silknav cell X Z --y Y`): the object floor or
 // ground whose height is closest to `y`.
@@ -312,7 +312,7 @@ silknav_status silknav_cell_y(const struct silknav_world *world,
                               double x,
                               double z,
                               float y,
-                              struct silknav_cell *out);
+                              struct silknav_cell_result *out);
 
 // The ground height at (x, z) as the game server computes it (`silknav height X Z`):
 // `SILKNAV_OK` with `*out` set, or `SILKNAV_NO` (and `*out` NaN) outside the loaded

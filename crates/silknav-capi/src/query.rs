@@ -93,7 +93,7 @@ pub const SILKNAV_STOP_NO_EDGE: i32 = 2;
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct silknav_cell {
+pub struct silknav_cell_result {
     /// The region id (`(z << 8) | x`, the `XXXX` of `nv_XXXX.nvm`).
     pub region: u16,
     /// The cell's index in the region's file (on an object, the terrain cell of the tile).
@@ -108,10 +108,10 @@ pub struct silknav_cell {
     pub object_cell: u16,
 }
 
-impl From<CellRef> for silknav_cell {
-    fn from(c: CellRef) -> silknav_cell {
+impl From<CellRef> for silknav_cell_result {
+    fn from(c: CellRef) -> silknav_cell_result {
         let object = c.object;
-        silknav_cell {
+        silknav_cell_result {
             region: c.region.0,
             cell: c.cell,
             on_object: object.is_some(),
@@ -306,13 +306,13 @@ unsafe fn world_of<'a>(world: *const silknav_world) -> Result<&'a silknav::World
 /// loaded regions. The highest object triangle wins over the terrain.
 ///
 /// # Safety
-/// `world` is NULL or a live handle; `out` is NULL or points to a writable `silknav_cell`.
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable `silknav_cell_result`.
 #[no_mangle]
 pub unsafe extern "C" fn silknav_cell(
     world: *const silknav_world,
     x: f64,
     z: f64,
-    out: *mut silknav_cell,
+    out: *mut silknav_cell_result,
 ) -> silknav_status {
     // SAFETY: the caller's promises.
     guard(|| unsafe { cell_query(world, x, z, None, out) })
@@ -329,7 +329,7 @@ pub unsafe extern "C" fn silknav_cell_y(
     x: f64,
     z: f64,
     y: f32,
-    out: *mut silknav_cell,
+    out: *mut silknav_cell_result,
 ) -> silknav_status {
     // SAFETY: the caller's promises.
     guard(|| unsafe { cell_query(world, x, z, Some(y), out) })
@@ -342,14 +342,14 @@ unsafe fn cell_query(
     x: f64,
     z: f64,
     y: Option<f32>,
-    out: *mut silknav_cell,
+    out: *mut silknav_cell_result,
 ) -> Result<silknav_status, Failure> {
     // SAFETY: the caller's promise on `world`.
     let world = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
     let cell = query::cell(world, PointQuery { x, z, y });
-    *out = cell.map(silknav_cell::from).unwrap_or_default();
+    *out = cell.map(silknav_cell_result::from).unwrap_or_default();
     Ok(yes_if(cell.is_some()))
 }
 

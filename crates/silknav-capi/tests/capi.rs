@@ -123,7 +123,7 @@ fn cells_and_heights_equal_the_librarys() {
     let (mut yes, mut objects) = (0, 0);
     for p in points(3000, 1) {
         for y in [None, Some(35.0f32)] {
-            let mut cell = silknav_cell::default();
+            let mut cell = silknav_cell_result::default();
             let mut height = 0.0f32;
             // SAFETY: a live handle and valid out pointers.
             let (cs, hs) = unsafe {
@@ -154,7 +154,10 @@ fn cells_and_heights_equal_the_librarys() {
                     SILKNAV_NO
                 }
             );
-            assert_eq!(cell, want.map(silknav_cell::from).unwrap_or_default());
+            assert_eq!(
+                cell,
+                want.map(silknav_cell_result::from).unwrap_or_default()
+            );
             if let Some(c) = want {
                 assert_eq!((cell.region, cell.cell), (c.region.0, c.cell));
                 assert_eq!(cell.on_object, c.object.is_some());
@@ -443,7 +446,7 @@ fn bad_pointers_and_arguments_are_refused() {
             SILKNAV_ERROR_NULL
         );
         assert_eq!(last_message().unwrap(), "out is NULL");
-        let mut cell = silknav_cell::default();
+        let mut cell = silknav_cell_result::default();
         assert_eq!(
             silknav_cell(ptr::null(), 1.0, 1.0, &mut cell),
             SILKNAV_ERROR_NULL
