@@ -42,7 +42,7 @@
 //!
 //! # Unsafe code
 //! The workspace forbids unsafe code; this crate cannot be written without it, so it allows
-//! it here alone: turning C pointers into references and slices ([`pointers`], where every
+//! it here alone: turning C pointers into references and slices (the module `pointers`, where every
 //! check is made), and the handle and waypoint allocations given to C and taken back. Every
 //! unsafe block says why it is sound in a `// SAFETY:` comment (clippy's
 //! `undocumented_unsafe_blocks` is denied), with one unsafe operation per block.
