@@ -64,8 +64,8 @@ pub fn usage(e: &clap::Error) -> ExitCode {
 /// Prints an error on one line of standard error: its context chain joined by `: `, which for a
 /// malformed file reads `FILE: offset N (0x..): SECTION: what`.
 pub fn report(e: &anyhow::Error) {
-    // Messages from the OS or from JSON input could hold line breaks; one error, one line.
-    let line = format!("{e:#}").replace(['\n', '\r'], " ");
+    // The library's one-line form, which the bindings' messages share.
+    let line = silknav::error_line(e.as_ref());
     let _ = writeln!(io::stderr().lock(), "{line}");
 }
 

@@ -2,8 +2,9 @@
 //!
 //! - [`build`]: valid navmesh files from tile masks (the back end of world generation and
 //!   imports).
-//! - [`query`]: the queries in world coordinates, as the command line and the server take
-//!   them; with the `serde` feature, [`json`]: their answers as the JSON both send.
+//! - [`query`]: the queries in world coordinates, as the command line, the server and the
+//!   bindings take them, one at a time or many at once on all cores; with the `serde`
+//!   feature, [`json`]: their answers as the JSON the command line and the server send.
 //! - [`corpus`]: statistics over every file of a folder or archive, for bug reports.
 //! - [`files`]: the files of a world folder, read and written together: which file is which
 //!   ([`files::scan_folder`]) and the one atomic writer ([`files::write_atomic`]).
@@ -98,6 +99,22 @@ pub use world::{
 pub use jmxv;
 pub use pk2_archive;
 
+/// An error on one line, as the command line reports it: the error, then each of its sources,
+/// joined by `": "`, with line breaks (from the operating system or a JSON document) turned
+/// into spaces. For a malformed file of a world:
+/// `w/nv_4080.nvm: offset 420 (0x1a4): cells[12].objects: unexpected end of input (needed 2
+/// bytes, 1 left)`.
+pub fn error_line(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        line.push_str(": ");
+        line.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    line.replace(['\n', '\r'], " ")
+}
+
 /// Compiles every Rust block of the README as a doctest, so that its example keeps up with
 /// the API.
 #[cfg(doctest)]
@@ -135,6 +152,18 @@ mod tests {
             let texts = silknav_testkit::error_chain(e.as_ref());
             assert!(!texts[0].is_empty(), "{e:?}");
         }
+    }
+
+    #[test]
+    fn error_line_joins_the_chain_on_one_line() {
+        let mut bytes = jmxv::nvm::NavMesh::default().to_vec().unwrap();
+        bytes.truncate(40);
+        let format = jmxv::nvm::NavMesh::parse(&bytes).unwrap_err();
+        let error = files::LoadError::from(files::FileError::new("w/nv_4080.nvm", format.clone()));
+        assert_eq!(error_line(&error), format!("w/nv_4080.nvm: {format}"));
+        assert!(error_line(&error).starts_with("w/nv_4080.nvm: offset "));
+        let io = files::FileError::new("w", std::io::Error::other("line one\nline two"));
+        assert_eq!(error_line(&io), "w: line one line two");
     }
 
     #[test]

@@ -1,13 +1,45 @@
-//! The queries in world coordinates, as the command line and the query server take them.
+//! The queries in world coordinates, as the command line, the query server and the language
+//! bindings (Python, C) take them: one at a time, or many at once on all cores.
 //!
 //! A query names points by world coordinates (`x = region_x·1920 + local_x`, likewise z), as
 //! `f64`. Each function turns them into [`Position`]s and asks the [`World`]; a point outside
 //! the terrain id space answers as a point outside the loaded regions does (no cell, no
 //! height, a blocked start or end), so that every finite coordinate gets an answer. Callers
 //! that answer in JSON pass the result to [`crate::json`] (feature `serde`).
+//!
+//! The batch forms ([`heights`], [`heights_y`], [`paths`]) take the rows of an array, as
+//! numpy's N×2 (N×3, N×4) arrays and C's arrays of doubles hold them, and answer row `i`
+//! exactly as the single query on row `i`, in parallel on rayon's current thread pool (all
+//! cores unless `RAYON_NUM_THREADS` says otherwise, or a pool of your own through
+//! `pool.install`).
+//!
+//! ```
+//! # let dir = std::env::temp_dir().join(format!("silknav-query-doc-{}", std::process::id()));
+//! # let options = silknav::worldgen::GenOptions { width: 1, height: 1, ..Default::default() };
+//! # silknav::worldgen::generate(&options)?.into_files().write_data_root(&dir, silknav::files::Overwrite::Replace)?;
+//! use silknav::query::{self, PointQuery};
+//! use silknav::World;
+//!
+//! let world = World::load(&dir)?;
+//! let (x0, z0) = (128.0 * 1920.0, 64.0 * 1920.0); // the corner of region 4080
+//! let points = [[x0 + 500.0, z0 + 500.0], [x0 + 900.0, z0 + 700.0], [-1.0, 0.0]];
+//! let mut heights = vec![None; points.len()];
+//! query::heights(&world, &points, &mut heights);
+//! for (p, h) in points.iter().zip(&heights) {
+//!     assert_eq!(*h, query::height(&world, PointQuery { x: p[0], z: p[1], y: None }));
+//! }
+//! assert_eq!(heights[2], None, "outside the id space");
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::path::{PathError, PathScratch, WorldPath};
 use crate::world::{CellRef, MoveError, MoveOutcome, Position, RayError, RayHit, World};
+use rayon::prelude::*;
+
+/// Points per rayon task of a batch of heights: a height costs tens of nanoseconds, so
+/// smaller tasks would spend more on scheduling than on answers.
+const MIN_POINTS_PER_TASK: usize = 4096;
 
 /// A point, and optionally the reference height that picks among an object's floors and the
 /// ground below them.
@@ -119,4 +151,73 @@ pub fn path(
     let from = from.ok_or(PathError::StartBlocked)?;
     let to = to.ok_or(PathError::GoalBlocked)?;
     world.find_path(from, to, scratch)
+}
+
+/// The terrain heights at many points `[x, z]`, on all cores: `out[i]` is [`height`] of
+/// `points[i]` without a reference height.
+///
+/// # Panics
+/// When `out` and `points` differ in length.
+pub fn heights(world: &World, points: &[[f64; 2]], out: &mut [Option<f32>]) {
+    assert_eq!(points.len(), out.len(), "one answer per point");
+    points
+        .par_iter()
+        .zip(out.par_iter_mut())
+        .with_min_len(MIN_POINTS_PER_TASK)
+        .for_each(|(p, h)| {
+            *h = height(
+                world,
+                PointQuery {
+                    x: p[0],
+                    z: p[1],
+                    y: None,
+                },
+            );
+        });
+}
+
+/// The heights at many points `[x, z, y]` of the object floor or ground nearest each `y`,
+/// on all cores: `out[i]` is [`height`] of `points[i]` with the reference height `y as f32`.
+///
+/// # Panics
+/// When `out` and `points` differ in length.
+pub fn heights_y(world: &World, points: &[[f64; 3]], out: &mut [Option<f32>]) {
+    assert_eq!(points.len(), out.len(), "one answer per point");
+    points
+        .par_iter()
+        .zip(out.par_iter_mut())
+        .with_min_len(MIN_POINTS_PER_TASK)
+        .for_each(|(p, h)| {
+            *h = height(
+                world,
+                PointQuery {
+                    x: p[0],
+                    z: p[1],
+                    y: Some(p[2] as f32),
+                },
+            );
+        });
+}
+
+/// The shortest paths of many segments `[x1, z1, x2, z2]`, on all cores, each search limited
+/// to `budget` corner expansions when given ([`PathScratch::with_budget`]): element `i` is
+/// [`path`] of `segments[i]`.
+///
+/// The world's path index is built first ([`World::prepare_paths`]) when it has none yet, so
+/// that no search waits for another to build it.
+pub fn paths(
+    world: &World,
+    segments: &[[f64; 4]],
+    budget: Option<usize>,
+) -> Vec<Result<WorldPath, PathError>> {
+    if !segments.is_empty() {
+        world.prepare_paths();
+    }
+    let scratch = || budget.map_or_else(PathScratch::new, PathScratch::with_budget);
+    segments
+        .par_iter()
+        .map_init(scratch, |scratch, s| {
+            path(world, SegmentQuery::new(s[0], s[1], s[2], s[3]), scratch)
+        })
+        .collect()
 }

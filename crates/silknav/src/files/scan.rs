@@ -245,6 +245,14 @@ pub enum LoadError {
         /// The second.
         second: PathBuf,
     },
+    /// The folder loaded, and no region came of it: no `nv_XXXX.nvm` file in it, or none
+    /// that `mapinfo.mfo` enables. [`crate::World::load`] returns such an empty world without
+    /// complaint; the command line and the bindings refuse it with this error, since the path
+    /// was almost always the wrong folder.
+    NoRegion {
+        /// The folder as given.
+        dir: PathBuf,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -264,6 +272,11 @@ impl fmt::Display for LoadError {
                 first.display(),
                 second.display()
             ),
+            LoadError::NoRegion { dir } => write!(
+                f,
+                "{}: no region loaded (no nv_XXXX.nvm file here, or none that mapinfo.mfo enables)",
+                dir.display()
+            ),
         }
     }
 }
@@ -274,7 +287,7 @@ impl std::error::Error for LoadError {
             LoadError::File(e) => std::error::Error::source(e),
             LoadError::Archive { error, .. } => Some(error),
             LoadError::PathIndex(e) => std::error::Error::source(e),
-            LoadError::DuplicateName { .. } => None,
+            LoadError::DuplicateName { .. } | LoadError::NoRegion { .. } => None,
         }
     }
 }

@@ -12,4 +12,5 @@ mod objects;
 mod oracle;
 mod paths;
 mod queries;
+mod world_coordinates;
 mod worlds;

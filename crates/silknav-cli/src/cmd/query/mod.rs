@@ -340,10 +340,9 @@ pub fn load_with(
     drop(progress);
     warn_about_load(&name, &world);
     if world.regions().len() == 0 {
-        anyhow::bail!(
-            "{}: no region loaded (no nv_XXXX.nvm file here, or none that mapinfo.mfo enables)",
-            name.display()
-        );
+        return Err(anyhow!(silknav::files::LoadError::NoRegion {
+            dir: name.clone()
+        }));
     }
     Ok(world)
 }

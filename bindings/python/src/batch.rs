@@ -1,0 +1,271 @@
+//! The batch forms: numpy arrays in and out, the queries answered by the library's batches
+//! (`silknav::query`) on all cores while the GIL is released.
+
+use crate::answers::{xz, Path};
+use numpy::ndarray::Array2;
+use numpy::{
+    AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike2, PyArrayMethods,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use silknav::{query, PathError};
+use std::borrow::Cow;
+
+/// The words of the path statuses, by code: `PathBatch.status[i]` indexes this.
+pub const PATH_STATUS: [&str; 5] = [
+    "found",
+    "start-blocked",
+    "goal-blocked",
+    "unreachable",
+    "budget-exceeded",
+];
+
+/// The status code of a path answer (an index into [`PATH_STATUS`]).
+fn status_code(path: &Result<silknav::WorldPath, PathError>) -> u8 {
+    match path {
+        Ok(_) => 0,
+        Err(e) => PATH_STATUS
+            .iter()
+            .position(|w| *w == e.word())
+            .map_or(u8::MAX, |i| i as u8),
+    }
+}
+
+/// The rows of an N×`W` array of f64, borrowed when the array is C-contiguous, else copied.
+fn rows<'a, const W: usize>(
+    array: &'a PyArrayLike2<'_, f64, AllowTypeChange>,
+    what: &str,
+) -> PyResult<Cow<'a, [[f64; W]]>> {
+    let shape = array.shape();
+    if shape[1] != W {
+        return Err(PyValueError::new_err(format!(
+            "{what}: expected an N×{W} array, found {}×{}",
+            shape[0], shape[1]
+        )));
+    }
+    // `as_slice` accepts Fortran order too, whose rows are not consecutive: only a C-ordered
+    // array is read in place.
+    let in_place = if array.is_c_contiguous() {
+        array.as_slice().ok()
+    } else {
+        None
+    };
+    Ok(match in_place {
+        Some(flat) => Cow::Borrowed(flat.as_chunks::<W>().0),
+        None => Cow::Owned(
+            array
+                .as_array()
+                .rows()
+                .into_iter()
+                .map(|row| std::array::from_fn(|i| row[i]))
+                .collect(),
+        ),
+    })
+}
+
+/// `World.heights`: N×2 `(x, z)` or N×3 `(x, z, y)` points, N float32 heights (NaN for
+/// none).
+pub fn heights<'py>(
+    py: Python<'py>,
+    world: &silknav::World,
+    points: &PyArrayLike2<'py, f64, AllowTypeChange>,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let answers = match points.shape()[1] {
+        3 => {
+            let rows = rows::<3>(points, "points")?;
+            py.detach(|| {
+                let mut out = vec![None; rows.len()];
+                query::heights_y(world, &rows, &mut out);
+                nan_for_none(&out)
+            })
+        }
+        _ => {
+            let rows = rows::<2>(points, "points")?;
+            py.detach(|| {
+                let mut out = vec![None; rows.len()];
+                query::heights(world, &rows, &mut out);
+                nan_for_none(&out)
+            })
+        }
+    };
+    Ok(answers.into_pyarray(py))
+}
+
+fn nan_for_none(heights: &[Option<f32>]) -> Vec<f32> {
+    heights.iter().map(|h| h.unwrap_or(f32::NAN)).collect()
+}
+
+/// The answers of `World.paths`: one per segment, as numpy arrays.
+///
+/// `status[i]` is 0 when a path was found, else why not (an index into
+/// `silknav.PATH_STATUS`: 1 start-blocked, 2 goal-blocked, 3 unreachable, 4 budget-exceeded);
+/// `length[i]` its length (NaN without a path); the waypoints of path `i` are the rows
+/// `offsets[i]:offsets[i + 1]` of `waypoints` (M×2, world x and z). `batch[i]` is the `Path`
+/// that `World.path` returns for segment `i`, or None; `batch.reason(i)` the word.
+#[pyclass(module = "silknav", frozen)]
+pub struct PathBatch {
+    /// The number of segments.
+    len: usize,
+    status: Py<PyArray1<u8>>,
+    length: Py<PyArray1<f64>>,
+    offsets: Py<PyArray1<i64>>,
+    waypoints: Py<PyArray2<f64>>,
+}
+
+/// The flat answers, built without the GIL.
+struct Flat {
+    status: Vec<u8>,
+    length: Vec<f64>,
+    offsets: Vec<i64>,
+    waypoints: Vec<f64>,
+}
+
+impl Flat {
+    fn new(paths: &[Result<silknav::WorldPath, PathError>]) -> Flat {
+        let points: usize = paths
+            .iter()
+            .map(|p| p.as_ref().map_or(0, |p| p.waypoints.len()))
+            .sum();
+        let mut flat = Flat {
+            status: Vec::with_capacity(paths.len()),
+            length: Vec::with_capacity(paths.len()),
+            offsets: Vec::with_capacity(paths.len() + 1),
+            waypoints: Vec::with_capacity(points * 2),
+        };
+        flat.offsets.push(0);
+        for path in paths {
+            flat.status.push(status_code(path));
+            match path {
+                Ok(p) => {
+                    flat.length.push(p.length);
+                    for &w in &p.waypoints {
+                        let (x, z) = xz(w);
+                        flat.waypoints.extend([x, z]);
+                    }
+                }
+                Err(_) => flat.length.push(f64::NAN),
+            }
+            flat.offsets.push((flat.waypoints.len() / 2) as i64);
+        }
+        flat
+    }
+}
+
+/// An array handed out read-only, so that the batch's answers stay what they were.
+fn read_only<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    array: Bound<'py, numpy::PyArray<T, D>>,
+) -> PyResult<Py<numpy::PyArray<T, D>>> {
+    array.call_method1("setflags", (false,))?;
+    Ok(array.unbind())
+}
+
+/// `World.paths`: N×4 segments, a [`PathBatch`].
+pub fn paths(
+    py: Python<'_>,
+    world: &silknav::World,
+    segments: &PyArrayLike2<'_, f64, AllowTypeChange>,
+    budget: Option<usize>,
+) -> PyResult<PathBatch> {
+    let rows = rows::<4>(segments, "segments")?;
+    let flat = py.detach(|| Flat::new(&query::paths(world, &rows, budget)));
+    let points = flat.waypoints.len() / 2;
+    let waypoints = Array2::from_shape_vec((points, 2), flat.waypoints)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PathBatch {
+        len: rows.len(),
+        status: read_only(flat.status.into_pyarray(py))?,
+        length: read_only(flat.length.into_pyarray(py))?,
+        offsets: read_only(flat.offsets.into_pyarray(py))?,
+        waypoints: read_only(waypoints.into_pyarray(py))?,
+    })
+}
+
+impl PathBatch {
+    /// Index `i` of the batch, counting from the end when negative.
+    fn index(&self, i: isize) -> PyResult<usize> {
+        let n = self.len as isize;
+        let at = if i < 0 { i + n } else { i };
+        if (0..n).contains(&at) {
+            Ok(at as usize)
+        } else {
+            Err(PyIndexError::new_err("path batch index out of range"))
+        }
+    }
+}
+
+#[pymethods]
+impl PathBatch {
+    /// Per segment: 0 when a path was found, else the index of the reason in
+    /// `silknav.PATH_STATUS`.
+    #[getter]
+    fn status(&self, py: Python<'_>) -> Py<PyArray1<u8>> {
+        self.status.clone_ref(py)
+    }
+
+    /// Per segment: the path's length, NaN without a path.
+    #[getter]
+    fn length(&self, py: Python<'_>) -> Py<PyArray1<f64>> {
+        self.length.clone_ref(py)
+    }
+
+    /// N + 1 row offsets into `waypoints`: path `i` is `waypoints[offsets[i]:offsets[i + 1]]`.
+    #[getter]
+    fn offsets(&self, py: Python<'_>) -> Py<PyArray1<i64>> {
+        self.offsets.clone_ref(py)
+    }
+
+    /// Every path's waypoints, one after the other: M×2 world `(x, z)`.
+    #[getter]
+    fn waypoints(&self, py: Python<'_>) -> Py<PyArray2<f64>> {
+        self.waypoints.clone_ref(py)
+    }
+
+    fn __len__(&self) -> usize {
+        self.len
+    }
+
+    /// The path of segment `i` as `World.path` returns it, or None when there is none.
+    fn __getitem__(&self, py: Python<'_>, i: isize) -> PyResult<Option<Path>> {
+        let i = self.index(i)?;
+        let status = self.status.bind(py).readonly();
+        if status.as_slice()?[i] != 0 {
+            return Ok(None);
+        }
+        let offsets = self.offsets.bind(py).readonly();
+        let (from, to) = (
+            offsets.as_slice()?[i] as usize,
+            offsets.as_slice()?[i + 1] as usize,
+        );
+        let waypoints = self.waypoints.bind(py).readonly();
+        let flat = waypoints.as_slice()?;
+        Ok(Some(Path {
+            length: self.length.bind(py).readonly().as_slice()?[i],
+            waypoints: (from..to).map(|k| (flat[2 * k], flat[2 * k + 1])).collect(),
+        }))
+    }
+
+    /// Why segment `i` has no path (`"unreachable"`, ...), or None when it has one.
+    fn reason(&self, py: Python<'_>, i: isize) -> PyResult<Option<&'static str>> {
+        let i = self.index(i)?;
+        let code = self.status.bind(py).readonly().as_slice()?[i];
+        Ok(match code {
+            0 => None,
+            c => Some(
+                PATH_STATUS
+                    .get(usize::from(c))
+                    .copied()
+                    .unwrap_or("unknown"),
+            ),
+        })
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let status = self.status.bind(py).readonly();
+        let found = status.as_slice()?.iter().filter(|&&s| s == 0).count();
+        Ok(format!(
+            "PathBatch(<{} segments, {found} paths>)",
+            status.as_slice()?.len()
+        ))
+    }
+}

@@ -1,0 +1,247 @@
+//! `silknav.World`: a loaded world and its queries, in world coordinates.
+
+use crate::answers::{Cell, Hit, Move, Path};
+use crate::batch::{self, PathBatch};
+use crate::errors;
+use numpy::{AllowTypeChange, PyArray1, PyArrayLike2};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use silknav::files::LoadError;
+use silknav::query::{self, PointQuery, SegmentQuery};
+use silknav::{LoadOptions, PathScratch};
+
+/// A world of regions in memory, loaded once and queried from any thread.
+///
+/// Coordinates are world coordinates: `x = region_x * 1920 + local_x`, `z = region_z * 1920
+/// + local_z`. Every answer is the one the `silknav` command line gives for the same query.
+/// Long work (loading, paths, batches) releases the GIL and runs on all cores.
+#[pyclass(module = "silknav", name = "World", frozen)]
+pub struct PyWorld {
+    world: silknav::World,
+    /// The folder as given, for `repr`.
+    path: std::path::PathBuf,
+}
+
+#[pymethods]
+impl PyWorld {
+    /// Loads a world folder: the data root (holding `navmesh/`, `res/`) or its navmesh
+    /// folder. Every `nv_XXXX.nvm` of a region `mapinfo.mfo` enables, in parallel, and with
+    /// `objects=True` the buildings, gates and bridges the regions list (their meshes found
+    /// under the data root). What loading left out is in `warnings`.
+    ///
+    /// Raises `FormatError` for a malformed file (with its `.offset`, `.section` and `.path`),
+    /// `LoadError` for a folder that cannot be read, two files for one region, or a folder
+    /// from which no region loads; the messages are the command line's.
+    #[staticmethod]
+    #[pyo3(signature = (path, *, objects = true))]
+    fn load(py: Python<'_>, path: std::path::PathBuf, objects: bool) -> PyResult<PyWorld> {
+        let options = if objects {
+            LoadOptions::default()
+        } else {
+            LoadOptions::terrain_only()
+        };
+        let loaded = py.detach(|| {
+            let world = silknav::World::load_with(&path, &options, |_, _| {})?;
+            if world.regions().len() == 0 {
+                return Err(LoadError::NoRegion { dir: path.clone() });
+            }
+            Ok(world)
+        });
+        match loaded {
+            Ok(world) => Ok(PyWorld { world, path }),
+            Err(e) => Err(errors::load_error(py, e)),
+        }
+    }
+
+    /// The loaded regions, ascending, each as four lower-case hex digits (`"4181"`).
+    #[getter]
+    fn regions(&self) -> Vec<String> {
+        self.world.regions().map(|r| r.to_string()).collect()
+    }
+
+    /// What loading left out or could not use, one line each, as the command line warns
+    /// about it: regions without a file, files not enabled, dungeons, object instances that
+    /// could not be placed, damaged parts of files.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.world
+            .load_report()
+            .findings
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// The number of object instances placed (buildings, gates, bridges).
+    #[getter]
+    fn object_count(&self) -> usize {
+        self.world.object_instances().len()
+    }
+
+    /// The cell under (x, z), or None on a blocked tile without an object or outside the
+    /// loaded regions. Without `y` the highest object triangle wins over the terrain; with
+    /// it, the object floor or ground whose height is closest to `y`.
+    #[pyo3(signature = (x, z, y = None))]
+    fn cell(&self, x: f64, z: f64, y: Option<f32>) -> Option<Cell> {
+        query::cell(&self.world, PointQuery { x, z, y }).map(Cell::from)
+    }
+
+    /// The ground height at (x, z) as the game server computes it, or None outside the
+    /// loaded regions (blocked tiles have a height too). Without `y` the terrain's height,
+    /// even under an object; with it, the height of the object floor or ground nearest `y`.
+    #[pyo3(signature = (x, z, y = None))]
+    fn height(&self, x: f64, z: f64, y: Option<f32>) -> Option<f32> {
+        query::height(&self.world, PointQuery { x, z, y })
+    }
+
+    /// The first point where the segment from (x1, z1) to (x2, z2) is blocked, or None when
+    /// the line of sight is clear. It starts on the surface `cell` picks for the start (with
+    /// `y`, the one nearest `y`).
+    ///
+    /// Raises `QueryError` (`.reason` `"start-blocked"` or `"bad-end"`) when the segment
+    /// cannot be cast.
+    #[pyo3(signature = (x1, z1, x2, z2, y = None))]
+    fn raycast(
+        &self,
+        py: Python<'_>,
+        x1: f64,
+        z1: f64,
+        x2: f64,
+        z2: f64,
+        y: Option<f32>,
+    ) -> PyResult<Option<Hit>> {
+        let segment = SegmentQuery {
+            y,
+            ..SegmentQuery::new(x1, z1, x2, z2)
+        };
+        query::los(&self.world, segment)
+            .map(|hit| hit.map(Hit::from))
+            .map_err(|e| errors::ray_error(py, e))
+    }
+
+    /// Whether the line of sight from (x1, z1) to (x2, z2) is clear: `raycast(...) is None`.
+    ///
+    /// Raises `QueryError` as `raycast` does.
+    #[pyo3(signature = (x1, z1, x2, z2, y = None))]
+    fn los(
+        &self,
+        py: Python<'_>,
+        x1: f64,
+        z1: f64,
+        x2: f64,
+        z2: f64,
+        y: Option<f32>,
+    ) -> PyResult<bool> {
+        Ok(self.raycast(py, x1, z1, x2, z2, y)?.is_none())
+    }
+
+    /// Walks from (x1, z1) toward (x2, z2) cell by cell, as the game server's movement does,
+    /// and says where and why the walk stops (`"arrived"`, `"wall"`, `"no-edge"`).
+    ///
+    /// Raises `QueryError` (`.reason` `"start-blocked"`, `"off-mesh"`, `"missing-region"`
+    /// with `.region`, or `"step-limit"`) when the walk fails.
+    #[pyo3(name = "move")]
+    fn move_along(&self, py: Python<'_>, x1: f64, z1: f64, x2: f64, z2: f64) -> PyResult<Move> {
+        query::move_along(&self.world, SegmentQuery::new(x1, z1, x2, z2))
+            .map(Move::from)
+            .map_err(|e| errors::move_error(py, e))
+    }
+
+    /// The shortest path from (x1, z1) to (x2, z2) over the walkable ground, across regions.
+    /// `budget` limits the search to that many corner expansions. The first call builds the
+    /// world's path index (see `prepare_paths`).
+    ///
+    /// Raises `QueryError` (`.reason` `"start-blocked"`, `"goal-blocked"`, `"unreachable"`
+    /// or `"budget-exceeded"`) when there is no path.
+    #[pyo3(signature = (x1, z1, x2, z2, *, budget = None))]
+    fn path(
+        &self,
+        py: Python<'_>,
+        x1: f64,
+        z1: f64,
+        x2: f64,
+        z2: f64,
+        budget: Option<usize>,
+    ) -> PyResult<Path> {
+        let found = py.detach(|| {
+            let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
+            query::path(&self.world, SegmentQuery::new(x1, z1, x2, z2), &mut scratch)
+        });
+        found
+            .map(|p| Path::from(&p))
+            .map_err(|e| errors::path_error(py, e))
+    }
+
+    /// The cells a path passes through, in order, each once per visit (a leg that runs
+    /// exactly along a tile side counts the tile on its left): the `cells` of the command
+    /// line's JSON answer.
+    fn path_cells(&self, path: &Path) -> PyResult<Vec<Cell>> {
+        let waypoints = path
+            .waypoints
+            .iter()
+            .map(|&(x, z)| silknav::Position::from_world(x, z))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(
+                    "a waypoint lies outside the terrain id space",
+                )
+            })?;
+        let path = silknav::WorldPath {
+            waypoints,
+            length: path.length,
+        };
+        Ok(self
+            .world
+            .path_cells(&path)
+            .into_iter()
+            .map(Cell::from)
+            .collect())
+    }
+
+    /// Builds the world's path index now, if it has none yet (otherwise the first path
+    /// query builds it), and says what it holds: `rects`, `corners`, `edges`, `heap_bytes`
+    /// and `build_seconds`.
+    fn prepare_paths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let stats = py.detach(|| self.world.prepare_paths());
+        let out = PyDict::new(py);
+        out.set_item("rects", stats.rects)?;
+        out.set_item("corners", stats.corners)?;
+        out.set_item("edges", stats.edges)?;
+        out.set_item("heap_bytes", stats.heap_bytes)?;
+        out.set_item("build_seconds", stats.build_time.as_secs_f64())?;
+        Ok(out)
+    }
+
+    /// The heights of many points at once, on all cores with the GIL released: `points` is
+    /// an N×2 array of `(x, z)` (terrain heights, as `height(x, z)`) or N×3 of `(x, z, y)`
+    /// (as `height(x, z, y)`). Returns N float32 heights, NaN where `height` answers None.
+    fn heights<'py>(
+        &self,
+        py: Python<'py>,
+        points: PyArrayLike2<'py, f64, AllowTypeChange>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        batch::heights(py, &self.world, &points)
+    }
+
+    /// The shortest paths of many segments at once, on all cores with the GIL released:
+    /// `segments` is an N×4 array of `(x1, z1, x2, z2)`; `budget` as for `path`. Element `i`
+    /// of the answer is what `path` answers for row `i`.
+    #[pyo3(signature = (segments, *, budget = None))]
+    fn paths<'py>(
+        &self,
+        py: Python<'py>,
+        segments: PyArrayLike2<'py, f64, AllowTypeChange>,
+        budget: Option<usize>,
+    ) -> PyResult<PathBatch> {
+        batch::paths(py, &self.world, &segments, budget)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "World('{}', regions={}, objects={})",
+            self.path.display(),
+            self.world.regions().len(),
+            self.world.object_instances().len()
+        )
+    }
+}

@@ -1,0 +1,224 @@
+"""Every query's answers equal the command line's (`--json` batches) on a generated world with
+objects: cells, heights (with and without a reference height), line of sight, movement and
+paths, and the chains users make of them."""
+
+import numpy as np
+import pytest
+
+import silknav
+from conftest import X0, Z0, random_points, walkable_points
+
+
+def f32(value) -> np.float32:
+    """A height as the command line prints it (the shortest decimal of an f32), or a float the
+    binding returns, as the f32 both stand for."""
+    return np.float32(value)
+
+
+def edge_json(edge):
+    if edge is None:
+        return None
+    return {"region": edge.region, "kind": edge.kind, "index": edge.index}
+
+
+def cell_json(cell):
+    if cell is None:
+        return {"region": None, "cell": None, "object": None}
+    obj = None
+    if cell.object is not None:
+        obj = {"owner": cell.object.owner, "uid": cell.object.uid, "cell": cell.object.cell}
+    return {"region": cell.region, "cell": cell.cell, "object": obj}
+
+
+def segments(world, n: int, seed: int) -> np.ndarray:
+    """N×4 segments: most from walkable ground, some ending outside the world or the id
+    space, some starting on blocked ground."""
+    rng = np.random.default_rng(seed)
+    starts = walkable_points(world, n, seed)
+    ends = starts + rng.normal(0.0, 600.0, starts.shape)
+    rows = np.column_stack([starts, ends])
+    rows[::17, 2:] = (-10.0, 5.0)  # the end outside the id space
+    rows[5::19, :2] = random_points(len(rows[5::19]), seed + 1)  # anywhere, blocked or not
+    return rows
+
+
+def test_cells_equal_the_command_lines(cli, world, world_dir):
+    points = random_points(3000, 1)
+    answers = cli.batch_json("cell", world_dir, points)
+    on_objects = 0
+    for (x, z), want in zip(points, answers):
+        got = world.cell(x, z)
+        assert cell_json(got) == want, (x, z)
+        on_objects += got is not None and got.object is not None
+    assert on_objects > 10, "some points are on objects"
+    # With a reference height: the object floor or ground nearest it.
+    rows = np.column_stack([points[:1500], np.linspace(-20.0, 60.0, 1500)])
+    answers = cli.batch_json("cell", world_dir, rows)
+    for (x, z, y), want in zip(rows, answers):
+        assert cell_json(world.cell(x, z, y)) == want, (x, z, y)
+
+
+def test_heights_equal_the_command_lines(cli, world, world_dir):
+    points = random_points(3000, 2)
+    answers = cli.batch_json("height", world_dir, points)
+    for (x, z), want in zip(points, answers):
+        got = world.height(x, z)
+        if want["height"] is None:
+            assert got is None, (x, z)
+        else:
+            assert f32(got) == f32(want["height"]), (x, z)
+    rows = np.column_stack([points, np.linspace(-20.0, 60.0, len(points))])
+    answers = cli.batch_json("height", world_dir, rows)
+    differs = 0
+    for (x, z, y), want in zip(rows, answers):
+        got = world.height(x, z, y)
+        assert (got is None) == (want["height"] is None)
+        if got is not None:
+            assert f32(got) == f32(want["height"]), (x, z, y)
+            differs += f32(got) != f32(world.height(x, z))
+    assert differs > 0, "some reference heights pick an object floor"
+
+
+def test_line_of_sight_equals_the_command_lines(cli, world, world_dir):
+    rows = segments(world, 600, 3)
+    answers = cli.batch_json("los", world_dir, rows)
+    seen = {"clear": 0, "blocked": 0, "error": 0}
+    for (x1, z1, x2, z2), want in zip(rows, answers):
+        try:
+            hit = world.raycast(x1, z1, x2, z2)
+        except silknav.QueryError as e:
+            assert want == {"clear": None, "error": e.reason}
+            assert world_los_raises(world, x1, z1, x2, z2)
+            seen["error"] += 1
+            continue
+        if hit is None:
+            assert want == {"clear": True}
+            assert world.los(x1, z1, x2, z2)
+            seen["clear"] += 1
+            continue
+        seen["blocked"] += 1
+        assert not world.los(x1, z1, x2, z2)
+        obj = None
+        if hit.object_edge is not None:
+            e = hit.object_edge
+            obj = {"owner": e.owner, "uid": e.uid, "kind": e.kind, "index": e.index}
+        # The normal is f32: the command line prints its shortest decimal.
+        assert [f32(v) for v in want.pop("normal")] == [f32(v) for v in hit.normal]
+        assert want == {
+            "clear": False,
+            "x": hit.x,
+            "z": hit.z,
+            "t": hit.t,
+            "edge": edge_json(hit.edge),
+            "object_edge": obj,
+        }, (x1, z1, x2, z2)
+    assert all(n > 0 for n in seen.values()), seen
+    # From a reference height: the fifth number of a batch line.
+    rows5 = np.column_stack([rows[:200], np.full(200, 30.0)])
+    answers = cli.batch_json("los", world_dir, rows5)
+    for (x1, z1, x2, z2, y), want in zip(rows5, answers):
+        try:
+            hit = world.raycast(x1, z1, x2, z2, y)
+        except silknav.QueryError as e:
+            assert want["error"] == e.reason
+            continue
+        assert want["clear"] == (hit is None)
+        if hit is not None:
+            assert (want["x"], want["z"], want["t"]) == (hit.x, hit.z, hit.t)
+
+
+def world_los_raises(world, x1, z1, x2, z2) -> bool:
+    try:
+        world.los(x1, z1, x2, z2)
+    except silknav.QueryError:
+        return True
+    return False
+
+
+def test_moves_equal_the_command_lines(cli, world, world_dir):
+    rows = segments(world, 600, 4)
+    answers = cli.batch_json("move", world_dir, rows)
+    stops = set()
+    for (x1, z1, x2, z2), want in zip(rows, answers):
+        try:
+            m = world.move(x1, z1, x2, z2)
+        except silknav.QueryError as e:
+            expected = {"stop": None, "error": e.reason}
+            if e.region is not None:
+                expected["region"] = e.region
+            assert want == expected
+            stops.add(e.reason)
+            continue
+        stops.add(m.stop)
+        assert want["stop"] == m.stop
+        assert (want["x"], want["z"]) == (m.x, m.z)
+        assert f32(want["height"]) == f32(m.height)
+        assert want["edge"] == edge_json(m.edge)
+    assert {"arrived", "wall", "start-blocked", "off-mesh"} <= stops, stops
+
+
+@pytest.mark.parametrize("budget", [None, 5])
+def test_paths_equal_the_command_lines(cli, world, world_dir, budget):
+    rows = segments(world, 150, 5)
+    options = () if budget is None else ("--budget", budget)
+    answers = cli.batch_json("path", world_dir, rows, *options)
+    reasons = set()
+    for (x1, z1, x2, z2), want in zip(rows, answers):
+        try:
+            p = world.path(x1, z1, x2, z2, budget=budget)
+        except silknav.QueryError as e:
+            assert want == {"length": None, "error": e.reason}
+            reasons.add(e.reason)
+            continue
+        reasons.add("found")
+        assert want["length"] == p.length
+        assert [tuple(w) for w in want["waypoints"]] == p.waypoints
+        assert want["cells"] == [
+            {"region": c.region, "cell": c.cell} for c in world.path_cells(p)
+        ]
+    expected = {"found", "goal-blocked"}
+    if budget is not None:
+        expected.add("budget-exceeded")
+    assert expected <= reasons, reasons
+
+
+def test_a_paths_legs_have_line_of_sight(world_dir):
+    """The chain users make: each leg of a path has line of sight, and its waypoints have
+    heights. Paths use the terrain alone for now (they walk through buildings), so the chain
+    holds on the terrain-only world."""
+    world = silknav.World.load(world_dir, objects=False)
+    rows = segments(world, 40, 6)
+    legs = 0
+    for x1, z1, x2, z2 in rows:
+        try:
+            p = world.path(x1, z1, x2, z2)
+        except silknav.QueryError:
+            continue
+        for (ax, az), (bx, bz) in zip(p.waypoints, p.waypoints[1:]):
+            assert world.los(ax, az, bx, bz)
+            legs += 1
+        for x, z in p.waypoints:
+            assert world.height(x, z) is not None
+    assert legs > 20
+
+
+def test_terrain_only_worlds_answer_as_the_command_lines_terrain_only(cli, world_dir):
+    terrain = silknav.World.load(world_dir, objects=False)
+    assert terrain.object_count == 0
+    points = random_points(1000, 7)
+    answers = cli.batch_json("cell", world_dir, points, "--terrain-only")
+    for (x, z), want in zip(points, answers):
+        assert cell_json(terrain.cell(x, z)) == want
+
+
+def test_the_world_describes_itself(world, world_dir):
+    assert world.regions == [f"{z:02x}{x:02x}" for z in (64, 65, 66) for x in (128, 129, 130)]
+    assert world.object_count > 0
+    assert all(isinstance(w, str) for w in world.warnings)
+    stats = world.prepare_paths()
+    assert stats["corners"] > 0 and stats["heap_bytes"] > 0
+    assert repr(world).startswith("World(")
+    cell = world.cell(X0 + 500, Z0 + 500)
+    assert cell is None or cell == world.cell(X0 + 500, Z0 + 500)
+    assert world.height(-1.0, 0.0) is None
+    assert world.cell(float("nan"), 0.0) is None

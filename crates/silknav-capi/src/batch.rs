@@ -1,0 +1,106 @@
+//! The batch forms: arrays of queries answered on all cores (`silknav::query`'s batches).
+
+use crate::error::{guard, silknav_status, SILKNAV_OK};
+use crate::pointers;
+use crate::query::silknav_path;
+use crate::world::silknav_world;
+use silknav::query;
+
+/// The terrain heights of `n` points on all cores: `xz` holds `2 * n` doubles (x0, z0, x1,
+/// z1, ...), `out` receives `n` floats, `out[i]` what `silknav_height` answers for point
+/// `i`, or NaN where it answers `SILKNAV_NO`. Returns `SILKNAV_OK`, or an error for a bad
+/// argument (then `out` is unchanged).
+///
+/// # Safety
+/// `world` is NULL or a live handle; for `n` > 0, `xz` is NULL or points to `2 * n` doubles
+/// and `out` is NULL or points to `n` writable floats, not overlapping.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_heights(
+    world: *const silknav_world,
+    xz: *const f64,
+    n: usize,
+    out: *mut f32,
+) -> silknav_status {
+    guard(|| {
+        // SAFETY: the caller's promise on `world`.
+        let world = &unsafe { pointers::shared(world, "world") }?.world;
+        // SAFETY: the caller's promise on `xz`: `n` pairs of doubles, which is the layout
+        // of `[f64; 2]` (size 16, alignment of f64).
+        let points = unsafe { pointers::array(xz.cast::<[f64; 2]>(), n, "xz") }?;
+        // SAFETY: the caller's promise on `out`.
+        let out = unsafe { pointers::array_mut(out, n, "out") }?;
+        let mut heights = vec![None; n];
+        query::heights(world, points, &mut heights);
+        for (slot, h) in out.iter_mut().zip(heights) {
+            *slot = h.unwrap_or(f32::NAN);
+        }
+        Ok(SILKNAV_OK)
+    })
+}
+
+/// `silknav_heights` with a reference height per point: `xzy` holds `3 * n` doubles (x, z,
+/// y for each point), `out[i]` what `silknav_height_y` answers for point `i` (y taken as a
+/// float), or NaN.
+///
+/// # Safety
+/// As for `silknav_heights`, with `3 * n` doubles at `xzy`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_heights_y(
+    world: *const silknav_world,
+    xzy: *const f64,
+    n: usize,
+    out: *mut f32,
+) -> silknav_status {
+    guard(|| {
+        // SAFETY: the caller's promise on `world`.
+        let world = &unsafe { pointers::shared(world, "world") }?.world;
+        // SAFETY: the caller's promise on `xzy`: `n` triples of doubles, the layout of
+        // `[f64; 3]`.
+        let points = unsafe { pointers::array(xzy.cast::<[f64; 3]>(), n, "xzy") }?;
+        // SAFETY: the caller's promise on `out`.
+        let out = unsafe { pointers::array_mut(out, n, "out") }?;
+        let mut heights = vec![None; n];
+        query::heights_y(world, points, &mut heights);
+        for (slot, h) in out.iter_mut().zip(heights) {
+            *slot = h.unwrap_or(f32::NAN);
+        }
+        Ok(SILKNAV_OK)
+    })
+}
+
+/// The shortest paths of `n` segments on all cores: `segments` holds `4 * n` doubles (x1,
+/// z1, x2, z2 for each), `budget` as for `silknav_path_find` (negative: no limit), and
+/// `out[i]` receives what `silknav_path_find` answers for segment `i` (its `reason` says
+/// whether a path was found). Returns `SILKNAV_OK` when every segment was answered; each
+/// `out[i]` must then be freed with `silknav_path_free`. On an error `out` is unchanged.
+///
+/// # Safety
+/// `world` is NULL or a live handle; for `n` > 0, `segments` is NULL or points to `4 * n`
+/// doubles and `out` is NULL or points to `n` writable `silknav_path`s (overwritten without
+/// being freed).
+#[no_mangle]
+pub unsafe extern "C" fn silknav_paths(
+    world: *const silknav_world,
+    segments: *const f64,
+    n: usize,
+    budget: i64,
+    out: *mut silknav_path,
+) -> silknav_status {
+    guard(|| {
+        // SAFETY: the caller's promise on `world`.
+        let world = &unsafe { pointers::shared(world, "world") }?.world;
+        // SAFETY: the caller's promise on `segments`: `n` quadruples of doubles, the layout
+        // of `[f64; 4]`.
+        let rows = unsafe { pointers::array(segments.cast::<[f64; 4]>(), n, "segments") }?;
+        // SAFETY: the caller's promise on `out`; written below without reading it.
+        let out = unsafe {
+            pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
+        }?;
+        let budget = usize::try_from(budget).ok();
+        let found = query::paths(world, rows, budget);
+        for (slot, path) in out.iter_mut().zip(found) {
+            slot.write(silknav_path::new(path));
+        }
+        Ok(SILKNAV_OK)
+    })
+}

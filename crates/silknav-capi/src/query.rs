@@ -1,0 +1,611 @@
+//! The queries, one at a time, in world coordinates (`x = region_x·1920 + local_x`, likewise
+//! `z`), with the answers of the command line (`silknav::query`).
+
+use crate::error::{guard, silknav_status, Failure, SILKNAV_NO, SILKNAV_OK};
+use crate::pointers;
+use crate::world::silknav_world;
+use silknav::objects::ObjectEdgeKind;
+use silknav::query::{self, PointQuery, SegmentQuery};
+use silknav::world::{EdgeId, MoveError, MoveStop, RayError};
+use silknav::{CellRef, PathError, PathScratch, WorldPath};
+
+/// Why an answer is "no", in the results' `reason` fields; `silknav_reason_word` gives the
+/// command line's word for each.
+#[allow(non_camel_case_types)]
+pub type silknav_reason = i32;
+
+/// No reason: the answer is "yes" (or, for `silknav_raycast`, the segment was blocked at
+/// the hit).
+pub const SILKNAV_REASON_NONE: silknav_reason = 0;
+/// `start-blocked`: the start is not on walkable ground (or outside the id space).
+pub const SILKNAV_REASON_START_BLOCKED: silknav_reason = 1;
+/// `goal-blocked`: a path's goal is not on walkable ground.
+pub const SILKNAV_REASON_GOAL_BLOCKED: silknav_reason = 2;
+/// `unreachable`: no path joins start and goal.
+pub const SILKNAV_REASON_UNREACHABLE: silknav_reason = 3;
+/// `budget-exceeded`: the search expanded more corners than its budget allows.
+pub const SILKNAV_REASON_BUDGET_EXCEEDED: silknav_reason = 4;
+/// `bad-end`: a segment's end is outside the terrain id space.
+pub const SILKNAV_REASON_BAD_END: silknav_reason = 5;
+/// `off-mesh`: the walk would end off the walkable ground.
+pub const SILKNAV_REASON_OFF_MESH: silknav_reason = 6;
+/// `missing-region`: the walk leads into a region that is not loaded.
+pub const SILKNAV_REASON_MISSING_REGION: silknav_reason = 7;
+/// `step-limit`: the walk's edges loop.
+pub const SILKNAV_REASON_STEP_LIMIT: silknav_reason = 8;
+/// A reason this version has no code for.
+pub const SILKNAV_REASON_OTHER: silknav_reason = 99;
+
+const REASON_WORDS: [&std::ffi::CStr; 9] = [
+    c"",
+    c"start-blocked",
+    c"goal-blocked",
+    c"unreachable",
+    c"budget-exceeded",
+    c"bad-end",
+    c"off-mesh",
+    c"missing-region",
+    c"step-limit",
+];
+
+/// The command line's word for a reason (`"start-blocked"`, ...), `""` for
+/// `SILKNAV_REASON_NONE`, `"other"` for a code it does not know. A static string: never free
+/// it.
+#[no_mangle]
+pub extern "C" fn silknav_reason_word(reason: silknav_reason) -> *const std::ffi::c_char {
+    usize::try_from(reason)
+        .ok()
+        .and_then(|i| REASON_WORDS.get(i))
+        .copied()
+        .unwrap_or(c"other")
+        .as_ptr()
+}
+
+/// The code of a library word, or `SILKNAV_REASON_OTHER`.
+fn reason_of(word: &str) -> silknav_reason {
+    REASON_WORDS
+        .iter()
+        .position(|w| w.to_bytes() == word.as_bytes())
+        .map_or(SILKNAV_REASON_OTHER, |i| i as silknav_reason)
+}
+
+/// `silknav_edge.kind`: no edge.
+pub const SILKNAV_EDGE_NONE: u8 = 0;
+/// `silknav_edge.kind`: an edge of the region file's internal edges.
+pub const SILKNAV_EDGE_INTERNAL: u8 = 1;
+/// `silknav_edge.kind`: an edge of the region file's global (border) edges.
+pub const SILKNAV_EDGE_GLOBAL: u8 = 2;
+/// `silknav_object_edge.kind`: no object edge.
+pub const SILKNAV_OBJECT_EDGE_NONE: u8 = 0;
+/// `silknav_object_edge.kind`: an outline edge of the object's mesh.
+pub const SILKNAV_OBJECT_EDGE_OUTLINE: u8 = 1;
+/// `silknav_object_edge.kind`: an inline edge of the object's mesh.
+pub const SILKNAV_OBJECT_EDGE_INLINE: u8 = 2;
+
+/// `silknav_move_result.stop`: the walk reached the goal (`arrived`).
+pub const SILKNAV_STOP_ARRIVED: i32 = 0;
+/// `silknav_move_result.stop`: a wall stopped it (`wall`); `edge` names the wall.
+pub const SILKNAV_STOP_WALL: i32 = 1;
+/// `silknav_move_result.stop`: it left its cell where the file has no edge (`no-edge`).
+pub const SILKNAV_STOP_NO_EDGE: i32 = 2;
+
+/// The cell under a point.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct silknav_cell_result {
+    /// The region id (`(z << 8) | x`, the `XXXX` of `nv_XXXX.nvm`).
+    pub region: u16,
+    /// The cell's index in the region's file (on an object, the terrain cell of the tile).
+    pub cell: u16,
+    /// Whether the point is on an object triangle; then the three fields below name it.
+    pub on_object: bool,
+    /// The object instance's owner region.
+    pub object_owner: u16,
+    /// The object instance's uid in its owner region.
+    pub object_uid: u16,
+    /// The triangle's index in the object's mesh.
+    pub object_cell: u16,
+}
+
+impl From<CellRef> for silknav_cell_result {
+    fn from(c: CellRef) -> silknav_cell_result {
+        let object = c.object;
+        silknav_cell_result {
+            region: c.region.0,
+            cell: c.cell,
+            on_object: object.is_some(),
+            object_owner: object.map_or(0, |o| o.instance.owner().0),
+            object_uid: object.map_or(0, |o| o.instance.uid()),
+            object_cell: object.map_or(0, |o| o.cell),
+        }
+    }
+}
+
+/// A terrain edge: the region whose file holds it, which list, which index.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct silknav_edge {
+    /// `SILKNAV_EDGE_NONE`, `SILKNAV_EDGE_INTERNAL` or `SILKNAV_EDGE_GLOBAL`.
+    pub kind: u8,
+    /// The region whose file holds the edge.
+    pub region: u16,
+    /// The edge's index in that list of the file.
+    pub index: u32,
+}
+
+impl silknav_edge {
+    fn new(edge: Option<(jmxv::RegionId, EdgeId)>) -> silknav_edge {
+        match edge {
+            None => silknav_edge::default(),
+            Some((region, EdgeId::Internal(index))) => silknav_edge {
+                kind: SILKNAV_EDGE_INTERNAL,
+                region: region.0,
+                index,
+            },
+            Some((region, EdgeId::Global(index))) => silknav_edge {
+                kind: SILKNAV_EDGE_GLOBAL,
+                region: region.0,
+                index,
+            },
+        }
+    }
+}
+
+/// An edge of an object's mesh.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct silknav_object_edge {
+    /// `SILKNAV_OBJECT_EDGE_NONE`, `_OUTLINE` or `_INLINE`.
+    pub kind: u8,
+    /// The instance's owner region.
+    pub owner: u16,
+    /// The instance's uid in its owner region.
+    pub uid: u16,
+    /// The edge's index in that list of the mesh.
+    pub index: u16,
+}
+
+/// Where a segment is blocked, or why it cannot be cast.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct silknav_hit {
+    /// `SILKNAV_REASON_NONE` when the segment was blocked (the fields below say where), or
+    /// `SILKNAV_REASON_START_BLOCKED` / `SILKNAV_REASON_BAD_END` when it cannot be cast.
+    pub reason: silknav_reason,
+    /// World x of the first blocking point.
+    pub x: f64,
+    /// World z of the first blocking point.
+    pub z: f64,
+    /// How far along the segment: 0 at the start, 1 at the end.
+    pub t: f64,
+    /// The terrain wall (kind `SILKNAV_EDGE_NONE` where the ground ends without a stored
+    /// wall, or an object edge blocks).
+    pub edge: silknav_edge,
+    /// The object edge that blocks (kind `SILKNAV_OBJECT_EDGE_NONE` when none does).
+    pub object_edge: silknav_object_edge,
+    /// The wall's unit normal (x, z), facing the start.
+    pub normal: [f32; 2],
+}
+
+/// Where a walk stops, or why it fails.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct silknav_move_result {
+    /// `SILKNAV_REASON_NONE` when the walk was made, else why it fails
+    /// (`_START_BLOCKED`, `_OFF_MESH`, `_MISSING_REGION`, `_STEP_LIMIT`).
+    pub reason: silknav_reason,
+    /// For `SILKNAV_REASON_MISSING_REGION`: the region the walk leads into.
+    pub missing_region: u16,
+    /// World x of the stop.
+    pub x: f64,
+    /// World z of the stop.
+    pub z: f64,
+    /// The ground height at the stop.
+    pub height: f32,
+    /// `SILKNAV_STOP_ARRIVED`, `SILKNAV_STOP_WALL` or `SILKNAV_STOP_NO_EDGE`.
+    pub stop: i32,
+    /// The wall, for `SILKNAV_STOP_WALL`.
+    pub edge: silknav_edge,
+}
+
+/// A shortest path, or why there is none.
+///
+/// `waypoints` is owned by silknav: free it with `silknav_path_free`, once, and do not
+/// change `waypoints` or `count` before that. A result with no path has `waypoints` NULL
+/// and `count` 0 (freeing it is allowed and does nothing).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug)]
+pub struct silknav_path {
+    /// `SILKNAV_REASON_NONE` when a path was found, else `_START_BLOCKED`, `_GOAL_BLOCKED`,
+    /// `_UNREACHABLE` or `_BUDGET_EXCEEDED`.
+    pub reason: silknav_reason,
+    /// The length in world units (the sum of the legs); 0 without a path.
+    pub length: f64,
+    /// The number of waypoints, start and goal included; 0 without a path.
+    pub count: usize,
+    /// `2 * count` doubles: x0, z0, x1, z1, ... in world coordinates.
+    pub waypoints: *mut f64,
+}
+
+impl silknav_path {
+    /// A result without a path.
+    pub(crate) const EMPTY: silknav_path = silknav_path {
+        reason: SILKNAV_REASON_NONE,
+        length: 0.0,
+        count: 0,
+        waypoints: std::ptr::null_mut(),
+    };
+
+    /// The result of a search: the waypoints moved to the heap in one block C can hold.
+    pub(crate) fn new(found: Result<WorldPath, PathError>) -> silknav_path {
+        match found {
+            Ok(path) => {
+                let flat: Box<[f64]> = path
+                    .waypoints
+                    .iter()
+                    .flat_map(|w| [w.world_x(), w.world_z()])
+                    .collect();
+                silknav_path {
+                    reason: SILKNAV_REASON_NONE,
+                    length: path.length,
+                    count: path.waypoints.len(),
+                    waypoints: Box::into_raw(flat).cast::<f64>(),
+                }
+            }
+            Err(e) => silknav_path {
+                reason: reason_of(e.word()),
+                ..silknav_path::EMPTY
+            },
+        }
+    }
+
+    /// Frees the waypoints and leaves an empty result.
+    ///
+    /// # Safety
+    /// `waypoints` and `count` are as [`silknav_path::new`] made them, not freed yet.
+    pub(crate) unsafe fn release(&mut self) {
+        if !self.waypoints.is_null() {
+            let flat = std::ptr::slice_from_raw_parts_mut(self.waypoints, 2 * self.count);
+            // SAFETY: the pointer and length of the boxed slice `new` leaked, by the
+            // caller's promise; freed once, since the fields are cleared below.
+            drop(unsafe { Box::from_raw(flat) });
+        }
+        *self = silknav_path {
+            reason: self.reason,
+            ..silknav_path::EMPTY
+        };
+    }
+}
+
+/// The status of an answer: yes or no.
+fn yes_if(yes: bool) -> silknav_status {
+    if yes {
+        SILKNAV_OK
+    } else {
+        SILKNAV_NO
+    }
+}
+
+/// A live world from a handle.
+///
+/// # Safety
+/// `world` is NULL or a live handle.
+unsafe fn world_of<'a>(world: *const silknav_world) -> Result<&'a silknav::World, Failure> {
+    // SAFETY: the caller's promise on `world`.
+    unsafe { pointers::shared(world, "world") }.map(|w| &w.world)
+}
+
+/// The cell under (x, z), as `silknav cell X Z`: `SILKNAV_OK` with `*out` filled, or
+/// `SILKNAV_NO` (and `*out` zeroed) on a blocked tile without an object or outside the
+/// loaded regions. The highest object triangle wins over the terrain.
+///
+/// # Safety
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable `silknav_cell_result`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_cell(
+    world: *const silknav_world,
+    x: f64,
+    z: f64,
+    out: *mut silknav_cell_result,
+) -> silknav_status {
+    // SAFETY: the caller's promises.
+    guard(|| unsafe { cell_query(world, x, z, None, out) })
+}
+
+/// `silknav_cell` at reference height `y` (`silknav cell X Z --y Y`): the object floor or
+/// ground whose height is closest to `y`.
+///
+/// # Safety
+/// As for `silknav_cell`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_cell_y(
+    world: *const silknav_world,
+    x: f64,
+    z: f64,
+    y: f32,
+    out: *mut silknav_cell_result,
+) -> silknav_status {
+    // SAFETY: the caller's promises.
+    guard(|| unsafe { cell_query(world, x, z, Some(y), out) })
+}
+
+/// # Safety
+/// As for `silknav_cell`.
+unsafe fn cell_query(
+    world: *const silknav_world,
+    x: f64,
+    z: f64,
+    y: Option<f32>,
+    out: *mut silknav_cell_result,
+) -> Result<silknav_status, Failure> {
+    // SAFETY: the caller's promise on `world`.
+    let world = unsafe { world_of(world) }?;
+    // SAFETY: the caller's promise on `out`.
+    let out = unsafe { pointers::exclusive(out, "out") }?;
+    let cell = query::cell(world, PointQuery { x, z, y });
+    *out = cell.map(silknav_cell_result::from).unwrap_or_default();
+    Ok(yes_if(cell.is_some()))
+}
+
+/// The ground height at (x, z) as the game server computes it (`silknav height X Z`):
+/// `SILKNAV_OK` with `*out` set, or `SILKNAV_NO` (and `*out` NaN) outside the loaded
+/// regions. The terrain's height, even under an object.
+///
+/// # Safety
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable `float`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_height(
+    world: *const silknav_world,
+    x: f64,
+    z: f64,
+    out: *mut f32,
+) -> silknav_status {
+    // SAFETY: the caller's promises.
+    guard(|| unsafe { height_query(world, x, z, None, out) })
+}
+
+/// `silknav_height` at reference height `y` (`silknav height X Z --y Y`): the height of the
+/// object floor or ground nearest `y`.
+///
+/// # Safety
+/// As for `silknav_height`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_height_y(
+    world: *const silknav_world,
+    x: f64,
+    z: f64,
+    y: f32,
+    out: *mut f32,
+) -> silknav_status {
+    // SAFETY: the caller's promises.
+    guard(|| unsafe { height_query(world, x, z, Some(y), out) })
+}
+
+/// # Safety
+/// As for `silknav_height`.
+unsafe fn height_query(
+    world: *const silknav_world,
+    x: f64,
+    z: f64,
+    y: Option<f32>,
+    out: *mut f32,
+) -> Result<silknav_status, Failure> {
+    // SAFETY: the caller's promise on `world`.
+    let world = unsafe { world_of(world) }?;
+    // SAFETY: the caller's promise on `out`.
+    let out = unsafe { pointers::exclusive(out, "out") }?;
+    let height = query::height(world, PointQuery { x, z, y });
+    *out = height.unwrap_or(f32::NAN);
+    Ok(yes_if(height.is_some()))
+}
+
+/// Line of sight from (x1, z1) to (x2, z2) (`silknav los`): `SILKNAV_OK` when it is clear
+/// (`*out` zeroed), `SILKNAV_NO` when it is blocked (`out->reason` is
+/// `SILKNAV_REASON_NONE` and the hit is filled in) or cannot be cast (`out->reason` is
+/// `SILKNAV_REASON_START_BLOCKED` or `SILKNAV_REASON_BAD_END`).
+///
+/// # Safety
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable `silknav_hit`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_raycast(
+    world: *const silknav_world,
+    x1: f64,
+    z1: f64,
+    x2: f64,
+    z2: f64,
+    out: *mut silknav_hit,
+) -> silknav_status {
+    // SAFETY: the caller's promises.
+    guard(|| unsafe { raycast_query(world, SegmentQuery::new(x1, z1, x2, z2), out) })
+}
+
+/// `silknav_raycast` starting on the object floor or ground nearest `y` (`silknav los
+/// --y Y`).
+///
+/// # Safety
+/// As for `silknav_raycast`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_raycast_y(
+    world: *const silknav_world,
+    x1: f64,
+    z1: f64,
+    x2: f64,
+    z2: f64,
+    y: f32,
+    out: *mut silknav_hit,
+) -> silknav_status {
+    let segment = SegmentQuery {
+        y: Some(y),
+        ..SegmentQuery::new(x1, z1, x2, z2)
+    };
+    // SAFETY: the caller's promises.
+    guard(|| unsafe { raycast_query(world, segment, out) })
+}
+
+/// # Safety
+/// As for `silknav_raycast`.
+unsafe fn raycast_query(
+    world: *const silknav_world,
+    segment: SegmentQuery,
+    out: *mut silknav_hit,
+) -> Result<silknav_status, Failure> {
+    // SAFETY: the caller's promise on `world`.
+    let world = unsafe { world_of(world) }?;
+    // SAFETY: the caller's promise on `out`.
+    let out = unsafe { pointers::exclusive(out, "out") }?;
+    *out = silknav_hit::default();
+    match query::los(world, segment) {
+        Ok(None) => Ok(SILKNAV_OK),
+        Ok(Some(hit)) => {
+            let object_edge = hit
+                .object_edge
+                .map_or_else(silknav_object_edge::default, |e| silknav_object_edge {
+                    kind: match e.kind {
+                        ObjectEdgeKind::Outline => SILKNAV_OBJECT_EDGE_OUTLINE,
+                        ObjectEdgeKind::Inline => SILKNAV_OBJECT_EDGE_INLINE,
+                    },
+                    owner: e.instance.owner().0,
+                    uid: e.instance.uid(),
+                    index: e.edge,
+                });
+            *out = silknav_hit {
+                reason: SILKNAV_REASON_NONE,
+                x: hit.point.world_x(),
+                z: hit.point.world_z(),
+                t: hit.t,
+                edge: silknav_edge::new(hit.edge),
+                object_edge,
+                normal: hit.normal,
+            };
+            Ok(SILKNAV_NO)
+        }
+        Err(e) => {
+            out.reason = ray_reason(e);
+            Ok(SILKNAV_NO)
+        }
+    }
+}
+
+fn ray_reason(e: RayError) -> silknav_reason {
+    reason_of(e.word())
+}
+
+/// Walks from (x1, z1) toward (x2, z2) as the game server's movement does (`silknav
+/// move`): `SILKNAV_OK` when the walk was made (`out->stop` says why it stopped where it
+/// did), `SILKNAV_NO` when it fails (`out->reason` says why).
+///
+/// # Safety
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable
+/// `silknav_move_result`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_move(
+    world: *const silknav_world,
+    x1: f64,
+    z1: f64,
+    x2: f64,
+    z2: f64,
+    out: *mut silknav_move_result,
+) -> silknav_status {
+    guard(|| {
+        // SAFETY: the caller's promise on `world`.
+        let world = unsafe { world_of(world) }?;
+        // SAFETY: the caller's promise on `out`.
+        let out = unsafe { pointers::exclusive(out, "out") }?;
+        *out = silknav_move_result::default();
+        match query::move_along(world, SegmentQuery::new(x1, z1, x2, z2)) {
+            Ok(walk) => {
+                let (stop, edge) = match walk.stop {
+                    MoveStop::Arrived => (SILKNAV_STOP_ARRIVED, None),
+                    MoveStop::Wall { region, edge } => (SILKNAV_STOP_WALL, Some((region, edge))),
+                    MoveStop::NoEdge => (SILKNAV_STOP_NO_EDGE, None),
+                };
+                *out = silknav_move_result {
+                    reason: SILKNAV_REASON_NONE,
+                    missing_region: 0,
+                    x: walk.position.world_x(),
+                    z: walk.position.world_z(),
+                    height: walk.height,
+                    stop,
+                    edge: silknav_edge::new(edge),
+                };
+                Ok(SILKNAV_OK)
+            }
+            Err(e) => {
+                out.reason = reason_of(e.word());
+                if let MoveError::MissingRegion(region) = e {
+                    out.missing_region = region.0;
+                }
+                Ok(SILKNAV_NO)
+            }
+        }
+    })
+}
+
+/// A budget from C: negative for none.
+pub(crate) fn scratch_for(budget: i64) -> PathScratch {
+    match usize::try_from(budget) {
+        Ok(n) => PathScratch::with_budget(n),
+        Err(_) => PathScratch::new(),
+    }
+}
+
+/// The shortest path from (x1, z1) to (x2, z2) (`silknav path`), each search limited to
+/// `budget` corner expansions (negative: no limit): `SILKNAV_OK` with the path in `*out`,
+/// or `SILKNAV_NO` with `out->reason` saying why there is none. The first path query builds
+/// the world's path index (see `silknav_world_prepare_paths`).
+///
+/// `*out` is overwritten without being freed: free a previous result first. Free this one
+/// with `silknav_path_free`.
+///
+/// # Safety
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable `silknav_path`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_path_find(
+    world: *const silknav_world,
+    x1: f64,
+    z1: f64,
+    x2: f64,
+    z2: f64,
+    budget: i64,
+    out: *mut silknav_path,
+) -> silknav_status {
+    guard(|| {
+        // SAFETY: the caller's promise on `world`.
+        let world = unsafe { world_of(world) }?;
+        // SAFETY: the caller's promise on `out`; written below without reading it.
+        let out = unsafe {
+            pointers::exclusive(out.cast::<std::mem::MaybeUninit<silknav_path>>(), "out")
+        }?;
+        let found = query::path(
+            world,
+            SegmentQuery::new(x1, z1, x2, z2),
+            &mut scratch_for(budget),
+        );
+        let status = yes_if(found.is_ok());
+        out.write(silknav_path::new(found));
+        Ok(status)
+    })
+}
+
+/// Frees a path's waypoints and leaves `*path` an empty result (`waypoints` NULL, `count`
+/// 0), so that freeing it again does nothing. NULL is allowed.
+///
+/// # Safety
+/// `path` is NULL or points to a `silknav_path` filled by `silknav_path_find` or
+/// `silknav_paths`, whose `waypoints` and `count` are unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_path_free(path: *mut silknav_path) {
+    crate::error::guard_void(|| {
+        // SAFETY: the caller's promise on `path`.
+        if let Ok(path) = unsafe { pointers::exclusive(path, "path") } {
+            // SAFETY: filled by silknav and unchanged, by the caller's promise.
+            unsafe { path.release() };
+        }
+    });
+}

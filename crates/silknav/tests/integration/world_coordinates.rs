@@ -1,0 +1,195 @@
+//! Queries in world coordinates (`silknav::query`): each answers as the `World` method on the
+//! position does, points outside the id space answer as documented, and the batch forms equal
+//! the single queries element by element.
+
+use silknav::files::Overwrite;
+use silknav::query::{self, PointQuery, SegmentQuery};
+use silknav::world::{MoveError, RayError};
+use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::{PathError, PathScratch, Position, World};
+use silknav_testkit::rng::SplitMix64;
+
+/// A generated 2×2 world with its objects, loaded from a data root on disk.
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    generate(&GenOptions {
+        seed: 3,
+        width: 2,
+        height: 2,
+        origin: DEFAULT_ORIGIN,
+        ..GenOptions::default()
+    })
+    .unwrap()
+    .into_files()
+    .write_data_root(dir.path(), Overwrite::Refuse)
+    .unwrap();
+    let world = World::load(dir.path()).unwrap();
+    assert!(world.object_instances().len() > 0, "the world has objects");
+    world
+}
+
+/// Points over the world and a margin around it, and a few outside the id space or not
+/// finite.
+fn points(n: usize, seed: u64) -> Vec<[f64; 2]> {
+    let (x0, z0) = (
+        f64::from(DEFAULT_ORIGIN.0) * 1920.0,
+        f64::from(DEFAULT_ORIGIN.1) * 1920.0,
+    );
+    let mut rng = SplitMix64::new(seed);
+    let mut out: Vec<[f64; 2]> = (0..n)
+        .map(|_| {
+            [
+                x0 - 100.0 + rng.unit() * 4040.0,
+                z0 - 100.0 + rng.unit() * 4040.0,
+            ]
+        })
+        .collect();
+    out.extend([
+        [-1.0, 5.0],
+        [5.0, 245_760.0],
+        [f64::NAN, z0],
+        [x0, f64::INFINITY],
+    ]);
+    out
+}
+
+#[test]
+fn single_queries_answer_as_the_world_does_on_positions() {
+    let world = world();
+    for p in points(2_000, 1) {
+        let pos = Position::from_world(p[0], p[1]);
+        let Some(pos) = pos else {
+            assert_eq!(query::cell(&world, at(p[0], p[1], None)), None);
+            assert_eq!(query::height(&world, at(p[0], p[1], Some(0.0))), None);
+            continue;
+        };
+        assert_eq!(
+            query::cell(&world, at(p[0], p[1], None)),
+            world.cell_at(pos)
+        );
+        assert_eq!(
+            query::cell(&world, at(p[0], p[1], Some(40.0))),
+            world.cell_at_y(pos, 40.0)
+        );
+        assert_eq!(
+            query::height(&world, at(p[0], p[1], None)),
+            world.height_at(pos)
+        );
+        assert_eq!(
+            query::height(&world, at(p[0], p[1], Some(40.0))),
+            world.height_at_y(pos, 40.0)
+        );
+    }
+}
+
+#[test]
+fn points_outside_the_id_space_answer_as_the_command_line_does() {
+    let world = world();
+    let inside = [f64::from(DEFAULT_ORIGIN.0) * 1920.0 + 500.0, 64.0 * 1920.0];
+    let outside = [-5.0, 100.0];
+    let both = |a: [f64; 2], b: [f64; 2]| [a[0], a[1], b[0], b[1]];
+    assert_eq!(
+        query::los(&world, seg(both(outside, inside))),
+        Err(RayError::StartNotWalkable)
+    );
+    assert_eq!(
+        query::move_along(&world, seg(both(outside, inside))),
+        Err(MoveError::StartNotWalkable)
+    );
+    let mut scratch = PathScratch::new();
+    assert_eq!(
+        query::path(&world, seg(both(outside, inside)), &mut scratch),
+        Err(PathError::StartBlocked)
+    );
+    // The end outside, from a walkable start.
+    let start = points(5_000, 2)
+        .into_iter()
+        .find(|p| query::cell(&world, at(p[0], p[1], None)).is_some_and(|c| c.object.is_none()))
+        .expect("open ground");
+    assert_eq!(
+        query::los(&world, seg(both(start, outside))),
+        Err(RayError::BadEnd)
+    );
+    assert_eq!(
+        query::move_along(&world, seg(both(start, outside))),
+        Err(MoveError::OffMesh)
+    );
+    assert_eq!(
+        query::path(&world, seg(both(start, outside)), &mut scratch),
+        Err(PathError::GoalBlocked)
+    );
+}
+
+#[test]
+fn batch_heights_equal_the_single_queries() {
+    let world = world();
+    // More points than one task takes, so that the batch is split across threads.
+    let points = points(20_000, 3);
+    let mut got = vec![Some(f32::NAN); points.len()];
+    query::heights(&world, &points, &mut got);
+    let mut found = 0;
+    for (p, h) in points.iter().zip(&got) {
+        let want = query::height(&world, at(p[0], p[1], None));
+        assert_eq!(h.map(f32::to_bits), want.map(f32::to_bits), "{p:?}");
+        found += usize::from(want.is_some());
+    }
+    assert!(found > 15_000 && found < points.len(), "{found}");
+
+    let with_y: Vec<[f64; 3]> = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| [p[0], p[1], (i % 50) as f64])
+        .collect();
+    let mut got = vec![None; with_y.len()];
+    query::heights_y(&world, &with_y, &mut got);
+    let mut differs = 0;
+    for (p, h) in with_y.iter().zip(&got) {
+        let want = query::height(&world, at(p[0], p[1], Some(p[2] as f32)));
+        assert_eq!(h.map(f32::to_bits), want.map(f32::to_bits), "{p:?}");
+        differs += usize::from(*h != query::height(&world, at(p[0], p[1], None)));
+    }
+    assert!(differs > 0, "some points are on object floors");
+}
+
+#[test]
+#[should_panic(expected = "one answer per point")]
+fn batch_heights_want_one_answer_per_point() {
+    let world = World::from_navmeshes([]);
+    query::heights(&world, &[[0.0, 0.0]], &mut []);
+}
+
+#[test]
+fn batch_paths_equal_the_single_queries_with_and_without_a_budget() {
+    let world = world();
+    let ends = points(120, 4);
+    let segments: Vec<[f64; 4]> = ends
+        .chunks_exact(2)
+        .map(|p| [p[0][0], p[0][1], p[1][0], p[1][1]])
+        .collect();
+    for budget in [None, Some(3)] {
+        let got = query::paths(&world, &segments, budget);
+        assert_eq!(got.len(), segments.len());
+        let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
+        let mut kinds = [0; 2];
+        for (s, path) in segments.iter().zip(&got) {
+            assert_eq!(path, &query::path(&world, seg(*s), &mut scratch), "{s:?}");
+            kinds[usize::from(path.is_ok())] += 1;
+        }
+        assert!(
+            kinds[0] > 0 && kinds[1] > 0,
+            "{kinds:?}: found and not found"
+        );
+        if budget.is_some() {
+            assert!(got.contains(&Err(PathError::BudgetExceeded)));
+        }
+    }
+    assert!(query::paths(&world, &[], None).is_empty());
+}
+
+fn at(x: f64, z: f64, y: Option<f32>) -> PointQuery {
+    PointQuery { x, z, y }
+}
+
+fn seg(s: [f64; 4]) -> SegmentQuery {
+    SegmentQuery::new(s[0], s[1], s[2], s[3])
+}
