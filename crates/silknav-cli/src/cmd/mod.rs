@@ -48,7 +48,7 @@ pub enum Command {
     /// Line of sight: `clear`, or `blocked X Z` (and the object edge) where it is first blocked
     Los(query::SegmentYArgs),
     /// Walk from one point toward another: `X Z REASON` where the walk stops
-    Move(query::SegmentArgs),
+    Move(query::move_along::MoveArgs),
     /// The shortest path between two points: its length and waypoints, or `none`
     Path(query::find_path::PathArgs),
 }

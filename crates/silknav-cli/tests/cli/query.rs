@@ -819,3 +819,49 @@ fn los_names_object_edges_and_takes_a_reference_height() {
         )
     );
 }
+
+#[test]
+fn move_refuses_goals_a_region_away_as_the_server_does_unless_told_otherwise() {
+    let dir = temp();
+    let w = gen_world(dir.path(), "w", 5, "3x3");
+    let query = [
+        "246561.7511796247",
+        "125532.50208626682",
+        "246700",
+        "127700",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["move", "w"];
+        args.extend(extra);
+        args.extend(query);
+        silknav(dir.path(), &args)
+    };
+    let refused = run(&[]);
+    assert_eq!(
+        (refused.code, refused.stdout.as_str()),
+        (1, "none too-far\n")
+    );
+    assert_eq!(run(&["--guard", "symmetric"]).stdout, "none too-far\n");
+    let walked = run(&["--guard", "off"]);
+    assert_eq!(walked.code, 0, "{}", walked.stderr);
+    let world = World::load(&w).unwrap();
+    let off = silknav::world::MoveOptions::new().with_guard(silknav::world::DistanceGuard::Off);
+    let m = world
+        .move_with(
+            at(246561.7511796247, 125532.50208626682).unwrap(),
+            at(246700.0, 127700.0).unwrap(),
+            &off,
+        )
+        .unwrap();
+    assert_eq!(
+        walked.stdout,
+        format!(
+            "{} {} {}\n",
+            m.position.world_x(),
+            m.position.world_z(),
+            m.stop.word()
+        )
+    );
+    let bad = run(&["--guard", "sideways"]);
+    assert_eq!(bad.code, 2);
+}

@@ -39,7 +39,7 @@ pub mod raycast;
 pub(crate) mod region;
 
 pub use load::{LoadFinding, LoadFindingKind, LoadOptions, LoadReport};
-pub use movement::{MoveError, MoveOutcome, MoveStop};
+pub use movement::{DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop, MAX_CROSSINGS};
 pub use position::{Position, REGION_SIZE};
 pub use raycast::{RayError, RayHit};
 pub use region::{EdgeId, RegionIssue};

@@ -21,14 +21,40 @@
 //! lenient and accepts any start that touches walkable ground.
 //!
 //! The arithmetic follows the server's: f32 positions, with the products and sums it evaluates
-//! in double done in f64 and rounded to f32 where the server stores them. The walk fails when
-//! it starts on no cell, ends on a blocked tile, or enters a region that is not loaded.
-//! Object meshes (`.bms`) are not consulted yet: the walk is the terrain's.
+//! in double done in f64 and rounded to f32 where the server stores them.
+//!
+//! # Where the server decides, and how silknav follows it
+//! - **Before walking** the server's `QueryMovement` moves the goal into the start's region
+//!   frame (in f32) and refuses the move when `goal.x − start.x > 1920` or `goal.z − start.z >
+//!   1920`, the differences taken in double ([`MoveError::TooFar`]). The test is one-sided: a
+//!   goal 1921 units to the east is refused, one 5000 units to the west is walked. The x87 code
+//!   at that spot compares the raw differences (an `fabs` would be one instruction there), so
+//!   this is the server's own behaviour, not a slip of the decompilation; its intent was most
+//!   likely a symmetric bound. silknav follows the server by default
+//!   ([`DistanceGuard::OneSided`]) and offers the symmetric test and none at all through
+//!   [`MoveOptions::guard`]. (The server skips the test when its caller passes a step budget of
+//!   10 or less; the movement of characters passes none.) A goal equal to the start (same
+//!   region and coordinates) is reached at once.
+//! - **Global or internal** is the list an edge comes from (the file's global or internal
+//!   edges), never its flag: an internal edge with the global bit 0x08 is an internal edge.
+//! - **The end** is accepted when it lies in its region's square and the walk has a cell
+//!   there: the walk's own cell, not the tile's. A walk that ends on a blocked tile inside an
+//!   open cell arrives, as the server's does.
+//! - **No crossing limit** exists in the server beyond a budget of 2³¹ − 1 cell crossings.
+//!   silknav gives up after [`MAX_CROSSINGS`] (2²⁰) crossings ([`MoveError::StepLimit`]), a
+//!   count no walk in a real world reaches: a straight segment across the whole terrain id
+//!   space (256 × 128 regions of 96 × 96 tiles) enters fewer than 37,000 tiles, hence fewer
+//!   cells, and each crossing enters a new cell. Only edges that link cells in a loop can
+//!   reach it.
+//!
+//! The walk fails when it starts on no cell, ends outside its region's square or on no cell,
+//! or enters a region that is not loaded. Object meshes (`.bms`) are not consulted yet: the
+//! walk is the terrain's.
 
 use super::position::Position;
 use super::region::{CellRect, Edge, EdgeId, Region};
-use super::World;
-use jmxv::nvm::{EDGE_BLOCKED, EDGE_GLOBAL, NONE_U16};
+use super::{CellRef, World, REGION_SIZE};
+use jmxv::nvm::{EDGE_BLOCKED, NONE_U16};
 use jmxv::RegionId;
 use std::fmt;
 
@@ -39,6 +65,60 @@ const REGION_EDGE_MAX: f32 = 1919.99;
 /// The server's threshold for "at the near border".
 const REGION_EDGE_MIN: f32 = 0.01;
 
+/// How many cell crossings a walk may make before silknav gives it up
+/// ([`MoveError::StepLimit`]): far more than any walk in a real world makes (see the
+/// [module docs](self)); the server's own budget is 2³¹ − 1.
+pub const MAX_CROSSINGS: u32 = 1 << 20;
+
+/// The server's bound on how far a single move may reach: one region.
+const GUARD_DISTANCE: f64 = REGION_SIZE as f64;
+
+/// How the server's 1920-unit guard on a move's reach is applied ([module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DistanceGuard {
+    /// As the server: refused when the goal is more than 1920 units east or north of the
+    /// start (`goal − start > 1920` on x or z); any distance west or south is walked.
+    #[default]
+    OneSided,
+    /// Refused when the goal is more than 1920 units from the start along x or z, either way.
+    Symmetric,
+    /// Never refused (as the server when its caller passes a step budget of 10 or less).
+    Off,
+}
+
+impl DistanceGuard {
+    /// Whether a goal `(dx, dz)` from the start (in double, as the server subtracts) is
+    /// refused.
+    fn refuses(self, dx: f64, dz: f64) -> bool {
+        match self {
+            DistanceGuard::OneSided => dx > GUARD_DISTANCE || dz > GUARD_DISTANCE,
+            DistanceGuard::Symmetric => dx.abs() > GUARD_DISTANCE || dz.abs() > GUARD_DISTANCE,
+            DistanceGuard::Off => false,
+        }
+    }
+}
+
+/// How a walk is made: the choices where the server's behaviour is open to question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub struct MoveOptions {
+    /// The 1920-unit guard ([`DistanceGuard::OneSided`], the server's, by default).
+    pub guard: DistanceGuard,
+}
+
+impl MoveOptions {
+    /// The server's choices.
+    pub fn new() -> MoveOptions {
+        MoveOptions::default()
+    }
+
+    /// These options with another guard.
+    pub fn with_guard(mut self, guard: DistanceGuard) -> MoveOptions {
+        self.guard = guard;
+        self
+    }
+}
+
 /// Where and why a walk stopped.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MoveOutcome {
@@ -46,6 +126,9 @@ pub struct MoveOutcome {
     pub position: Position,
     /// The ground height there ([`World::height_at`]).
     pub height: f32,
+    /// The cell the walk ends in: the walk's own cell, which the server keeps (it is the
+    /// tile's cell except where a file's cells and tiles disagree).
+    pub cell: CellRef,
     /// Why the walk stopped there.
     pub stop: MoveStop,
 }
@@ -83,20 +166,24 @@ impl MoveStop {
 pub enum MoveError {
     /// The start is on no cell (blocked tile, region not loaded).
     StartNotWalkable,
-    /// The walk would end on a blocked tile or outside the loaded regions.
+    /// The server's guard refuses a goal this far from the start ([`DistanceGuard`]).
+    TooFar,
+    /// The walk would end outside its region's square or on no cell (or the goal is not a
+    /// finite position).
     OffMesh,
     /// A global edge leads to a region that is not loaded, or to a cell it does not have.
     MissingRegion(RegionId),
-    /// More crossings than the segment's length allows: the edges loop.
+    /// More than [`MAX_CROSSINGS`] cell crossings: the edges loop.
     StepLimit,
 }
 
 impl MoveError {
-    /// One word for command lines: `start-blocked`, `off-mesh`, `missing-region`,
-    /// `step-limit`.
+    /// One word for command lines: `start-blocked`, `too-far`, `off-mesh`,
+    /// `missing-region`, `step-limit`.
     pub const fn word(self) -> &'static str {
         match self {
             MoveError::StartNotWalkable => "start-blocked",
+            MoveError::TooFar => "too-far",
             MoveError::OffMesh => "off-mesh",
             MoveError::MissingRegion(_) => "missing-region",
             MoveError::StepLimit => "step-limit",
@@ -108,13 +195,17 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::StartNotWalkable => f.write_str("the start is on no cell"),
+            MoveError::TooFar => f.write_str(
+                "the server refuses a move whose goal is more than 1920 units east or north of its start",
+            ),
             MoveError::OffMesh => f.write_str("the walk would end off the walkable ground"),
             MoveError::MissingRegion(r) => {
                 write!(f, "the walk leads into region {r}, which is not loaded")
             }
-            MoveError::StepLimit => {
-                f.write_str("the walk crossed more edges than its length allows")
-            }
+            MoveError::StepLimit => write!(
+                f,
+                "the walk crossed more than {MAX_CROSSINGS} cell edges: the edges loop"
+            ),
         }
     }
 }
@@ -127,7 +218,20 @@ impl World {
     /// # Errors
     /// See [`MoveError`].
     pub fn move_along(&self, from: Position, to: Position) -> Result<MoveOutcome, MoveError> {
-        self.walk(from, to, None)
+        self.walk(from, to, &MoveOptions::default(), None)
+    }
+
+    /// [`World::move_along`] with [`MoveOptions`].
+    ///
+    /// # Errors
+    /// See [`MoveError`].
+    pub fn move_with(
+        &self,
+        from: Position,
+        to: Position,
+        options: &MoveOptions,
+    ) -> Result<MoveOutcome, MoveError> {
+        self.walk(from, to, options, None)
     }
 
     /// [`World::move_along`], also recording the points where the walk turned: the start, each
@@ -143,13 +247,14 @@ impl World {
         trace: &mut Vec<Position>,
     ) -> Result<MoveOutcome, MoveError> {
         trace.clear();
-        self.walk(from, to, Some(trace))
+        self.walk(from, to, &MoveOptions::default(), Some(trace))
     }
 
     fn walk(
         &self,
         from: Position,
         to: Position,
+        options: &MoveOptions,
         mut trace: Option<&mut Vec<Position>>,
     ) -> Result<MoveOutcome, MoveError> {
         let from = from.normalized().ok_or(MoveError::StartNotWalkable)?;
@@ -163,16 +268,22 @@ impl World {
             .region(from.region)
             .ok_or(MoveError::StartNotWalkable)?;
         let mut cell = start.cell;
+        if to.region == from.region && to.x == from.x && to.z == from.z {
+            // The server answers the start itself.
+            return self.finish(region, cell, from.x, from.z, MoveStop::Arrived, trace);
+        }
         let (mut src_x, mut src_z) = (from.x, from.z);
         let (mut dst_x, mut dst_z) = to.in_frame_of(from.region);
         if !dst_x.is_finite() || !dst_z.is_finite() {
             return Err(MoveError::OffMesh);
         }
-        // Each crossing enters a new cell at least 20 units wide, so a walk crosses at most
-        // about one edge per 10 units travelled; the margin covers bends at cell corners.
-        let length = (f64::from(dst_x) - f64::from(src_x)).abs()
-            + (f64::from(dst_z) - f64::from(src_z)).abs();
-        let mut steps_left = (length / 10.0) as u64 + 64;
+        if options.guard.refuses(
+            f64::from(dst_x) - f64::from(src_x),
+            f64::from(dst_z) - f64::from(src_z),
+        ) {
+            return Err(MoveError::TooFar);
+        }
+        let mut steps_left = MAX_CROSSINGS;
 
         loop {
             let rect = *region
@@ -184,16 +295,16 @@ impl World {
                 && rect.min_z <= dst_z
                 && dst_z < rect.max_z
             {
-                return self.finish(region, dst_x, dst_z, MoveStop::Arrived, trace);
+                return self.finish(region, cell, dst_x, dst_z, MoveStop::Arrived, trace);
             }
             let segment = [src_x, src_z, dst_x, dst_z];
             match find_cross_edge(region, cell, &rect, &segment) {
                 Cross::None => {
                     let (x, z) = nudge(rect.centre_x, rect.centre_z, src_x, src_z);
-                    return self.finish(region, x, z, MoveStop::NoEdge, trace);
+                    return self.finish(region, cell, x, z, MoveStop::NoEdge, trace);
                 }
                 Cross::Inside => {
-                    return self.finish(region, dst_x, dst_z, MoveStop::Arrived, trace)
+                    return self.finish(region, cell, dst_x, dst_z, MoveStop::Arrived, trace)
                 }
                 Cross::Edge { id, point } => {
                     steps_left = steps_left.checked_sub(1).ok_or(MoveError::StepLimit)?;
@@ -202,6 +313,7 @@ impl World {
                         let (x, z) = nudge(rect.centre_x, rect.centre_z, point[0], point[1]);
                         return self.finish(
                             region,
+                            cell,
                             x,
                             z,
                             MoveStop::Wall {
@@ -211,7 +323,8 @@ impl World {
                             trace,
                         );
                     }
-                    if edge.flag & EDGE_GLOBAL != 0 || matches!(id, EdgeId::Global(_)) {
+                    // Global or internal by the list the edge comes from, as in the server.
+                    if matches!(id, EdgeId::Global(_)) {
                         let next_id = edge.region_b.ok_or(MoveError::MissingRegion(region.id))?;
                         let next = self
                             .region(next_id)
@@ -259,25 +372,33 @@ impl World {
         }
     }
 
+    /// The end of a walk in `cell` of `region`: accepted, as by the server, when it lies in
+    /// the region's square (the walk always has its cell).
     fn finish(
         &self,
         region: &Region,
+        cell: u16,
         x: f32,
         z: f32,
         stop: MoveStop,
         trace: Option<&mut Vec<Position>>,
     ) -> Result<MoveOutcome, MoveError> {
-        let position = Position::new(region.id, x, z)
-            .normalized()
-            .ok_or(MoveError::OffMesh)?;
-        self.terrain_cell_at(position).ok_or(MoveError::OffMesh)?;
-        let height = self.height_at(position).ok_or(MoveError::OffMesh)?;
+        if !((0.0..REGION_SIZE).contains(&x) && (0.0..REGION_SIZE).contains(&z)) {
+            return Err(MoveError::OffMesh);
+        }
+        let position = Position::new(region.id, x, z);
+        let height = super::height::find_height(region, x, z).ok_or(MoveError::OffMesh)?;
         if let Some(trace) = trace {
             trace.push(position);
         }
         Ok(MoveOutcome {
             position,
             height,
+            cell: CellRef {
+                region: region.id,
+                cell,
+                object: None,
+            },
             stop,
         })
     }

@@ -1,8 +1,9 @@
-//! `silknav move DIR X1 Z1 X2 Z2`: where a walk from the start toward the end stops.
+//! `silknav move DIR X1 Z1 X2 Z2 [--guard one-sided|symmetric|off]`: where a walk from the
+//! start toward the end stops.
 //!
 //! Text: `X Z REASON`, the stop in world coordinates and why the walk stopped there (`arrived`,
-//! `wall`, `no-edge`), or `none REASON` when the walk fails (`start-blocked`, `off-mesh`,
-//! `missing-region`, `step-limit`). JSON: `{"x":..,"z":..,"height":..,"stop":"wall","edge":..}`
+//! `wall`, `no-edge`), or `none REASON` when the walk fails (`start-blocked`, `too-far`,
+//! `off-mesh`, `missing-region`, `step-limit`). JSON: `{"x":..,"z":..,"height":..,"stop":"wall","edge":..}`
 //! (`edge` `{"region","kind","index"}` for a wall, else null), or
 //! `{"stop":null,"error":"off-mesh"}` (with `"region":"RRRR"` for `missing-region`).
 
@@ -11,30 +12,68 @@ use crate::exit::Status;
 use jmxv::json::Float;
 use jmxv::F32;
 use serde::Serialize;
-use silknav::world::{MoveError, MoveOutcome, MoveStop};
+use silknav::world::{DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop};
 use silknav::World;
 use std::io::{self, Write};
 
 /// Where a walk stops, as the library's [`World::move_along`] finds it.
 pub struct MoveAnswer(pub Result<MoveOutcome, MoveError>);
 
+/// `silknav move`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct MoveArgs {
+    #[command(flatten)]
+    segment: SegmentArgs,
+    /// The server's refusal of goals more than 1920 units away: `one-sided` (the server's:
+    /// only goals east or north), `symmetric` (either way), `off`
+    #[arg(long, value_enum, default_value_t = GuardArg::OneSided)]
+    guard: GuardArg,
+}
+
+/// [`DistanceGuard`] on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GuardArg {
+    /// Refuse goals more than 1920 units east or north of the start, as the server does
+    OneSided,
+    /// Refuse goals more than 1920 units away along x or z, either way
+    Symmetric,
+    /// Refuse nothing
+    Off,
+}
+
+impl From<GuardArg> for DistanceGuard {
+    fn from(g: GuardArg) -> DistanceGuard {
+        match g {
+            GuardArg::OneSided => DistanceGuard::OneSided,
+            GuardArg::Symmetric => DistanceGuard::Symmetric,
+            GuardArg::Off => DistanceGuard::Off,
+        }
+    }
+}
+
 /// Answers one query: numbers are `x1 z1 x2 z2`.
-pub fn ask(world: &World, n: &[f64]) -> MoveAnswer {
+pub fn ask(world: &World, n: &[f64], options: &MoveOptions) -> MoveAnswer {
     let Some(from) = position(n[0], n[1]) else {
         return MoveAnswer(Err(MoveError::StartNotWalkable));
     };
     let Some(to) = position(n[2], n[3]) else {
         return MoveAnswer(Err(MoveError::OffMesh));
     };
-    MoveAnswer(world.move_along(from, to))
+    MoveAnswer(world.move_with(from, to, options))
 }
 
 /// Runs `silknav move`.
 ///
 /// # Errors
 /// As for the query commands (see [`super`]).
-pub fn run(args: &SegmentArgs) -> anyhow::Result<Status> {
-    super::run(&args.world, args.numbers(), 4, ask)
+pub fn run(args: &MoveArgs) -> anyhow::Result<Status> {
+    let options = MoveOptions::new().with_guard(args.guard.into());
+    super::run(
+        &args.segment.world,
+        args.segment.numbers(),
+        4,
+        |world, n| ask(world, n, &options),
+    )
 }
 
 #[derive(Serialize)]
