@@ -116,18 +116,34 @@ impl WorldRect {
         (self.x0..self.x1).contains(&x) && (self.z0..self.z1).contains(&z)
     }
 
+    /// The part of the rectangle in `region`, in its tiles; a rectangle that only touches the
+    /// region's border clips to an empty rectangle on that border.
     fn clip_to(self, region: RegionId) -> Option<TileRect> {
         let (ox, oz) = origin_tiles(region);
         let x0 = (self.x0 - ox).max(0);
         let z0 = (self.z0 - oz).max(0);
         let x1 = (self.x1 - ox).min(N);
         let z1 = (self.z1 - oz).min(N);
-        (x0 < x1 && z0 < z1).then_some(TileRect {
+        (x0 <= x1 && z0 <= z1).then_some(TileRect {
             x0: x0 as u8,
             z0: z0 as u8,
             x1: x1 as u8,
             z1: z1 as u8,
         })
+    }
+
+    /// The regions the rectangle touches: those it reaches into, and those whose border it
+    /// lies on (a walker crossing that border steps into it).
+    fn touched_regions(self) -> impl Iterator<Item = RegionId> {
+        let (rx0, rx1) = ((self.x0 - 1).div_euclid(N), self.x1.div_euclid(N));
+        let (rz0, rz1) = ((self.z0 - 1).div_euclid(N), self.z1.div_euclid(N));
+        (rz0..=rz1)
+            .filter(|z| (0..128).contains(z))
+            .flat_map(move |z| {
+                (rx0..=rx1)
+                    .filter(|x| (0..256).contains(x))
+                    .map(move |x| RegionId::new(x as u8, z as u8))
+            })
     }
 
     fn regions(self) -> impl Iterator<Item = RegionId> {
@@ -346,24 +362,66 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         }
     }
 
-    // Bridges over walkable ground and stairs up to a landing, inside the region; a few tries
-    // each, on ground a building could stand on.
-    for class in [ObjectClass::Bridge, ObjectClass::Stairs] {
-        for _ in 0..6 {
-            let (object_id, yaw, bw, bh) = pick(&mut rng, class);
-            let fx = ox + rng.range(2, (N - bw - 2) as u32) as i32;
-            let fz = oz + rng.range(2, (N - bh - 2) as u32) as i32;
-            let footprint = WorldRect {
-                x0: fx,
-                z0: fz,
-                x1: fx + bw,
-                z1: fz + bh,
-            };
-            if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
-                plan.objects
-                    .push(structure(object_id, yaw, footprint, region, next_uid()));
-                break;
-            }
+    // A bridge over walkable ground: two halves meeting at their inner ends, the second
+    // turned half a turn, each linking its inner end to the other's; a few tries, inside the
+    // region, on ground a building could stand on.
+    for _ in 0..6 {
+        let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Bridge);
+        // The direction of the half's own +x (its inner end) after its quarter turns.
+        let turn = (yaw / std::f32::consts::FRAC_PI_2).round() as i32;
+        let (sx, sz): (i32, i32) = [(1, 0), (0, 1), (-1, 0), (0, -1)][turn.rem_euclid(4) as usize];
+        let (uw, uh) = (bw * (1 + sx.abs()), bh * (1 + sz.abs()));
+        let fx = ox + rng.range(2, (N - uw - 2) as u32) as i32;
+        let fz = oz + rng.range(2, (N - uh - 2) as u32) as i32;
+        let whole = WorldRect {
+            x0: fx,
+            z0: fz,
+            x1: fx + uw,
+            z1: fz + uh,
+        };
+        if !terrain.is_buildable(whole) || overlaps_any(&plan, whole) {
+            continue;
+        }
+        // The first half at the end its inner end faces away from.
+        let first = WorldRect {
+            x0: if sx < 0 { fx + bw } else { fx },
+            z0: if sz < 0 { fz + bh } else { fz },
+            x1: if sx < 0 { fx + 2 * bw } else { fx + bw },
+            z1: if sz < 0 { fz + 2 * bh } else { fz + bh },
+        };
+        let second = WorldRect {
+            x0: first.x0 + sx * bw,
+            z0: first.z0 + sz * bh,
+            x1: first.x1 + sx * bw,
+            z1: first.z1 + sz * bh,
+        };
+        let half_turn = yaw + std::f32::consts::PI;
+        let link = meshes::bridge_link_edge(&OBJECTS[object_id as usize]);
+        let mut a = structure(object_id, yaw, first, region, next_uid());
+        let mut b = structure(object_id, half_turn, second, region, next_uid());
+        a.links.push((b.uid, link, link));
+        b.links.push((a.uid, link, link));
+        plan.objects.push(a);
+        plan.objects.push(b);
+        break;
+    }
+
+    // Stairs up to a landing, inside the region; a few tries, on ground a building could
+    // stand on.
+    for _ in 0..6 {
+        let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Stairs);
+        let fx = ox + rng.range(2, (N - bw - 2) as u32) as i32;
+        let fz = oz + rng.range(2, (N - bh - 2) as u32) as i32;
+        let footprint = WorldRect {
+            x0: fx,
+            z0: fz,
+            x1: fx + bw,
+            z1: fz + bh,
+        };
+        if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
+            plan.objects
+                .push(structure(object_id, yaw, footprint, region, next_uid()));
+            break;
         }
     }
 
@@ -548,14 +606,15 @@ pub(crate) fn rasterise(
         }
     }
 
-    // Objects: this region's own, then neighbours' whose footprint reaches in.
+    // Objects: this region's own, then neighbours' whose footprint reaches in or touches the
+    // border (the server sees an object only through the cells of the region a walker is in).
     let mut listed: Vec<&PlannedObject> = plans
         .get(&region)
         .map(|p| p.objects.iter().collect())
         .unwrap_or_default();
     for p in &nearby {
         for o in &p.objects {
-            if o.owner != region && o.footprint.regions().any(|r| r == region) {
+            if o.owner != region && o.footprint.touched_regions().any(|r| r == region) {
                 listed.push(o);
             }
         }
