@@ -120,8 +120,8 @@ fn the_commands_it_suggests_work() {
             assert_eq!(batch.code, 0, "{command}: {}", batch.stderr);
             let answers: Vec<&str> = batch.stdout.lines().collect();
             assert_eq!(answers.len(), 2, "{command}");
-            assert!(answers[0].ends_with(" arrived"), "{}", batch.stdout);
-            assert!(answers[1].ends_with(" wall"), "{}", batch.stdout);
+            assert!(answers[0].contains(" arrived height "), "{}", batch.stdout);
+            assert!(answers[1].contains(" wall height "), "{}", batch.stdout);
             continue;
         }
         let args: Vec<&str> = command.split(' ').skip(1).collect();

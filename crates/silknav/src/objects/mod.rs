@@ -1,38 +1,28 @@
 //! Objects in the world: the instances of buildings, gates and bridges the regions list, each
-//! with its own navmesh (the navigation section of a `.bms`), placed and indexed for the
-//! queries.
+//! with its own navmesh (the navigation section of a `.bms`), placed as the game server places
+//! them.
 //!
 //! - [`resolve`]: from an `object.ifo` path to the `.bms` under the data root.
-//! - Instances are deduplicated by [`InstanceKey`] `(owner region << 16) | uid`: an instance
-//!   owned by another region is listed in every region its footprint touches, and one is kept
-//!   (the owner's record when the owner is loaded, else the first region's in id order).
-//! - Placement follows the server: rotation about +Y by the yaw, then the translation, in the
-//!   frame of the region whose record was kept. A query point is taken into the object's own
-//!   frame (in double, from the region offset, the translation and the rotation), and tested
-//!   there against the mesh's f32 triangles with the exact orientation predicate
-//!   ([`crate::geometry::orient`]); points on an edge or a vertex are inside. Triangles of
-//!   zero area, with vertex indices out of range or non-finite coordinates are never inside.
-//! - A triangle's height at a point is the plane through its three vertices, in double
-//!   (`ya + s·(yb − ya) + t·(yc − ya)` with s, t the point's coordinates along the two edges
-//!   from the first vertex), plus the instance's y, rounded to f32.
-//!
-//! The reconstructed server (`CRTNavMeshObj::FindCell`, `CRTNavCellTri::IsInside`) does the
-//! same steps in its own arithmetic: the point goes through a float world-to-local matrix,
-//! each triangle's height comes from a float plane through its normalised normal, the inside
-//! test is three float dot products in 3D, and of the triangles containing the point the one
-//! whose height is closest to the reference wins, the first on a tie. silknav keeps the rule
-//! and the tie order but decides inside-ness exactly and interpolates in double, so it agrees
-//! with the server except within float rounding of an edge and in the last bits of a height;
-//! reproducing those bits needs the server's matrix, normalisation and plane routines, which
-//! are not reproduced here.
-//! - Each loaded region keeps a grid of 120-unit buckets listing the triangles whose placed
-//!   bounding box (widened by [`BUCKET_MARGIN`]) overlaps the bucket, each with that box; a
-//!   query tests exactly only the triangles of its bucket whose box holds it.
-//!
-//! How an object cell is chosen over the terrain ([`crate::World::cell_at`],
-//! [`crate::World::cell_at_y`], [`crate::World::height_at_y`]): see [`crate::world`].
+//! - Instances are identified by [`InstanceKey`] `(owner region << 16) | uid`: an instance
+//!   owned by another region is listed in every region its footprint touches, and the world
+//!   lists it once ([`crate::World::object_instances`]: the owner's record when the owner is
+//!   loaded, else the first region's in id order).
+//! - The server places each region's records on their own: every record of a region's object
+//!   list gets a local-to-world matrix (a rotation about +Y by its yaw, its position as the
+//!   translation, in f32) and the server's float inverse of it, built from that record's own
+//!   position in that region's frame. The queries use the record of the region a point is in,
+//!   as the server does, so an instance listed in two regions answers in each region with
+//!   that region's record, in the server's float arithmetic.
+//! - A region's terrain cells list the objects over them (`cells[].objects`); the server looks
+//!   for objects under a point only in the list of the cell of the point's tile, open or
+//!   closed, and so do the queries ([`crate::world`]).
+//! - An object's mesh is held as the server holds it: heights come from each
+//!   triangle's float plane, containment from the server's float test, in the object's frame
+//!   after the server's float world-to-local transform; so heights are the server's to the bit.
+//!   A mesh the server's loader refuses (an index out of range) is not placed, with a finding.
 
 mod load;
+pub(crate) mod mesh;
 pub mod resolve;
 pub mod walk;
 
@@ -41,19 +31,12 @@ pub(crate) use load::{load_objects, RegionObjects};
 pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
 use crate::geometry::orient;
+use crate::world::server_arith::{self as arith, Matrix};
 use crate::world::REGION_SIZE;
 use jmxv::bms::ObjectMesh;
 use jmxv::RegionId;
+use mesh::ServerMesh;
 use std::collections::HashMap;
-
-/// Width of one bucket of a region's object grid: 16 buckets a side.
-const BUCKET: f64 = 120.0;
-const BUCKETS_PER_SIDE: usize = 16;
-
-/// How far a triangle's placed bounding box is widened before it is put into buckets: far
-/// more than the rounding of the rotation (about 1e-12 units at these magnitudes), so a point
-/// inside a triangle is always in one of its buckets; the exact test decides the rest.
-pub const BUCKET_MARGIN: f64 = 1.0;
 
 /// An instance's identity: `(owner region << 16) | uid`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -91,28 +74,24 @@ pub struct ObjectCellRef {
     pub cell: u16,
 }
 
-/// An object's navmesh as the queries need it: the usable triangles with their cell indices.
+/// An object's navmesh as the queries need it: the server's form, and the usable triangles
+/// with their cell indices.
 #[derive(Debug, Clone)]
 pub(crate) struct PreparedMesh {
+    pub(crate) server: ServerMesh,
     triangles: Vec<(u16, [[f32; 3]; 3])>,
     /// The edges and the cell-to-triangle table the walks use ([`walk`]).
     pub(crate) edges: walk::MeshEdges,
 }
 
 impl PreparedMesh {
-    /// The usable triangles of a mesh's navigation section (none without one), and how many
-    /// were left out.
-    pub fn new(mesh: &ObjectMesh) -> (PreparedMesh, usize) {
+    /// The mesh as the server loads it, with its usable triangles; `Err` with the reason when
+    /// it has no navigation section or the server's loader refuses it.
+    pub fn new(mesh: &ObjectMesh) -> Result<PreparedMesh, String> {
         let Some(nav) = &mesh.nav else {
-            return (
-                PreparedMesh {
-                    triangles: vec![],
-                    edges: walk::MeshEdges::default(),
-                },
-                0,
-            );
+            return Err("the mesh has no navigation section".to_owned());
         };
-        let mut skipped = 0;
+        let server = ServerMesh::new(nav, mesh.header.nav_flags)?;
         let mut triangles = Vec::with_capacity(nav.cells.len());
         for (i, cell) in nav.cells.iter().enumerate() {
             let v = cell
@@ -122,18 +101,20 @@ impl PreparedMesh {
                 && v.iter()
                     .all(|p| p.is_some_and(|p| p.iter().all(|c| c.get().is_finite())));
             if !usable {
-                skipped += 1;
                 continue;
             }
             let v = v.map(|p| p.expect("checked").map(|c| c.get()));
             if orient(xz(v[0]), xz(v[1]), xz(v[2])) == 0.0 {
-                skipped += 1;
                 continue;
             }
             triangles.push((i as u16, v));
         }
         let edges = walk::MeshEdges::new(nav, &triangles);
-        (PreparedMesh { triangles, edges }, skipped)
+        Ok(PreparedMesh {
+            server,
+            triangles,
+            edges,
+        })
     }
 }
 
@@ -177,13 +158,8 @@ impl Instance {
         }
     }
 
-    /// A point local to `region` in the object's own frame.
-    #[inline]
-    fn to_local(&self, region: RegionId, x: f32, z: f32) -> [f64; 2] {
-        self.to_local64(region, f64::from(x), f64::from(z))
-    }
-
-    /// [`Instance::to_local`] for a point given in double.
+    /// A point local to `region`, given in double, in the object's own frame (in double:
+    /// the line-of-sight walk's placement).
     #[inline]
     pub(crate) fn to_local64(&self, region: RegionId, x: f64, z: f64) -> [f64; 2] {
         let size = f64::from(REGION_SIZE);
@@ -212,83 +188,30 @@ impl Instance {
     }
 }
 
-/// The height of a triangle at an object-local point, when the point is inside it (edges and
-/// vertices included); `counter_clockwise` is the sign of the triangle's own orientation
-/// (`orient(a, b, c) > 0`, fixed when the mesh is prepared, never zero there).
-#[inline]
-pub(crate) fn triangle_height(
-    v: &[[f32; 3]; 3],
-    counter_clockwise: bool,
-    p: [f64; 2],
-    base_y: f32,
-) -> Option<f32> {
-    let (a, b, c) = (xz(v[0]), xz(v[1]), xz(v[2]));
-    // Most triangles that reach this test miss the point: stop at the first side it is beyond.
-    let beyond = |side: f64| {
-        if counter_clockwise {
-            side < 0.0
-        } else {
-            side > 0.0
-        }
-    };
-    if beyond(orient(b, c, p)) || beyond(orient(c, a, p)) || beyond(orient(a, b, p)) {
-        return None;
-    }
-    let (e1, e2, q) = (
-        [b[0] - a[0], b[1] - a[1]],
-        [c[0] - a[0], c[1] - a[1]],
-        [p[0] - a[0], p[1] - a[1]],
-    );
-    let det = e1[0] * e2[1] - e1[1] * e2[0];
-    let s = (q[0] * e2[1] - q[1] * e2[0]) / det;
-    let t = (e1[0] * q[1] - e1[1] * q[0]) / det;
-    let (ya, yb, yc) = (f64::from(v[0][1]), f64::from(v[1][1]), f64::from(v[2][1]));
-    Some((ya + s * (yb - ya) + t * (yc - ya) + f64::from(base_y)) as f32)
-}
-
-/// One region's buckets: `items[start[b]..start[b + 1]]` are the triangles of bucket `b`.
+/// A record of a region's object list as the server places it: the instance its key names,
+/// and the matrices built from this record's own position and yaw (an instance listed in two
+/// regions has a placement in each, in each region's frame).
 #[derive(Debug, Clone)]
-struct Grid {
-    start: Box<[u32]>,
-    items: Box<[Item]>,
+pub(crate) struct Placement {
+    pub key: InstanceKey,
+    pub mesh: u32,
+    pub to_world: Matrix,
+    pub to_local: Matrix,
+    /// The record's link rows: (object index in this region's list, edge of that object,
+    /// edge of this one).
+    pub links: Vec<[u16; 3]>,
 }
 
-/// A triangle in a bucket, with its placed bounding box in the bucket's region (widened by
-/// [`BUCKET_MARGIN`]): a point outside the box is outside the triangle, so most triangles of
-/// a busy bucket are passed over with four comparisons, before the point is taken into the
-/// object's frame and tested exactly.
-#[derive(Debug, Clone, Copy)]
-struct Item {
-    instance: u32,
-    triangle: u32,
-    /// Region-local x and z of the box's low corner.
-    lo: [f32; 2],
-    /// Region-local x and z of the box's high corner.
-    hi: [f32; 2],
-    /// Whether the triangle's vertices run counter-clockwise ([`triangle_height`]).
-    counter_clockwise: bool,
-}
-
-impl Item {
-    #[inline]
-    fn may_hold(&self, x: f32, z: f32) -> bool {
-        // `&`, not `&&`: one branch per item instead of four hard-to-predict ones.
-        (self.lo[0] <= x) & (x <= self.hi[0]) & (self.lo[1] <= z) & (z <= self.hi[1])
-    }
-}
-
-/// One region's triangle lists while they are built, one per bucket.
-type Buckets = Vec<Vec<Item>>;
-
-/// Every placed instance, the meshes they share, and each region's bucket grid.
+/// Every placed instance, the meshes they share, and each region's object list.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Objects {
     meshes: Vec<PreparedMesh>,
     instances: Vec<Instance>,
-    /// Per region slot of the world; `None` for regions no instance reaches.
-    grids: Vec<Option<Grid>>,
+    /// Per region slot of the world, its file's object list: `None` where an entry could
+    /// not be placed.
+    placements: Vec<Vec<Option<Placement>>>,
     /// Per instance: its placed bounds in world units (min x, min z, max x, max z), widened
-    /// by [`BUCKET_MARGIN`].
+    /// by [`BOUNDS_MARGIN`].
     bounds: Vec<[f64; 4]>,
     /// The instances (ascending) whose bounds meet each region-sized cell of the world
     /// (`floor(x / 1920)`, `floor(z / 1920)`), so that a segment's candidates are looked up in
@@ -296,26 +219,24 @@ pub(crate) struct Objects {
     by_cell: HashMap<(i64, i64), Vec<u32>>,
 }
 
+/// How far an instance's placed bounds are widened: far more than the rounding of the
+/// placement (under 0.001 units in a region), so a segment that meets the instance always
+/// meets its bounds.
+pub const BOUNDS_MARGIN: f64 = 1.0;
+
 /// The region-sized cell of the world a coordinate (world units) falls in.
 pub(crate) fn region_cell(v: f64) -> i64 {
     (v / f64::from(REGION_SIZE)).floor() as i64
 }
 
-/// An object triangle under a point, with its height there.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Hit {
-    pub cell: ObjectCellRef,
-    pub height: f32,
-}
-
 impl Objects {
-    /// Places instances (sorted by key, unique) over `regions` (the world's, ascending).
+    /// Places instances (sorted by key, unique) and each region's object list (`placements`,
+    /// one list per region of the world, in slot order).
     pub fn new(
         meshes: Vec<PreparedMesh>,
         instances: Vec<Instance>,
-        regions: &[RegionId],
+        placements: Vec<Vec<Option<Placement>>>,
     ) -> Objects {
-        let mut buckets: Vec<Option<Buckets>> = vec![None; regions.len()];
         let size = f64::from(REGION_SIZE);
         let mut bounds = Vec::with_capacity(instances.len());
         for inst in &instances {
@@ -335,84 +256,17 @@ impl Objects {
                 }
             }
             bounds.push([
-                b[0] - BUCKET_MARGIN,
-                b[1] - BUCKET_MARGIN,
-                b[2] + BUCKET_MARGIN,
-                b[3] + BUCKET_MARGIN,
+                b[0] - BOUNDS_MARGIN,
+                b[1] - BOUNDS_MARGIN,
+                b[2] + BOUNDS_MARGIN,
+                b[3] + BOUNDS_MARGIN,
             ]);
         }
-        for (i, inst) in instances.iter().enumerate() {
-            for (t, (_, v)) in meshes[inst.mesh as usize].triangles.iter().enumerate() {
-                let counter_clockwise = orient(xz(v[0]), xz(v[1]), xz(v[2])) > 0.0;
-                let p = v.map(|v| inst.to_frame(v));
-                let lo = [0, 1].map(|k| p.iter().map(|q| q[k]).fold(f64::MAX, f64::min));
-                let hi = [0, 1].map(|k| p.iter().map(|q| q[k]).fold(f64::MIN, f64::max));
-                let (lo, hi) = (lo.map(|v| v - BUCKET_MARGIN), hi.map(|v| v + BUCKET_MARGIN));
-                // Regions (relative to the frame) the box touches.
-                let rx = (lo[0] / size).floor() as i32..=(hi[0] / size).floor() as i32;
-                let rz = (lo[1] / size).floor() as i32..=(hi[1] / size).floor() as i32;
-                for dz in rz {
-                    for dx in rx.clone() {
-                        let (x, z) = (
-                            i32::from(inst.frame.x()) + dx,
-                            i32::from(inst.frame.z()) + dz,
-                        );
-                        if !(0..256).contains(&x) || !(0..128).contains(&z) {
-                            continue;
-                        }
-                        let id = RegionId::new(x as u8, z as u8);
-                        let Ok(slot) = regions.binary_search(&id) else {
-                            continue;
-                        };
-                        let grid = buckets[slot].get_or_insert_with(|| {
-                            vec![Vec::new(); BUCKETS_PER_SIDE * BUCKETS_PER_SIDE]
-                        });
-                        let (ox, oz) = (f64::from(dx) * size, f64::from(dz) * size);
-                        // The margin (1 unit) dwarfs the rounding to f32 (under 1e-3 units
-                        // in a region), so the box still holds every point of the triangle.
-                        let item = Item {
-                            instance: i as u32,
-                            triangle: t as u32,
-                            lo: [(lo[0] - ox) as f32, (lo[1] - oz) as f32],
-                            hi: [(hi[0] - ox) as f32, (hi[1] - oz) as f32],
-                            counter_clockwise,
-                        };
-                        let range = |lo: f64, hi: f64| {
-                            let b = |v: f64| {
-                                ((v / BUCKET).floor()).clamp(0.0, (BUCKETS_PER_SIDE - 1) as f64)
-                                    as usize
-                            };
-                            b(lo)..=b(hi)
-                        };
-                        for bz in range(lo[1] - oz, hi[1] - oz) {
-                            for bx in range(lo[0] - ox, hi[0] - ox) {
-                                grid[bz * BUCKETS_PER_SIDE + bx].push(item);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let grids = buckets
-            .into_iter()
-            .map(|b| {
-                b.map(|lists| {
-                    let mut start = Vec::with_capacity(lists.len() + 1);
-                    let mut items = Vec::new();
-                    for list in lists {
-                        start.push(items.len() as u32);
-                        items.extend(list);
-                    }
-                    start.push(items.len() as u32);
-                    Grid {
-                        start: start.into(),
-                        items: items.into(),
-                    }
-                })
-            })
-            .collect();
         let mut by_cell: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
         for (i, b) in bounds.iter().enumerate() {
+            if b[0] > b[2] {
+                continue;
+            }
             for cz in region_cell(b[1])..=region_cell(b[3]) {
                 for cx in region_cell(b[0])..=region_cell(b[2]) {
                     by_cell.entry((cx, cz)).or_default().push(i as u32);
@@ -422,7 +276,7 @@ impl Objects {
         Objects {
             meshes,
             instances,
-            grids,
+            placements,
             bounds,
             by_cell,
         }
@@ -443,62 +297,36 @@ impl Objects {
         &self.meshes[inst.mesh as usize].triangles
     }
 
-    /// Calls `f` for every object triangle containing the point (local to the region in
-    /// `slot`), with its height there.
+    /// The object list of the region in `slot`: its placements by file index.
     #[inline]
-    pub fn hits(&self, slot: usize, region: RegionId, x: f32, z: f32, mut f: impl FnMut(Hit)) {
-        let Some(Some(grid)) = self.grids.get(slot) else {
-            return;
-        };
-        let b = |v: f32| ((f64::from(v) / BUCKET) as usize).min(BUCKETS_PER_SIDE - 1);
-        let bucket = b(z) * BUCKETS_PER_SIDE + b(x);
-        let items = &grid.items[grid.start[bucket] as usize..grid.start[bucket + 1] as usize];
-        let mut local = None;
-        for item in items {
-            if !item.may_hold(x, z) {
-                continue;
-            }
-            let (i, t) = (item.instance, item.triangle);
-            let inst = &self.instances[i as usize];
-            let p = match local {
-                Some((j, p)) if j == i => p,
-                _ => {
-                    let p = inst.to_local(region, x, z);
-                    local = Some((i, p));
-                    p
-                }
-            };
-            let (cell, v) = &self.meshes[inst.mesh as usize].triangles[t as usize];
-            if let Some(height) = triangle_height(v, item.counter_clockwise, p, inst.position[1]) {
-                f(Hit {
-                    cell: ObjectCellRef {
-                        instance: inst.key,
-                        cell: *cell,
-                    },
-                    height,
-                });
-            }
-        }
+    pub fn region_list(&self, slot: usize) -> &[Option<Placement>] {
+        self.placements.get(slot).map_or(&[], Vec::as_slice)
+    }
+
+    /// Entry `index` of the object list of the region in `slot`, when it was placed.
+    #[inline]
+    pub fn placement(&self, slot: usize, index: u16) -> Option<&Placement> {
+        self.region_list(slot).get(usize::from(index))?.as_ref()
+    }
+
+    /// The server's mesh of a placement.
+    #[inline]
+    pub fn server_mesh(&self, p: &Placement) -> &ServerMesh {
+        &self.meshes[p.mesh as usize].server
     }
 }
 
-/// Whether hit `a` is preferred over hit `b` with no reference height: the higher, then the
-/// smaller key, then the smaller cell.
-pub(crate) fn higher(a: &Hit, b: &Hit) -> bool {
-    (a.height, std::cmp::Reverse((a.cell.instance, a.cell.cell)))
-        > (b.height, std::cmp::Reverse((b.cell.instance, b.cell.cell)))
-}
-
-/// Whether hit `a` is preferred over hit `b` with reference height `y`: the closer to `y`,
-/// then the smaller key, then the smaller cell (the server's `FindCell` keeps the first
-/// triangle of an object on a tie).
-pub(crate) fn closer(a: &Hit, b: &Hit, y: f32) -> bool {
-    let (da, db) = (distance(a.height, y), distance(b.height, y));
-    da < db || (da == db && (a.cell.instance, a.cell.cell) < (b.cell.instance, b.cell.cell))
-}
-
-/// `|h − y|` in double (exact for f32 inputs).
+/// The server's `NavObj_FindCell`: the triangle of a placement nearest in height to the
+/// point's y (region-local x, y, z), and the point's new y (the triangle's height taken back
+/// into the region's frame).
 #[inline]
-pub(crate) fn distance(h: f32, y: f32) -> f64 {
-    (f64::from(h) - f64::from(y)).abs()
+pub(crate) fn placement_find_cell(
+    mesh: &ServerMesh,
+    p: &Placement,
+    pos: [f32; 3],
+) -> Option<(u32, f32)> {
+    let local = arith::transform(&p.to_local, pos);
+    let (tri, y) = mesh.find_cell(local)?;
+    let world = arith::transform(&p.to_world, [local[0], y, local[2]]);
+    Some((tri, world[1]))
 }

@@ -7,7 +7,7 @@
 //! edge endpoints with the exact orientation predicate ([`crate::geometry::orient`]); so the
 //! decisions are exact for the rotated segment, and the rotation itself is rounded to about
 //! 1e-12 units at world magnitudes. Only instances whose placed bounds (widened by
-//! [`super::BUCKET_MARGIN`]) meet the segment's bounding box are tested, looked up in the
+//! [`super::BOUNDS_MARGIN`]) meet the segment's bounding box are tested, looked up in the
 //! region-sized cells the box spans.
 //!
 //! The rules (see [`crate::world::raycast`] for how they combine with the terrain):

@@ -5,31 +5,35 @@
 //!
 //! | query | answers | semantics |
 //! |---|---|---|
-//! | [`World::cell_at`] | the cell under a point | the highest object triangle containing the point, else the tile's cell; none on a blocked tile without an object or outside the loaded regions |
-//! | [`World::cell_at_y`] | the cell under a point at a height | the object triangle or terrain whose height is closest to `y` |
+//! | [`World::cell_at`] | the cell under a point | the highest object triangle its tile's cell lists, else the tile's cell; none on a blocked tile without an object or outside the loaded regions |
+//! | [`World::cell_at_y`] | the cell under a point at a height | the server's `FindNavCell` choice |
 //! | [`World::height_at`] | the ground height | the terrain: the server's `FindHeight`, bit for bit ([`height`]) |
-//! | [`World::height_at_y`] | the height of the surface nearest `y` | the height of [`World::cell_at_y`]'s choice |
+//! | [`World::height_at_y`] | the height of the surface nearest `y` | the server's `FindNavCell` height, bit for bit |
 //! | [`World::raycast`] | the first wall a segment crosses | exact, across cells, regions and object meshes ([`raycast`]) |
 //! | [`World::raycast_y`] | the same from the surface nearest a height | as [`World::cell_at_y`] picks the start |
-//! | [`World::move_along`] | where a walk stops | the server's cell-by-cell move ([`movement`]) |
+//! | [`World::move_along`] | where a walk stops | the server's movement query, bit for bit, objects included ([`movement`]) |
 //!
 //! # Objects
 //!
-//! Buildings, gates and bridges have navmeshes of their own ([`crate::objects`]). Where object
-//! triangles contain a point, they compete with the terrain:
-//! - with no reference height ([`World::cell_at`]), the highest object triangle wins over the
-//!   terrain, and over a blocked tile;
-//! - with a reference height `y` ([`World::cell_at_y`], [`World::height_at_y`]), the candidate
-//!   whose height is closest to `y` wins, as the server's cell lookup picks among an object's
-//!   floors: every object triangle containing the point, and the terrain with its
-//!   `FindHeight` height (a blocked tile competes too, and when it wins there is no cell).
-//!   On a bridge, a `y` near the deck answers the deck, a `y` near the ground below answers
-//!   the ground.
+//! Buildings, gates and bridges have navmeshes of their own ([`crate::objects`]). As in the game
+//! server, a point sees only the objects listed by the cell of its tile (open or closed), each
+//! placed by the record of the point's region, and an object contains the point when the
+//! server's float test says so:
+//! - with no reference height ([`World::cell_at`]), the highest of those object triangles wins
+//!   over the terrain, and over a blocked tile (on a tie, the earlier object in the cell's list,
+//!   then the lower triangle index);
+//! - with a reference height `y` ([`World::cell_at_y`], [`World::height_at_y`]), the server's
+//!   `FindNavCell` decides: it starts from the terrain (its `FindHeight` height, a blocked tile
+//!   included), then asks each listed object in the list's order for its triangle nearest in
+//!   height to the point's y — `y` for the first object that has one, then, as the server's
+//!   code does, the height the previous object found — and keeps the candidate closest to `y`
+//!   (the earlier on a tie, so the terrain before any object). The answer's height is formed
+//!   as the server forms it, `(h − y) + y` in f32. When the terrain wins on a blocked tile
+//!   there is no cell. On a bridge, a `y` near the deck answers the deck, a `y` near the ground
+//!   below answers the ground.
 //!
-//! Ties go to an object over the terrain; between object triangles, with no reference to the
-//! higher, and then (as with a reference) to the smaller [`crate::objects::InstanceKey`], then
-//! the smaller cell index. Line of sight walks over the terrain and object cells by the rules
-//! in [`raycast`]; movement and paths use the terrain alone.
+//! Line of sight walks over the terrain and object cells by the rules in [`raycast`]; movement
+//! follows the server ([`movement`]); paths use the terrain alone.
 
 pub mod height;
 mod load;
@@ -37,9 +41,12 @@ pub mod movement;
 mod position;
 pub mod raycast;
 pub(crate) mod region;
+pub(crate) mod server_arith;
 
 pub use load::{LoadFinding, LoadFindingKind, LoadOptions, LoadReport};
-pub use movement::{DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop, MAX_CROSSINGS};
+pub use movement::{
+    DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop, MAX_CROSSINGS, SERVER_BUDGET,
+};
 pub use position::{Position, REGION_SIZE};
 pub use raycast::{RayError, RayHit};
 pub use region::{EdgeId, RegionIssue};
@@ -76,6 +83,19 @@ pub struct CellRef {
     pub cell: u16,
     /// The object triangle the point is on; `None` on the terrain.
     pub object: Option<ObjectCellRef>,
+}
+
+/// A point resolved onto a surface by the server's rules: the region's slot, the point, the
+/// cell of its tile as stored, the object triangle chosen (entry of the region's object list,
+/// triangle), the height, and whether there is a cell at all.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Resolved {
+    pub slot: usize,
+    pub pos: Position,
+    pub quad: u16,
+    pub object: Option<(u16, u32)>,
+    pub y: f32,
+    pub has_cell: bool,
 }
 
 /// A placed object instance, as [`World::object_instances`] lists it.
@@ -230,28 +250,8 @@ impl World {
         })
     }
 
-    /// The best object triangle under a normalised point, by `better`.
-    #[inline]
-    fn best_object(
-        &self,
-        pos: Position,
-        better: impl Fn(&crate::objects::Hit, &crate::objects::Hit) -> bool,
-    ) -> Option<crate::objects::Hit> {
-        if self.objects.is_empty() {
-            return None;
-        }
-        let slot = self.region_slot(pos.region)?;
-        let mut best: Option<crate::objects::Hit> = None;
-        self.objects.hits(slot, pos.region, pos.x, pos.z, |hit| {
-            if best.as_ref().map_or(true, |b| better(&hit, b)) {
-                best = Some(hit);
-            }
-        });
-        best
-    }
-
-    /// The raw cell index of a tile (the low 16 bits of its cell index), for a point on an
-    /// object.
+    /// The cell of the tile under a normalised point as stored (the low 16 bits of its cell
+    /// index), open or closed: the cell whose object list the server consults.
     fn tile_raw_cell(&self, region: &Region, pos: Position) -> u16 {
         let (tx, tz) = (
             height::tile_index(pos.x) as usize,
@@ -260,9 +260,113 @@ impl World {
         region.raw_tile_cell[tz * TILES_PER_SIDE + tx]
     }
 
-    /// The cell under a point: the highest object triangle containing it, else the cell of
-    /// its tile; `None` on a blocked tile without an object, in a region that is not loaded,
-    /// or at a non-finite position. See [the module docs](self) for how objects are chosen.
+    /// The server's `FindNavCell` at a point and reference height `y`: the terrain of the
+    /// point's tile, then each object its cell lists, in the list's order (each asked for its
+    /// triangle nearest in height to the point's y — which, as in the server, is the height the
+    /// previous object found, once one has found one), the closest to `y` winning and the
+    /// earlier on a tie (the terrain first). `None` outside the loaded regions.
+    pub(crate) fn find_nav_cell(&self, pos: Position, y: f32) -> Option<Resolved> {
+        let pos = World::normal(pos)?;
+        let slot = self.region_slot(pos.region)?;
+        let region = &self.regions[slot];
+        let raw = self.tile_raw_cell(region, pos);
+        let walkable = self.tile_cell(region, pos).is_some();
+        let ground = height::find_height(region, pos.x, pos.z)?;
+        if usize::from(raw) >= region.cells.len() {
+            // The server finds no cell and leaves the height as it was.
+            return Some(Resolved {
+                slot,
+                pos,
+                quad: raw,
+                object: None,
+                y,
+                has_cell: false,
+            });
+        }
+        let mut best_delta = ground - y;
+        let mut best = None;
+        let mut probe_y = y;
+        for &k in region.objects_of_cell(raw) {
+            let Some(p) = self.objects.placement(slot, k) else {
+                continue;
+            };
+            let mesh = self.objects.server_mesh(p);
+            if let Some((tri, found)) =
+                crate::objects::placement_find_cell(mesh, p, [pos.x, probe_y, pos.z])
+            {
+                probe_y = found;
+                let delta = found - y;
+                if delta.abs() < best_delta.abs() {
+                    best_delta = delta;
+                    best = Some((k, tri));
+                }
+            }
+        }
+        Some(Resolved {
+            slot,
+            pos,
+            quad: raw,
+            object: best,
+            y: best_delta + y,
+            has_cell: best.is_some() || walkable,
+        })
+    }
+
+    /// The highest object triangle under a normalised point among those its tile's cell
+    /// lists (the earlier in the list, then the lower triangle index, on a tie), with its
+    /// height; `None` when there is none.
+    pub(crate) fn highest_object(&self, pos: Position) -> Option<Resolved> {
+        let slot = self.region_slot(pos.region)?;
+        let region = &self.regions[slot];
+        let raw = self.tile_raw_cell(region, pos);
+        let mut best: Option<(u16, u32, f32)> = None;
+        for &k in region.objects_of_cell(raw) {
+            let Some(p) = self.objects.placement(slot, k) else {
+                continue;
+            };
+            let mesh = self.objects.server_mesh(p);
+            let local = server_arith::transform(&p.to_local, [pos.x, 0.0, pos.z]);
+            mesh.for_each_inside(local[0], local[2], |tri, h| {
+                let y = server_arith::transform(&p.to_world, [local[0], h, local[2]])[1];
+                if best.map_or(true, |b| y > b.2) {
+                    best = Some((k, tri, y));
+                }
+            });
+        }
+        let (k, tri, y) = best?;
+        Some(Resolved {
+            slot,
+            pos,
+            quad: raw,
+            object: Some((k, tri)),
+            y,
+            has_cell: true,
+        })
+    }
+
+    /// The cell a resolved point names.
+    pub(crate) fn resolved_cell(&self, r: &Resolved) -> Option<CellRef> {
+        if !r.has_cell {
+            return None;
+        }
+        Some(CellRef {
+            region: r.pos.region,
+            cell: r.quad,
+            object: r.object.map(|(k, tri)| ObjectCellRef {
+                instance: self
+                    .objects
+                    .placement(r.slot, k)
+                    .expect("a resolved object is placed")
+                    .key,
+                cell: tri as u16,
+            }),
+        })
+    }
+
+    /// The cell under a point: the highest object triangle containing it (of the objects the
+    /// cell of its tile lists), else the cell of its tile; `None` on a blocked tile without an
+    /// object, in a region that is not loaded, or at a non-finite position. See [the module
+    /// docs](self).
     ///
     /// Tiles and regions are half-open: a point at local 20 is in the second tile, a point at
     /// local 1920 in the next region.
@@ -270,12 +374,10 @@ impl World {
     pub fn cell_at(&self, pos: Position) -> Option<CellRef> {
         let pos = World::normal(pos)?;
         let region = self.region(pos.region)?;
-        if let Some(hit) = self.best_object(pos, crate::objects::higher) {
-            return Some(CellRef {
-                region: pos.region,
-                cell: self.tile_raw_cell(region, pos),
-                object: Some(hit.cell),
-            });
+        if !self.objects.is_empty() {
+            if let Some(r) = self.highest_object(pos) {
+                return self.resolved_cell(&r);
+            }
         }
         self.tile_cell(region, pos).map(|cell| CellRef {
             region: pos.region,
@@ -284,36 +386,16 @@ impl World {
         })
     }
 
-    /// The cell under a point at reference height `y`: of the object triangles containing the
-    /// point and the terrain, the one whose height is closest to `y`, with its height; `None`
-    /// when the terrain wins on a blocked tile (the height is still given), or outside the
-    /// loaded regions (no height either).
+    /// The cell under a point at reference height `y`, and the height there, as the server's
+    /// `FindNavCell` answers ([module docs](self)): the cell `None` when the terrain wins on a
+    /// blocked tile (the height is still given); `None` outside the loaded regions or for a
+    /// non-finite `y`.
     pub fn surface_at_y(&self, pos: Position, y: f32) -> Option<(Option<CellRef>, f32)> {
-        let pos = World::normal(pos)?;
-        let region = self.region(pos.region)?;
-        let object = self.best_object(pos, |a, b| crate::objects::closer(a, b, y));
-        let terrain = height::find_height(region, pos.x, pos.z);
-        match (object, terrain) {
-            (Some(hit), Some(ground))
-                if crate::objects::distance(ground, y)
-                    < crate::objects::distance(hit.height, y) => {}
-            (Some(hit), _) => {
-                let cell = CellRef {
-                    region: pos.region,
-                    cell: self.tile_raw_cell(region, pos),
-                    object: Some(hit.cell),
-                };
-                return Some((Some(cell), hit.height));
-            }
-            (None, _) => {}
+        if !y.is_finite() {
+            return None;
         }
-        let ground = terrain?;
-        let cell = self.tile_cell(region, pos).map(|cell| CellRef {
-            region: pos.region,
-            cell,
-            object: None,
-        });
-        Some((cell, ground))
+        let r = self.find_nav_cell(pos, y)?;
+        Some((self.resolved_cell(&r), r.y))
     }
 
     /// The cell under a point at reference height `y` ([`World::surface_at_y`]'s cell).
@@ -321,9 +403,9 @@ impl World {
         self.surface_at_y(pos, y).and_then(|(cell, _)| cell)
     }
 
-    /// The height of the surface under a point nearest reference height `y`: an object
-    /// triangle's or the terrain's ([`World::surface_at_y`]); `None` outside the loaded
-    /// regions.
+    /// The height of the surface under a point nearest reference height `y`, as the server's
+    /// `FindNavCell` computes it, to the bit ([`World::surface_at_y`]); `None` outside the
+    /// loaded regions or for a non-finite `y`.
     pub fn height_at_y(&self, pos: Position, y: f32) -> Option<f32> {
         self.surface_at_y(pos, y).map(|(_, h)| h)
     }

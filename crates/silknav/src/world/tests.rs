@@ -305,8 +305,7 @@ fn a_walk_ending_on_a_blocked_tile_of_an_open_cell_arrives() {
 }
 
 #[test]
-fn edges_that_loop_end_the_walk_at_the_crossing_limit() {
-    use super::movement::MoveError;
+fn edges_that_loop_run_out_the_servers_budget_and_answer_the_goal() {
     let id = RegionId::new(7, 7);
     let mut mesh = build_world(&[RegionInput::open(id)]).remove(&id).unwrap();
     // An edge of cell 0 through its own centre, leading back into cell 0: every crossing
@@ -326,6 +325,14 @@ fn edges_that_loop_end_the_walk_at_the_crossing_limit() {
     });
     let world = World::from_navmeshes([(id, &mesh)]);
     let far = c.max[0].get() + 10.0;
-    let out = world.move_along(Position::new(id, cx - 5.0, cz), Position::new(id, far, cz));
-    assert_eq!(out, Err(MoveError::StepLimit));
+    let goal = Position::new(id, far, cz);
+    // The server circles 2³¹ − 1 times, then answers the goal with the cell it was in.
+    let out = world
+        .move_along(Position::new(id, cx - 5.0, cz), goal)
+        .unwrap();
+    assert_eq!(
+        (out.stop, out.position, out.cell.cell),
+        (MoveStop::Looped, goal, 0)
+    );
+    assert_eq!(Some(out.height), world.height_at(goal));
 }

@@ -9,4 +9,5 @@ mod objects;
 mod oracle;
 mod paths;
 mod queries;
+mod server_walk;
 mod worlds;

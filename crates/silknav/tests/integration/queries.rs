@@ -399,6 +399,7 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
                     }
                     silknav::world::MoveStop::Wall { .. } => walls += 1,
                     silknav::world::MoveStop::NoEdge => {}
+                    other => panic!("{name}: {other:?} on a world without objects"),
                 }
             }
             assert!(

@@ -291,6 +291,15 @@ fn write_queries(t: &mut Vec<u8>, world: &World, p: &Points) -> std::io::Result<
                         format!("stopped by a wall {place} ({})", edge_name(region, edge))
                     }
                     MoveStop::NoEdge => format!("stopped where the cell has no edge {place}"),
+                    MoveStop::ObjectWall { edge } => {
+                        format!("stopped by an object's edge {place} ({edge})")
+                    }
+                    MoveStop::Transition => {
+                        format!("stopped entering or leaving an object {place}")
+                    }
+                    MoveStop::Looped => {
+                        format!("circled until the server's budget ran out {place}")
+                    }
                 }
             }
             Err(e) => format!("none ({e})"),

@@ -9,9 +9,8 @@
 //! {"owner":"694f","uid":1,"cell":3}` on an object, or `{"region":null,"cell":null,
 //! "object":null}`.
 
-use super::{position, Answer, PointYArgs};
+use super::{cell_words, position, Answer, CellJson, PointYArgs};
 use crate::exit::Status;
-use serde::Serialize;
 use silknav::{CellRef, World};
 use std::io::{self, Write};
 
@@ -35,20 +34,6 @@ pub fn run(args: &PointYArgs) -> anyhow::Result<Status> {
     super::run_with_y(args, ask)
 }
 
-#[derive(Serialize)]
-struct CellJson {
-    region: Option<String>,
-    cell: Option<u16>,
-    object: Option<ObjectJson>,
-}
-
-#[derive(Serialize)]
-struct ObjectJson {
-    owner: String,
-    uid: u16,
-    cell: u16,
-}
-
 impl Answer for CellAnswer {
     fn is_yes(&self) -> bool {
         self.0.is_some()
@@ -56,33 +41,12 @@ impl Answer for CellAnswer {
 
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         match self.0 {
-            Some(c) => {
-                write!(out, "{} {}", c.region, c.cell)?;
-                if let Some(o) = c.object {
-                    write!(
-                        out,
-                        " object {}:{} {}",
-                        o.instance.owner(),
-                        o.instance.uid(),
-                        o.cell
-                    )?;
-                }
-                Ok(())
-            }
+            Some(c) => out.write_all(cell_words(c).as_bytes()),
             None => out.write_all(b"none"),
         }
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = CellJson {
-            region: self.0.map(|c| c.region.to_string()),
-            cell: self.0.map(|c| c.cell),
-            object: self.0.and_then(|c| c.object).map(|o| ObjectJson {
-                owner: o.instance.owner().to_string(),
-                uid: o.instance.uid(),
-                cell: o.cell,
-            }),
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        serde_json::to_writer(out, &CellJson::new(self.0)).map_err(io::Error::from)
     }
 }

@@ -13,10 +13,9 @@
 //! null; `object_edge` `{"owner","uid","kind","index"}` of the object edge, or null), or
 //! `{"clear":null,"error":"start-blocked"}`.
 
-use super::{position, world_xz, Answer, EdgeJson, SegmentYArgs};
+use super::{object_words, position, world_xz, Answer, EdgeJson, ObjectEdgeJson, SegmentYArgs};
 use crate::exit::Status;
 use serde::Serialize;
-use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::world::{RayError, RayHit};
 use silknav::World;
 use std::io::{self, Write};
@@ -55,15 +54,6 @@ pub fn run(args: &SegmentYArgs) -> anyhow::Result<Status> {
     )
 }
 
-/// The words of an object edge: `OOOO:UID KIND N`.
-fn object_words(e: ObjectEdgeRef) -> (String, &'static str) {
-    let kind = match e.kind {
-        ObjectEdgeKind::Outline => "outline",
-        ObjectEdgeKind::Inline => "inline",
-    };
-    (format!("{}:{}", e.instance.owner(), e.instance.uid()), kind)
-}
-
 #[derive(Serialize)]
 struct LosJson {
     clear: Option<bool>,
@@ -81,14 +71,6 @@ struct HitJson {
     edge: Option<EdgeJson>,
     object_edge: Option<ObjectEdgeJson>,
     normal: [f32; 2],
-}
-
-#[derive(Serialize)]
-struct ObjectEdgeJson {
-    owner: String,
-    uid: u16,
-    kind: &'static str,
-    index: u16,
 }
 
 impl Answer for LosAnswer {
@@ -128,12 +110,7 @@ impl Answer for LosAnswer {
                         z,
                         t: hit.t,
                         edge: hit.edge.map(|(r, e)| EdgeJson::new(r, e)),
-                        object_edge: hit.object_edge.map(|e| ObjectEdgeJson {
-                            owner: e.instance.owner().to_string(),
-                            uid: e.instance.uid(),
-                            kind: object_words(e).1,
-                            index: e.edge,
-                        }),
+                        object_edge: hit.object_edge.map(ObjectEdgeJson::new),
                         normal: hit.normal,
                     }),
                     error: None,

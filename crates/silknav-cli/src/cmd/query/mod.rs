@@ -20,8 +20,9 @@ use crate::values;
 use anyhow::{anyhow, Context};
 use jmxv::RegionId;
 use serde::Serialize;
+use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::world::EdgeId;
-use silknav::{LoadFindingKind, LoadOptions};
+use silknav::{CellRef, LoadFindingKind, LoadOptions};
 use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -99,7 +100,7 @@ pub struct PointArgs {
 #[derive(Debug, clap::Args)]
 pub struct SegmentArgs {
     #[command(flatten)]
-    world: WorldArgs,
+    pub(crate) world: WorldArgs,
     /// World x of the start; without coordinates, the queries are read from standard input
     #[arg(value_name = "X1", requires = "z2", allow_negative_numbers = true, value_parser = values::coordinate)]
     x1: Option<f64>,
@@ -119,11 +120,11 @@ pub struct SegmentArgs {
 #[derive(Debug, clap::Args)]
 pub struct SegmentYArgs {
     #[command(flatten)]
-    segment: SegmentArgs,
+    pub(crate) segment: SegmentArgs,
     /// Reference height of the start: the segment starts on the object floor or ground
     /// nearest it (in a batch, the height of lines with only four numbers)
     #[arg(long, value_name = "Y", allow_negative_numbers = true, value_parser = values::coordinate)]
-    y: Option<f64>,
+    pub(crate) y: Option<f64>,
 }
 
 impl SegmentYArgs {
@@ -166,23 +167,11 @@ pub trait Answer {
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()>;
 }
 
-/// Loads the world, then answers the command line's query, or every query on standard input.
+/// Loads the world, then answers the command line's query, or every query on standard input;
+/// a query has `arity.0` to `arity.1` numbers.
 ///
 /// # Errors
 /// The world cannot be loaded, or standard input or output fails.
-fn run<A: Answer>(
-    world: &WorldArgs,
-    numbers: Option<Vec<f64>>,
-    arity: usize,
-    ask: impl FnMut(&World, &[f64]) -> A,
-) -> anyhow::Result<Status> {
-    run_range(world, numbers, (arity, arity), ask)
-}
-
-/// [`run`] for queries of `arity.0` to `arity.1` numbers.
-///
-/// # Errors
-/// As for [`run`].
 fn run_range<A: Answer>(
     world: &WorldArgs,
     numbers: Option<Vec<f64>>,
@@ -408,6 +397,80 @@ impl EdgeJson {
             region: region.to_string(),
             kind,
             index,
+        }
+    }
+}
+
+/// The words of an object edge: `OOOO:UID KIND`, then its index.
+fn object_words(e: ObjectEdgeRef) -> (String, &'static str) {
+    let kind = match e.kind {
+        ObjectEdgeKind::Outline => "outline",
+        ObjectEdgeKind::Inline => "inline",
+    };
+    (format!("{}:{}", e.instance.owner(), e.instance.uid()), kind)
+}
+
+/// An object edge in JSON: `{"owner":"694e","uid":1,"kind":"outline","index":4}`.
+#[derive(Serialize)]
+struct ObjectEdgeJson {
+    owner: String,
+    uid: u16,
+    kind: &'static str,
+    index: u16,
+}
+
+impl ObjectEdgeJson {
+    fn new(e: ObjectEdgeRef) -> ObjectEdgeJson {
+        ObjectEdgeJson {
+            owner: e.instance.owner().to_string(),
+            uid: e.instance.uid(),
+            kind: object_words(e).1,
+            index: e.edge,
+        }
+    }
+}
+
+/// The text of a cell, as `silknav cell` prints it: `RRRR C`, with ` object OOOO:UID T` on an
+/// object.
+fn cell_words(c: CellRef) -> String {
+    let mut text = format!("{} {}", c.region, c.cell);
+    if let Some(o) = c.object {
+        text += &format!(
+            " object {}:{} {}",
+            o.instance.owner(),
+            o.instance.uid(),
+            o.cell
+        );
+    }
+    text
+}
+
+/// A cell in JSON, as `silknav cell` writes it.
+#[derive(Serialize)]
+struct CellJson {
+    region: Option<String>,
+    cell: Option<u16>,
+    object: Option<ObjectJson>,
+}
+
+/// An object triangle in JSON.
+#[derive(Serialize)]
+struct ObjectJson {
+    owner: String,
+    uid: u16,
+    cell: u16,
+}
+
+impl CellJson {
+    fn new(c: Option<CellRef>) -> CellJson {
+        CellJson {
+            region: c.map(|c| c.region.to_string()),
+            cell: c.map(|c| c.cell),
+            object: c.and_then(|c| c.object).map(|o| ObjectJson {
+                owner: o.instance.owner().to_string(),
+                uid: o.instance.uid(),
+                cell: o.cell,
+            }),
         }
     }
 }

@@ -1,33 +1,48 @@
-//! `silknav move DIR X1 Z1 X2 Z2 [--guard one-sided|symmetric|off]`: where a walk from the
-//! start toward the end stops.
+//! `silknav move DIR X1 Z1 X2 Z2 [--y Y] [--guard one-sided|symmetric|off]
+//! [--no-object-checks]`: where a walk from the start toward the end stops, as the game server
+//! walks it.
 //!
-//! Text: `X Z REASON`, the stop in world coordinates and why the walk stopped there (`arrived`,
-//! `wall`, `no-edge`), or `none REASON` when the walk fails (`start-blocked`, `too-far`,
-//! `off-mesh`, `missing-region`, `step-limit`). JSON: `{"x":..,"z":..,"height":..,"stop":"wall","edge":..}`
-//! (`edge` `{"region","kind","index"}` for a wall, else null), or
-//! `{"stop":null,"error":"off-mesh"}` (with `"region":"RRRR"` for `missing-region`).
+//! Text: `X Z REASON height H cell CELL [edge EDGE]`: the stop in world coordinates, why the
+//! walk stopped there (`arrived`, `wall`, `no-edge`, `object-wall`, `transition`, `looped`),
+//! the height the server gives it, its cell as `silknav cell` prints one (`RRRR C` or `RRRR C
+//! object OOOO:UID T`), and for `wall` and `object-wall` the edge (`RRRR internal N`, `RRRR
+//! global N`, `object OOOO:UID outline N`, `object OOOO:UID inline N`); or `none REASON` when
+//! the walk fails (`start-blocked`, `too-far`, `off-mesh`, `missing-region`, `step-limit`,
+//! `object-refused`). JSON: `{"x":..,"z":..,"height":..,"stop":"wall","cell":{..},
+//! "edge":{"region","kind","index"}|null,"object_edge":{"owner","uid","kind","index"}|null}`,
+//! or `{"stop":null,"error":"off-mesh"}` (with `"region":"RRRR"` for `missing-region`).
+//!
+//! The walk starts on the surface `silknav cell` answers, or with `--y` (or a fifth number on
+//! a batch line) on the one nearest that height.
 
-use super::{position, world_xz, Answer, EdgeJson, SegmentArgs};
+use super::{
+    cell_words, object_words, position, world_xz, Answer, CellJson, EdgeJson, ObjectEdgeJson,
+    SegmentYArgs,
+};
 use crate::exit::Status;
 use jmxv::json::Float;
 use jmxv::F32;
 use serde::Serialize;
-use silknav::world::{DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop};
+use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveOutcome, MoveStop};
 use silknav::World;
 use std::io::{self, Write};
 
-/// Where a walk stops, as the library's [`World::move_along`] finds it.
+/// Where a walk stops, as the library's [`World::move_with`] finds it.
 pub struct MoveAnswer(pub Result<MoveOutcome, MoveError>);
 
 /// `silknav move`'s arguments.
 #[derive(Debug, clap::Args)]
 pub struct MoveArgs {
     #[command(flatten)]
-    segment: SegmentArgs,
+    segment: SegmentYArgs,
     /// The server's refusal of goals more than 1920 units away: `one-sided` (the server's:
     /// only goals east or north), `symmetric` (either way), `off`
     #[arg(long, value_enum, default_value_t = GuardArg::OneSided)]
     guard: GuardArg,
+    /// Walk as with the server's movement flag 0: objects refuse no entry and no exit, and no
+    /// probe along the way fails the move
+    #[arg(long)]
+    no_object_checks: bool,
 }
 
 /// [`DistanceGuard`] on the command line.
@@ -51,15 +66,19 @@ impl From<GuardArg> for DistanceGuard {
     }
 }
 
-/// Answers one query: numbers are `x1 z1 x2 z2`.
-pub fn ask(world: &World, n: &[f64], options: &MoveOptions) -> MoveAnswer {
+/// Answers one query: numbers are `x1 z1 x2 z2`, and the start's reference height when given.
+pub fn ask(world: &World, n: &[f64], y: Option<f32>, options: &MoveOptions) -> MoveAnswer {
     let Some(from) = position(n[0], n[1]) else {
         return MoveAnswer(Err(MoveError::StartNotWalkable));
     };
     let Some(to) = position(n[2], n[3]) else {
         return MoveAnswer(Err(MoveError::OffMesh));
     };
-    MoveAnswer(world.move_with(from, to, options))
+    let options = match y {
+        Some(y) => options.with_start_y(y),
+        None => *options,
+    };
+    MoveAnswer(world.move_with(from, to, &options))
 }
 
 /// Runs `silknav move`.
@@ -67,12 +86,18 @@ pub fn ask(world: &World, n: &[f64], options: &MoveOptions) -> MoveAnswer {
 /// # Errors
 /// As for the query commands (see [`super`]).
 pub fn run(args: &MoveArgs) -> anyhow::Result<Status> {
-    let options = MoveOptions::new().with_guard(args.guard.into());
-    super::run(
-        &args.segment.world,
+    let options = MoveOptions::new()
+        .with_guard(args.guard.into())
+        .with_object_checks(!args.no_object_checks);
+    let default_y = args.segment.y;
+    super::run_range(
+        &args.segment.segment.world,
         args.segment.numbers(),
-        4,
-        |world, n| ask(world, n, &options),
+        (4, 5),
+        move |world, n| {
+            let y = n.get(4).copied().or(default_y).map(|y| y as f32);
+            ask(world, n, y, &options)
+        },
     )
 }
 
@@ -82,7 +107,11 @@ struct MoveJson {
     stop_at: Option<StopJson>,
     stop: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    cell: Option<CellJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     edge: Option<Option<EdgeJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object_edge: Option<Option<ObjectEdgeJson>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,9 +132,29 @@ impl Answer for MoveAnswer {
 
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         match self.0 {
-            Ok(outcome) => {
-                let (x, z) = world_xz(outcome.position);
-                write!(out, "{x} {z} {}", outcome.stop.word())
+            Ok(m) => {
+                let (x, z) = world_xz(m.position);
+                write!(
+                    out,
+                    "{x} {z} {} height {} cell {}",
+                    m.stop.word(),
+                    m.height,
+                    cell_words(m.cell)
+                )?;
+                match m.stop {
+                    MoveStop::Wall { region, edge } => {
+                        let (kind, index) = match edge {
+                            EdgeId::Internal(i) => ("internal", i),
+                            EdgeId::Global(i) => ("global", i),
+                        };
+                        write!(out, " edge {region} {kind} {index}")
+                    }
+                    MoveStop::ObjectWall { edge } => {
+                        let (instance, kind) = object_words(edge);
+                        write!(out, " edge object {instance} {kind} {}", edge.edge)
+                    }
+                    _ => Ok(()),
+                }
             }
             Err(e) => write!(out, "none {}", e.word()),
         }
@@ -113,20 +162,23 @@ impl Answer for MoveAnswer {
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
         let json = match self.0 {
-            Ok(outcome) => {
-                let (x, z) = world_xz(outcome.position);
-                let edge = match outcome.stop {
-                    MoveStop::Wall { region, edge } => Some(EdgeJson::new(region, edge)),
-                    _ => None,
+            Ok(m) => {
+                let (x, z) = world_xz(m.position);
+                let (edge, object_edge) = match m.stop {
+                    MoveStop::Wall { region, edge } => (Some(EdgeJson::new(region, edge)), None),
+                    MoveStop::ObjectWall { edge } => (None, Some(ObjectEdgeJson::new(edge))),
+                    _ => (None, None),
                 };
                 MoveJson {
                     stop_at: Some(StopJson {
                         x,
                         z,
-                        height: Float(F32::from(outcome.height)),
+                        height: Float(F32::from(m.height)),
                     }),
-                    stop: Some(outcome.stop.word()),
+                    stop: Some(m.stop.word()),
+                    cell: Some(CellJson::new(Some(m.cell))),
                     edge: Some(edge),
+                    object_edge: Some(object_edge),
                     error: None,
                     region: None,
                 }
@@ -134,7 +186,9 @@ impl Answer for MoveAnswer {
             Err(e) => MoveJson {
                 stop_at: None,
                 stop: None,
+                cell: None,
                 edge: None,
+                object_edge: None,
                 error: Some(e.word()),
                 region: match e {
                     MoveError::MissingRegion(r) => Some(r.to_string()),
