@@ -16,7 +16,7 @@
 //! criterion keeps freed memory around, which would hide the load's own peak.
 
 use criterion::{Criterion, SamplingMode, Throughput};
-use silknav::worldgen::{GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::World;
 use silknav_bench::cache::{cached_world, find_cached, CachedWorld, LIVE};
 use silknav_bench::memory::{heap_held_by, status_kib};
@@ -45,6 +45,7 @@ const WORLDS: [(&str, GenOptions); 2] = [
             width: 16,
             height: 16,
             origin: DEFAULT_ORIGIN,
+            landscape: Landscape::Rugged,
         },
     ),
     LIVE,

@@ -17,7 +17,7 @@ use criterion::{black_box, Criterion, Throughput};
 use silknav::files::Overwrite;
 use silknav::jmxv::RegionId;
 use silknav::world::LoadOptions;
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{Position, World};
 use silknav_bench::cache::bench_worlds_dir;
 use silknav_bench::queries::random_points;
@@ -34,6 +34,7 @@ const OPTIONS: GenOptions = GenOptions {
     width: 8,
     height: 8,
     origin: DEFAULT_ORIGIN,
+    landscape: Landscape::Rugged,
 };
 /// Points per batch; half on object triangles.
 const POINTS: usize = 10_000;

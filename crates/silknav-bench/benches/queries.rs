@@ -19,7 +19,7 @@ use criterion::{black_box, Criterion, Throughput};
 use silknav::build::{build_world, RegionInput};
 use silknav::jmxv::RegionId;
 use silknav::world::MoveStop;
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{Position, World};
 use silknav_bench::cache::{cached_world, find_cached, LIVE};
 use silknav_bench::memory::heap_held_by;
@@ -43,6 +43,7 @@ const OPTIONS: GenOptions = GenOptions {
     width: 8,
     height: 8,
     origin: DEFAULT_ORIGIN,
+    landscape: Landscape::Rugged,
 };
 /// Points per batch of `cell_at`, `height_at` and the floor.
 const POINTS: usize = 10_000;

@@ -9,7 +9,7 @@
 use criterion::{black_box, Criterion, SamplingMode, Throughput};
 use silknav::jmxv::lint::Severity;
 use silknav::lint::lint_world;
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav_bench::{criterion_home, duration, median_ns_since, per_second, Ratio};
 use std::time::{Duration, SystemTime};
 
@@ -21,6 +21,7 @@ const OPTIONS: GenOptions = GenOptions {
     width: 16,
     height: 16,
     origin: DEFAULT_ORIGIN,
+    landscape: Landscape::Rugged,
 };
 
 fn main() {

@@ -8,7 +8,7 @@
 //! measurement. The folders live in the target directory, which is never committed.
 
 use silknav::files::WorldFiles;
-use silknav::worldgen::{generate, GenOptions};
+use silknav::worldgen::{generate, GenOptions, Landscape};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::io;
@@ -24,6 +24,7 @@ pub const LIVE: (&str, GenOptions) = (
         width: 60,
         height: 55,
         origin: (128, 64),
+        landscape: Landscape::Rugged,
     },
 );
 
@@ -139,12 +140,13 @@ fn reuse(dir: &Path, head: &str) -> io::Result<Option<CachedWorld>> {
 /// The marker's lines that do not depend on the folder's contents.
 fn marker_head(options: &GenOptions) -> io::Result<String> {
     Ok(format!(
-        "silknav bench world\nseed {}\nsize {}x{}\norigin {},{}\ngenerator {:016x}\n",
+        "silknav bench world\nseed {}\nsize {}x{}\norigin {},{}\nlandscape {:?}\ngenerator {:016x}\n",
         options.seed,
         options.width,
         options.height,
         options.origin.0,
         options.origin.1,
+        options.landscape,
         generator_fingerprint(options)?
     ))
 }

@@ -7,13 +7,16 @@
 //! - [`queries`]: seeded query sets over a world (points, walkable points, segments).
 //! - [`record`]: the date, the machine and atomic writes, for results committed from a run.
 //! - [`rects`]: a world's walkable rectangles as a polygon mesh with T-junctions, the input of
-//!   the paths bench's competitor.
+//!   the paths bench's competitors.
+//! - [`polys`]: those rectangles cut into small convex polygons with their neighbours, the
+//!   input Detour takes.
 //!
 //! Everything printed goes through [`duration`], [`Ratio`] and [`verdict`], so every bench
 //! reports in the same words.
 
 pub mod cache;
 pub mod memory;
+pub mod polys;
 pub mod queries;
 pub mod record;
 pub mod rects;

@@ -8,7 +8,7 @@
 //! ```
 
 use silknav::files::{write_atomic, Overwrite};
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav_render::{render_with_overlay, Colour, Overlay, Pin, RenderOptions};
 use std::time::Instant;
 
@@ -18,6 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         width: 2,
         height: 2,
         origin: DEFAULT_ORIGIN,
+        landscape: Landscape::Rugged,
     };
     let mut options = RenderOptions::default();
     let mut out = String::from("world.png");

@@ -2,6 +2,8 @@
 //!
 //! - [`build`]: valid navmesh files from tile masks (the back end of world generation and
 //!   imports).
+//! - [`query`]: the queries in world coordinates, as the command line and the server take
+//!   them; with the `serde` feature, [`json`]: their answers as the JSON both send.
 //! - [`files`]: the files of a world folder, read and written together: which file is which
 //!   ([`files::scan_folder`]) and the one atomic writer ([`files::write_atomic`]).
 //! - [`worldgen`]: synthetic game-like worlds.
@@ -11,6 +13,9 @@
 //! - [`objects`]: buildings, gates and bridges: their files resolved, placed and indexed.
 //! - [`path`]: exact any-angle shortest paths across regions.
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
+//!
+//! # Features
+//! - `serde`: the [`json`] module (and `jmxv`'s JSON forms).
 //!
 //! The format crate is re-exported so that users need one dependency.
 //!
@@ -71,10 +76,13 @@
 pub mod build;
 pub mod files;
 pub mod geometry;
+#[cfg(feature = "serde")]
+pub mod json;
 pub mod lint;
 pub mod movingai;
 pub mod objects;
 pub mod path;
+pub mod query;
 mod rng;
 pub mod world;
 pub mod worldgen;

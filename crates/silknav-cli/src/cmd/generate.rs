@@ -6,7 +6,7 @@ use crate::progress::Progress;
 use crate::values;
 use anyhow::Context;
 use silknav::files::{MAPINFO, NAVMESH_FOLDER, OBJECT_IFO, TILE2D_IFO};
-use silknav::worldgen::{generate_with_progress, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate_with_progress, GenOptions, Landscape, DEFAULT_ORIGIN};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -26,6 +26,10 @@ pub struct Args {
     /// Region coordinates of the south-west region [default: 128,64]
     #[arg(long, value_name = "X,Z", value_parser = values::origin)]
     origin: Option<(u8, u8)>,
+    /// Open ground with scattered boulders (no terraced cliffs, badlands or rock masses, few
+    /// fortresses) instead of the rugged default
+    #[arg(long)]
+    open: bool,
     /// Replace files of the same names in DIR
     #[arg(long)]
     force: bool,
@@ -43,6 +47,11 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         width: args.size.0,
         height: args.size.1,
         origin: args.origin.unwrap_or(DEFAULT_ORIGIN),
+        landscape: if args.open {
+            Landscape::Open
+        } else {
+            Landscape::Rugged
+        },
     };
     let regions = options.regions()?;
     // Refuse before the work: a big world takes a while to generate.

@@ -1,7 +1,7 @@
 //! `silknav gen`: deterministic worlds, the library's bytes, no clobbering, bad options.
 
 use crate::support::*;
-use silknav::worldgen::{generate, GenOptions};
+use silknav::worldgen::{generate, GenOptions, Landscape};
 
 #[test]
 fn the_same_seed_and_size_give_the_same_bytes() {
@@ -44,6 +44,7 @@ fn writes_what_the_library_generates_and_says_so() {
         width: 1,
         height: 2,
         origin: (3, 4),
+        landscape: Landscape::Rugged,
     })
     .unwrap()
     .into_files();
@@ -72,6 +73,33 @@ fn writes_what_the_library_generates_and_says_so() {
                 .to_owned()
         ]
     );
+}
+
+#[test]
+fn open_writes_the_librarys_open_landscape() {
+    let dir = temp();
+    let args = [
+        "gen", "--out", "w", "--seed", "4", "--size", "1x1", "--open",
+    ];
+    let run = silknav(dir.path(), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let options = |landscape| GenOptions {
+        seed: 4,
+        width: 1,
+        height: 1,
+        origin: silknav::worldgen::DEFAULT_ORIGIN,
+        landscape,
+    };
+    let written = files_in(&dir.path().join("w").join("navmesh"));
+    for (landscape, same) in [(Landscape::Open, true), (Landscape::Rugged, false)] {
+        let mut expected = generate(&options(landscape))
+            .unwrap()
+            .into_files()
+            .to_files()
+            .unwrap();
+        expected.sort();
+        assert_eq!(written == expected, same, "{landscape:?}");
+    }
 }
 
 #[test]

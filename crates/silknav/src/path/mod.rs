@@ -124,6 +124,12 @@ impl PathScratch {
             search: search::Search::default(),
         }
     }
+
+    /// Sets the budget of the searches to come (`None`: no limit), keeping the memory, so
+    /// that one scratch per thread serves queries with different budgets.
+    pub fn set_budget(&mut self, max_expansions: Option<usize>) {
+        self.budget = max_expansions;
+    }
 }
 
 /// What the path index holds and what building it cost.

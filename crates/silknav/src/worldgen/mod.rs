@@ -8,10 +8,14 @@
 //! - **blocked tiles**: cliffs (steep tiles), lakes (tiles under the water level), fortress
 //!   walls (some without gates: enclosed open pockets), and rock masses with a thin corridor
 //!   carved through;
+//! - or, with [`Landscape::Open`], wide open ground: gentle hills without terraces or
+//!   badlands, few fortresses, and scattered boulders (small blocked clusters) instead of rock
+//!   masses — the open maps with scattered obstacles much of the game's world is;
 //! - **planes**: water over lakes; some lakes frozen (ice plane, walkable at the ice height);
 //! - **objects**, each a `.bms` mesh of its own ([`meshes`]): buildings with walls and a
 //!   doorway, a linked pair of gates with a siege edge in each fortress's wall gaps, bridges
-//!   over walkable ground (deck, underpass sides, link edges at both ends), stairs up to a
+//!   over walkable ground and over lakes (deck, underpass sides, link edges at both ends;
+//!   a bridge over a lake stands at the height of its higher bank), stairs up to a
 //!   landing, and trees and rocks (no mesh); buildings on a region border are owned by one
 //!   region and listed in both. The terrain under an object stays open ground (trodden, so
 //!   textured as dirt), as in the game: the object's outline decides who enters, so a world
@@ -45,16 +49,31 @@ pub struct GenOptions {
     pub height: u8,
     /// Region coordinates (x, z) of the south-west region.
     pub origin: (u8, u8),
+    /// What the ground looks like.
+    pub landscape: Landscape,
+}
+
+/// The kind of ground a world is generated with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Landscape {
+    /// Hills, terraced plateaus with cliffs, badlands, lakes, fortresses and rock masses with
+    /// winding corridors: much blocked ground and many corners.
+    #[default]
+    Rugged,
+    /// Wide open ground with scattered obstacles: gentle hills, lakes, few fortresses, and
+    /// boulders of one to a dozen tiles strewn over each region instead of rock masses.
+    Open,
 }
 
 impl Default for GenOptions {
-    /// A 2×2 world at region (128, 64), seed 1.
+    /// A 2×2 rugged world at region (128, 64), seed 1.
     fn default() -> GenOptions {
         GenOptions {
             seed: 1,
             width: 2,
             height: 2,
             origin: DEFAULT_ORIGIN,
+            landscape: Landscape::Rugged,
         }
     }
 }
@@ -160,7 +179,7 @@ pub fn generate_with_progress(
     mut progress: impl FnMut(usize, usize),
 ) -> Result<GeneratedWorld, GenError> {
     let regions = options.regions()?;
-    let terrain = plan::Terrain::new(options.seed);
+    let terrain = plan::Terrain::new(options.seed, options.landscape);
     let plans: BTreeMap<RegionId, plan::RegionPlan> = regions
         .iter()
         .map(|&r| (r, plan::plan_region(&terrain, r, &regions)))

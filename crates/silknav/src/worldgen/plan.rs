@@ -3,6 +3,7 @@
 use super::catalog::{object_ids, texture_ids, Ground, ObjectClass, OBJECTS};
 use super::meshes;
 use super::noise::fbm;
+use super::Landscape;
 use crate::build::{PlacedObject, RegionInput, TileRect};
 use crate::rng::SplitMix64;
 use jmxv::nvm::{Link, Object, PLANES_PER_SIDE, PLANE_ICE, PLANE_WATER, TILES_PER_SIDE};
@@ -21,11 +22,12 @@ const CLIFF_STEP: f64 = 28.0;
 /// The height field and the other pure functions of world position.
 pub(crate) struct Terrain {
     seed: u64,
+    landscape: Landscape,
 }
 
 impl Terrain {
-    pub fn new(seed: u64) -> Terrain {
-        Terrain { seed }
+    pub fn new(seed: u64, landscape: Landscape) -> Terrain {
+        Terrain { seed, landscape }
     }
 
     /// Ground height at world position (x, z) in units.
@@ -33,6 +35,11 @@ impl Terrain {
         let s = self.seed;
         let hills = 360.0 * fbm(s, x / 9000.0, z / 9000.0, 4);
         let detail = 45.0 * fbm(s ^ 0x11, x / 1300.0, z / 1300.0, 4);
+        if self.landscape == Landscape::Open {
+            // Open ground: the same hills and lakes, no badlands and no terraces, so no
+            // cliffs break it up.
+            return hills + detail;
+        }
         // Badlands: where this mask is high, short steep bumps break the ground into many
         // small cliffs, as in the game's rocky regions (their files are the largest).
         let rugged = fbm(s ^ 0x44, x / 6000.0, z / 6000.0, 2);
@@ -173,6 +180,9 @@ struct PlannedObject {
     uid: u16,
     /// (uid of the partner, the partner's edge, this object's edge).
     links: Vec<(u16, u16, u16)>,
+    /// Its height, when not the ground's at (x, z) (a bridge over a lake stands at its
+    /// banks' height).
+    y: Option<f64>,
 }
 
 /// A rock mass: a ragged blob around (cx, cz) of radius about `r` tiles, with a corridor of
@@ -224,6 +234,8 @@ impl Rock {
 pub(crate) struct RegionPlan {
     walls: Vec<WorldRect>,
     rocks: Vec<Rock>,
+    /// Single blocked tiles of open landscapes' boulders.
+    boulders: Vec<WorldRect>,
     objects: Vec<PlannedObject>,
 }
 
@@ -239,7 +251,9 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         uid
     };
 
-    if rng.chance(0.35) {
+    let open = terrain.landscape == Landscape::Open;
+    // The rugged stream decides a fortress first; open ground keeps only a third of them.
+    if rng.chance(0.35) && (!open || rng.chance(0.33)) {
         // A fortress: a ring of one-tile walls; gates are gaps flanked by linked gate objects.
         let (w, h) = (rng.range(18, 40) as i32, rng.range(18, 40) as i32);
         let (x0, z0) = (
@@ -282,6 +296,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
                     owner: region,
                     uid: next_uid(),
                     links: Vec::new(),
+                    y: None,
                 });
             }
             // Each gate links one of its open ends to one of the other's.
@@ -318,7 +333,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         }
     }
 
-    if rng.chance(0.3) {
+    if rng.chance(0.3) && !open {
         // A rock mass of ragged outline with a thin, winding corridor through it.
         let r = rng.range(7, 15) as i32;
         let (cx, cz) = (
@@ -367,10 +382,12 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     // region, on ground a building could stand on.
     for _ in 0..6 {
         let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Bridge);
-        // The direction of the half's own +x (its inner end) after its quarter turns.
-        let turn = (yaw / std::f32::consts::FRAC_PI_2).round() as i32;
-        let (sx, sz): (i32, i32) = [(1, 0), (0, 1), (-1, 0), (0, -1)][turn.rem_euclid(4) as usize];
-        let (uw, uh) = (bw * (1 + sx.abs()), bh * (1 + sz.abs()));
+        let turn = (yaw / std::f32::consts::FRAC_PI_2).round() as u32;
+        let (uw, uh) = if turn % 2 == 0 {
+            (2 * bw, bh)
+        } else {
+            (bw, 2 * bh)
+        };
         let fx = ox + rng.range(2, (N - uw - 2) as u32) as i32;
         let fz = oz + rng.range(2, (N - uh - 2) as u32) as i32;
         let whole = WorldRect {
@@ -382,27 +399,9 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         if !terrain.is_buildable(whole) || overlaps_any(&plan, whole) {
             continue;
         }
-        // The first half at the end its inner end faces away from.
-        let first = WorldRect {
-            x0: if sx < 0 { fx + bw } else { fx },
-            z0: if sz < 0 { fz + bh } else { fz },
-            x1: if sx < 0 { fx + 2 * bw } else { fx + bw },
-            z1: if sz < 0 { fz + 2 * bh } else { fz + bh },
-        };
-        let second = WorldRect {
-            x0: first.x0 + sx * bw,
-            z0: first.z0 + sz * bh,
-            x1: first.x1 + sx * bw,
-            z1: first.z1 + sz * bh,
-        };
-        let half_turn = yaw + std::f32::consts::PI;
-        let link = meshes::bridge_link_edge(&OBJECTS[object_id as usize]);
-        let mut a = structure(object_id, yaw, first, region, next_uid());
-        let mut b = structure(object_id, half_turn, second, region, next_uid());
-        a.links.push((b.uid, link, link));
-        b.links.push((a.uid, link, link));
-        plan.objects.push(a);
-        plan.objects.push(b);
+        let uids = (next_uid(), next_uid());
+        plan.objects
+            .extend(bridge_halves(object_id, turn, whole, region, uids, None));
         break;
     }
 
@@ -450,10 +449,234 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
                 owner: region,
                 uid: next_uid(),
                 links: Vec::new(),
+                y: None,
             });
         }
     }
+
+    // What the rugged plan above did not need: its own random stream, so that adding these
+    // left every world generated before they existed as it was.
+    let mut extra = SplitMix64::new(terrain.seed ^ (u64::from(region.0) << 32) ^ 0xb41d6e);
+    if let Some((object_id, turn, whole, y)) = water_bridge(terrain, region, &plan, &mut extra) {
+        let uids = (next_uid(), next_uid());
+        plan.objects
+            .extend(bridge_halves(object_id, turn, whole, region, uids, Some(y)));
+    }
+    if terrain.landscape == Landscape::Open {
+        plan.boulders = boulders(terrain, region, &plan, &mut extra);
+    }
     plan
+}
+
+/// The two halves of a bridge over `whole`, turned `turn` quarter turns: the first at the end
+/// its inner end (its own +x) faces away from, the second beside it turned half a turn more,
+/// each linking its inner end to the other's.
+fn bridge_halves(
+    object_id: u32,
+    turn: u32,
+    whole: WorldRect,
+    owner: RegionId,
+    uids: (u16, u16),
+    y: Option<f64>,
+) -> [PlannedObject; 2] {
+    let (sx, sz): (i32, i32) = [(1, 0), (0, 1), (-1, 0), (0, -1)][(turn % 4) as usize];
+    let (bw, bh) = if sx != 0 {
+        ((whole.x1 - whole.x0) / 2, whole.z1 - whole.z0)
+    } else {
+        (whole.x1 - whole.x0, (whole.z1 - whole.z0) / 2)
+    };
+    let first = WorldRect {
+        x0: if sx < 0 { whole.x0 + bw } else { whole.x0 },
+        z0: if sz < 0 { whole.z0 + bh } else { whole.z0 },
+        x1: if sx < 0 { whole.x1 } else { whole.x0 + bw },
+        z1: if sz < 0 { whole.z1 } else { whole.z0 + bh },
+    };
+    let second = WorldRect {
+        x0: first.x0 + sx * bw,
+        z0: first.z0 + sz * bh,
+        x1: first.x1 + sx * bw,
+        z1: first.z1 + sz * bh,
+    };
+    let yaw = turn as f32 * std::f32::consts::FRAC_PI_2;
+    let link = meshes::bridge_link_edge(&OBJECTS[object_id as usize]);
+    let mut a = structure(object_id, yaw, first, owner, uids.0);
+    let mut b = structure(object_id, yaw + std::f32::consts::PI, second, owner, uids.1);
+    a.links.push((b.uid, link, link));
+    b.links.push((a.uid, link, link));
+    a.y = y;
+    b.y = y;
+    [a, b]
+}
+
+/// A bridge across a lake of the region (two halves, as [`bridge_halves`] places them): its
+/// deck's two end rows on dry, buildable ground, lake under at least half of the rows between,
+/// and nothing else in its way; at the height of its higher bank (never below the water).
+/// Every fitting place of every bridge and turn is found on the region's tile mask, and one is
+/// picked: (object id, quarter turns, the whole deck's rectangle, its height); `None` when no
+/// lake is near or none fits.
+fn water_bridge(
+    terrain: &Terrain,
+    region: RegionId,
+    plan: &RegionPlan,
+    rng: &mut SplitMix64,
+) -> Option<(u32, u32, WorldRect, f64)> {
+    let (ox, oz) = origin_tiles(region);
+    // Most regions have no lake: a coarse look at the heights decides that cheaply.
+    let near_water = (0..=12).any(|j| {
+        (0..=12).any(|i| {
+            let (x, z) = (ox + i * 8, oz + j * 8);
+            terrain.vertex(x, z) < WATER_LEVEL + 60.0
+        })
+    });
+    if !near_water {
+        return None;
+    }
+    // The region's heights once, then its lake and dry tiles.
+    let w = (N + 1) as usize;
+    let mut grid = vec![0.0f64; w * w];
+    for vz in 0..=N {
+        for vx in 0..=N {
+            grid[vz as usize * w + vx as usize] = terrain.vertex(ox + vx, oz + vz);
+        }
+    }
+    let range = |x: i32, z: i32| {
+        let v = z as usize * w + x as usize;
+        let c = [grid[v], grid[v + 1], grid[v + w], grid[v + w + 1]];
+        (
+            c.iter().copied().fold(f64::INFINITY, f64::min),
+            c.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        )
+    };
+    let lake = |x: i32, z: i32| range(x, z).1 < WATER_LEVEL;
+    let dry = |x: i32, z: i32| {
+        let (lo, hi) = range(x, z);
+        hi >= WATER_LEVEL && hi - lo <= CLIFF_STEP
+    };
+    let mut fits = Vec::new();
+    for object_id in object_ids(ObjectClass::Bridge) {
+        let (w, d) = OBJECTS[object_id as usize].size;
+        // The catalog's mesh is half a bridge: two of them make the deck.
+        let (length, rows) = (2 * i32::from(w), i32::from(d));
+        for turn in 0..4u32 {
+            let along_x = turn % 2 == 0;
+            let (bw, bh) = if along_x {
+                (length, rows)
+            } else {
+                (rows, length)
+            };
+            for fz in 2..N - bh - 2 {
+                for fx in 2..N - bw - 2 {
+                    let tile = |i: i32, j: i32| {
+                        if along_x {
+                            (fx + i, fz + j)
+                        } else {
+                            (fx + j, fz + i)
+                        }
+                    };
+                    let all = |i: i32, test: &dyn Fn(i32, i32) -> bool| {
+                        (0..rows).all(|j| {
+                            let (x, z) = tile(i, j);
+                            test(x, z)
+                        })
+                    };
+                    if !all(0, &dry) || !all(length - 1, &dry) {
+                        continue;
+                    }
+                    let wet = (1..length - 1).filter(|&i| all(i, &lake)).count() as i32;
+                    if 2 * wet >= length - 2 {
+                        fits.push((object_id, turn, fx, fz, bw, bh));
+                    }
+                }
+            }
+        }
+    }
+    // Places clear of what is planned already, each equally likely.
+    fits.retain(|&(_, _, fx, fz, bw, bh)| {
+        !overlaps_any(
+            plan,
+            WorldRect {
+                x0: ox + fx,
+                z0: oz + fz,
+                x1: ox + fx + bw,
+                z1: oz + fz + bh,
+            },
+        )
+    });
+    if fits.is_empty() {
+        return None;
+    }
+    let (object_id, turn, fx, fz, bw, bh) = fits[rng.range(0, fits.len() as u32) as usize];
+    let footprint = WorldRect {
+        x0: ox + fx,
+        z0: oz + fz,
+        x1: ox + fx + bw,
+        z1: oz + fz + bh,
+    };
+    // The ends' ground heights: the middle of the first and the last row of the deck.
+    let (cx, cz) = centre(footprint);
+    let half = f64::from(bw.max(bh)) * 10.0 - 10.0;
+    let bank = |sign: f64| {
+        if bw >= bh {
+            terrain.height(cx + sign * half, cz)
+        } else {
+            terrain.height(cx, cz + sign * half)
+        }
+    };
+    let y = bank(-1.0).max(bank(1.0)).max(WATER_LEVEL);
+    Some((object_id, turn, footprint, y))
+}
+
+/// Scattered boulders of an open region: small ragged clusters of blocked tiles on dry ground,
+/// clear of the objects and walls already planned.
+fn boulders(
+    terrain: &Terrain,
+    region: RegionId,
+    plan: &RegionPlan,
+    rng: &mut SplitMix64,
+) -> Vec<WorldRect> {
+    let (ox, oz) = origin_tiles(region);
+    let mut tiles = Vec::new();
+    for _ in 0..rng.range(12, 30) {
+        let (cx, cz) = (
+            ox + rng.range(2, (N - 2) as u32) as i32,
+            oz + rng.range(2, (N - 2) as u32) as i32,
+        );
+        // A random walk of 1 to 12 steps from the centre, each step one tile.
+        let (mut x, mut z) = (cx, cz);
+        let mut cluster = vec![(x, z)];
+        for _ in 0..rng.range(0, 12) {
+            match rng.range(0, 4) {
+                0 => x += 1,
+                1 => x -= 1,
+                2 => z += 1,
+                _ => z -= 1,
+            }
+            cluster.push((x, z));
+        }
+        let fits = cluster.iter().all(|&(x, z)| {
+            let tile = WorldRect {
+                x0: x,
+                z0: z,
+                x1: x + 1,
+                z1: z + 1,
+            };
+            (ox + 1..ox + N - 1).contains(&x)
+                && (oz + 1..oz + N - 1).contains(&z)
+                && terrain.is_buildable(tile)
+                && !overlaps_any(plan, tile)
+        });
+        if fits {
+            tiles.extend(cluster.into_iter().map(|(x, z)| WorldRect {
+                x0: x,
+                z0: z,
+                x1: x + 1,
+                z1: z + 1,
+            }));
+        }
+    }
+    tiles.sort_by_key(|t| (t.z0, t.x0));
+    tiles.dedup();
+    tiles
 }
 
 /// An object of a class with a yaw of a quarter turn: (id, yaw, tiles along world x, z).
@@ -491,6 +714,7 @@ fn structure(
         owner,
         uid,
         links: Vec::new(),
+        y: None,
     }
 }
 
@@ -561,9 +785,10 @@ pub(crate) fn rasterise(
             let wall = nearby
                 .iter()
                 .any(|p| p.walls.iter().any(|w| w.contains(wx, wz)));
-            let rock = nearby
-                .iter()
-                .any(|p| p.rocks.iter().any(|r| r.blocks(wx, wz)));
+            let rock = nearby.iter().any(|p| {
+                p.rocks.iter().any(|r| r.blocks(wx, wz))
+                    || p.boulders.iter().any(|b| b.contains(wx, wz))
+            });
             // Ground under a structure stays open, as in the game: its mesh's outline decides
             // who enters; the ground is only trodden.
             let structure = nearby.iter().any(|p| {
@@ -641,7 +866,7 @@ pub(crate) fn rasterise(
                 object_id: o.object_id,
                 position: [
                     F32::from((o.x - wx0) as f32),
-                    F32::from(terrain.height(o.x, o.z) as f32),
+                    F32::from(o.y.unwrap_or_else(|| terrain.height(o.x, o.z)) as f32),
                     F32::from((o.z - wz0) as f32),
                 ],
                 kind: 0xFFFF,

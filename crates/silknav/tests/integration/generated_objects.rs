@@ -8,7 +8,7 @@ use jmxv::RegionId;
 use silknav::files::{Overwrite, WorldFiles, WriteFileError};
 use silknav::lint::lint_world;
 use silknav::worldgen::catalog::{texture_ids, Ground, ObjectClass, OBJECTS};
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 
 fn world(seed: u64, width: u8, height: u8) -> WorldFiles {
     generate(&GenOptions {
@@ -16,6 +16,7 @@ fn world(seed: u64, width: u8, height: u8) -> WorldFiles {
         width,
         height,
         origin: DEFAULT_ORIGIN,
+        landscape: Landscape::Rugged,
     })
     .unwrap()
     .into_files()
@@ -368,4 +369,146 @@ fn lint_finds_instances_outside_their_region() {
     let mut broken = base.clone();
     set(&mut broken, owned_at, f32::NAN);
     assert!(errors(&broken).contains(&(file, "X013")));
+}
+
+/// The bridge halves of a generated world whose inner end (where the two halves meet, the
+/// bridge's middle) stands over a lake: per half, its owner region, the instance, and whether
+/// the tile under its outer end is walkable.
+fn water_bridges(files: &WorldFiles) -> Vec<(RegionId, Object, bool)> {
+    let mut found = Vec::new();
+    for (region, o) in owned(files) {
+        if class_of(o) != ObjectClass::Bridge {
+            continue;
+        }
+        let nav = nav_of(files, o).expect("bridges have a mesh");
+        // The deck runs along its own x; its ends are the extreme x of its vertices.
+        let xs = nav.vertices.iter().map(|v| f64::from(v.position[0].get()));
+        let (lo, hi) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+        let (sin, cos) = f64::from(o.yaw.get()).sin_cos();
+        let place = |x: f64| {
+            (
+                x * cos + f64::from(o.position[0].get()),
+                x * sin + f64::from(o.position[2].get()),
+            )
+        };
+        let tile_open = |(x, z): (f64, f64)| {
+            let n = TILES_PER_SIDE as i64;
+            let (tx, tz) = ((x / 20.0).floor() as i64, (z / 20.0).floor() as i64);
+            assert!(
+                (0..n).contains(&tx) && (0..n).contains(&tz),
+                "inside its region"
+            );
+            !files.navmeshes[&region].tiles[(tz * n + tx) as usize].is_blocked()
+        };
+        // The inner end (its own +x) over blocked ground (a lake), the outer end a little
+        // inside the deck over walkable ground.
+        if tile_open(place(hi - 5.0)) {
+            continue;
+        }
+        found.push((region, o.clone(), tile_open(place(lo + 5.0))));
+    }
+    found
+}
+
+#[test]
+fn some_bridges_cross_lakes_from_dry_bank_to_dry_bank() {
+    let mut total = 0;
+    // Lakes narrow enough to bridge are rare: these seeds have one each.
+    for seed in [2, 3] {
+        let files = world(seed, 3, 3);
+        let found = water_bridges(&files);
+        println!("seed {seed}: {} bridge halves over lakes", found.len());
+        assert_eq!(found.len() % 2, 0, "seed {seed}: bridges come in halves");
+        for (region, o, outer_end_dry) in found {
+            assert!(outer_end_dry, "seed {seed} {region:?} uid {}", o.uid);
+            assert_eq!(o.links.len(), 1, "the halves link to each other");
+            // The deck stands above the water.
+            let plane = files.navmeshes[&region].planes.heights[0].get();
+            assert!(
+                o.position[1].get() >= -150.0,
+                "{} vs water {plane}",
+                o.position[1].get()
+            );
+            total += 1;
+        }
+        assert!(
+            errors(&files).is_empty(),
+            "seed {seed}: {:?}",
+            errors(&files)
+        );
+    }
+    println!("bridge halves over lakes in seeds 2 and 3: {total}");
+    assert!(total >= 4, "bridge halves over lakes in seeds 2 and 3: {total}");
+}
+
+#[test]
+fn open_landscapes_are_mostly_open_with_many_small_obstacles() {
+    let options = |landscape| GenOptions {
+        seed: 3,
+        width: 2,
+        height: 2,
+        origin: DEFAULT_ORIGIN,
+        landscape,
+    };
+    let open = generate(&options(Landscape::Open)).unwrap().into_files();
+    let rugged = generate(&options(Landscape::Rugged)).unwrap().into_files();
+    let blocked = |files: &WorldFiles| -> usize {
+        files
+            .navmeshes
+            .values()
+            .map(|m| m.tiles.iter().filter(|t| t.is_blocked()).count())
+            .sum()
+    };
+    let tiles = 4 * TILES_PER_SIDE * TILES_PER_SIDE;
+    let (open_blocked, rugged_blocked) = (blocked(&open), blocked(&rugged));
+    println!("blocked tiles: open {open_blocked}, rugged {rugged_blocked} of {tiles}");
+    assert!(
+        open_blocked < rugged_blocked,
+        "open is more open than rugged"
+    );
+    assert!(
+        open_blocked * 100 < tiles * 12,
+        "at most 12% blocked: {open_blocked}"
+    );
+    // Scattered obstacles: many separate blocked clusters (4-connected), most of them small.
+    let n = TILES_PER_SIDE;
+    let mut clusters = Vec::new();
+    for mesh in open.navmeshes.values() {
+        let mut seen = vec![false; n * n];
+        for start in 0..n * n {
+            if seen[start] || !mesh.tiles[start].is_blocked() {
+                continue;
+            }
+            let (mut stack, mut size) = (vec![start], 0);
+            seen[start] = true;
+            while let Some(t) = stack.pop() {
+                size += 1;
+                let (x, z) = (t % n, t / n);
+                let around = [
+                    (x > 0).then(|| t - 1),
+                    (x + 1 < n).then(|| t + 1),
+                    (z > 0).then(|| t - n),
+                    (z + 1 < n).then(|| t + n),
+                ];
+                for u in around.into_iter().flatten() {
+                    if !seen[u] && mesh.tiles[u].is_blocked() {
+                        seen[u] = true;
+                        stack.push(u);
+                    }
+                }
+            }
+            clusters.push(size);
+        }
+    }
+    let small = clusters.iter().filter(|&&s| s <= 13).count();
+    println!(
+        "open: {} blocked clusters, {small} of at most 13 tiles",
+        clusters.len()
+    );
+    assert!(clusters.len() >= 40, "{} clusters", clusters.len());
+    assert!(small * 4 >= clusters.len() * 3, "most clusters are small");
+    // Still a valid, clean world, and the same bytes again.
+    assert!(errors(&open).is_empty(), "{:?}", errors(&open));
+    let again = generate(&options(Landscape::Open)).unwrap().into_files();
+    assert_eq!(again.to_files().unwrap(), open.to_files().unwrap());
 }

@@ -7,7 +7,7 @@ use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
 use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles};
 use silknav::world::RegionIssue;
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{LoadFinding, LoadFindingKind, LoadReport, Position, World};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -282,6 +282,7 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
         width: 2,
         height: 2,
         origin: DEFAULT_ORIGIN,
+        landscape: Landscape::Rugged,
     })
     .unwrap()
     .into_files();

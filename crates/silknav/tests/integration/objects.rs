@@ -636,12 +636,13 @@ fn terrain_only_rays_are_todays_answers() {
 #[test]
 fn line_of_sight_on_generated_worlds_agrees_with_the_brute_force_oracle() {
     use silknav::files::Overwrite;
-    use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+    use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
     let files = generate(&GenOptions {
         seed: 4,
         width: 3,
         height: 3,
         origin: DEFAULT_ORIGIN,
+        landscape: Landscape::Rugged,
     })
     .unwrap()
     .into_files();

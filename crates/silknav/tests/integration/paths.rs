@@ -91,7 +91,7 @@ fn random512_any_angle_lengths() {
 
 use jmxv::nvm::{NavMesh, EDGE_BLOCKED};
 use jmxv::RegionId;
-use silknav::worldgen::{generate, GenOptions};
+use silknav::worldgen::{generate, GenOptions, Landscape};
 use silknav_testkit::rng::SplitMix64;
 
 /// A region with boxes, a pocket, corners that meet diagonally, and walls between walkable
@@ -447,6 +447,7 @@ fn paths_equal_the_visibility_graph_oracle_on_small_worlds() {
                 width: 1,
                 height: 1,
                 origin: (40, 30),
+                landscape: Landscape::Rugged,
             })
             .unwrap();
             World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)))
@@ -529,6 +530,7 @@ fn paths_validate_on_generated_worlds() {
             width: 3,
             height: 2,
             origin: (60, 40),
+            landscape: Landscape::Rugged,
         })
         .unwrap();
         let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));

@@ -4,7 +4,7 @@
 use crate::oracle::{Ground, SCALE};
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::worldgen::{generate, GenOptions};
+use silknav::worldgen::{generate, GenOptions, Landscape};
 use silknav::{Position, World};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
@@ -21,6 +21,7 @@ fn worlds() -> Vec<(String, BTreeMap<RegionId, NavMesh>)> {
             width: 2,
             height: 2,
             origin: ORIGIN,
+            landscape: Landscape::Rugged,
         })
         .unwrap();
         out.push((format!("generated seed {seed}"), g.regions));
@@ -419,6 +420,7 @@ fn a_move_more_than_a_region_north_is_refused_as_the_server_refuses_it() {
         width: 3,
         height: 3,
         origin: DEFAULT_ORIGIN,
+        ..GenOptions::default()
     })
     .unwrap()
     .into_files();

@@ -19,6 +19,7 @@ fn generated(seed: u64, w: u8, h: u8) -> (tempfile::TempDir, World, ServerOracle
         width: w,
         height: h,
         origin: DEFAULT_ORIGIN,
+        ..GenOptions::default()
     })
     .unwrap()
     .into_files();
@@ -285,6 +286,7 @@ fn doorways_let_walkers_in_walls_stop_them_and_bridges_carry_them_across() {
         width: 3,
         height: 3,
         origin: DEFAULT_ORIGIN,
+        ..GenOptions::default()
     })
     .unwrap()
     .into_files();

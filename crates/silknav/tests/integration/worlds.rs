@@ -5,7 +5,7 @@ use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
 use silknav::files::{Overwrite, WorldFiles, WriteFileError};
 use silknav::lint::lint_world;
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 
 fn world(seed: u64, width: u8, height: u8) -> WorldFiles {
     generate(&GenOptions {
@@ -13,6 +13,7 @@ fn world(seed: u64, width: u8, height: u8) -> WorldFiles {
         width,
         height,
         origin: DEFAULT_ORIGIN,
+        landscape: Landscape::Rugged,
     })
     .unwrap()
     .into_files()
@@ -208,21 +209,24 @@ fn options_outside_the_id_space_are_refused() {
         seed: 1,
         width: 0,
         height: 1,
-        origin: (0, 0)
+        origin: (0, 0),
+        landscape: Landscape::Rugged,
     })
     .is_err());
     assert!(generate(&GenOptions {
         seed: 1,
         width: 2,
         height: 2,
-        origin: (255, 0)
+        origin: (255, 0),
+        landscape: Landscape::Rugged,
     })
     .is_err());
     assert!(generate(&GenOptions {
         seed: 1,
         width: 1,
         height: 2,
-        origin: (0, 127)
+        origin: (0, 127),
+        landscape: Landscape::Rugged,
     })
     .is_err());
 }

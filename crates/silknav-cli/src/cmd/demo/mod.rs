@@ -26,7 +26,7 @@ use jmxv::RegionId;
 use paths::Route;
 use points::Points;
 use silknav::world::{EdgeId, MoveStop, RayHit};
-use silknav::worldgen::{generate_with_progress, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate_with_progress, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{PathIndexStats, Position, World};
 use silknav_render::{Overlay, RenderOptions};
 use std::io::Write;
@@ -47,6 +47,7 @@ const OPTIONS: GenOptions = GenOptions {
     width: 3,
     height: 3,
     origin: DEFAULT_ORIGIN,
+    landscape: Landscape::Rugged,
 };
 
 /// The picture's name in DIR.

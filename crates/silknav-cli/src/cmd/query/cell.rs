@@ -9,21 +9,18 @@
 //! {"owner":"694f","uid":1,"cell":3}` on an object, or `{"region":null,"cell":null,
 //! "object":null}`.
 
-use super::{cell_words, position, Answer, CellJson, PointYArgs};
+use super::{Answer, PointYArgs};
 use crate::exit::Status;
+use silknav::query::PointQuery;
 use silknav::{CellRef, World};
 use std::io::{self, Write};
 
-/// The cell at a point, as the library's [`World::cell_at`] (no reference height) or
-/// [`World::cell_at_y`] finds it.
+/// The cell at a point, as the library's [`silknav::query::cell`] finds it.
 pub struct CellAnswer(pub Option<CellRef>);
 
 /// Answers one query at world (x, z), with an optional reference height.
 pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> CellAnswer {
-    CellAnswer(position(x, z).and_then(|p| match y {
-        None => world.cell_at(p),
-        Some(y) => world.cell_at_y(p, y),
-    }))
+    CellAnswer(silknav::query::cell(world, PointQuery { x, z, y }))
 }
 
 /// Runs `silknav cell`.
@@ -41,12 +38,12 @@ impl Answer for CellAnswer {
 
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         match self.0 {
-            Some(c) => out.write_all(cell_words(c).as_bytes()),
+            Some(c) => out.write_all(super::cell_words(c).as_bytes()),
             None => out.write_all(b"none"),
         }
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer(out, &CellJson::new(self.0)).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::cell(self.0))
     }
 }

@@ -9,11 +9,11 @@
 //! The world's path index is built once, after loading and before the first answer, so that
 //! every query costs only its search.
 
-use super::{position, world_xz, Answer, SegmentArgs};
+use super::{world_xz, Answer, SegmentArgs};
 use crate::exit::Status;
 use crate::progress::Progress;
-use serde::Serialize;
-use silknav::{CellRef, PathError, PathIndexStats, PathScratch, World, WorldPath};
+use silknav::query::SegmentQuery;
+use silknav::{PathError, PathIndexStats, PathScratch, World, WorldPath};
 use std::io::{self, Write};
 
 /// Arguments of `silknav path`.
@@ -27,13 +27,13 @@ pub struct PathArgs {
     budget: Option<usize>,
 }
 
-/// The shortest path between two points, as the library's [`World::find_path`] finds it, and
-/// for JSON the cells it crosses.
-pub struct PathAnswer {
+/// The shortest path between two points, as the library's [`silknav::query::path`] finds
+/// it, and the world for the JSON answer's cells.
+pub struct PathAnswer<'w> {
+    /// The world searched.
+    pub world: &'w World,
     /// The path, or why there is none.
     pub path: Result<WorldPath, PathError>,
-    /// The cells the path crosses ([`World::path_cells`]); empty unless asked for.
-    pub cells: Vec<CellRef>,
 }
 
 /// The path from (x1, z1) to (x2, z2). A start outside the terrain id space is blocked, and
@@ -42,19 +42,13 @@ pub struct PathAnswer {
 /// # Errors
 /// As for [`World::find_path`].
 pub fn find(world: &World, n: [f64; 4], scratch: &mut PathScratch) -> Result<WorldPath, PathError> {
-    let from = position(n[0], n[1]).ok_or(PathError::StartBlocked)?;
-    let to = position(n[2], n[3]).ok_or(PathError::GoalBlocked)?;
-    world.find_path(from, to, scratch)
+    silknav::query::path(world, SegmentQuery::new(n[0], n[1], n[2], n[3]), scratch)
 }
 
-/// Answers one query: numbers are `x1 z1 x2 z2`; `with_cells` adds the cells crossed.
-pub fn ask(world: &World, n: &[f64], scratch: &mut PathScratch, with_cells: bool) -> PathAnswer {
+/// Answers one query: numbers are `x1 z1 x2 z2`.
+pub fn ask<'w>(world: &'w World, n: &[f64], scratch: &mut PathScratch) -> PathAnswer<'w> {
     let path = find(world, [n[0], n[1], n[2], n[3]], scratch);
-    let cells = match &path {
-        Ok(p) if with_cells => world.path_cells(p),
-        _ => Vec::new(),
-    };
-    PathAnswer { path, cells }
+    PathAnswer { world, path }
 }
 
 /// Builds the world's path index, with a progress line when that takes more than a second.
@@ -76,10 +70,13 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
         Some(n) => PathScratch::with_budget(n),
         None => PathScratch::new(),
     };
-    let json = world_args.json;
-    super::answer(&world, json, args.segment.numbers(), (4, 4), |w, n| {
-        ask(w, n, &mut scratch, json)
-    })
+    super::answer(
+        &world,
+        world_args.json,
+        args.segment.numbers(),
+        (4, 4),
+        |_, n| ask(&world, n, &mut scratch),
+    )
 }
 
 /// The text answer: `LENGTH X Z X Z …` or `none REASON`, without a line break.
@@ -116,24 +113,7 @@ fn write_path(out: &mut dyn Write, path: &WorldPath) -> io::Result<()> {
     Ok(())
 }
 
-#[derive(Serialize)]
-struct PathJson {
-    length: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    waypoints: Option<Vec<[f64; 2]>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cells: Option<Vec<CellJson>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-struct CellJson {
-    region: String,
-    cell: u16,
-}
-
-impl Answer for PathAnswer {
+impl Answer for PathAnswer<'_> {
     fn is_yes(&self) -> bool {
         self.path.is_ok()
     }
@@ -143,36 +123,6 @@ impl Answer for PathAnswer {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = match &self.path {
-            Ok(p) => PathJson {
-                length: Some(p.length),
-                waypoints: Some(
-                    p.waypoints
-                        .iter()
-                        .map(|&w| {
-                            let (x, z) = world_xz(w);
-                            [x, z]
-                        })
-                        .collect(),
-                ),
-                cells: Some(
-                    self.cells
-                        .iter()
-                        .map(|c| CellJson {
-                            region: c.region.to_string(),
-                            cell: c.cell,
-                        })
-                        .collect(),
-                ),
-                error: None,
-            },
-            Err(e) => PathJson {
-                length: None,
-                waypoints: None,
-                cells: None,
-                error: Some(e.word()),
-            },
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::path(self.world, &self.path))
     }
 }

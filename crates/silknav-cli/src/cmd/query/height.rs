@@ -6,24 +6,18 @@
 //! `{"height":84.5}` or `{"height":null}`; a height that is not finite (damaged files hold
 //! such) is a string, `"inf"`, `"-inf"` or `"nan:XXXXXXXX"`, as in the JSON form of `dump`.
 
-use super::{position, Answer, PointYArgs};
+use super::{Answer, PointYArgs};
 use crate::exit::Status;
-use jmxv::json::Float;
-use jmxv::F32;
-use serde::Serialize;
+use silknav::query::PointQuery;
 use silknav::World;
 use std::io::{self, Write};
 
-/// The height at a point, as the library's [`World::height_at`] or [`World::height_at_y`]
-/// computes it.
+/// The height at a point, as the library's [`silknav::query::height`] computes it.
 pub struct HeightAnswer(pub Option<f32>);
 
 /// Answers one query at world (x, z), with an optional reference height.
 pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> HeightAnswer {
-    HeightAnswer(position(x, z).and_then(|p| match y {
-        None => world.height_at(p),
-        Some(y) => world.height_at_y(p, y),
-    }))
+    HeightAnswer(silknav::query::height(world, PointQuery { x, z, y }))
 }
 
 /// Runs `silknav height`.
@@ -32,11 +26,6 @@ pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> HeightAnswer {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &PointYArgs) -> anyhow::Result<Status> {
     super::run_with_y(args, ask)
-}
-
-#[derive(Serialize)]
-struct HeightJson {
-    height: Option<Float>,
 }
 
 impl Answer for HeightAnswer {
@@ -54,9 +43,6 @@ impl Answer for HeightAnswer {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = HeightJson {
-            height: self.0.map(|h| Float(F32::from(h))),
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::height(self.0))
     }
 }

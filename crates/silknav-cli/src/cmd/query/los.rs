@@ -13,28 +13,23 @@
 //! null; `object_edge` `{"owner","uid","kind","index"}` of the object edge, or null), or
 //! `{"clear":null,"error":"start-blocked"}`.
 
-use super::{object_words, position, world_xz, Answer, EdgeJson, ObjectEdgeJson, SegmentYArgs};
+use super::{world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
-use serde::Serialize;
+use silknav::query::SegmentQuery;
 use silknav::world::{RayError, RayHit};
 use silknav::World;
 use std::io::{self, Write};
 
-/// The first blocking point of a segment, as the library's [`World::raycast`] finds it.
+/// The first blocking point of a segment, as the library's [`silknav::query::los`] finds it.
 pub struct LosAnswer(pub Result<Option<RayHit>, RayError>);
 
 /// Answers one query: numbers are `x1 z1 x2 z2`, and the start's reference height `y` if any.
 pub fn ask(world: &World, n: &[f64], y: Option<f32>) -> LosAnswer {
-    let Some(from) = position(n[0], n[1]) else {
-        return LosAnswer(Err(RayError::StartNotWalkable));
+    let q = SegmentQuery {
+        y,
+        ..SegmentQuery::new(n[0], n[1], n[2], n[3])
     };
-    let Some(to) = position(n[2], n[3]) else {
-        return LosAnswer(Err(RayError::BadEnd));
-    };
-    LosAnswer(match y {
-        None => world.raycast(from, to),
-        Some(y) => world.raycast_y(from, y, to),
-    })
+    LosAnswer(silknav::query::los(world, q))
 }
 
 /// Runs `silknav los`.
@@ -54,25 +49,6 @@ pub fn run(args: &SegmentYArgs) -> anyhow::Result<Status> {
     )
 }
 
-#[derive(Serialize)]
-struct LosJson {
-    clear: Option<bool>,
-    #[serde(flatten)]
-    hit: Option<HitJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-struct HitJson {
-    x: f64,
-    z: f64,
-    t: f64,
-    edge: Option<EdgeJson>,
-    object_edge: Option<ObjectEdgeJson>,
-    normal: [f32; 2],
-}
-
 impl Answer for LosAnswer {
     fn is_yes(&self) -> bool {
         matches!(self.0, Ok(None))
@@ -85,8 +61,9 @@ impl Answer for LosAnswer {
                 let (x, z) = world_xz(hit.point);
                 write!(out, "blocked {x} {z}")?;
                 if let Some(e) = hit.object_edge {
-                    let (instance, kind) = object_words(e);
-                    write!(out, " object {instance} {kind} {}", e.edge)?;
+                    let kind = silknav::json::object_edge_kind(e);
+                    let (owner, uid) = (e.instance.owner(), e.instance.uid());
+                    write!(out, " object {owner}:{uid} {kind} {}", e.edge)?;
                 }
                 Ok(())
             }
@@ -95,33 +72,6 @@ impl Answer for LosAnswer {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = match self.0 {
-            Ok(None) => LosJson {
-                clear: Some(true),
-                hit: None,
-                error: None,
-            },
-            Ok(Some(hit)) => {
-                let (x, z) = world_xz(hit.point);
-                LosJson {
-                    clear: Some(false),
-                    hit: Some(HitJson {
-                        x,
-                        z,
-                        t: hit.t,
-                        edge: hit.edge.map(|(r, e)| EdgeJson::new(r, e)),
-                        object_edge: hit.object_edge.map(ObjectEdgeJson::new),
-                        normal: hit.normal,
-                    }),
-                    error: None,
-                }
-            }
-            Err(e) => LosJson {
-                clear: None,
-                hit: None,
-                error: Some(e.word()),
-            },
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::los(&self.0))
     }
 }

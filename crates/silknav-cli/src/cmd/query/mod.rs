@@ -18,12 +18,9 @@ use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
 use anyhow::{anyhow, Context};
-use jmxv::RegionId;
 use serde::Serialize;
-use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
-use silknav::world::EdgeId;
-use silknav::{CellRef, LoadFindingKind, LoadOptions};
-use silknav::{Position, World};
+use silknav::{CellRef, Position, World};
+use silknav::{LoadFindingKind, LoadOptions};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -374,60 +371,12 @@ fn world_xz(p: Position) -> (f64, f64) {
     (p.world_x(), p.world_z())
 }
 
-/// The position at world coordinates, or `None` outside the terrain id space.
-fn position(x: f64, z: f64) -> Option<Position> {
-    Position::from_world(x, z)
-}
-
-/// An edge in JSON: `{"region":"4080","kind":"internal","index":12}`.
-#[derive(Serialize)]
-struct EdgeJson {
-    region: String,
-    kind: &'static str,
-    index: u32,
-}
-
-impl EdgeJson {
-    fn new(region: RegionId, edge: EdgeId) -> EdgeJson {
-        let (kind, index) = match edge {
-            EdgeId::Internal(i) => ("internal", i),
-            EdgeId::Global(i) => ("global", i),
-        };
-        EdgeJson {
-            region: region.to_string(),
-            kind,
-            index,
-        }
-    }
-}
-
-/// The words of an object edge: `OOOO:UID KIND`, then its index.
-fn object_words(e: ObjectEdgeRef) -> (String, &'static str) {
-    let kind = match e.kind {
-        ObjectEdgeKind::Outline => "outline",
-        ObjectEdgeKind::Inline => "inline",
-    };
-    (format!("{}:{}", e.instance.owner(), e.instance.uid()), kind)
-}
-
-/// An object edge in JSON: `{"owner":"694e","uid":1,"kind":"outline","index":4}`.
-#[derive(Serialize)]
-struct ObjectEdgeJson {
-    owner: String,
-    uid: u16,
-    kind: &'static str,
-    index: u16,
-}
-
-impl ObjectEdgeJson {
-    fn new(e: ObjectEdgeRef) -> ObjectEdgeJson {
-        ObjectEdgeJson {
-            owner: e.instance.owner().to_string(),
-            uid: e.instance.uid(),
-            kind: object_words(e).1,
-            index: e.edge,
-        }
-    }
+/// Writes a JSON answer, compact, without a line break.
+///
+/// # Errors
+/// Only those of `out`.
+fn write_json(out: &mut dyn Write, answer: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(out, answer).map_err(io::Error::from)
 }
 
 /// The text of a cell, as `silknav cell` prints it: `RRRR C`, with ` object OOOO:UID T` on an
@@ -443,34 +392,4 @@ fn cell_words(c: CellRef) -> String {
         );
     }
     text
-}
-
-/// A cell in JSON, as `silknav cell` writes it.
-#[derive(Serialize)]
-struct CellJson {
-    region: Option<String>,
-    cell: Option<u16>,
-    object: Option<ObjectJson>,
-}
-
-/// An object triangle in JSON.
-#[derive(Serialize)]
-struct ObjectJson {
-    owner: String,
-    uid: u16,
-    cell: u16,
-}
-
-impl CellJson {
-    fn new(c: Option<CellRef>) -> CellJson {
-        CellJson {
-            region: c.map(|c| c.region.to_string()),
-            cell: c.map(|c| c.cell),
-            object: c.and_then(|c| c.object).map(|o| ObjectJson {
-                owner: o.instance.owner().to_string(),
-                uid: o.instance.uid(),
-                cell: o.cell,
-            }),
-        }
-    }
 }

@@ -8,26 +8,19 @@
 //! object OOOO:UID T`), and for `wall` and `object-wall` the edge (`RRRR internal N`, `RRRR
 //! global N`, `object OOOO:UID outline N`, `object OOOO:UID inline N`); or `none REASON` when
 //! the walk fails (`start-blocked`, `too-far`, `off-mesh`, `missing-region`, `step-limit`,
-//! `object-refused`). JSON: `{"x":..,"z":..,"height":..,"stop":"wall","cell":{..},
-//! "edge":{"region","kind","index"}|null,"object_edge":{"owner","uid","kind","index"}|null}`,
-//! or `{"stop":null,"error":"off-mesh"}` (with `"region":"RRRR"` for `missing-region`).
+//! `object-refused`). JSON: [`silknav::json::move_along`].
 //!
 //! The walk starts on the surface `silknav cell` answers, or with `--y` (or a fifth number on
 //! a batch line) on the one nearest that height.
 
-use super::{
-    cell_words, object_words, position, world_xz, Answer, CellJson, EdgeJson, ObjectEdgeJson,
-    SegmentYArgs,
-};
+use super::{cell_words, world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
-use jmxv::json::Float;
-use jmxv::F32;
-use serde::Serialize;
+use silknav::query::SegmentQuery;
 use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveOutcome, MoveStop};
 use silknav::World;
 use std::io::{self, Write};
 
-/// Where a walk stops, as the library's [`World::move_with`] finds it.
+/// Where a walk stops, as the library's [`silknav::query::move_with`] finds it.
 pub struct MoveAnswer(pub Result<MoveOutcome, MoveError>);
 
 /// `silknav move`'s arguments.
@@ -68,17 +61,9 @@ impl From<GuardArg> for DistanceGuard {
 
 /// Answers one query: numbers are `x1 z1 x2 z2`, and the start's reference height when given.
 pub fn ask(world: &World, n: &[f64], y: Option<f32>, options: &MoveOptions) -> MoveAnswer {
-    let Some(from) = position(n[0], n[1]) else {
-        return MoveAnswer(Err(MoveError::StartNotWalkable));
-    };
-    let Some(to) = position(n[2], n[3]) else {
-        return MoveAnswer(Err(MoveError::OffMesh));
-    };
-    let options = match y {
-        Some(y) => options.with_start_y(y),
-        None => *options,
-    };
-    MoveAnswer(world.move_with(from, to, &options))
+    let mut q = SegmentQuery::new(n[0], n[1], n[2], n[3]);
+    q.y = y;
+    MoveAnswer(silknav::query::move_with(world, q, options))
 }
 
 /// Runs `silknav move`.
@@ -99,30 +84,6 @@ pub fn run(args: &MoveArgs) -> anyhow::Result<Status> {
             ask(world, n, y, &options)
         },
     )
-}
-
-#[derive(Serialize)]
-struct MoveJson {
-    #[serde(flatten)]
-    stop_at: Option<StopJson>,
-    stop: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cell: Option<CellJson>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    edge: Option<Option<EdgeJson>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    object_edge: Option<Option<ObjectEdgeJson>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    region: Option<String>,
-}
-
-#[derive(Serialize)]
-struct StopJson {
-    x: f64,
-    z: f64,
-    height: Float,
 }
 
 impl Answer for MoveAnswer {
@@ -149,10 +110,14 @@ impl Answer for MoveAnswer {
                         };
                         write!(out, " edge {region} {kind} {index}")
                     }
-                    MoveStop::ObjectWall { edge } => {
-                        let (instance, kind) = object_words(edge);
-                        write!(out, " edge object {instance} {kind} {}", edge.edge)
-                    }
+                    MoveStop::ObjectWall { edge } => write!(
+                        out,
+                        " edge object {}:{} {} {}",
+                        edge.instance.owner(),
+                        edge.instance.uid(),
+                        silknav::json::object_edge_kind(edge),
+                        edge.edge
+                    ),
                     _ => Ok(()),
                 }
             }
@@ -161,41 +126,6 @@ impl Answer for MoveAnswer {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = match self.0 {
-            Ok(m) => {
-                let (x, z) = world_xz(m.position);
-                let (edge, object_edge) = match m.stop {
-                    MoveStop::Wall { region, edge } => (Some(EdgeJson::new(region, edge)), None),
-                    MoveStop::ObjectWall { edge } => (None, Some(ObjectEdgeJson::new(edge))),
-                    _ => (None, None),
-                };
-                MoveJson {
-                    stop_at: Some(StopJson {
-                        x,
-                        z,
-                        height: Float(F32::from(m.height)),
-                    }),
-                    stop: Some(m.stop.word()),
-                    cell: Some(CellJson::new(Some(m.cell))),
-                    edge: Some(edge),
-                    object_edge: Some(object_edge),
-                    error: None,
-                    region: None,
-                }
-            }
-            Err(e) => MoveJson {
-                stop_at: None,
-                stop: None,
-                cell: None,
-                edge: None,
-                object_edge: None,
-                error: Some(e.word()),
-                region: match e {
-                    MoveError::MissingRegion(r) => Some(r.to_string()),
-                    _ => None,
-                },
-            },
-        };
-        serde_json::to_writer(out, &json).map_err(io::Error::from)
+        super::write_json(out, &silknav::json::move_along(&self.0))
     }
 }
