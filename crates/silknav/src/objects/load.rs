@@ -133,14 +133,14 @@ pub(crate) fn load_objects(
             Err((path, problem)) => findings.push(finding(path.clone(), problem.clone())),
             Ok(mesh) => {
                 if finite(object) {
-                    instances.push(Instance::new(
+                    instances.push(Instance {
                         key,
-                        rec.region,
-                        object.object_id,
-                        *mesh,
-                        object.position.map(|c| c.get()),
-                        object.yaw.get(),
-                    ));
+                        frame: rec.region,
+                        object_id: object.object_id,
+                        mesh: *mesh,
+                        position: object.position.map(|c| c.get()),
+                        yaw: object.yaw.get(),
+                    });
                 } else {
                     let path = ifo
                         .and_then(|ifo| ifo.get(object.object_id))
@@ -175,6 +175,8 @@ pub(crate) fn load_objects(
                 Some(Placement {
                     key,
                     mesh,
+                    yaw: object.yaw.get(),
+                    position: object.position.map(|c| c.get()),
                     to_local: server_arith::inverse_affine(&to_world),
                     to_world,
                     links: object

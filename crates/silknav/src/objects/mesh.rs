@@ -512,6 +512,77 @@ impl ServerMesh {
         plane_height(&self.tris[tri as usize].height_plane, x, z)
     }
 
+    /// A triangle's corners, local x and z, in double.
+    pub fn tri_xz(&self, tri: u32) -> [[f64; 2]; 3] {
+        self.tri_pos(&self.tris[tri as usize])
+            .map(|p| [f64::from(p[0]), f64::from(p[2])])
+    }
+
+    /// The edges a walk on a triangle can cross: its first three, in load order.
+    pub fn tri_edges(&self, tri: u32) -> [Option<EdgeKey>; 3] {
+        self.tris[tri as usize].edges
+    }
+
+    /// Whether a triangle index exists.
+    pub fn has_tri(&self, tri: u32) -> bool {
+        (tri as usize) < self.tris.len()
+    }
+
+    /// An edge's ends, local x and z, in double.
+    pub fn edge_xz(&self, key: EdgeKey) -> [[f64; 2]; 2] {
+        let l = self.edge(key).line;
+        [
+            [f64::from(l[0]), f64::from(l[1])],
+            [f64::from(l[2]), f64::from(l[3])],
+        ]
+    }
+
+    /// The number of outline edges.
+    pub fn outline_count(&self) -> usize {
+        self.edges[0].len()
+    }
+
+    /// Calls `f` with every outline edge the server's grid lists in the tiles between local
+    /// points `a` and `b` (as its `CrossGrid` picks them: `trunc((p − origin) / 100)`, clamped;
+    /// an edge listed in several tiles comes several times).
+    pub fn outline_between(&self, a: [f64; 2], b: [f64; 2], mut f: impl FnMut(u32)) {
+        let g = &self.grid;
+        let tile = |v: f64, origin: f32| ((v - f64::from(origin)) / 100.0) as i32;
+        let clamp = |v: i32, hi: i32| v.max(0).min(hi - 1);
+        let len = g.tiles.len() as i64;
+        if len == 0 || g.width <= 0 {
+            return;
+        }
+        let (xa, xb) = (
+            clamp(tile(a[0], g.origin[0]), g.width),
+            clamp(tile(b[0], g.origin[0]), g.width),
+        );
+        let (za, zb) = (
+            clamp(tile(a[1], g.origin[1]), g.height),
+            clamp(tile(b[1], g.origin[1]), g.height),
+        );
+        let z1 = i64::from(za.max(zb)).min((len - 1) / i64::from(g.width));
+        let x1 = i64::from(xa.max(xb)).min(len - 1);
+        for nz in i64::from(za.min(zb))..=z1 {
+            for nx in i64::from(xa.min(xb))..=x1 {
+                if nx < 0 || nz < 0 || nx >= i64::from(g.width) || nz >= i64::from(g.height) {
+                    continue;
+                }
+                let t = i64::from(g.width) * nz + nx;
+                if t < len {
+                    for &k in &g.tiles[t as usize] {
+                        f(u32::from(k));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cell on the other side of `key` from `tri` (the server's `GetOtherCell`).
+    pub fn across(&self, key: EdgeKey, tri: u32) -> Option<u32> {
+        ServerMesh::other_cell(self.edge(key), Some(tri))
+    }
+
     /// The centre of a triangle (local x, z).
     pub fn centre(&self, tri: u32) -> Vec2 {
         self.tris[tri as usize].centre

@@ -32,11 +32,9 @@ pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
 use crate::geometry::orient;
 use crate::world::server_arith::{self as arith, Matrix};
-use crate::world::REGION_SIZE;
 use jmxv::bms::ObjectMesh;
 use jmxv::RegionId;
 use mesh::ServerMesh;
-use std::collections::HashMap;
 
 /// An instance's identity: `(owner region << 16) | uid`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -80,8 +78,6 @@ pub struct ObjectCellRef {
 pub(crate) struct PreparedMesh {
     pub(crate) server: ServerMesh,
     triangles: Vec<(u16, [[f32; 3]; 3])>,
-    /// The edges and the cell-to-triangle table the walks use ([`walk`]).
-    pub(crate) edges: walk::MeshEdges,
 }
 
 impl PreparedMesh {
@@ -109,12 +105,7 @@ impl PreparedMesh {
             }
             triangles.push((i as u16, v));
         }
-        let edges = walk::MeshEdges::new(nav, &triangles);
-        Ok(PreparedMesh {
-            server,
-            triangles,
-            edges,
-        })
+        Ok(PreparedMesh { server, triangles })
     }
 }
 
@@ -132,60 +123,6 @@ pub(crate) struct Instance {
     pub mesh: u32,
     pub position: [f32; 3],
     pub yaw: f32,
-    cos: f64,
-    sin: f64,
-}
-
-impl Instance {
-    pub fn new(
-        key: InstanceKey,
-        frame: RegionId,
-        object_id: u32,
-        mesh: u32,
-        position: [f32; 3],
-        yaw: f32,
-    ) -> Instance {
-        let yaw64 = f64::from(yaw);
-        Instance {
-            key,
-            frame,
-            object_id,
-            mesh,
-            position,
-            yaw,
-            cos: yaw64.cos(),
-            sin: yaw64.sin(),
-        }
-    }
-
-    /// A point local to `region`, given in double, in the object's own frame (in double:
-    /// the line-of-sight walk's placement).
-    #[inline]
-    pub(crate) fn to_local64(&self, region: RegionId, x: f64, z: f64) -> [f64; 2] {
-        let size = f64::from(REGION_SIZE);
-        let dx = f64::from(i32::from(region.x()) - i32::from(self.frame.x())) * size + x
-            - f64::from(self.position[0]);
-        let dz = f64::from(i32::from(region.z()) - i32::from(self.frame.z())) * size + z
-            - f64::from(self.position[2]);
-        [dx * self.cos + dz * self.sin, dz * self.cos - dx * self.sin]
-    }
-
-    /// A direction in the object's frame turned into the world's.
-    pub(crate) fn direction_to_world(&self, d: [f64; 2]) -> [f64; 2] {
-        [
-            d[0] * self.cos - d[1] * self.sin,
-            d[0] * self.sin + d[1] * self.cos,
-        ]
-    }
-
-    /// An object-local point in the frame of the instance's own region.
-    fn to_frame(&self, v: [f32; 3]) -> [f64; 2] {
-        let (x, z) = (f64::from(v[0]), f64::from(v[2]));
-        [
-            x * self.cos - z * self.sin + f64::from(self.position[0]),
-            x * self.sin + z * self.cos + f64::from(self.position[2]),
-        ]
-    }
 }
 
 /// A record of a region's object list as the server places it: the instance its key names,
@@ -197,6 +134,9 @@ pub(crate) struct Placement {
     pub mesh: u32,
     pub to_world: Matrix,
     pub to_local: Matrix,
+    /// The record's yaw and position (for line of sight's placement in double).
+    pub yaw: f32,
+    pub position: [f32; 3],
     /// The record's link rows: (object index in this region's list, edge of that object,
     /// edge of this one).
     pub links: Vec<[u16; 3]>,
@@ -210,23 +150,6 @@ pub(crate) struct Objects {
     /// Per region slot of the world, its file's object list: `None` where an entry could
     /// not be placed.
     placements: Vec<Vec<Option<Placement>>>,
-    /// Per instance: its placed bounds in world units (min x, min z, max x, max z), widened
-    /// by [`BOUNDS_MARGIN`].
-    bounds: Vec<[f64; 4]>,
-    /// The instances (ascending) whose bounds meet each region-sized cell of the world
-    /// (`floor(x / 1920)`, `floor(z / 1920)`), so that a segment's candidates are looked up in
-    /// the cells it spans instead of among every instance.
-    by_cell: HashMap<(i64, i64), Vec<u32>>,
-}
-
-/// How far an instance's placed bounds are widened: far more than the rounding of the
-/// placement (under 0.001 units in a region), so a segment that meets the instance always
-/// meets its bounds.
-pub const BOUNDS_MARGIN: f64 = 1.0;
-
-/// The region-sized cell of the world a coordinate (world units) falls in.
-pub(crate) fn region_cell(v: f64) -> i64 {
-    (v / f64::from(REGION_SIZE)).floor() as i64
 }
 
 impl Objects {
@@ -237,48 +160,10 @@ impl Objects {
         instances: Vec<Instance>,
         placements: Vec<Vec<Option<Placement>>>,
     ) -> Objects {
-        let size = f64::from(REGION_SIZE);
-        let mut bounds = Vec::with_capacity(instances.len());
-        for inst in &instances {
-            let (ox, oz) = (
-                f64::from(inst.frame.x()) * size,
-                f64::from(inst.frame.z()) * size,
-            );
-            let mut b = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
-            for (_, v) in &meshes[inst.mesh as usize].triangles {
-                for p in v.map(|v| inst.to_frame(v)) {
-                    b = [
-                        b[0].min(ox + p[0]),
-                        b[1].min(oz + p[1]),
-                        b[2].max(ox + p[0]),
-                        b[3].max(oz + p[1]),
-                    ];
-                }
-            }
-            bounds.push([
-                b[0] - BOUNDS_MARGIN,
-                b[1] - BOUNDS_MARGIN,
-                b[2] + BOUNDS_MARGIN,
-                b[3] + BOUNDS_MARGIN,
-            ]);
-        }
-        let mut by_cell: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
-        for (i, b) in bounds.iter().enumerate() {
-            if b[0] > b[2] {
-                continue;
-            }
-            for cz in region_cell(b[1])..=region_cell(b[3]) {
-                for cx in region_cell(b[0])..=region_cell(b[2]) {
-                    by_cell.entry((cx, cz)).or_default().push(i as u32);
-                }
-            }
-        }
         Objects {
             meshes,
             instances,
             placements,
-            bounds,
-            by_cell,
         }
     }
 

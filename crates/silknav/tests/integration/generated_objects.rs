@@ -438,7 +438,10 @@ fn some_bridges_cross_lakes_from_dry_bank_to_dry_bank() {
         );
     }
     println!("bridge halves over lakes in seeds 2 and 3: {total}");
-    assert!(total >= 4, "bridge halves over lakes in seeds 2 and 3: {total}");
+    assert!(
+        total >= 4,
+        "bridge halves over lakes in seeds 2 and 3: {total}"
+    );
 }
 
 #[test]
