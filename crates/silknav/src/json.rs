@@ -11,6 +11,7 @@
 //! | [`height`] | `{"height":84.5}` or `{"height":null}`; a height that is not finite is a string (`"inf"`, `"-inf"`, `"nan:XXXXXXXX"`) |
 //! | [`los`] | `{"clear":true}`, `{"clear":false,"x":..,"z":..,"t":..,"edge":..,"object_edge":..,"normal":[..]}`, or `{"clear":null,"error":"start-blocked"}` |
 //! | [`move_along`] | `{"x":..,"z":..,"height":..,"stop":"wall","cell":{..},"edge":..,"object_edge":..}` or `{"stop":null,"error":"off-mesh"}` (with `"region"` for `missing-region`) |
+//! | [`snap`] | `{"x":..,"z":..,"distance":..,"cell":{..}}` or all null |
 //! | [`path`] | `{"length":..,"waypoints":[[x,z],..],"cells":[{"region","cell"},..]}` or `{"length":null,"error":"unreachable"}` |
 //! | [`regions`] | `{"count":N,"bounds":{..},"regions":[{"region":"4080","x":..,"z":..,"bounds":{..}},..]}` |
 //!
@@ -20,7 +21,7 @@
 use crate::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use crate::path::{PathError, WorldPath};
 use crate::world::{
-    CellRef, EdgeId, MoveError, MoveOutcome, MoveStop, RayError, RayHit, World, REGION_SIZE,
+    CellRef, EdgeId, MoveError, MoveOutcome, MoveStop, RayError, RayHit, Snap, World, REGION_SIZE,
 };
 use jmxv::json::Float;
 use jmxv::{RegionId, F32};
@@ -224,6 +225,25 @@ pub fn move_along(answer: &Result<MoveOutcome, MoveError>) -> Move {
                 _ => None,
             },
         },
+    }
+}
+
+/// The answer of a snap query.
+#[derive(Debug, Serialize)]
+pub struct SnapAnswer {
+    x: Option<f64>,
+    z: Option<f64>,
+    distance: Option<f64>,
+    cell: Option<Cell>,
+}
+
+/// The walkable point nearest a point, its distance and its cell ([`crate::query::snap`]).
+pub fn snap(answer: Option<Snap>) -> SnapAnswer {
+    SnapAnswer {
+        x: answer.map(|s| s.position.world_x()),
+        z: answer.map(|s| s.position.world_z()),
+        distance: answer.map(|s| s.distance),
+        cell: answer.map(|s| cell(Some(s.cell))),
     }
 }
 

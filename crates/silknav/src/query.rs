@@ -8,7 +8,7 @@
 
 use crate::path::{PathError, PathScratch, WorldPath};
 use crate::world::{
-    CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, World,
+    CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, Snap, World,
 };
 
 /// A point, and optionally the reference height that picks among an object's floors and the
@@ -76,6 +76,29 @@ pub fn height(world: &World, q: PointQuery) -> Option<f32> {
     match q.y {
         None => world.height_at(p),
         Some(y) => world.height_at_y(p, y),
+    }
+}
+
+/// The walkable point nearest a point, within `max_distance` units:
+/// [`World::nearest_walkable`], or [`World::nearest_walkable_y`] with a reference height.
+/// A point outside the id space is snapped too (onto the nearest loaded ground).
+pub fn snap(world: &World, q: PointQuery, max_distance: f64) -> Option<Snap> {
+    if !q.x.is_finite() || !q.z.is_finite() {
+        return None;
+    }
+    // The region of the id space nearest the point, with the point in its frame (it may lie
+    // outside the region's square: the search measures from the point itself).
+    let size = f64::from(crate::world::REGION_SIZE);
+    let rx = (q.x / size).floor().clamp(0.0, 255.0);
+    let rz = (q.z / size).floor().clamp(0.0, 127.0);
+    let pos = Position::new(
+        jmxv::RegionId::new(rx as u8, rz as u8),
+        (q.x - rx * size) as f32,
+        (q.z - rz * size) as f32,
+    );
+    match q.y {
+        None => world.nearest_walkable(pos, max_distance),
+        Some(y) => world.nearest_walkable_y(pos, y, max_distance),
     }
 }
 

@@ -982,3 +982,86 @@ fn moves_walk_objects_take_a_start_height_and_name_the_edge_that_stops_them() {
     }
     assert_eq!(seen, (true, true));
 }
+
+/// The documented text of a snap answer.
+fn snap_text(answer: Option<silknav::world::Snap>) -> String {
+    match answer {
+        Some(s) => format!(
+            "{} {} distance {} cell {}",
+            s.position.world_x(),
+            s.position.world_z(),
+            s.distance,
+            cell_ref_text(Some(s.cell))
+        ),
+        None => "none".to_owned(),
+    }
+}
+
+#[test]
+fn snap_answers_the_nearest_walkable_point_and_a_walk_starts_there() {
+    let (dir, _w, world) = world();
+    let pts = points();
+    let answers = check_batch(dir.path(), "snap", &pts, |&[x, z]| {
+        snap_text(silknav::query::snap(
+            &world,
+            silknav::query::PointQuery { x, z, y: None },
+            100.0,
+        ))
+    });
+    let moved = answers
+        .iter()
+        .filter(|a| a.contains(" distance ") && !a.contains(" distance 0 "))
+        .count();
+    assert!(moved > 10, "{moved} points moved");
+    // The snapped points are walkable: `cell` answers them and `move` starts from them.
+    let snapped: Vec<[f64; 2]> = answers
+        .iter()
+        .filter(|a| *a != "none")
+        .map(|a| {
+            let w: Vec<&str> = a.split(' ').collect();
+            [w[0].parse().unwrap(), w[1].parse().unwrap()]
+        })
+        .collect();
+    let cells = silknav_with_stdin(dir.path(), &["cell", "w"], batch_input(&snapped).as_bytes());
+    assert!(
+        !cells.stdout.lines().any(|l| l == "none"),
+        "{}",
+        cells.stdout
+    );
+    let walks: Vec<[f64; 4]> = snapped
+        .iter()
+        .map(|p| [p[0], p[1], p[0] + 7.0, p[1] + 3.0])
+        .collect();
+    let moves = silknav_with_stdin(dir.path(), &["move", "w"], batch_input(&walks).as_bytes());
+    assert!(
+        !moves.stdout.contains("none start-blocked"),
+        "{}",
+        moves.stdout
+    );
+    // A single query far from the world: `none`, exit 1; a bad distance: usage, exit 2.
+    let far = silknav(
+        dir.path(),
+        &["snap", "w", "1000", "1000", "--max-distance", "50"],
+    );
+    assert_eq!((far.code, far.stdout.as_str()), (1, "none\n"));
+    let bad = silknav(
+        dir.path(),
+        &["snap", "w", "1000", "1000", "--max-distance", "-1"],
+    );
+    assert_eq!(bad.code, 2);
+    let json = silknav(
+        dir.path(),
+        &[
+            "snap",
+            "w",
+            "1000",
+            "1000",
+            "--json",
+            "--max-distance",
+            "1e9",
+        ],
+    );
+    let v: Value = serde_json::from_str(json.stdout.trim_end()).unwrap();
+    assert!(v["distance"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(v["cell"]["region"].is_string(), "{v}");
+}

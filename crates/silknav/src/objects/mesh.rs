@@ -523,6 +523,11 @@ impl ServerMesh {
         self.tris[tri as usize].edges
     }
 
+    /// Number of triangles.
+    pub fn tri_count(&self) -> usize {
+        self.tris.len()
+    }
+
     /// Whether a triangle index exists.
     pub fn has_tri(&self, tri: u32) -> bool {
         (tri as usize) < self.tris.len()

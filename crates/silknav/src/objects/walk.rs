@@ -89,6 +89,14 @@ impl Frame {
         [dx * self.cos + dz * self.sin, dz * self.cos - dx * self.sin]
     }
 
+    /// A point in the object's frame in world units.
+    pub fn world(&self, l: [f64; 2]) -> [f64; 2] {
+        [
+            l[0] * self.cos - l[1] * self.sin + self.origin[0],
+            l[0] * self.sin + l[1] * self.cos + self.origin[1],
+        ]
+    }
+
     /// A direction in the object's frame turned into the world's.
     pub fn direction_to_world(&self, d: [f64; 2]) -> [f64; 2] {
         [

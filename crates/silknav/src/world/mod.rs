@@ -12,6 +12,7 @@
 //! | [`World::raycast`] | the first wall a segment crosses | exact, across cells, regions and object meshes ([`raycast`]) |
 //! | [`World::raycast_y`] | the same from the surface nearest a height | as [`World::cell_at_y`] picks the start |
 //! | [`World::move_along`] | where a walk stops | the server's movement query, bit for bit, objects included ([`movement`]) |
+//! | [`World::nearest_walkable`] | the walkable point nearest a point | the closest f32 point [`World::cell_at`] answers ([`snap`]) |
 //!
 //! # Objects
 //!
@@ -42,6 +43,7 @@ mod position;
 pub mod raycast;
 pub(crate) mod region;
 pub(crate) mod server_arith;
+pub mod snap;
 
 pub use load::{LoadFinding, LoadFindingKind, LoadOptions, LoadReport};
 pub use movement::{
@@ -50,6 +52,7 @@ pub use movement::{
 pub use position::{Position, REGION_SIZE};
 pub use raycast::{RayError, RayHit};
 pub use region::{EdgeId, RegionIssue};
+pub use snap::Snap;
 
 use crate::objects::{InstanceKey, ObjectCellRef};
 use jmxv::nvm::TILES_PER_SIDE;

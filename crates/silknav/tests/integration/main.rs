@@ -10,4 +10,5 @@ mod oracle;
 mod paths;
 mod queries;
 mod server_walk;
+mod snap;
 mod worlds;

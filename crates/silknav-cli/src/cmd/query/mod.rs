@@ -12,6 +12,7 @@ pub mod find_path;
 pub mod height;
 pub mod los;
 pub mod move_along;
+pub mod snap;
 
 use crate::exit::Status;
 use crate::output::{self, STDOUT};
