@@ -172,9 +172,11 @@ pub(crate) fn load_objects(
                     object.yaw.get(),
                     object.position.map(|c| c.get()),
                 );
+                let bounds = Placement::bounds_of(&meshes[mesh as usize].server, &to_world);
                 Some(Placement {
                     key,
                     mesh,
+                    bounds,
                     yaw: object.yaw.get(),
                     position: object.position.map(|c| c.get()),
                     to_local: server_arith::inverse_affine(&to_world),

@@ -28,7 +28,10 @@
 //! [`LOOKUP_MARGIN`]) meets it, in index order; triangles whose containment cannot be bounded
 //! that way (steep or degenerate ones, non-finite data) are tested for every point. So a
 //! lookup tests a handful of triangles and still answers exactly what a scan of all of them
-//! in index order answers.
+//! in index order answers. A point outside a listed triangle's widened box skips its test.
+//! The placements of a region add two coarser filters in world space
+//! ([`super::Placement::may_contain`], [`super::TileObjects`]), so a point far from every
+//! object tests none.
 
 use crate::world::server_arith::{
     self as arith, intersect, nudge, plane_from_points, plane_height, push_off, Line, Plane, Vec2,
@@ -119,6 +122,15 @@ struct Tri {
     edges: [Option<EdgeKey>; 3],
 }
 
+/// A triangle's corners, unit normal and plane: all [`ServerMesh::is_inside`] reads.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct InsideTri {
+    v: [Vec3; 3],
+    normal: Vec3,
+    plane: Plane,
+}
+
 /// An edge as the server keeps it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Edge {
@@ -142,11 +154,23 @@ struct OutlineGrid {
 #[derive(Debug, Clone, Default)]
 struct Lookup {
     origin: [f64; 2],
-    size: f64,
+    /// One over a bucket's side.
+    inverse: f64,
     side: [usize; 2],
     start: Vec<u32>,
-    items: Vec<u32>,
+    items: Vec<LookupItem>,
     everywhere: Vec<u32>,
+    /// The box (min x, min z, max x, max z, widened by [`LOOKUP_MARGIN`]) of every gridded
+    /// triangle, empty when there is none; `None` when a triangle is tested everywhere.
+    bounds: Option<[f32; 4]>,
+}
+
+/// A triangle in a lookup bucket, with its widened box (min x, min z, max x, max z): a point
+/// outside the box is outside the triangle.
+#[derive(Debug, Clone, Copy)]
+struct LookupItem {
+    tri: u32,
+    bounds: [f32; 4],
 }
 
 /// The step budget and the link edge of a move, shared by the moves of one query (the
@@ -238,6 +262,9 @@ pub(crate) enum ObjectEnd {
 pub(crate) struct ServerMesh {
     vertices: Vec<Vertex>,
     tris: Vec<Tri>,
+    /// What the containment test reads of each triangle, in one cache line (copies of the
+    /// vertices', normal's and plane's floats: the same numbers, so the same answers).
+    inside: Vec<InsideTri>,
     edges: [Vec<Edge>; 2],
     grid: OutlineGrid,
     lookup: Lookup,
@@ -357,9 +384,18 @@ impl ServerMesh {
         let event_only = nav.event_names.len() == 1
             && cell_count == 2
             && matches!(nav.event_names[0].as_slice(), b"event" | b"EVENT");
+        let inside = tris
+            .iter()
+            .map(|t: &Tri| InsideTri {
+                v: t.vertices.map(|k| vertices[k as usize].pos),
+                normal: t.normal,
+                plane: t.plane,
+            })
+            .collect();
         let mut mesh = ServerMesh {
             vertices,
             tris,
+            inside,
             edges,
             grid,
             lookup: Lookup::default(),
@@ -401,9 +437,13 @@ impl ServerMesh {
             hi = [hi[0].max(b[2]), hi[1].max(b[3])];
             boxes.push(Some(b));
         }
+        let bounds = everywhere
+            .is_empty()
+            .then_some([lo[0], lo[1], hi[0], hi[1]]);
         if lo[0] > hi[0] {
             return Lookup {
                 everywhere,
+                bounds,
                 ..Lookup::default()
             };
         }
@@ -421,7 +461,10 @@ impl ServerMesh {
             let Some(b) = b else { continue };
             for bz in bucket(b[1], 1)..=bucket(b[3], 1) {
                 for bx in bucket(b[0], 0)..=bucket(b[2], 0) {
-                    lists[bz * side[0] + bx].push(i as u32);
+                    lists[bz * side[0] + bx].push(LookupItem {
+                        tri: i as u32,
+                        bounds: *b,
+                    });
                 }
             }
         }
@@ -434,12 +477,20 @@ impl ServerMesh {
         start.push(items.len() as u32);
         Lookup {
             origin,
-            size,
+            inverse: 1.0 / size,
             side,
             start,
             items,
             everywhere,
+            bounds,
         }
+    }
+
+    /// A local box (min x, min z, max x, max z) outside which no triangle contains a point
+    /// (empty, min above max, for a mesh without triangles); `None` when some triangle's float
+    /// test cannot be bounded so (a steep or damaged one).
+    pub fn xz_bounds(&self) -> Option<[f32; 4]> {
+        self.lookup.bounds
     }
 
     /// Calls `f` with every triangle that may contain local (x, z), in index order: every
@@ -447,7 +498,7 @@ impl ServerMesh {
     #[inline]
     fn candidates(&self, x: f32, z: f32, mut f: impl FnMut(u32)) {
         let l = &self.lookup;
-        let grid: &[u32] = if !(x.is_finite() && z.is_finite()) {
+        let grid: &[LookupItem] = if !(x.is_finite() && z.is_finite()) {
             // Not a point any placement gives; the scan keeps the answer exact.
             for i in 0..self.tris.len() as u32 {
                 f(i);
@@ -456,8 +507,11 @@ impl ServerMesh {
         } else if l.side[0] == 0 {
             &[]
         } else {
-            let bx = (f64::from(x) - l.origin[0]) / l.size;
-            let bz = (f64::from(z) - l.origin[1]) / l.size;
+            // The bucket by the reciprocal: a point within rounding of a bucket's side may be
+            // looked up in its neighbour, which lists the same triangles near the point (their
+            // boxes are widened far more than that).
+            let bx = (f64::from(x) - l.origin[0]) * l.inverse;
+            let bz = (f64::from(z) - l.origin[1]) * l.inverse;
             if bx >= 0.0 && bz >= 0.0 && (bx as usize) < l.side[0] && (bz as usize) < l.side[1] {
                 let b = bz as usize * l.side[0] + bx as usize;
                 &l.items[l.start[b] as usize..l.start[b + 1] as usize]
@@ -465,12 +519,23 @@ impl ServerMesh {
                 &[]
             }
         };
+        let outside = |b: &[f32; 4]| x < b[0] || z < b[1] || x > b[2] || z > b[3];
+        let every = &l.everywhere;
+        if every.is_empty() {
+            for item in grid {
+                if !outside(&item.bounds) {
+                    f(item.tri);
+                }
+            }
+            return;
+        }
         // Both lists ascend: merge them.
         let (mut i, mut j) = (0, 0);
-        let every = &l.everywhere;
         while i < grid.len() || j < every.len() {
-            if j == every.len() || (i < grid.len() && grid[i] < every[j]) {
-                f(grid[i]);
+            if j == every.len() || (i < grid.len() && grid[i].tri < every[j]) {
+                if !outside(&grid[i].bounds) {
+                    f(grid[i].tri);
+                }
                 i += 1;
             } else {
                 f(every[j]);
@@ -483,9 +548,9 @@ impl ServerMesh {
     /// and the height of the triangle's plane there (computed either way).
     #[inline]
     pub fn is_inside(&self, tri: u32, x: f32, z: f32) -> (bool, f32) {
-        let t = &self.tris[tri as usize];
+        let t = &self.inside[tri as usize];
         let y = plane_height(&t.plane, x, z);
-        let v = self.tri_pos(t);
+        let v = t.v;
         let n = t.normal.map(f64::from);
         let p = [x, y, z];
         for i in 0..3 {

@@ -15,7 +15,10 @@
 //!   that region's record, in the server's float arithmetic.
 //! - A region's terrain cells list the objects over them (`cells[].objects`); the server looks
 //!   for objects under a point only in the list of the cell of the point's tile, open or
-//!   closed, and so do the queries ([`crate::world`]).
+//!   closed, and so do the queries ([`crate::world`]). To keep that cheap, each region keeps
+//!   per tile the entries of its cell's list whose placement box meets the tile
+//!   (`TileObjects`): the others cannot contain a point of the tile, so leaving them out
+//!   changes no answer.
 //! - An object's mesh is held as the server holds it: heights come from each
 //!   triangle's float plane, containment from the server's float test, in the object's frame
 //!   after the server's float world-to-local transform; so heights are the server's to the bit.
@@ -140,6 +143,79 @@ pub(crate) struct Placement {
     /// The record's link rows: (object index in this region's list, edge of that object,
     /// edge of this one).
     pub links: Vec<[u16; 3]>,
+    /// A box in the region's frame (min x, min z, max x, max z) outside which the server's
+    /// float tests find none of the mesh's triangles ([`Placement::may_contain`]).
+    pub bounds: [f32; 4],
+}
+
+/// How much a placement's box is widened beyond its mesh's box carried into the region's frame
+/// (in double): far more than the float rounding of the server's world-to-local transform at
+/// any region coordinate, plus a relative part for the far-off positions of damaged files.
+const PLACEMENT_MARGIN: f64 = 1.0;
+
+impl Placement {
+    /// The region-frame box of a mesh's local box under `to_world`, widened by
+    /// [`PLACEMENT_MARGIN`]; everywhere for an unbounded mesh.
+    pub fn bounds_of(mesh: &ServerMesh, to_world: &Matrix) -> [f32; 4] {
+        let Some([x0, z0, x1, z1]) = mesh.xz_bounds() else {
+            return [
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+                f32::INFINITY,
+                f32::INFINITY,
+            ];
+        };
+        if x0 > x1 || z0 > z1 {
+            // No triangle: nothing is ever inside.
+            return [
+                f32::INFINITY,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+            ];
+        }
+        let m = to_world.map(f64::from);
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for x in [x0, x1].map(f64::from) {
+            for z in [z0, z1].map(f64::from) {
+                let c = [m[0] * x + m[8] * z + m[12], m[2] * x + m[10] * z + m[14]];
+                for k in 0..2 {
+                    lo[k] = lo[k].min(c[k]);
+                    hi[k] = hi[k].max(c[k]);
+                }
+            }
+        }
+        let scale = [lo[0], lo[1], hi[0], hi[1], m[12], m[14]]
+            .iter()
+            .fold(0.0f64, |a, v| a.max(v.abs()));
+        let margin = PLACEMENT_MARGIN + scale * 1e-5;
+        let out = [
+            lo[0] - margin,
+            lo[1] - margin,
+            hi[0] + margin,
+            hi[1] + margin,
+        ];
+        if out.iter().all(|v| v.is_finite()) {
+            // Rounding to f32 moves a side by far less than the margin's relative part.
+            out.map(|v| v as f32)
+        } else {
+            [
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+                f32::INFINITY,
+                f32::INFINITY,
+            ]
+        }
+    }
+
+    /// Whether a triangle of the placement may contain the region-frame point (x, z): false
+    /// only where the server's test finds none.
+    #[inline]
+    pub fn may_contain(&self, x: f32, z: f32) -> bool {
+        let b = &self.bounds;
+        // Written so that a NaN coordinate is never excluded.
+        !(x < b[0] || z < b[1] || x > b[2] || z > b[3])
+    }
 }
 
 /// Every placed instance, the meshes they share, and each region's object list.
@@ -150,6 +226,109 @@ pub(crate) struct Objects {
     /// Per region slot of the world, its file's object list: `None` where an entry could
     /// not be placed.
     placements: Vec<Vec<Option<Placement>>>,
+    /// Per region slot, per tile, the objects of the tile's cell list that may contain a point
+    /// of the tile ([`Objects::index_tiles`]).
+    tiles: Vec<TileObjects>,
+}
+
+/// Tiles per region side.
+const TILES: usize = jmxv::nvm::TILES_PER_SIDE;
+
+/// A region's tiles and, for each, the entries of its cell's object list whose placement box
+/// ([`Placement::bounds`]) meets the tile, in the list's order: the entries that can contain a
+/// point of the tile, the others being ones the server's tests reject there. A bit per tile
+/// says whether its list is empty, so a point far from every object costs one small read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TileObjects {
+    /// One bit per tile (`z * 96 + x`), set when its list is not empty; empty when none is.
+    bits: Vec<u64>,
+    /// The set bits before each word of `bits`.
+    rank: Vec<u32>,
+    /// Per set bit, in order, where its list starts in `items` (one more at the end).
+    start: Vec<u32>,
+    items: Vec<u16>,
+}
+
+impl TileObjects {
+    /// The entries of the cell list of tile `tile` (`z * 96 + x`) that may contain its points.
+    #[inline]
+    pub fn get(&self, tile: usize) -> &[u16] {
+        let Some(&word) = self.bits.get(tile / 64) else {
+            return &[];
+        };
+        let bit = 1u64 << (tile % 64);
+        if word & bit == 0 {
+            return &[];
+        }
+        let i = self.rank[tile / 64] as usize + (word & (bit - 1)).count_ones() as usize;
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// The index of a region's tiles: `cell_list(tile)` is the object list of the tile's cell.
+    fn build<'a>(list: &[Option<Placement>], cell_list: impl Fn(usize) -> &'a [u16]) -> Self {
+        // The tiles some placement's box meets.
+        let mut touched = vec![0u64; TILES * TILES / 64];
+        let range = |lo: f32, hi: f32| {
+            let tile = |v: f32| (v / 20.0).floor().clamp(0.0, (TILES - 1) as f32) as usize;
+            (tile(lo), tile(hi))
+        };
+        let mut any = false;
+        for p in list.iter().flatten() {
+            let b = p.bounds;
+            if !(b[0] <= b[2] && b[1] <= b[3]) || b[2] < 0.0 || b[3] < 0.0 {
+                continue;
+            }
+            let ((x0, x1), (z0, z1)) = (range(b[0], b[2]), range(b[1], b[3]));
+            if b[0] >= (TILES * 20) as f32 || b[1] >= (TILES * 20) as f32 {
+                continue;
+            }
+            for z in z0..=z1 {
+                for x in x0..=x1 {
+                    let t = z * TILES + x;
+                    touched[t / 64] |= 1 << (t % 64);
+                    any = true;
+                }
+            }
+        }
+        if !any {
+            return TileObjects::default();
+        }
+        let mut out = TileObjects {
+            bits: vec![0; touched.len()],
+            rank: Vec::with_capacity(touched.len()),
+            start: Vec::new(),
+            items: Vec::new(),
+        };
+        for (w, &word) in touched.iter().enumerate() {
+            out.rank.push(out.start.len() as u32);
+            let mut rest = word;
+            while rest != 0 {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let t = w * 64 + bit;
+                let (x, z) = ((t % TILES) as f32 * 20.0, (t / TILES) as f32 * 20.0);
+                let begin = out.items.len();
+                for &k in cell_list(t) {
+                    let meets = list
+                        .get(usize::from(k))
+                        .and_then(Option::as_ref)
+                        .is_some_and(|p| {
+                            let b = p.bounds;
+                            b[0] <= x + 20.0 && b[2] >= x && b[1] <= z + 20.0 && b[3] >= z
+                        });
+                    if meets {
+                        out.items.push(k);
+                    }
+                }
+                if out.items.len() > begin {
+                    out.bits[w] |= 1 << bit;
+                    out.start.push(begin as u32);
+                }
+            }
+        }
+        out.start.push(out.items.len() as u32);
+        out
+    }
 }
 
 impl Objects {
@@ -164,6 +343,29 @@ impl Objects {
             meshes,
             instances,
             placements,
+            tiles: Vec::new(),
+        }
+    }
+
+    /// Indexes the tiles of each region slot ([`TileObjects`]): `cell_list(slot, tile)` is the
+    /// object list of the cell of the tile (`z * 96 + x`) in that region.
+    pub fn index_tiles<'a>(&mut self, cell_list: impl Fn(usize, usize) -> &'a [u16] + Sync) {
+        use rayon::prelude::*;
+        self.tiles = self
+            .placements
+            .par_iter()
+            .enumerate()
+            .map(|(slot, list)| TileObjects::build(list, |t| cell_list(slot, t)))
+            .collect();
+    }
+
+    /// The entries of the region in `slot` that may contain a point of tile `tile` (`z * 96
+    /// + x`), in the order of the tile's cell list.
+    #[inline]
+    pub fn tile_objects(&self, slot: usize, tile: usize) -> &[u16] {
+        match self.tiles.get(slot) {
+            Some(t) => t.get(tile),
+            None => &[],
         }
     }
 

@@ -256,11 +256,17 @@ impl World {
     /// The cell of the tile under a normalised point as stored (the low 16 bits of its cell
     /// index), open or closed: the cell whose object list the server consults.
     fn tile_raw_cell(&self, region: &Region, pos: Position) -> u16 {
+        region.raw_tile_cell[Self::tile_of(pos)]
+    }
+
+    /// The index (`z * 96 + x`) of a normalised point's tile.
+    #[inline]
+    fn tile_of(pos: Position) -> usize {
         let (tx, tz) = (
             height::tile_index(pos.x) as usize,
             height::tile_index(pos.z) as usize,
         );
-        region.raw_tile_cell[tz * TILES_PER_SIDE + tx]
+        tz * TILES_PER_SIDE + tx
     }
 
     /// The server's `FindNavCell` at a point and reference height `y`: the terrain of the
@@ -289,10 +295,15 @@ impl World {
         let mut best_delta = ground - y;
         let mut best = None;
         let mut probe_y = y;
-        for &k in region.objects_of_cell(raw) {
+        // The cell's list without the objects that cannot contain a point of the tile (they
+        // would find no triangle and change nothing).
+        for &k in self.objects.tile_objects(slot, Self::tile_of(pos)) {
             let Some(p) = self.objects.placement(slot, k) else {
                 continue;
             };
+            if !p.may_contain(pos.x, pos.z) {
+                continue;
+            }
             let mesh = self.objects.server_mesh(p);
             if let Some((tri, found)) =
                 crate::objects::placement_find_cell(mesh, p, [pos.x, probe_y, pos.z])
@@ -320,13 +331,33 @@ impl World {
     /// height; `None` when there is none.
     pub(crate) fn highest_object(&self, pos: Position) -> Option<Resolved> {
         let slot = self.region_slot(pos.region)?;
+        let tile = Self::tile_of(pos);
+        self.highest_object_in(slot, pos, tile, self.objects.tile_objects(slot, tile))
+    }
+
+    /// [`World::highest_object`] in region slot `slot` and tile `tile`, among `objects` (the
+    /// tile's [`crate::objects::Objects::tile_objects`]).
+    fn highest_object_in(
+        &self,
+        slot: usize,
+        pos: Position,
+        tile: usize,
+        objects: &[u16],
+    ) -> Option<Resolved> {
+        if objects.is_empty() {
+            return None;
+        }
         let region = &self.regions[slot];
-        let raw = self.tile_raw_cell(region, pos);
+        let raw = region.raw_tile_cell[tile];
         let mut best: Option<(u16, u32, f32)> = None;
-        for &k in region.objects_of_cell(raw) {
+        // The cell's list without the objects that cannot contain a point of the tile.
+        for &k in objects {
             let Some(p) = self.objects.placement(slot, k) else {
                 continue;
             };
+            if !p.may_contain(pos.x, pos.z) {
+                continue;
+            }
             let mesh = self.objects.server_mesh(p);
             let local = server_arith::transform(&p.to_local, [pos.x, 0.0, pos.z]);
             mesh.for_each_inside(local[0], local[2], |tri, h| {
@@ -376,13 +407,17 @@ impl World {
     #[inline]
     pub fn cell_at(&self, pos: Position) -> Option<CellRef> {
         let pos = World::normal(pos)?;
-        let region = self.region(pos.region)?;
-        if !self.objects.is_empty() {
-            if let Some(r) = self.highest_object(pos) {
+        let slot = self.region_slot(pos.region)?;
+        let region = &self.regions[slot];
+        let tile = Self::tile_of(pos);
+        let objects = self.objects.tile_objects(slot, tile);
+        if !objects.is_empty() {
+            if let Some(r) = self.highest_object_in(slot, pos, tile, objects) {
                 return self.resolved_cell(&r);
             }
         }
-        self.tile_cell(region, pos).map(|cell| CellRef {
+        let cell = region.tile_cell[tile];
+        (cell != region::NOT_WALKABLE).then_some(CellRef {
             region: pos.region,
             cell,
             object: None,
