@@ -1,22 +1,28 @@
-//! What objects cost the point queries: `cell_at`, `height_at` and `height_at_y` on a
-//! generated world loaded with its objects against the same world loaded terrain-only
-//! (`LoadOptions::terrain_only()`), on the same points, in one criterion group.
+//! What objects cost the queries: `cell_at`, `height_at` and `height_at_y` on a generated
+//! world loaded with its objects against the same world loaded terrain-only
+//! (`LoadOptions::terrain_only()`), on the same points, and `move_along` on the same walks, in
+//! one criterion group.
 //!
 //! `cargo bench -p silknav-bench --bench objects` runs criterion, then prints per query the
-//! median with objects, its ratio to the terrain-only median, and the target (≤ 2×) with met or
-//! MISSED.
+//! median with objects, its ratio to the terrain-only median, and for the point queries the
+//! target (≤ 2×) with met or MISSED. `move_along` has no target: with objects the walk does
+//! the server's work (each terrain cell it enters probes the objects that cell lists, and walks
+//! on object floors go triangle by triangle), and the ratio says what that costs.
 //!
 //! Half of the points lie on object triangles (buildings, gates, bridges, stairs, props: a
 //! random triangle of a random instance, a random point inside it), so that the object lookup
 //! runs its triangle tests as it does in a town; the other half are uniform over the world,
-//! where most buckets hold no object. The world is written once per run as a data root (its
+//! where most buckets hold no object. The walks start at the same points where both worlds
+//! have a cell there (so on object floors that stand on open ground, as most do) and go
+//! `WALK` units in a random direction: the walks of a town, in and out of buildings, across
+//! bridges, along walls. The world is written once per run as a data root (its
 //! `navmesh/` folder beside the object meshes) under `<target>/bench-worlds/`, and loaded twice
 //! from it, so both worlds come from the same files through the same loader.
 
 use criterion::{black_box, Criterion, Throughput};
 use silknav::files::Overwrite;
 use silknav::jmxv::RegionId;
-use silknav::world::LoadOptions;
+use silknav::world::{LoadOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{Position, World};
 use silknav_bench::cache::bench_worlds_dir;
@@ -40,6 +46,10 @@ const OPTIONS: GenOptions = GenOptions {
 const POINTS: usize = 10_000;
 /// The most a query may cost with objects, as a multiple of the terrain-only query.
 const TARGET_RATIO: f64 = 2.0;
+/// Walks per batch.
+const WALKS: usize = 2_000;
+/// How far each walk goes, in world units.
+const WALK: f64 = 100.0;
 
 /// The queries, each run on both worlds: (name, batch).
 type Batch = fn(&World, &[(Position, f32)]) -> (usize, u64);
@@ -79,7 +89,17 @@ fn main() {
         with_objects.object_instances().len()
     );
 
+    let walks = walks(&with_objects, &terrain, &points, 11);
     let worlds = [("objects", &with_objects), ("terrain", &terrain)];
+    let moves: Vec<(usize, usize, usize)> =
+        worlds.iter().map(|(_, w)| move_batch(w, &walks)).collect();
+    for ((label, _), (arrived, stopped, failed)) in worlds.iter().zip(&moves) {
+        eprintln!(
+            "input: {} walks of {WALK} units, {label}: {arrived} arrived, {stopped} stopped early, {failed} failed",
+            walks.len()
+        );
+    }
+    assert_ne!(moves[0], moves[1], "move_along meets no object");
     let answers: Vec<Vec<(usize, u64)>> = worlds
         .iter()
         .map(|(_, w)| QUERIES.iter().map(|(_, q)| q(w, &points)).collect())
@@ -99,6 +119,13 @@ fn main() {
                 b.iter(|| assert_eq!(batch(black_box(world), black_box(&points)), expected))
             });
         }
+    }
+    group.throughput(Throughput::Elements(walks.len() as u64));
+    for (w, &(label, world)) in worlds.iter().enumerate() {
+        let expected = moves[w];
+        group.bench_function(format!("move_along_{label}"), |b| {
+            b.iter(|| assert_eq!(move_batch(black_box(world), black_box(&walks)), expected))
+        });
     }
     group.finish();
     c.final_summary();
@@ -127,6 +154,56 @@ fn main() {
             verdict(ratio <= TARGET_RATIO)
         );
     }
+    let per_walk =
+        |name: &str| median_ns_since(&dir.join(name), started).map(|ns| ns / walks.len() as f64);
+    match (per_walk("move_along_objects"), per_walk("move_along_terrain")) {
+        (Some(objects), Some(terrain)) => println!(
+            "  move_along ({} walks of {WALK} units): {:.2}× terrain-only (median {} vs {} per walk); no target",
+            walks.len(),
+            objects / terrain,
+            duration(objects),
+            duration(terrain)
+        ),
+        _ => println!("  move_along: no fresh estimates, no ratio"),
+    }
+}
+
+/// Up to [`WALKS`] walks of [`WALK`] units in random directions, from the points that have a
+/// cell in both worlds.
+fn walks(
+    with_objects: &World,
+    terrain: &World,
+    points: &[(Position, f32)],
+    seed: u64,
+) -> Vec<(Position, Position)> {
+    let mut rng = SplitMix64::new(seed);
+    points
+        .iter()
+        .filter(|(p, _)| with_objects.cell_at(*p).is_some() && terrain.cell_at(*p).is_some())
+        .filter_map(|&(from, _)| {
+            let angle = rng.unit() * std::f64::consts::TAU;
+            let to = Position::from_world(
+                from.world_x() + WALK * angle.cos(),
+                from.world_z() + WALK * angle.sin(),
+            )?;
+            Some((from, to))
+        })
+        .take(WALKS)
+        .collect()
+}
+
+/// Walks that arrived, that stopped early (a wall, a gap, an object edge, a transition), and
+/// that failed.
+fn move_batch(world: &World, walks: &[(Position, Position)]) -> (usize, usize, usize) {
+    let (mut arrived, mut stopped, mut failed) = (0, 0, 0);
+    for &(from, to) in walks {
+        match world.move_along(from, to) {
+            Ok(outcome) if outcome.stop == MoveStop::Arrived => arrived += 1,
+            Ok(_) => stopped += 1,
+            Err(_) => failed += 1,
+        }
+    }
+    (arrived, stopped, failed)
 }
 
 /// `n` points with a reference height: the even ones on a random triangle of a random object

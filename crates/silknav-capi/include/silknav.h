@@ -53,6 +53,17 @@
 // `silknav_move_result.stop`: it left its cell where the file has no edge (`no-edge`).
 #define SILKNAV_STOP_NO_EDGE 2
 
+// `silknav_move_result.stop`: an object's edge stopped it (`object-wall`): an entry or exit it
+// refuses, or an inline edge blocking the direction.
+#define SILKNAV_STOP_OBJECT_WALL 3
+
+// `silknav_move_result.stop`: it stopped where it entered or left an object, the goal within
+// the server's 5 units (`transition`).
+#define SILKNAV_STOP_TRANSITION 4
+
+// `silknav_move_result.stop`: it circled until the server's step budget ran out (`looped`).
+#define SILKNAV_STOP_LOOPED 5
+
 // `silknav_world_load` flag: leave out the objects (buildings, gates, bridges), as the
 // command line's `--terrain-only`.
 #define SILKNAV_LOAD_TERRAIN_ONLY 1
@@ -158,7 +169,8 @@ typedef struct silknav_move_result {
   double z;
   // The ground height at the stop.
   float height;
-  // `SILKNAV_STOP_ARRIVED`, `SILKNAV_STOP_WALL` or `SILKNAV_STOP_NO_EDGE`.
+  // `SILKNAV_STOP_ARRIVED`, `SILKNAV_STOP_WALL`, `SILKNAV_STOP_NO_EDGE`,
+  // `SILKNAV_STOP_OBJECT_WALL`, `SILKNAV_STOP_TRANSITION` or `SILKNAV_STOP_LOOPED`.
   int32_t stop;
   // The wall, for `SILKNAV_STOP_WALL`.
   struct silknav_edge edge;
@@ -219,6 +231,12 @@ typedef struct silknav_move_result {
 
 // `step-limit`: the walk's edges loop.
 #define SILKNAV_REASON_STEP_LIMIT 8
+
+// `too-far`: the server's distance guard refuses a goal this far from the start.
+#define SILKNAV_REASON_TOO_FAR 9
+
+// `object-refused`: an object's own walk fails the move, as the server's does.
+#define SILKNAV_REASON_OBJECT_REFUSED 10
 
 // A reason this version has no code for.
 #define SILKNAV_REASON_OTHER 99

@@ -33,10 +33,14 @@ pub const SILKNAV_REASON_OFF_MESH: silknav_reason = 6;
 pub const SILKNAV_REASON_MISSING_REGION: silknav_reason = 7;
 /// `step-limit`: the walk's edges loop.
 pub const SILKNAV_REASON_STEP_LIMIT: silknav_reason = 8;
+/// `too-far`: the server's distance guard refuses a goal this far from the start.
+pub const SILKNAV_REASON_TOO_FAR: silknav_reason = 9;
+/// `object-refused`: an object's own walk fails the move, as the server's does.
+pub const SILKNAV_REASON_OBJECT_REFUSED: silknav_reason = 10;
 /// A reason this version has no code for.
 pub const SILKNAV_REASON_OTHER: silknav_reason = 99;
 
-const REASON_WORDS: [&std::ffi::CStr; 9] = [
+const REASON_WORDS: [&std::ffi::CStr; 11] = [
     c"",
     c"start-blocked",
     c"goal-blocked",
@@ -46,6 +50,8 @@ const REASON_WORDS: [&std::ffi::CStr; 9] = [
     c"off-mesh",
     c"missing-region",
     c"step-limit",
+    c"too-far",
+    c"object-refused",
 ];
 
 /// The command line's word for a reason (`"start-blocked"`, ...), `""` for
@@ -88,6 +94,14 @@ pub const SILKNAV_STOP_ARRIVED: i32 = 0;
 pub const SILKNAV_STOP_WALL: i32 = 1;
 /// `silknav_move_result.stop`: it left its cell where the file has no edge (`no-edge`).
 pub const SILKNAV_STOP_NO_EDGE: i32 = 2;
+/// `silknav_move_result.stop`: an object's edge stopped it (`object-wall`): an entry or exit it
+/// refuses, or an inline edge blocking the direction.
+pub const SILKNAV_STOP_OBJECT_WALL: i32 = 3;
+/// `silknav_move_result.stop`: it stopped where it entered or left an object, the goal within
+/// the server's 5 units (`transition`).
+pub const SILKNAV_STOP_TRANSITION: i32 = 4;
+/// `silknav_move_result.stop`: it circled until the server's step budget ran out (`looped`).
+pub const SILKNAV_STOP_LOOPED: i32 = 5;
 
 /// The cell under a point.
 #[allow(non_camel_case_types)]
@@ -207,7 +221,8 @@ pub struct silknav_move_result {
     pub z: f64,
     /// The ground height at the stop.
     pub height: f32,
-    /// `SILKNAV_STOP_ARRIVED`, `SILKNAV_STOP_WALL` or `SILKNAV_STOP_NO_EDGE`.
+    /// `SILKNAV_STOP_ARRIVED`, `SILKNAV_STOP_WALL`, `SILKNAV_STOP_NO_EDGE`,
+    /// `SILKNAV_STOP_OBJECT_WALL`, `SILKNAV_STOP_TRANSITION` or `SILKNAV_STOP_LOOPED`.
     pub stop: i32,
     /// The wall, for `SILKNAV_STOP_WALL`.
     pub edge: silknav_edge,
@@ -524,6 +539,9 @@ pub unsafe extern "C" fn silknav_move(
                     MoveStop::Arrived => (SILKNAV_STOP_ARRIVED, None),
                     MoveStop::Wall { region, edge } => (SILKNAV_STOP_WALL, Some((region, edge))),
                     MoveStop::NoEdge => (SILKNAV_STOP_NO_EDGE, None),
+                    MoveStop::ObjectWall { .. } => (SILKNAV_STOP_OBJECT_WALL, None),
+                    MoveStop::Transition => (SILKNAV_STOP_TRANSITION, None),
+                    MoveStop::Looped => (SILKNAV_STOP_LOOPED, None),
                 };
                 *out = silknav_move_result {
                     reason: SILKNAV_REASON_NONE,

@@ -66,9 +66,31 @@ pub fn coordinate(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A distance in world units: a finite number, 0 or more.
+///
+/// # Errors
+/// Not a number, negative, or `inf`/`nan`.
+pub fn distance(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "expected a finite distance of 0 or more, found {text:?}"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn distances_are_finite_and_not_negative() {
+        assert_eq!(distance("0"), Ok(0.0));
+        assert_eq!(distance("12.5"), Ok(12.5));
+        for bad in ["-1", "inf", "nan", "x"] {
+            assert!(distance(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn sizes_and_origins() {

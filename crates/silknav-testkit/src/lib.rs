@@ -10,7 +10,8 @@
 //!   and gate meshes the world generator places.
 //! - [`object_world`]: a small world folder with buildings, a bridge and a gate, and broken
 //!   object references.
-//! - [`object_oracle`]: a brute-force reference for object cells, heights and line of sight.
+//! - [`object_oracle`]: a brute-force reference for object line of sight.
+//! - [`server_oracle`]: a second port of the game server's cell, height and movement queries.
 //! - [`rng`]: the seeded random numbers of tests and benches.
 //! - [`error_chain`]: an error's source chain, checked to say each thing once.
 //! - [`movingai`]: the committed Moving AI benchmark maps and queries, and where they are.
@@ -30,6 +31,7 @@ pub mod object_oracle;
 pub mod object_world;
 pub mod pk2;
 pub mod rng;
+pub mod server_oracle;
 
 #[cfg(test)]
 mod tests;

@@ -1,17 +1,19 @@
-//! A brute-force reference for the object-aware queries: every triangle and every edge of
-//! every instance, placed from the files alone (no index, none of the library's query code),
-//! with plain arithmetic and an exact orientation test (`robust`).
+//! A brute-force reference for object-aware line of sight: the documented rules
+//! (`silknav::world::raycast`) applied with plain arithmetic to every record of every region's
+//! object list, none of the library's query code, and an exact orientation test (`robust`).
 //!
-//! - [`ObjectOracle::hits`], [`ObjectOracle::cell_at`], [`ObjectOracle::surface_at_y`]: the
-//!   object triangles under a point and the choice between them and the terrain.
-//! - [`ObjectOracle::raycast`]: where a segment is blocked, by the documented rules for
-//!   terrain and object surfaces (`silknav::world::raycast`), with every edge placed in world
-//!   units. The object rules are all here; the terrain pieces (where the walker is on the
-//!   terrain) are asked of a terrain-only query the caller passes in, which the terrain
-//!   oracle checks on its own. A piece restarts where the walker steps off an object, at that
-//!   crossing rounded to f32.
+//! Every object record is placed in world units (its vertices rotated and moved in double, in
+//! the frame of the region whose list holds it), and every decision is taken there: the
+//! library decides in each object's own frame, so the two agree up to the rounding of the
+//! placement. The terrain cells a segment passes are found by clipping the segment to every
+//! cell rectangle near it; the terrain pieces (where the walker is on the terrain) are asked
+//! of a terrain-only query the caller passes in, which the terrain oracle checks on its own.
+//!
+//! - [`ObjectOracle::placed`]: the instances, once each (for picking test points).
+//! - [`ObjectOracle::hits`]: the object triangles under a point, exactly (no server float test).
+//! - [`ObjectOracle::raycast`]: where a segment is blocked.
 
-use jmxv::bms::ObjectMesh;
+use jmxv::bms::{ObjectMesh, NO_CELL};
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::objects::{InstanceKey, ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
@@ -20,7 +22,7 @@ use std::collections::BTreeMap;
 
 const REGION: f64 = 1920.0;
 
-/// An instance as the oracle places it.
+/// An instance as the oracle places it (its owner's record when the owner lists it).
 #[derive(Debug, Clone)]
 pub struct Placed {
     /// Its identity.
@@ -38,24 +40,16 @@ pub struct Placed {
 impl Placed {
     /// An object-local xz point in world units.
     pub fn to_world(&self, x: f64, z: f64) -> [f64; 2] {
-        let (c, s) = (f64::from(self.yaw).cos(), f64::from(self.yaw).sin());
-        [
-            f64::from(self.frame.x()) * REGION + (x * c - z * s + f64::from(self.position[0])),
-            f64::from(self.frame.z()) * REGION + (x * s + z * c + f64::from(self.position[2])),
-        ]
+        place(self.frame, self.position, self.yaw, x, z)
     }
+}
 
-    /// A world point in the object's frame.
-    pub fn to_local(&self, pos: Position) -> [f64; 2] {
-        let (c, s) = (f64::from(self.yaw).cos(), f64::from(self.yaw).sin());
-        let dx = f64::from(i32::from(pos.region.x()) - i32::from(self.frame.x())) * REGION
-            + f64::from(pos.x)
-            - f64::from(self.position[0]);
-        let dz = f64::from(i32::from(pos.region.z()) - i32::from(self.frame.z())) * REGION
-            + f64::from(pos.z)
-            - f64::from(self.position[2]);
-        [dx * c + dz * s, dz * c - dx * s]
-    }
+fn place(frame: RegionId, position: [f32; 3], yaw: f32, x: f64, z: f64) -> [f64; 2] {
+    let (c, s) = (f64::from(yaw).cos(), f64::from(yaw).sin());
+    [
+        f64::from(frame.x()) * REGION + f64::from(position[0]) + (x * c - z * s),
+        f64::from(frame.z()) * REGION + f64::from(position[2]) + (x * s + z * c),
+    ]
 }
 
 /// Exact orientation: > 0 when c is left of a → b.
@@ -66,18 +60,6 @@ pub fn orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
 
 fn sgn(v: f64) -> i32 {
     (v > 0.0) as i32 - (v < 0.0) as i32
-}
-
-/// An edge placed in world units.
-#[derive(Debug, Clone, Copy)]
-struct WorldEdge {
-    instance: usize,
-    edge: ObjectEdgeRef,
-    vertices: [u16; 2],
-    a: [f64; 2],
-    b: [f64; 2],
-    cells: [u16; 2],
-    flag: u8,
 }
 
 /// Where the oracle's walk ended.
@@ -96,343 +78,498 @@ pub enum OracleRay {
     StartNotWalkable,
 }
 
-/// Every placeable instance of a world's files, placed.
+/// An edge of a record: vertex a, vertex b, cell a, cell b, flag.
+type REdge = (usize, usize, usize, Option<usize>, u8);
+
+/// A region's cells (world rectangles with their object lists) and its placed records.
+type RegionData = (Vec<([f64; 4], Vec<u16>)>, Vec<Option<Record>>);
+
+/// Where the walk is on an object: region, record, triangle, the edge it came over.
+type OnObject = (RegionId, usize, usize, Option<(usize, usize)>);
+
+/// One record of a region's object list, placed in world units.
+#[derive(Debug, Clone)]
+struct Record {
+    key: InstanceKey,
+    /// Vertices in world units.
+    v: Vec<[f64; 2]>,
+    tris: Vec<[usize; 3]>,
+    /// Per triangle, its first three edge records: (0 outline / 1 inline, index).
+    tri_edges: Vec<Vec<(usize, usize)>>,
+    /// [outline, inline]: (vertex a, vertex b, cell a, cell b, flag).
+    edges: [Vec<REdge>; 2],
+    links: Vec<[u16; 3]>,
+    siege_option: bool,
+}
+
+/// Every record of every region's object list, placed, with the regions' cells.
 #[derive(Debug, Clone)]
 pub struct ObjectOracle {
-    /// The instances, by key.
+    /// The instances, once each, by key.
     pub placed: Vec<Placed>,
-    edges: Vec<WorldEdge>,
-    regions: std::collections::BTreeSet<RegionId>,
+    /// Per region: its cells (world rectangles) with their object lists, and its records.
+    regions: BTreeMap<RegionId, RegionData>,
+    /// Per region: whether each tile is walkable.
+    open: BTreeMap<RegionId, Vec<bool>>,
+}
+
+/// The parameter along segment `p → q` where it meets edge `a → b` (closed, not collinear).
+fn crossing(p: [f64; 2], q: [f64; 2], a: [f64; 2], b: [f64; 2]) -> Option<f64> {
+    let (o0, o1) = (orient(a, b, p), orient(a, b, q));
+    if sgn(o0) * sgn(o1) > 0 || (o0 == 0.0 && o1 == 0.0) {
+        return None;
+    }
+    if sgn(orient(p, q, a)) * sgn(orient(p, q, b)) > 0 {
+        return None;
+    }
+    Some(o0 / (o0 - o1))
+}
+
+impl Record {
+    fn line(&self, g: usize, i: usize) -> ([f64; 2], [f64; 2]) {
+        let e = self.edges[g][i];
+        (self.v[e.0], self.v[e.1])
+    }
+
+    /// Which side of the edge's line `q` is on, seen from triangle `t`.
+    fn side(&self, g: usize, i: usize, t: usize, q: [f64; 2]) -> i32 {
+        let (a, b) = self.line(g, i);
+        let inner = self.tris[t]
+            .iter()
+            .map(|&k| sgn(orient(a, b, self.v[k])))
+            .find(|&s| s != 0)
+            .unwrap_or(0);
+        inner * sgn(orient(a, b, q))
+    }
+
+    fn edge_ref(&self, g: usize, i: usize) -> ObjectEdgeRef {
+        ObjectEdgeRef {
+            instance: self.key,
+            kind: if g == 0 {
+                ObjectEdgeKind::Outline
+            } else {
+                ObjectEdgeKind::Inline
+            },
+            edge: i as u16,
+        }
+    }
 }
 
 impl ObjectOracle {
-    /// One instance per key (the owner's record when the owner lists it) of every object
-    /// whose id has a mesh with a navigation section in `meshes`.
+    /// The oracle over these files; `meshes` by object id (those with a navigation section are
+    /// placed).
     pub fn new(
         navmeshes: &BTreeMap<RegionId, NavMesh>,
         meshes: &BTreeMap<u32, ObjectMesh>,
     ) -> ObjectOracle {
-        let mut out: BTreeMap<InstanceKey, Placed> = BTreeMap::new();
+        let mut once: BTreeMap<InstanceKey, Placed> = BTreeMap::new();
+        let mut regions = BTreeMap::new();
+        let mut open = BTreeMap::new();
         for (&region, nvm) in navmeshes {
+            open.insert(
+                region,
+                nvm.tiles
+                    .iter()
+                    .map(|t| !t.is_blocked() && usize::from(t.cell()) < nvm.cells.len())
+                    .collect(),
+            );
+            let corner = [
+                f64::from(region.x()) * REGION,
+                f64::from(region.z()) * REGION,
+            ];
+            let cells = nvm
+                .cells
+                .iter()
+                .map(|c| {
+                    (
+                        [
+                            corner[0] + f64::from(c.min[0].get()),
+                            corner[1] + f64::from(c.min[1].get()),
+                            corner[0] + f64::from(c.max[0].get()),
+                            corner[1] + f64::from(c.max[1].get()),
+                        ],
+                        c.objects.clone(),
+                    )
+                })
+                .collect();
+            let mut records = Vec::new();
             for o in &nvm.objects {
+                let key = InstanceKey::new(RegionId(o.region_id), o.uid);
                 let Some(mesh) = meshes.get(&o.object_id).filter(|m| m.nav.is_some()) else {
+                    records.push(None);
                     continue;
                 };
-                let key = InstanceKey::new(RegionId(o.region_id), o.uid);
-                let p = Placed {
-                    key,
-                    frame: region,
-                    position: o.position.map(|c| c.get()),
-                    yaw: o.yaw.get(),
-                    mesh: mesh.clone(),
-                };
-                match out.get(&key) {
+                let (position, yaw) = (o.position.map(|c| c.get()), o.yaw.get());
+                match once.get(&key) {
                     Some(old) if old.frame == key.owner() || region != key.owner() => {}
                     _ => {
-                        out.insert(key, p);
+                        once.insert(
+                            key,
+                            Placed {
+                                key,
+                                frame: region,
+                                position,
+                                yaw,
+                                mesh: mesh.clone(),
+                            },
+                        );
                     }
                 }
-            }
-        }
-        let placed: Vec<Placed> = out.into_values().collect();
-        let mut edges = Vec::new();
-        for (i, p) in placed.iter().enumerate() {
-            let nav = p.mesh.nav.as_ref().expect("kept with a nav section");
-            let at = |k: u16| {
-                let v = nav.vertices[usize::from(k)].position;
-                p.to_world(f64::from(v[0].get()), f64::from(v[2].get()))
-            };
-            for (kind, list) in [
-                (ObjectEdgeKind::Outline, &nav.outline_edges),
-                (ObjectEdgeKind::Inline, &nav.inline_edges),
-            ] {
-                for (k, e) in list.iter().enumerate() {
-                    edges.push(WorldEdge {
-                        instance: i,
-                        edge: ObjectEdgeRef {
-                            instance: p.key,
-                            kind,
-                            edge: k as u16,
-                        },
-                        vertices: e.vertices,
-                        a: at(e.vertices[0]),
-                        b: at(e.vertices[1]),
-                        cells: e.cells,
-                        flag: e.flag,
-                    });
+                let nav = mesh.nav.as_ref().expect("checked");
+                let v = nav
+                    .vertices
+                    .iter()
+                    .map(|p| {
+                        place(
+                            region,
+                            position,
+                            yaw,
+                            f64::from(p.position[0].get()),
+                            f64::from(p.position[2].get()),
+                        )
+                    })
+                    .collect();
+                let tris: Vec<[usize; 3]> = nav
+                    .cells
+                    .iter()
+                    .map(|c| c.vertices.map(usize::from))
+                    .collect();
+                let mut tri_edges = vec![Vec::new(); tris.len()];
+                let mut edges: [Vec<_>; 2] = [Vec::new(), Vec::new()];
+                for (g, list) in [&nav.outline_edges, &nav.inline_edges]
+                    .into_iter()
+                    .enumerate()
+                {
+                    for (i, e) in list.iter().enumerate() {
+                        let a = usize::from(e.cells[0]);
+                        let b = (e.cells[1] != NO_CELL).then_some(usize::from(e.cells[1]));
+                        for c in std::iter::once(a).chain(b) {
+                            if tri_edges[c].len() < 3 {
+                                tri_edges[c].push((g, i));
+                            }
+                        }
+                        edges[g].push((
+                            usize::from(e.vertices[0]),
+                            usize::from(e.vertices[1]),
+                            a,
+                            b,
+                            e.flag,
+                        ));
+                    }
                 }
+                records.push(Some(Record {
+                    key,
+                    v,
+                    tris,
+                    tri_edges,
+                    edges,
+                    links: o
+                        .links
+                        .iter()
+                        .map(|l| [l.link_object, l.link_edge, l.edge])
+                        .collect(),
+                    siege_option: mesh.header.nav_flags & 8 != 0,
+                }));
             }
+            regions.insert(region, (cells, records));
         }
         ObjectOracle {
-            placed,
-            edges,
-            regions: navmeshes.keys().copied().collect(),
+            placed: once.into_values().collect(),
+            regions,
+            open,
         }
     }
 
-    /// Every (object cell, height) containing the point; none outside the loaded regions.
-    pub fn hits(&self, pos: Position) -> Vec<(ObjectCellRef, f32)> {
-        let mut hits = Vec::new();
-        if !self.regions.contains(&pos.region) {
-            return hits;
+    /// Whether the tile under a world point (half-open tiles) is walkable.
+    fn tile_walkable(&self, w: [f64; 2]) -> bool {
+        let (tx, tz) = ((w[0] / 20.0).floor() as i64, (w[1] / 20.0).floor() as i64);
+        if tx < 0 || tz < 0 {
+            return false;
         }
-        for p in &self.placed {
-            let q = p.to_local(pos);
-            let nav = p.mesh.nav.as_ref().expect("kept with a nav section");
-            for (i, cell) in nav.cells.iter().enumerate() {
-                let v = cell
-                    .vertices
-                    .map(|k| nav.vertices[usize::from(k)].position.map(|f| f.get()));
-                let [a, b, cc] = v.map(|v| [f64::from(v[0]), f64::from(v[2])]);
-                let d = orient(a, b, cc);
-                let w = [orient(b, cc, q), orient(cc, a, q), orient(a, b, q)];
-                let inside = if d > 0.0 {
-                    w.iter().all(|&x| x >= 0.0)
-                } else {
-                    w.iter().all(|&x| x <= 0.0)
-                };
-                if d == 0.0 || !inside {
+        let region = RegionId::new((tx / 96).min(255) as u8, (tz / 96).min(127) as u8);
+        self.open
+            .get(&region)
+            .is_some_and(|o| o[((tz % 96) * 96 + tx % 96) as usize])
+    }
+
+    /// Every (object cell, instance) whose placed triangle contains the point exactly, over
+    /// every record of the point's region.
+    pub fn hits(&self, pos: Position) -> Vec<(ObjectCellRef, f32)> {
+        let mut out = Vec::new();
+        let Some((_, records)) = self.regions.get(&pos.region) else {
+            return out;
+        };
+        let w = [pos.world_x(), pos.world_z()];
+        for r in records.iter().flatten() {
+            for (t, tri) in r.tris.iter().enumerate() {
+                let [a, b, c] = tri.map(|k| r.v[k]);
+                let d = orient(a, b, c);
+                let o = [orient(b, c, w), orient(c, a, w), orient(a, b, w)];
+                let inside = d != 0.0
+                    && if d > 0.0 {
+                        o.iter().all(|&x| x >= 0.0)
+                    } else {
+                        o.iter().all(|&x| x <= 0.0)
+                    };
+                if inside {
+                    out.push((
+                        ObjectCellRef {
+                            instance: r.key,
+                            cell: t as u16,
+                        },
+                        0.0,
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the point lies within `tolerance` units of a side of a placed triangle of its
+    /// region's records (where the rounding of a placement decides which side it is on).
+    pub fn near_a_side(&self, pos: Position, tolerance: f64) -> bool {
+        let Some((_, records)) = self.regions.get(&pos.region) else {
+            return false;
+        };
+        let w = [pos.world_x(), pos.world_z()];
+        records.iter().flatten().any(|r| {
+            r.tris.iter().any(|tri| {
+                (0..3).any(|k| {
+                    let (a, b) = (r.v[tri[k]], r.v[tri[(k + 1) % 3]]);
+                    let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
+                    let len2 = dx * dx + dz * dz;
+                    let u = if len2 > 0.0 {
+                        (((w[0] - a[0]) * dx + (w[1] - a[1]) * dz) / len2).clamp(0.0, 1.0)
+                    } else {
+                        0.0
+                    };
+                    let (px, pz) = (a[0] + u * dx - w[0], a[1] + u * dz - w[1]);
+                    px.hypot(pz) < tolerance
+                })
+            })
+        })
+    }
+
+    /// The cells of the loaded regions the segment `p → q` passes through the inside of, with
+    /// the parameter where it enters each (0 for the one it starts in), ascending.
+    fn cells_passed(&self, p: [f64; 2], q: [f64; 2]) -> Vec<(f64, RegionId, usize)> {
+        let mut out = Vec::new();
+        let (lo, hi) = (
+            [p[0].min(q[0]), p[1].min(q[1])],
+            [p[0].max(q[0]), p[1].max(q[1])],
+        );
+        for (&region, (cells, _)) in &self.regions {
+            for (c, (r, _)) in cells.iter().enumerate() {
+                if r[0] > hi[0] || r[2] < lo[0] || r[1] > hi[1] || r[3] < lo[1] {
                     continue;
                 }
-                let e1 = [b[0] - a[0], b[1] - a[1]];
-                let e2 = [cc[0] - a[0], cc[1] - a[1]];
-                let r = [q[0] - a[0], q[1] - a[1]];
-                let det = e1[0] * e2[1] - e1[1] * e2[0];
-                let s1 = (r[0] * e2[1] - r[1] * e2[0]) / det;
-                let t1 = (e1[0] * r[1] - e1[1] * r[0]) / det;
-                let y = [v[0][1], v[1][1], v[2][1]].map(f64::from);
-                let h = (y[0] + s1 * (y[1] - y[0]) + t1 * (y[2] - y[0]) + f64::from(p.position[1]))
-                    as f32;
-                hits.push((
-                    ObjectCellRef {
-                        instance: p.key,
-                        cell: i as u16,
-                    },
-                    h,
-                ));
+                // Clip the segment to the rectangle (Liang–Barsky, open interior).
+                let (mut t0, mut t1) = (0.0f64, 1.0f64);
+                let d = [q[0] - p[0], q[1] - p[1]];
+                let mut ok = true;
+                for k in 0..2 {
+                    if d[k] == 0.0 {
+                        if !(r[k] <= p[k] && p[k] < r[k + 2]) {
+                            ok = false;
+                        }
+                        continue;
+                    }
+                    let (a, b) = ((r[k] - p[k]) / d[k], (r[k + 2] - p[k]) / d[k]);
+                    t0 = t0.max(a.min(b));
+                    t1 = t1.min(a.max(b));
+                }
+                if ok && t0 < t1 {
+                    out.push((t0, region, c));
+                }
             }
         }
-        hits
+        out.sort_by(|a, b| a.0.total_cmp(&b.0));
+        out
     }
 
-    /// The highest object triangle under the point (then the smaller key and cell).
-    pub fn cell_at(&self, pos: Position) -> Option<ObjectCellRef> {
-        let mut best: Option<(ObjectCellRef, f32)> = None;
-        for h in self.hits(pos) {
-            let better = best.map_or(true, |b| {
-                h.1 > b.1 || (h.1 == b.1 && (h.0.instance, h.0.cell) < (b.0.instance, b.0.cell))
-            });
-            if better {
-                best = Some(h);
-            }
-        }
-        best.map(|b| b.0)
-    }
-
-    /// Of the object triangles under the point and the terrain at height `ground`, the one
-    /// closest to `y` (an object on a tie, then the smaller key and cell): `None` for the
-    /// terrain, with the chosen height.
-    pub fn surface_at_y(&self, pos: Position, y: f32, ground: f32) -> (Option<ObjectCellRef>, f32) {
-        let dist = |h: f32| (f64::from(h) - f64::from(y)).abs();
-        let mut best: Option<(ObjectCellRef, f32)> = None;
-        for h in self.hits(pos) {
-            let better = best.map_or(true, |b| {
-                dist(h.1) < dist(b.1)
-                    || (dist(h.1) == dist(b.1)
-                        && (h.0.instance, h.0.cell) < (b.0.instance, b.0.cell))
-            });
-            if better {
-                best = Some(h);
-            }
-        }
-        match best {
-            Some((c, h)) if dist(h) <= dist(ground) => (Some(c), h),
-            _ => (None, ground),
-        }
-    }
-
-    /// A cell's triangle in world units, or `None` when it is not a usable triangle.
-    fn triangle(&self, instance: usize, cell: u16) -> Option<([[f64; 2]; 3], [u16; 3])> {
-        let p = &self.placed[instance];
-        let nav = p.mesh.nav.as_ref()?;
-        let c = nav.cells.get(usize::from(cell))?;
-        let v = c.vertices.map(|k| nav.vertices.get(usize::from(k)));
-        if v.iter().any(|v| v.is_none()) {
-            return None;
-        }
-        let w = v.map(|v| {
-            let v = v.expect("checked").position;
-            p.to_world(f64::from(v[0].get()), f64::from(v[2].get()))
-        });
-        (orient(w[0], w[1], w[2]) != 0.0).then_some((w, c.vertices))
-    }
-
-    /// The segment `from → to` walked over the terrain and the object cells, starting on
-    /// `start` (an object triangle) or the terrain (`None`). `terrain(p, q)` answers a
-    /// terrain-only cast from world point `p` (rounded to a position) to `q`: `Err(())` when
+    /// The segment `from → to` walked by the documented rules, starting on `start` (an object
+    /// triangle: the record of that instance in `from`'s region) or the terrain (`None`);
+    /// `to_on_terrain` tells whether the end's surface is the terrain (for the siege rule).
+    /// `terrain(p, q)` answers a terrain-only cast from world point `p` to `q`: `Err(())` when
     /// `p` is not walkable, else the blocking parameter along `p → q`, if any.
     pub fn raycast(
         &self,
         from: Position,
         start: Option<ObjectCellRef>,
         to: Position,
-        sight: bool,
+        to_on_terrain: bool,
         terrain: impl Fn([f64; 2], [f64; 2]) -> Result<Option<f64>, ()>,
     ) -> OracleRay {
         let (ex, ez) = to.in_frame_of(from.region);
-        let (ox, oz) = (
+        let corner = [
             f64::from(from.region.x()) * REGION,
             f64::from(from.region.z()) * REGION,
-        );
-        let end = [ox + f64::from(ex), oz + f64::from(ez)];
-        let mut p = [ox + f64::from(from.x), oz + f64::from(from.z)];
-        let mut t0 = 0.0;
-        let mut surface = start.map(|c| {
-            let i = self
-                .placed
-                .iter()
-                .position(|q| q.key == c.instance)
-                .expect("a placed instance");
-            (i, c.cell)
-        });
-        let mut came: Option<[u16; 2]> = None;
-        let whole = |t: f64, t0: f64| t0 + (1.0 - t0) * t;
+        ];
+        let p0 = [corner[0] + f64::from(from.x), corner[1] + f64::from(from.z)];
+        let end = [corner[0] + f64::from(ex), corner[1] + f64::from(ez)];
+        let at = |t: f64| [p0[0] + t * (end[0] - p0[0]), p0[1] + t * (end[1] - p0[1])];
+        let ends_on_terrain = start.is_none() && to_on_terrain;
+        // (region, record, triangle, previous edge)
+        let mut on: Option<OnObject> = match start {
+            None => None,
+            Some(c) => {
+                let Some((_, records)) = self.regions.get(&from.region) else {
+                    return OracleRay::StartNotWalkable;
+                };
+                let Some(k) = records
+                    .iter()
+                    .position(|r| r.as_ref().is_some_and(|r| r.key == c.instance))
+                else {
+                    return OracleRay::StartNotWalkable;
+                };
+                Some((from.region, k, usize::from(c.cell), None))
+            }
+        };
+        let (mut t, mut inclusive, mut legs) = (0.0, true, 1);
+        // The outline edge just stepped off over (region, record, edge): not met again.
+        let mut left_over: Option<(RegionId, usize, usize)> = None;
         for _ in 0..100_000 {
-            match surface {
+            let (region, k, tri, edge) = match on {
                 None => {
-                    let blocked = match terrain(p, end) {
-                        Err(()) if t0 == 0.0 => return OracleRay::StartNotWalkable,
-                        Err(()) => Some(0.0),
-                        Ok(b) => b,
+                    let blocked = match terrain(at(t), end) {
+                        Err(()) if t == 0.0 => return OracleRay::StartNotWalkable,
+                        Err(()) => return OracleRay::Blocked { t, edge: None },
+                        Ok(b) => b.map(|b| t + b * (1.0 - t)),
                     };
-                    // The first outline edge met from outside, not passed under.
-                    let mut first: Option<(f64, bool, &WorldEdge)> = None;
-                    for e in self.edges.iter() {
-                        if e.edge.kind != ObjectEdgeKind::Outline || e.flag & 0x10 != 0 {
-                            continue;
+                    let stop = blocked.unwrap_or(2.0);
+                    // The cells entered before the terrain blocks, each probed once.
+                    let mut entry = None;
+                    for (u, region, c) in self.cells_passed(at(t), end) {
+                        let t_enter = t + u * (1.0 - t);
+                        if t_enter >= stop {
+                            break;
                         }
-                        let (o0, o1) = (orient(e.a, e.b, p), orient(e.a, e.b, end));
-                        if sgn(o0) * sgn(o1) >= 0
-                            || sgn(orient(p, end, e.a)) * sgn(orient(p, end, e.b)) > 0
-                        {
-                            continue;
-                        }
-                        let Some((tri, _)) = self.triangle(e.instance, e.cells[0]) else {
-                            continue;
-                        };
-                        let Some(inside) = tri
-                            .iter()
-                            .map(|&v| sgn(orient(e.a, e.b, v)))
-                            .find(|&s| s != 0)
-                        else {
-                            continue;
-                        };
-                        if sgn(o0) == inside {
-                            continue;
-                        }
-                        let wall = e.flag & 0x01 != 0 || (sight && e.flag & 0x80 != 0);
-                        let t = o0 / (o0 - o1);
-                        if first.map_or(true, |f| t < f.0 || (t == f.0 && wall && !f.1)) {
-                            first = Some((t, wall, e));
-                        }
-                    }
-                    match (first, blocked) {
-                        (Some((t, wall, e)), b) if b.map_or(true, |b| t <= b) => {
-                            if wall {
-                                return OracleRay::Blocked {
-                                    t: whole(t, t0),
-                                    edge: Some(e.edge),
+                        let (cells, records) = &self.regions[&region];
+                        let from_here = at(t_enter);
+                        let mut best: Option<(f64, usize, usize)> = None;
+                        for &k in &cells[c].1 {
+                            let Some(Some(r)) = records.get(usize::from(k)) else {
+                                continue;
+                            };
+                            for (i, e) in r.edges[0].iter().enumerate() {
+                                if e.4 & 0x10 != 0 || left_over == Some((region, usize::from(k), i))
+                                {
+                                    continue;
+                                }
+                                let (a, b) = r.line(0, i);
+                                let Some(s) = crossing(from_here, end, a, b) else {
+                                    continue;
                                 };
-                            }
-                            surface = Some((e.instance, e.cells[0]));
-                            came = Some(e.vertices);
-                        }
-                        (_, Some(b)) => {
-                            return OracleRay::Blocked {
-                                t: whole(b, t0),
-                                edge: None,
+                                let ahead = s > 0.0 || (inclusive && u == 0.0 && s == 0.0);
+                                let tx = t_enter + s * (1.0 - t_enter);
+                                if ahead && best.map_or(true, |bb| tx < bb.0) {
+                                    best = Some((tx, usize::from(k), i));
+                                }
                             }
                         }
-                        (_, None) => return OracleRay::Clear,
-                    }
-                }
-                Some((i, cell)) => {
-                    let Some((tri, ids)) = self.triangle(i, cell) else {
-                        return OracleRay::Clear;
-                    };
-                    let d = sgn(orient(tri[0], tri[1], tri[2]));
-                    let sides: Vec<[usize; 2]> = vec![[0, 1], [1, 2], [2, 0]];
-                    let mut outside = false;
-                    let mut crossed = Vec::new();
-                    for [a, b] in sides {
-                        let pair = [ids[a], ids[b]];
-                        let o1 = orient(tri[a], tri[b], end) * f64::from(d);
-                        if o1 >= 0.0 {
-                            continue;
+                        if let Some(b) = best {
+                            entry = Some((region, b));
+                            break;
                         }
-                        outside = true;
-                        let o0 = orient(tri[a], tri[b], p) * f64::from(d);
-                        let same = |q: [u16; 2]| q == pair || q == [pair[1], pair[0]];
-                        if o0 < 0.0
-                            || came.is_some_and(same)
-                            || sgn(orient(p, end, tri[a])) * sgn(orient(p, end, tri[b])) > 0
-                        {
-                            continue;
-                        }
-                        let record = self.edges.iter().find(|e| {
-                            e.instance == i
-                                && same(e.vertices)
-                                && (e.cells[0] == cell
-                                    || (e.edge.kind == ObjectEdgeKind::Inline
-                                        && e.cells[1] == cell))
-                        });
-                        crossed.push((o0 / (o0 - o1), pair, record));
                     }
-                    if !outside {
-                        return OracleRay::Clear;
-                    }
-                    let Some(t) = crossed.iter().map(|c| c.0).reduce(f64::min) else {
-                        return OracleRay::Blocked { t: t0, edge: None };
-                    };
-                    let mut next = None;
-                    for &(_, pair, record) in &crossed {
-                        let Some(e) = record else { continue };
-                        let siege = sight && e.flag & 0x80 != 0;
-                        let blocks = match e.edge.kind {
-                            ObjectEdgeKind::Inline if e.cells[0] == cell => e.flag & 0x02 != 0,
-                            ObjectEdgeKind::Inline => e.flag & 0x01 != 0,
-                            ObjectEdgeKind::Outline => e.flag & 0x12 != 0,
+                    let Some((region, (tx, k, i))) = entry else {
+                        return match blocked {
+                            Some(b) => OracleRay::Blocked { t: b, edge: None },
+                            None => OracleRay::Clear,
                         };
-                        if blocks || siege {
-                            return OracleRay::Blocked {
-                                t: whole(t, t0),
-                                edge: Some(e.edge),
-                            };
+                    };
+                    let r = self.regions[&region].1[k].as_ref().expect("probed");
+                    let e = r.edges[0][i];
+                    legs += 1;
+                    let siege = e.4 & 0x80 != 0 && ends_on_terrain && !r.siege_option;
+                    if legs > 7 || e.4 & 0x01 != 0 || siege {
+                        return OracleRay::Blocked {
+                            t: tx,
+                            edge: Some(r.edge_ref(0, i)),
+                        };
+                    }
+                    t = tx;
+                    if r.side(0, i, e.2, end) > 0 {
+                        on = Some((region, k, e.2, Some((0, i))));
+                        continue;
+                    }
+                    (region, k, e.2, (0, i))
+                }
+                Some((region, k, tri, previous)) => {
+                    let r = self.regions[&region].1[k].as_ref().expect("placed");
+                    let p = at(t);
+                    let mut best: Option<(f64, (usize, usize))> = None;
+                    for &(g, i) in &r.tri_edges[tri] {
+                        if Some((g, i)) == previous || r.side(g, i, tri, end) >= 0 {
+                            continue;
                         }
-                        if e.edge.kind == ObjectEdgeKind::Inline && next.is_none() {
-                            let other = if e.cells[0] == cell {
-                                e.cells[1]
-                            } else {
-                                e.cells[0]
-                            };
-                            next = Some((other, pair));
+                        let (a, b) = r.line(g, i);
+                        if let Some(s) = crossing(p, end, a, b) {
+                            if s >= 0.0 && best.map_or(true, |bb| s < bb.0) {
+                                best = Some((s, (g, i)));
+                            }
                         }
                     }
-                    match next {
-                        Some((other, pair)) => {
-                            surface = Some((i, other));
-                            came = Some(pair);
-                        }
-                        None => {
-                            p = [p[0] + t * (end[0] - p[0]), p[1] + t * (end[1] - p[1])];
-                            t0 = whole(t, t0);
-                            surface = None;
-                            came = None;
-                        }
-                    }
+                    let Some((s, edge)) = best else {
+                        return OracleRay::Clear;
+                    };
+                    t += s * (1.0 - t);
+                    (region, k, tri, edge)
+                }
+            };
+            // Crossing `edge` of triangle `tri` of record `k` at `t`.
+            let r = self.regions[&region].1[k].as_ref().expect("placed");
+            let (g, i) = edge;
+            let (_, _, ca, cb, flag) = r.edges[g][i];
+            let blocked = OracleRay::Blocked {
+                t,
+                edge: Some(r.edge_ref(g, i)),
+            };
+            if flag & 0x80 != 0 && ends_on_terrain && !r.siege_option {
+                return blocked;
+            }
+            if flag & 0x04 != 0 {
+                let next = if ca == tri { cb } else { Some(ca) };
+                let Some(next) = next else { return blocked };
+                if (flag & 0x02 != 0 && ca == tri) || (flag & 0x01 != 0 && cb == Some(tri)) {
+                    return blocked;
+                }
+                on = Some((region, k, next, Some(edge)));
+                continue;
+            }
+            if flag & 0x12 != 0 {
+                return blocked;
+            }
+            legs += 1;
+            if legs > 7 {
+                return blocked;
+            }
+            if flag & 0x08 != 0 {
+                let row = (g == 0)
+                    .then(|| r.links.iter().find(|l| usize::from(l[2]) == i))
+                    .flatten();
+                let Some(row) = row else { return blocked };
+                let Some(Some(o)) = self.regions[&region].1.get(usize::from(row[0])) else {
+                    return blocked;
+                };
+                if let Some(oe) = o.edges[0].get(usize::from(row[1])) {
+                    on = Some((
+                        region,
+                        usize::from(row[0]),
+                        oe.2,
+                        Some((0, usize::from(row[1]))),
+                    ));
+                    continue;
                 }
             }
+            // Down onto the terrain, which must be walkable there.
+            if !self.tile_walkable(at(t)) {
+                return blocked;
+            }
+            on = None;
+            inclusive = false;
+            left_over = (g == 0).then_some((region, k, i));
         }
-        OracleRay::Blocked { t: t0, edge: None }
+        OracleRay::Blocked { t, edge: None }
     }
 }

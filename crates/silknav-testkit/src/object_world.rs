@@ -139,6 +139,14 @@ pub fn write_object_world(data_root: &Path) -> ObjectWorld {
         shared(100.0),
         object(ids::HOUSE, EAST, 2, [700.0, 3.0, 700.0], 4.0),
     ];
+    let parse = |b: &[u8]| ObjectMesh::parse(b).expect("test kit meshes parse");
+    let meshes = BTreeMap::from([
+        (ids::HOUSE, parse(&house)),
+        (ids::BRIDGE, parse(&bridge)),
+        (ids::GATE, parse(&gate)),
+    ]);
+    list_in_cells(&mut west, &meshes);
+    list_in_cells(&mut east, &meshes);
     let navmeshes = BTreeMap::from([(WEST, west), (EAST, east)]);
     for (region, mesh) in &navmeshes {
         write(
@@ -154,14 +162,48 @@ pub fn write_object_world(data_root: &Path) -> ObjectWorld {
         &navmesh_dir.join("object.ifo"),
         &ifo.to_vec().expect("a writable table"),
     );
-    let parse = |b: &[u8]| ObjectMesh::parse(b).expect("test kit meshes parse");
     ObjectWorld {
         data_root: data_root.to_path_buf(),
         navmeshes,
-        meshes: BTreeMap::from([
-            (ids::HOUSE, parse(&house)),
-            (ids::BRIDGE, parse(&bridge)),
-            (ids::GATE, parse(&gate)),
-        ]),
+        meshes,
+    }
+}
+
+/// Lists each object of `mesh` whose mesh is known in every cell that its placed footprint
+/// (the box of its vertices, widened by one unit) meets, borders included: the server finds
+/// objects only through the list of the cell a point or a walker is in, and a walker steps
+/// into a footprint from the cell beside it.
+pub fn list_in_cells(mesh: &mut NavMesh, meshes: &BTreeMap<u32, ObjectMesh>) {
+    for cell in &mut mesh.cells {
+        cell.objects.clear();
+    }
+    for (i, o) in mesh.objects.iter().enumerate() {
+        let Some(nav) = meshes.get(&o.object_id).and_then(|m| m.nav.as_ref()) else {
+            continue;
+        };
+        let (sin, cos) = f64::from(o.yaw.get()).sin_cos();
+        let [px, _, pz] = o.position.map(|c| f64::from(c.get()));
+        let (mut lo, mut hi) = ([f64::MAX; 2], [f64::MIN; 2]);
+        for v in &nav.vertices {
+            let (x, z) = (
+                f64::from(v.position[0].get()),
+                f64::from(v.position[2].get()),
+            );
+            let p = [x * cos - z * sin + px, x * sin + z * cos + pz];
+            for k in 0..2 {
+                lo[k] = lo[k].min(p[k] - 1.0);
+                hi[k] = hi[k].max(p[k] + 1.0);
+            }
+        }
+        for cell in &mut mesh.cells {
+            let (min, max) = (
+                cell.min.map(|c| f64::from(c.get())),
+                cell.max.map(|c| f64::from(c.get())),
+            );
+            let meets = min[0] <= hi[0] && lo[0] <= max[0] && min[1] <= hi[1] && lo[1] <= max[1];
+            if meets && cell.objects.len() < usize::from(u8::MAX) {
+                cell.objects.push(i as u16);
+            }
+        }
     }
 }

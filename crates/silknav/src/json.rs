@@ -10,7 +10,8 @@
 //! | [`cell`] | `{"region":"4080","cell":12,"object":null}`, `"object":{"owner":"694f","uid":1,"cell":3}` on an object, all null for none |
 //! | [`height`] | `{"height":84.5}` or `{"height":null}`; a height that is not finite is a string (`"inf"`, `"-inf"`, `"nan:XXXXXXXX"`) |
 //! | [`los`] | `{"clear":true}`, `{"clear":false,"x":..,"z":..,"t":..,"edge":..,"object_edge":..,"normal":[..]}`, or `{"clear":null,"error":"start-blocked"}` |
-//! | [`move_along`] | `{"x":..,"z":..,"height":..,"stop":"wall","edge":..}` or `{"stop":null,"error":"off-mesh"}` (with `"region"` for `missing-region`) |
+//! | [`move_along`] | `{"x":..,"z":..,"height":..,"stop":"wall","cell":{..},"edge":..,"object_edge":..}` or `{"stop":null,"error":"off-mesh"}` (with `"region"` for `missing-region`) |
+//! | [`snap`] | `{"x":..,"z":..,"distance":..,"cell":{..}}` or all null |
 //! | [`path`] | `{"length":..,"waypoints":[[x,z],..],"cells":[{"region","cell"},..]}` or `{"length":null,"error":"unreachable"}` |
 //! | [`regions`] | `{"count":N,"bounds":{..},"regions":[{"region":"4080","x":..,"z":..,"bounds":{..}},..]}` |
 //!
@@ -20,7 +21,7 @@
 use crate::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use crate::path::{PathError, WorldPath};
 use crate::world::{
-    CellRef, EdgeId, MoveError, MoveOutcome, MoveStop, RayError, RayHit, World, REGION_SIZE,
+    CellRef, EdgeId, MoveError, MoveOutcome, MoveStop, RayError, RayHit, Snap, World, REGION_SIZE,
 };
 use jmxv::json::Float;
 use jmxv::{RegionId, F32};
@@ -117,6 +118,17 @@ struct ObjectEdge {
     index: u16,
 }
 
+impl ObjectEdge {
+    fn new(e: ObjectEdgeRef) -> ObjectEdge {
+        ObjectEdge {
+            owner: e.instance.owner().to_string(),
+            uid: e.instance.uid(),
+            kind: object_edge_kind(e),
+            index: e.edge,
+        }
+    }
+}
+
 /// The word of an object edge's kind: `outline` or `inline`.
 pub fn object_edge_kind(e: ObjectEdgeRef) -> &'static str {
     match e.kind {
@@ -140,12 +152,7 @@ pub fn los(answer: &Result<Option<RayHit>, RayError>) -> Los {
                 z: hit.point.world_z(),
                 t: hit.t,
                 edge: hit.edge.map(|(r, e)| Edge::new(r, e)),
-                object_edge: hit.object_edge.map(|e| ObjectEdge {
-                    owner: e.instance.owner().to_string(),
-                    uid: e.instance.uid(),
-                    kind: object_edge_kind(e),
-                    index: e.edge,
-                }),
+                object_edge: hit.object_edge.map(ObjectEdge::new),
                 normal: hit.normal,
             }),
             error: None,
@@ -165,7 +172,11 @@ pub struct Move {
     stop_at: Option<StopAt>,
     stop: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    cell: Option<Cell>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     edge: Option<Option<Edge>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object_edge: Option<Option<ObjectEdge>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -179,7 +190,8 @@ struct StopAt {
     height: Float,
 }
 
-/// Where a walk stops and why ([`crate::query::move_along`]).
+/// Where a walk stops, its height and cell, and the edge that stopped it (a terrain wall's
+/// `edge`, an object edge's `object_edge`) ([`crate::query::move_along`]).
 pub fn move_along(answer: &Result<MoveOutcome, MoveError>) -> Move {
     match *answer {
         Ok(outcome) => Move {
@@ -189,8 +201,13 @@ pub fn move_along(answer: &Result<MoveOutcome, MoveError>) -> Move {
                 height: Float(F32::from(outcome.height)),
             }),
             stop: Some(outcome.stop.word()),
+            cell: Some(cell(Some(outcome.cell))),
             edge: Some(match outcome.stop {
                 MoveStop::Wall { region, edge } => Some(Edge::new(region, edge)),
+                _ => None,
+            }),
+            object_edge: Some(match outcome.stop {
+                MoveStop::ObjectWall { edge } => Some(ObjectEdge::new(edge)),
                 _ => None,
             }),
             error: None,
@@ -199,13 +216,34 @@ pub fn move_along(answer: &Result<MoveOutcome, MoveError>) -> Move {
         Err(e) => Move {
             stop_at: None,
             stop: None,
+            cell: None,
             edge: None,
+            object_edge: None,
             error: Some(e.word()),
             region: match e {
                 MoveError::MissingRegion(r) => Some(r.to_string()),
                 _ => None,
             },
         },
+    }
+}
+
+/// The answer of a snap query.
+#[derive(Debug, Serialize)]
+pub struct SnapAnswer {
+    x: Option<f64>,
+    z: Option<f64>,
+    distance: Option<f64>,
+    cell: Option<Cell>,
+}
+
+/// The walkable point nearest a point, its distance and its cell ([`crate::query::snap`]).
+pub fn snap(answer: Option<Snap>) -> SnapAnswer {
+    SnapAnswer {
+        x: answer.map(|s| s.position.world_x()),
+        z: answer.map(|s| s.position.world_z()),
+        distance: answer.map(|s| s.distance),
+        cell: answer.map(|s| cell(Some(s.cell))),
     }
 }
 

@@ -34,7 +34,9 @@
 //! ```
 
 use crate::path::{PathError, PathScratch, WorldPath};
-use crate::world::{CellRef, MoveError, MoveOutcome, Position, RayError, RayHit, World};
+use crate::world::{
+    CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, Snap, World,
+};
 use rayon::prelude::*;
 
 /// Points per rayon task of a batch of heights: a height costs tens of nanoseconds, so
@@ -64,7 +66,8 @@ pub struct SegmentQuery {
     pub x2: f64,
     /// World z of the end.
     pub z2: f64,
-    /// Reference height of the start (line of sight only).
+    /// Reference height of the start: the segment starts on the object floor or ground nearest
+    /// it (line of sight and movement).
     pub y: Option<f32>,
 }
 
@@ -108,6 +111,29 @@ pub fn height(world: &World, q: PointQuery) -> Option<f32> {
     }
 }
 
+/// The walkable point nearest a point, within `max_distance` units:
+/// [`World::nearest_walkable`], or [`World::nearest_walkable_y`] with a reference height.
+/// A point outside the id space is snapped too (onto the nearest loaded ground).
+pub fn snap(world: &World, q: PointQuery, max_distance: f64) -> Option<Snap> {
+    if !q.x.is_finite() || !q.z.is_finite() {
+        return None;
+    }
+    // The region of the id space nearest the point, with the point in its frame (it may lie
+    // outside the region's square: the search measures from the point itself).
+    let size = f64::from(crate::world::REGION_SIZE);
+    let rx = (q.x / size).floor().clamp(0.0, 255.0);
+    let rz = (q.z / size).floor().clamp(0.0, 127.0);
+    let pos = Position::new(
+        jmxv::RegionId::new(rx as u8, rz as u8),
+        (q.x - rx * size) as f32,
+        (q.z - rz * size) as f32,
+    );
+    match q.y {
+        None => world.nearest_walkable(pos, max_distance),
+        Some(y) => world.nearest_walkable_y(pos, y, max_distance),
+    }
+}
+
 /// The first blocking point of a segment: [`World::raycast`], or [`World::raycast_y`] with a
 /// reference height for the start.
 ///
@@ -124,16 +150,34 @@ pub fn los(world: &World, q: SegmentQuery) -> Result<Option<RayHit>, RayError> {
     }
 }
 
-/// Where a walk from the start toward the end stops: [`World::move_along`].
+/// Where a walk from the start toward the end stops: [`World::move_along`], or
+/// [`World::move_along_y`] with a reference height for the start.
 ///
 /// # Errors
 /// As for [`World::move_along`]; a start outside the id space is
 /// [`MoveError::StartNotWalkable`], such an end [`MoveError::OffMesh`].
 pub fn move_along(world: &World, q: SegmentQuery) -> Result<MoveOutcome, MoveError> {
+    move_with(world, q, &MoveOptions::default())
+}
+
+/// [`move_along`] with [`MoveOptions`] (the query's reference height, when it has one,
+/// replaces the options' start height).
+///
+/// # Errors
+/// As for [`move_along`].
+pub fn move_with(
+    world: &World,
+    q: SegmentQuery,
+    options: &MoveOptions,
+) -> Result<MoveOutcome, MoveError> {
     let (from, to) = q.ends();
     let from = from.ok_or(MoveError::StartNotWalkable)?;
     let to = to.ok_or(MoveError::OffMesh)?;
-    world.move_along(from, to)
+    let options = match q.y {
+        Some(y) => options.with_start_y(y),
+        None => *options,
+    };
+    world.move_with(from, to, &options)
 }
 
 /// The shortest path from the start to the end: [`World::find_path`], within the scratch's

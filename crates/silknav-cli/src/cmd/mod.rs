@@ -56,8 +56,11 @@ pub enum Command {
     Height(query::PointYArgs),
     /// Line of sight: `clear`, or `blocked X Z` (and the object edge) where it is first blocked
     Los(query::SegmentYArgs),
-    /// Walk from one point toward another: `X Z REASON` where the walk stops
-    Move(query::SegmentArgs),
+    /// Walk from one point toward another as the game server does: `X Z REASON height H cell
+    /// …` where the walk stops
+    Move(query::move_along::MoveArgs),
+    /// The walkable point nearest a point: `X Z distance D cell …`, or `none`
+    Snap(query::snap::SnapArgs),
     /// The shortest path between two points: its length and waypoints, or `none`
     Path(query::find_path::PathArgs),
     /// Build the world's path index and write it next to the world (navmesh/silknav.index),
@@ -89,6 +92,7 @@ impl Command {
             Command::Height(args) => query::height::run(&args),
             Command::Los(args) => query::los::run(&args),
             Command::Move(args) => query::move_along::run(&args),
+            Command::Snap(args) => query::snap::run(&args),
             Command::Path(args) => query::find_path::run(&args),
             Command::Index(args) => index::run(&args),
             Command::Serve(args) => serve::run(&args),

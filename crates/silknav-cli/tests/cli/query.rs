@@ -123,13 +123,45 @@ fn move_text(world: &World, [x1, z1, x2, z2]: [f64; 4]) -> String {
         (_, None) => Err(MoveError::OffMesh),
         (Some(a), Some(b)) => world.move_along(a, b),
     };
+    move_words(answer)
+}
+
+/// The documented text of a move's answer.
+fn move_words(answer: Result<silknav::world::MoveOutcome, MoveError>) -> String {
     match answer {
-        Ok(m) => format!(
-            "{} {} {}",
-            m.position.world_x(),
-            m.position.world_z(),
-            m.stop.word()
-        ),
+        Ok(m) => {
+            let mut text = format!(
+                "{} {} {} height {} cell {}",
+                m.position.world_x(),
+                m.position.world_z(),
+                m.stop.word(),
+                m.height,
+                cell_ref_text(Some(m.cell))
+            );
+            match m.stop {
+                MoveStop::Wall { region, edge } => {
+                    let (kind, index) = match edge {
+                        EdgeId::Internal(i) => ("internal", i),
+                        EdgeId::Global(i) => ("global", i),
+                    };
+                    text += &format!(" edge {region} {kind} {index}");
+                }
+                MoveStop::ObjectWall { edge } => {
+                    let kind = match edge.kind {
+                        silknav::objects::ObjectEdgeKind::Outline => "outline",
+                        silknav::objects::ObjectEdgeKind::Inline => "inline",
+                    };
+                    text += &format!(
+                        " edge object {}:{} {kind} {}",
+                        edge.instance.owner(),
+                        edge.instance.uid(),
+                        edge.edge
+                    );
+                }
+                _ => {}
+            }
+            text
+        }
         Err(e) => format!("none {}", e.word()),
     }
 }
@@ -326,6 +358,8 @@ fn json_lines_carry_the_librarys_answers() {
                     _ => None,
                 };
                 assert!(edge_matches(&json["edge"], edge), "{json}");
+                assert_eq!(json["cell"]["region"], m.cell.region.to_string());
+                assert_eq!(json["cell"]["cell"], m.cell.cell);
             }
             Err(e) => {
                 assert_eq!(json["stop"], Value::Null);
@@ -404,7 +438,7 @@ fn single_queries_exit_1_when_the_answer_is_no() {
     );
     check("move", &c.clear, move_text(&world, c.clear), 0);
     let walled = move_text(&world, c.wall);
-    assert!(walled.ends_with(" wall"), "{walled}");
+    assert!(walled.contains(" wall height "), "{walled}");
     check("move", &c.wall, walled, 0);
     check(
         "move",
@@ -818,4 +852,216 @@ fn los_names_object_edges_and_takes_a_reference_height() {
             z0 + 240.0
         )
     );
+}
+
+#[test]
+fn move_refuses_goals_a_region_away_as_the_server_does_unless_told_otherwise() {
+    let dir = temp();
+    let w = gen_world(dir.path(), "w", 5, "3x3");
+    let query = [
+        "246561.7511796247",
+        "125532.50208626682",
+        "246700",
+        "127700",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["move", "w"];
+        args.extend(extra);
+        args.extend(query);
+        silknav(dir.path(), &args)
+    };
+    let refused = run(&[]);
+    assert_eq!(
+        (refused.code, refused.stdout.as_str()),
+        (1, "none too-far\n")
+    );
+    assert_eq!(run(&["--guard", "symmetric"]).stdout, "none too-far\n");
+    let walked = run(&["--guard", "off"]);
+    assert_eq!(walked.code, 0, "{}", walked.stderr);
+    let world = World::load(&w).unwrap();
+    let off = silknav::world::MoveOptions::new().with_guard(silknav::world::DistanceGuard::Off);
+    let m = world
+        .move_with(
+            at(246561.7511796247, 125532.50208626682).unwrap(),
+            at(246700.0, 127700.0).unwrap(),
+            &off,
+        )
+        .unwrap();
+    assert_eq!(walked.stdout, format!("{}\n", move_words(Ok(m))));
+    let bad = run(&["--guard", "sideways"]);
+    assert_eq!(bad.code, 2);
+}
+
+#[test]
+fn moves_walk_objects_take_a_start_height_and_name_the_edge_that_stops_them() {
+    let ObjectWorld {
+        dir: _dir,
+        root,
+        world,
+        terrain,
+        origin: (x0, z0),
+    } = object_world();
+    // Segments fanning out from a grid over the west region's objects, with start heights.
+    let mut queries = Vec::new();
+    for i in 0..25 {
+        for j in 0..25 {
+            let (x, z) = (
+                x0 + 150.0 + 49.7 * f64::from(i),
+                z0 + 150.0 + 51.1 * f64::from(j),
+            );
+            let angle = f64::from(i * 7 + j * 13) * 0.37;
+            let reach = 80.0 + f64::from((i + j) % 5) * 60.0;
+            queries.push([
+                x,
+                z,
+                x + reach * angle.cos(),
+                z + reach * angle.sin(),
+                [0.0, 7.5, 44.0, 62.0][(i + j) as usize % 4],
+            ]);
+        }
+    }
+    let library = |q: &[f64; 5], y: Option<f32>, w: &World| {
+        let (a, b) = (at(q[0], q[1]).unwrap(), at(q[2], q[3]).unwrap());
+        move_words(match y {
+            Some(y) => w.move_along_y(a, y, b),
+            None => w.move_along(a, b),
+        })
+    };
+    let run = silknav_with_stdin(&root, &["move", "."], batch_input(&queries).as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut words = std::collections::BTreeMap::new();
+    for (q, line) in queries.iter().zip(run.stdout.lines()) {
+        assert_eq!(line, library(q, Some(q[4] as f32), &world), "{q:?}");
+        let word = line.split(' ').nth(2).unwrap_or("none");
+        *words.entry(word.to_owned()).or_insert(0) += 1;
+    }
+    for word in ["arrived", "object-wall"] {
+        assert!(words.get(word).copied().unwrap_or(0) > 10, "{words:?}");
+    }
+    assert!(
+        run.stdout.contains(" edge object 694e:1 outline "),
+        "a house wall stops some walk"
+    );
+    // Four numbers a line: --y, or the surface `cell` answers; --terrain-only: today's walk.
+    let four: Vec<[f64; 4]> = queries.iter().map(|q| [q[0], q[1], q[2], q[3]]).collect();
+    for (args, y, w) in [
+        (vec!["move", "."], None, &world),
+        (vec!["move", ".", "--y", "62"], Some(62.0), &world),
+        (vec!["move", ".", "--terrain-only"], None, &terrain),
+    ] {
+        let run = silknav_with_stdin(&root, &args, batch_input(&four).as_bytes());
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        for (q, line) in queries.iter().zip(run.stdout.lines()) {
+            assert_eq!(line, library(q, y, w), "{args:?} {q:?}");
+        }
+    }
+    // JSON names an object edge and the object cell.
+    let json = silknav_with_stdin(
+        &root,
+        &["move", ".", "--json"],
+        batch_input(&queries).as_bytes(),
+    );
+    let mut seen = (false, false);
+    for (q, line) in queries.iter().zip(json.stdout.lines()) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let (a, b) = (at(q[0], q[1]).unwrap(), at(q[2], q[3]).unwrap());
+        let Ok(m) = world.move_along_y(a, q[4] as f32, b) else {
+            continue;
+        };
+        if let MoveStop::ObjectWall { edge } = m.stop {
+            assert_eq!(v["object_edge"]["uid"], edge.instance.uid());
+            assert_eq!(v["object_edge"]["index"], edge.edge);
+            assert_eq!(v["edge"], Value::Null);
+            seen.0 = true;
+        }
+        if let Some(o) = m.cell.object {
+            assert_eq!(v["cell"]["object"]["uid"], o.instance.uid());
+            assert_eq!(v["cell"]["object"]["cell"], o.cell);
+            seen.1 = true;
+        }
+    }
+    assert_eq!(seen, (true, true));
+}
+
+/// The documented text of a snap answer.
+fn snap_text(answer: Option<silknav::world::Snap>) -> String {
+    match answer {
+        Some(s) => format!(
+            "{} {} distance {} cell {}",
+            s.position.world_x(),
+            s.position.world_z(),
+            s.distance,
+            cell_ref_text(Some(s.cell))
+        ),
+        None => "none".to_owned(),
+    }
+}
+
+#[test]
+fn snap_answers_the_nearest_walkable_point_and_a_walk_starts_there() {
+    let (dir, _w, world) = world();
+    let pts = points();
+    let answers = check_batch(dir.path(), "snap", &pts, |&[x, z]| {
+        snap_text(silknav::query::snap(
+            &world,
+            silknav::query::PointQuery { x, z, y: None },
+            100.0,
+        ))
+    });
+    let moved = answers
+        .iter()
+        .filter(|a| a.contains(" distance ") && !a.contains(" distance 0 "))
+        .count();
+    assert!(moved > 10, "{moved} points moved");
+    // The snapped points are walkable: `cell` answers them and `move` starts from them.
+    let snapped: Vec<[f64; 2]> = answers
+        .iter()
+        .filter(|a| *a != "none")
+        .map(|a| {
+            let w: Vec<&str> = a.split(' ').collect();
+            [w[0].parse().unwrap(), w[1].parse().unwrap()]
+        })
+        .collect();
+    let cells = silknav_with_stdin(dir.path(), &["cell", "w"], batch_input(&snapped).as_bytes());
+    assert!(
+        !cells.stdout.lines().any(|l| l == "none"),
+        "{}",
+        cells.stdout
+    );
+    let walks: Vec<[f64; 4]> = snapped
+        .iter()
+        .map(|p| [p[0], p[1], p[0] + 7.0, p[1] + 3.0])
+        .collect();
+    let moves = silknav_with_stdin(dir.path(), &["move", "w"], batch_input(&walks).as_bytes());
+    assert!(
+        !moves.stdout.contains("none start-blocked"),
+        "{}",
+        moves.stdout
+    );
+    // A single query far from the world: `none`, exit 1; a bad distance: usage, exit 2.
+    let far = silknav(
+        dir.path(),
+        &["snap", "w", "1000", "1000", "--max-distance", "50"],
+    );
+    assert_eq!((far.code, far.stdout.as_str()), (1, "none\n"));
+    let bad = silknav(
+        dir.path(),
+        &["snap", "w", "1000", "1000", "--max-distance", "-1"],
+    );
+    assert_eq!(bad.code, 2);
+    let json = silknav(
+        dir.path(),
+        &[
+            "snap",
+            "w",
+            "1000",
+            "1000",
+            "--json",
+            "--max-distance",
+            "1e9",
+        ],
+    );
+    let v: Value = serde_json::from_str(json.stdout.trim_end()).unwrap();
+    assert!(v["distance"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(v["cell"]["region"].is_string(), "{v}");
 }

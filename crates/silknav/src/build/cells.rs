@@ -23,6 +23,11 @@ impl TileRect {
     pub fn overlaps(self, other: TileRect) -> bool {
         self.x0 < other.x1 && other.x0 < self.x1 && self.z0 < other.z1 && other.z0 < self.z1
     }
+
+    /// Whether the two rectangles share a tile, a side or a corner.
+    pub fn touches(self, other: TileRect) -> bool {
+        self.x0 <= other.x1 && other.x0 <= self.x1 && self.z0 <= other.z1 && other.z0 <= self.z1
+    }
 }
 
 /// The cells of one region: rectangles (open ones first) and the cell of each tile.
@@ -43,12 +48,12 @@ impl CellLayout {
         cell < self.open_count
     }
 
-    /// Cells sharing a tile with `rect`, each once.
-    pub fn cells_overlapping(&self, rect: TileRect) -> impl Iterator<Item = u16> + '_ {
+    /// Cells sharing a tile, a side or a corner with `rect`, each once.
+    pub fn cells_touching(&self, rect: TileRect) -> impl Iterator<Item = u16> + '_ {
         self.rects
             .iter()
             .enumerate()
-            .filter(move |(_, r)| r.overlaps(rect))
+            .filter(move |(_, r)| r.touches(rect))
             .map(|(i, _)| i as u16)
     }
 }

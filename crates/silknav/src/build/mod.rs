@@ -13,7 +13,11 @@
 //! - a global edge (flag 0x08) on every region border segment between two open cells, with its
 //!   twin in the neighbour's file;
 //! - direction bytes by the spec page's convention: 0 −z, 1 −x, 2 +z, 3 +x (`dir[1]` is the side
-//!   of the cell on side B, 0xFF for walls); endpoints in ascending order.
+//!   of the cell on side B, 0xFF for walls); endpoints in ascending order;
+//! - each object listed in every cell its footprint touches (shares a tile, a side or a
+//!   corner with): the server sees an object only through the list of the cell a walker is
+//!   in, and a walker steps into a footprint from the cell beside it, so that cell must list
+//!   it for the object's walls to stop the walker (see [`crate::world::movement`]).
 
 mod cells;
 mod edges;
@@ -59,7 +63,7 @@ impl RegionInput {
 }
 
 /// An object record and the tile rectangle of its footprint in this region, which decides the
-/// cells that list it.
+/// cells that list it (those it touches).
 #[derive(Debug, Clone)]
 pub struct PlacedObject {
     /// The record as it will be written.
@@ -134,7 +138,7 @@ fn assemble(
         .collect();
     for (index, placed) in input.objects.iter().enumerate() {
         let index = u16::try_from(index).expect("at most 65535 objects");
-        for cell_index in layout.cells_overlapping(placed.footprint) {
+        for cell_index in layout.cells_touching(placed.footprint) {
             let objects = &mut cells[usize::from(cell_index)].objects;
             if objects.len() < usize::from(u8::MAX) && !objects.contains(&index) {
                 objects.push(index);

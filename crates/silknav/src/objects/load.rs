@@ -1,8 +1,10 @@
 //! Loading the objects of a world's regions: dedup, resolution of each distinct mesh once (in
-//! parallel), placement, and the findings of what could not be placed.
+//! parallel), placement of every region's records, and the findings of what could not be
+//! placed.
 
 use super::resolve::{ObjectProblem, ObjectResolver};
-use super::{Instance, InstanceKey, Objects, PreparedMesh};
+use super::{Instance, InstanceKey, Objects, Placement, PreparedMesh};
+use crate::world::server_arith;
 use crate::world::{LoadFinding, LoadFindingKind};
 use jmxv::ifo::ObjectIfo;
 use jmxv::nvm::Object;
@@ -66,9 +68,11 @@ pub(crate) fn load_objects(
             }
         }
     }
-    let mut ids: Vec<u32> = kept
-        .values()
-        .map(|&(r, o)| records[r].objects[o].object_id)
+    // Every record is placed on its own (the server's way), so every id any record names is
+    // resolved, once.
+    let mut ids: Vec<u32> = records
+        .iter()
+        .flat_map(|r| r.objects.iter().map(|o| o.object_id))
         .collect();
     ids.sort_unstable();
     ids.dedup();
@@ -79,10 +83,18 @@ pub(crate) fn load_objects(
                 None => Err((Vec::new(), ObjectProblem::NoObjectIfo)),
                 Some(ifo) => match ifo.get(id) {
                     None => Err((Vec::new(), ObjectProblem::NotInObjectIfo)),
-                    Some(entry) => resolver
-                        .load_mesh(&entry.path)
-                        .map(|(mesh, _)| PreparedMesh::new(&mesh).0)
-                        .map_err(|e| (e.path, e.problem)),
+                    Some(entry) => match resolver.load_mesh(&entry.path) {
+                        Err(e) => Err((e.path, e.problem)),
+                        Ok((mesh, file)) => match PreparedMesh::new(&mesh) {
+                            Ok(prepared) => Ok(prepared),
+                            Err(_) if mesh.nav.is_none() => {
+                                Err((entry.path.clone(), ObjectProblem::NoNavSection { file }))
+                            }
+                            Err(reason) => {
+                                Err((entry.path.clone(), ObjectProblem::Refused { file, reason }))
+                            }
+                        },
+                    },
                 },
             };
             (id, result)
@@ -97,6 +109,12 @@ pub(crate) fn load_objects(
         });
         mesh_of.insert(id, slot);
     }
+    let finite = |o: &Object| {
+        o.position
+            .iter()
+            .chain([&o.yaw])
+            .all(|v| v.get().is_finite())
+    };
     let mut instances = Vec::with_capacity(kept.len());
     let mut findings = Vec::new();
     for (key, (r, o)) in kept {
@@ -114,17 +132,15 @@ pub(crate) fn load_objects(
         match &mesh_of[&object.object_id] {
             Err((path, problem)) => findings.push(finding(path.clone(), problem.clone())),
             Ok(mesh) => {
-                let position = object.position.map(|c| c.get());
-                let yaw = object.yaw.get();
-                if position.iter().chain([&yaw]).all(|v| v.is_finite()) {
-                    instances.push(Instance::new(
+                if finite(object) {
+                    instances.push(Instance {
                         key,
-                        rec.region,
-                        object.object_id,
-                        *mesh,
-                        position,
-                        yaw,
-                    ));
+                        frame: rec.region,
+                        object_id: object.object_id,
+                        mesh: *mesh,
+                        position: object.position.map(|c| c.get()),
+                        yaw: object.yaw.get(),
+                    });
                 } else {
                     let path = ifo
                         .and_then(|ifo| ifo.get(object.object_id))
@@ -135,5 +151,44 @@ pub(crate) fn load_objects(
             }
         }
     }
-    (Objects::new(meshes, instances, regions), findings)
+    // Each loaded region's list, by file index; an entry is placed when its key's instance is
+    // and its own id has a mesh.
+    let mut placements = vec![Vec::new(); regions.len()];
+    for rec in records {
+        let Ok(slot) = regions.binary_search(&rec.region) else {
+            continue;
+        };
+        placements[slot] = rec
+            .objects
+            .iter()
+            .map(|object| {
+                let key = InstanceKey::new(RegionId(object.region_id), object.uid);
+                instances.binary_search_by_key(&key, |i| i.key).ok()?;
+                let mesh = *mesh_of.get(&object.object_id)?.as_ref().ok()?;
+                if !finite(object) {
+                    return None;
+                }
+                let to_world = server_arith::local_to_world(
+                    object.yaw.get(),
+                    object.position.map(|c| c.get()),
+                );
+                let bounds = Placement::bounds_of(&meshes[mesh as usize].server, &to_world);
+                Some(Placement {
+                    key,
+                    mesh,
+                    bounds,
+                    yaw: object.yaw.get(),
+                    position: object.position.map(|c| c.get()),
+                    to_local: server_arith::inverse_affine(&to_world),
+                    to_world,
+                    links: object
+                        .links
+                        .iter()
+                        .map(|l| [l.link_object, l.link_edge, l.edge])
+                        .collect(),
+                })
+            })
+            .collect();
+    }
+    (Objects::new(meshes, instances, placements), findings)
 }

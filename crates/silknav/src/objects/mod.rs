@@ -1,38 +1,31 @@
 //! Objects in the world: the instances of buildings, gates and bridges the regions list, each
-//! with its own navmesh (the navigation section of a `.bms`), placed and indexed for the
-//! queries.
+//! with its own navmesh (the navigation section of a `.bms`), placed as the game server places
+//! them.
 //!
 //! - [`resolve`]: from an `object.ifo` path to the `.bms` under the data root.
-//! - Instances are deduplicated by [`InstanceKey`] `(owner region << 16) | uid`: an instance
-//!   owned by another region is listed in every region its footprint touches, and one is kept
-//!   (the owner's record when the owner is loaded, else the first region's in id order).
-//! - Placement follows the server: rotation about +Y by the yaw, then the translation, in the
-//!   frame of the region whose record was kept. A query point is taken into the object's own
-//!   frame (in double, from the region offset, the translation and the rotation), and tested
-//!   there against the mesh's f32 triangles with the exact orientation predicate
-//!   ([`crate::geometry::orient`]); points on an edge or a vertex are inside. Triangles of
-//!   zero area, with vertex indices out of range or non-finite coordinates are never inside.
-//! - A triangle's height at a point is the plane through its three vertices, in double
-//!   (`ya + s·(yb − ya) + t·(yc − ya)` with s, t the point's coordinates along the two edges
-//!   from the first vertex), plus the instance's y, rounded to f32.
-//!
-//! The reconstructed server (`CRTNavMeshObj::FindCell`, `CRTNavCellTri::IsInside`) does the
-//! same steps in its own arithmetic: the point goes through a float world-to-local matrix,
-//! each triangle's height comes from a float plane through its normalised normal, the inside
-//! test is three float dot products in 3D, and of the triangles containing the point the one
-//! whose height is closest to the reference wins, the first on a tie. silknav keeps the rule
-//! and the tie order but decides inside-ness exactly and interpolates in double, so it agrees
-//! with the server except within float rounding of an edge and in the last bits of a height;
-//! reproducing those bits needs the server's matrix, normalisation and plane routines, which
-//! are not reproduced here.
-//! - Each loaded region keeps a grid of 120-unit buckets listing the triangles whose placed
-//!   bounding box (widened by [`BUCKET_MARGIN`]) overlaps the bucket, each with that box; a
-//!   query tests exactly only the triangles of its bucket whose box holds it.
-//!
-//! How an object cell is chosen over the terrain ([`crate::World::cell_at`],
-//! [`crate::World::cell_at_y`], [`crate::World::height_at_y`]): see [`crate::world`].
+//! - Instances are identified by [`InstanceKey`] `(owner region << 16) | uid`: an instance
+//!   owned by another region is listed in every region its footprint touches, and the world
+//!   lists it once ([`crate::World::object_instances`]: the owner's record when the owner is
+//!   loaded, else the first region's in id order).
+//! - The server places each region's records on their own: every record of a region's object
+//!   list gets a local-to-world matrix (a rotation about +Y by its yaw, its position as the
+//!   translation, in f32) and the server's float inverse of it, built from that record's own
+//!   position in that region's frame. The queries use the record of the region a point is in,
+//!   as the server does, so an instance listed in two regions answers in each region with
+//!   that region's record, in the server's float arithmetic.
+//! - A region's terrain cells list the objects over them (`cells[].objects`); the server looks
+//!   for objects under a point only in the list of the cell of the point's tile, open or
+//!   closed, and so do the queries ([`crate::world`]). To keep that cheap, each region keeps
+//!   per tile the entries of its cell's list whose placement box meets the tile
+//!   (`TileObjects`): the others cannot contain a point of the tile, so leaving them out
+//!   changes no answer.
+//! - An object's mesh is held as the server holds it: heights come from each
+//!   triangle's float plane, containment from the server's float test, in the object's frame
+//!   after the server's float world-to-local transform; so heights are the server's to the bit.
+//!   A mesh the server's loader refuses (an index out of range) is not placed, with a finding.
 
 mod load;
+pub(crate) mod mesh;
 pub mod resolve;
 pub mod walk;
 
@@ -41,19 +34,10 @@ pub(crate) use load::{load_objects, RegionObjects};
 pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
 use crate::geometry::orient;
-use crate::world::REGION_SIZE;
+use crate::world::server_arith::{self as arith, Matrix};
 use jmxv::bms::ObjectMesh;
 use jmxv::RegionId;
-use std::collections::HashMap;
-
-/// Width of one bucket of a region's object grid: 16 buckets a side.
-const BUCKET: f64 = 120.0;
-const BUCKETS_PER_SIDE: usize = 16;
-
-/// How far a triangle's placed bounding box is widened before it is put into buckets: far
-/// more than the rounding of the rotation (about 1e-12 units at these magnitudes), so a point
-/// inside a triangle is always in one of its buckets; the exact test decides the rest.
-pub const BUCKET_MARGIN: f64 = 1.0;
+use mesh::ServerMesh;
 
 /// An instance's identity: `(owner region << 16) | uid`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -91,28 +75,22 @@ pub struct ObjectCellRef {
     pub cell: u16,
 }
 
-/// An object's navmesh as the queries need it: the usable triangles with their cell indices.
+/// An object's navmesh as the queries need it: the server's form, and the usable triangles
+/// with their cell indices.
 #[derive(Debug, Clone)]
 pub(crate) struct PreparedMesh {
+    pub(crate) server: ServerMesh,
     triangles: Vec<(u16, [[f32; 3]; 3])>,
-    /// The edges and the cell-to-triangle table the walks use ([`walk`]).
-    pub(crate) edges: walk::MeshEdges,
 }
 
 impl PreparedMesh {
-    /// The usable triangles of a mesh's navigation section (none without one), and how many
-    /// were left out.
-    pub fn new(mesh: &ObjectMesh) -> (PreparedMesh, usize) {
+    /// The mesh as the server loads it, with its usable triangles; `Err` with the reason when
+    /// it has no navigation section or the server's loader refuses it.
+    pub fn new(mesh: &ObjectMesh) -> Result<PreparedMesh, String> {
         let Some(nav) = &mesh.nav else {
-            return (
-                PreparedMesh {
-                    triangles: vec![],
-                    edges: walk::MeshEdges::default(),
-                },
-                0,
-            );
+            return Err("the mesh has no navigation section".to_owned());
         };
-        let mut skipped = 0;
+        let server = ServerMesh::new(nav, mesh.header.nav_flags)?;
         let mut triangles = Vec::with_capacity(nav.cells.len());
         for (i, cell) in nav.cells.iter().enumerate() {
             let v = cell
@@ -122,18 +100,15 @@ impl PreparedMesh {
                 && v.iter()
                     .all(|p| p.is_some_and(|p| p.iter().all(|c| c.get().is_finite())));
             if !usable {
-                skipped += 1;
                 continue;
             }
             let v = v.map(|p| p.expect("checked").map(|c| c.get()));
             if orient(xz(v[0]), xz(v[1]), xz(v[2])) == 0.0 {
-                skipped += 1;
                 continue;
             }
             triangles.push((i as u16, v));
         }
-        let edges = walk::MeshEdges::new(nav, &triangles);
-        (PreparedMesh { triangles, edges }, skipped)
+        Ok(PreparedMesh { server, triangles })
     }
 }
 
@@ -151,310 +126,246 @@ pub(crate) struct Instance {
     pub mesh: u32,
     pub position: [f32; 3],
     pub yaw: f32,
-    cos: f64,
-    sin: f64,
 }
 
-impl Instance {
-    pub fn new(
-        key: InstanceKey,
-        frame: RegionId,
-        object_id: u32,
-        mesh: u32,
-        position: [f32; 3],
-        yaw: f32,
-    ) -> Instance {
-        let yaw64 = f64::from(yaw);
-        Instance {
-            key,
-            frame,
-            object_id,
-            mesh,
-            position,
-            yaw,
-            cos: yaw64.cos(),
-            sin: yaw64.sin(),
-        }
-    }
-
-    /// A point local to `region` in the object's own frame.
-    #[inline]
-    fn to_local(&self, region: RegionId, x: f32, z: f32) -> [f64; 2] {
-        self.to_local64(region, f64::from(x), f64::from(z))
-    }
-
-    /// [`Instance::to_local`] for a point given in double.
-    #[inline]
-    pub(crate) fn to_local64(&self, region: RegionId, x: f64, z: f64) -> [f64; 2] {
-        let size = f64::from(REGION_SIZE);
-        let dx = f64::from(i32::from(region.x()) - i32::from(self.frame.x())) * size + x
-            - f64::from(self.position[0]);
-        let dz = f64::from(i32::from(region.z()) - i32::from(self.frame.z())) * size + z
-            - f64::from(self.position[2]);
-        [dx * self.cos + dz * self.sin, dz * self.cos - dx * self.sin]
-    }
-
-    /// A direction in the object's frame turned into the world's.
-    pub(crate) fn direction_to_world(&self, d: [f64; 2]) -> [f64; 2] {
-        [
-            d[0] * self.cos - d[1] * self.sin,
-            d[0] * self.sin + d[1] * self.cos,
-        ]
-    }
-
-    /// An object-local point in the frame of the instance's own region.
-    pub(crate) fn to_frame(&self, v: [f32; 3]) -> [f64; 2] {
-        let (x, z) = (f64::from(v[0]), f64::from(v[2]));
-        [
-            x * self.cos - z * self.sin + f64::from(self.position[0]),
-            x * self.sin + z * self.cos + f64::from(self.position[2]),
-        ]
-    }
-}
-
-/// The height of a triangle at an object-local point, when the point is inside it (edges and
-/// vertices included); `counter_clockwise` is the sign of the triangle's own orientation
-/// (`orient(a, b, c) > 0`, fixed when the mesh is prepared, never zero there).
-#[inline]
-pub(crate) fn triangle_height(
-    v: &[[f32; 3]; 3],
-    counter_clockwise: bool,
-    p: [f64; 2],
-    base_y: f32,
-) -> Option<f32> {
-    let (a, b, c) = (xz(v[0]), xz(v[1]), xz(v[2]));
-    // Most triangles that reach this test miss the point: stop at the first side it is beyond.
-    let beyond = |side: f64| {
-        if counter_clockwise {
-            side < 0.0
-        } else {
-            side > 0.0
-        }
-    };
-    if beyond(orient(b, c, p)) || beyond(orient(c, a, p)) || beyond(orient(a, b, p)) {
-        return None;
-    }
-    let (e1, e2, q) = (
-        [b[0] - a[0], b[1] - a[1]],
-        [c[0] - a[0], c[1] - a[1]],
-        [p[0] - a[0], p[1] - a[1]],
-    );
-    let det = e1[0] * e2[1] - e1[1] * e2[0];
-    let s = (q[0] * e2[1] - q[1] * e2[0]) / det;
-    let t = (e1[0] * q[1] - e1[1] * q[0]) / det;
-    let (ya, yb, yc) = (f64::from(v[0][1]), f64::from(v[1][1]), f64::from(v[2][1]));
-    Some((ya + s * (yb - ya) + t * (yc - ya) + f64::from(base_y)) as f32)
-}
-
-/// One region's buckets: `items[start[b]..start[b + 1]]` are the triangles of bucket `b`.
+/// A record of a region's object list as the server places it: the instance its key names,
+/// and the matrices built from this record's own position and yaw (an instance listed in two
+/// regions has a placement in each, in each region's frame).
 #[derive(Debug, Clone)]
-struct Grid {
-    start: Box<[u32]>,
-    items: Box<[Item]>,
+pub(crate) struct Placement {
+    pub key: InstanceKey,
+    pub mesh: u32,
+    pub to_world: Matrix,
+    pub to_local: Matrix,
+    /// The record's yaw and position (for line of sight's placement in double).
+    pub yaw: f32,
+    pub position: [f32; 3],
+    /// The record's link rows: (object index in this region's list, edge of that object,
+    /// edge of this one).
+    pub links: Vec<[u16; 3]>,
+    /// A box in the region's frame (min x, min z, max x, max z) outside which the server's
+    /// float tests find none of the mesh's triangles ([`Placement::may_contain`]).
+    pub bounds: [f32; 4],
 }
 
-/// A triangle in a bucket, with its placed bounding box in the bucket's region (widened by
-/// [`BUCKET_MARGIN`]): a point outside the box is outside the triangle, so most triangles of
-/// a busy bucket are passed over with four comparisons, before the point is taken into the
-/// object's frame and tested exactly.
-#[derive(Debug, Clone, Copy)]
-struct Item {
-    instance: u32,
-    triangle: u32,
-    /// Region-local x and z of the box's low corner.
-    lo: [f32; 2],
-    /// Region-local x and z of the box's high corner.
-    hi: [f32; 2],
-    /// Whether the triangle's vertices run counter-clockwise ([`triangle_height`]).
-    counter_clockwise: bool,
-}
+/// How much a placement's box is widened beyond its mesh's box carried into the region's frame
+/// (in double): far more than the float rounding of the server's world-to-local transform at
+/// any region coordinate, plus a relative part for the far-off positions of damaged files.
+const PLACEMENT_MARGIN: f64 = 1.0;
 
-impl Item {
+impl Placement {
+    /// The region-frame box of a mesh's local box under `to_world`, widened by
+    /// [`PLACEMENT_MARGIN`]; everywhere for an unbounded mesh.
+    pub fn bounds_of(mesh: &ServerMesh, to_world: &Matrix) -> [f32; 4] {
+        let Some([x0, z0, x1, z1]) = mesh.xz_bounds() else {
+            return [
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+                f32::INFINITY,
+                f32::INFINITY,
+            ];
+        };
+        if x0 > x1 || z0 > z1 {
+            // No triangle: nothing is ever inside.
+            return [
+                f32::INFINITY,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+            ];
+        }
+        let m = to_world.map(f64::from);
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for x in [x0, x1].map(f64::from) {
+            for z in [z0, z1].map(f64::from) {
+                let c = [m[0] * x + m[8] * z + m[12], m[2] * x + m[10] * z + m[14]];
+                for k in 0..2 {
+                    lo[k] = lo[k].min(c[k]);
+                    hi[k] = hi[k].max(c[k]);
+                }
+            }
+        }
+        let scale = [lo[0], lo[1], hi[0], hi[1], m[12], m[14]]
+            .iter()
+            .fold(0.0f64, |a, v| a.max(v.abs()));
+        let margin = PLACEMENT_MARGIN + scale * 1e-5;
+        let out = [
+            lo[0] - margin,
+            lo[1] - margin,
+            hi[0] + margin,
+            hi[1] + margin,
+        ];
+        if out.iter().all(|v| v.is_finite()) {
+            // Rounding to f32 moves a side by far less than the margin's relative part.
+            out.map(|v| v as f32)
+        } else {
+            [
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+                f32::INFINITY,
+                f32::INFINITY,
+            ]
+        }
+    }
+
+    /// Whether a triangle of the placement may contain the region-frame point (x, z): false
+    /// only where the server's test finds none.
     #[inline]
-    fn may_hold(&self, x: f32, z: f32) -> bool {
-        // `&`, not `&&`: one branch per item instead of four hard-to-predict ones.
-        (self.lo[0] <= x) & (x <= self.hi[0]) & (self.lo[1] <= z) & (z <= self.hi[1])
+    pub fn may_contain(&self, x: f32, z: f32) -> bool {
+        let b = &self.bounds;
+        // Written so that a NaN coordinate is never excluded.
+        !(x < b[0] || z < b[1] || x > b[2] || z > b[3])
     }
 }
 
-/// One region's triangle lists while they are built, one per bucket.
-type Buckets = Vec<Vec<Item>>;
-
-/// Every placed instance, the meshes they share, and each region's bucket grid.
+/// Every placed instance, the meshes they share, and each region's object list.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Objects {
     meshes: Vec<PreparedMesh>,
     instances: Vec<Instance>,
-    /// Per region slot of the world; `None` for regions no instance reaches.
-    grids: Vec<Option<Grid>>,
-    /// Per instance: its placed bounds in world units (min x, min z, max x, max z), widened
-    /// by [`BUCKET_MARGIN`].
-    bounds: Vec<[f64; 4]>,
-    /// The instances (ascending) whose bounds meet each region-sized cell of the world
-    /// (`floor(x / 1920)`, `floor(z / 1920)`), so that a segment's candidates are looked up in
-    /// the cells it spans instead of among every instance.
-    by_cell: HashMap<(i64, i64), Vec<u32>>,
+    /// Per region slot of the world, its file's object list: `None` where an entry could
+    /// not be placed.
+    placements: Vec<Vec<Option<Placement>>>,
+    /// Per region slot, per tile, the objects of the tile's cell list that may contain a point
+    /// of the tile ([`Objects::index_tiles`]).
+    tiles: Vec<TileObjects>,
 }
 
-/// The region-sized cell of the world a coordinate (world units) falls in.
-pub(crate) fn region_cell(v: f64) -> i64 {
-    (v / f64::from(REGION_SIZE)).floor() as i64
+/// Tiles per region side.
+const TILES: usize = jmxv::nvm::TILES_PER_SIDE;
+
+/// A region's tiles and, for each, the entries of its cell's object list whose placement box
+/// ([`Placement::bounds`]) meets the tile, in the list's order: the entries that can contain a
+/// point of the tile, the others being ones the server's tests reject there. A bit per tile
+/// says whether its list is empty, so a point far from every object costs one small read.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TileObjects {
+    /// One bit per tile (`z * 96 + x`), set when its list is not empty; empty when none is.
+    bits: Vec<u64>,
+    /// The set bits before each word of `bits`.
+    rank: Vec<u32>,
+    /// Per set bit, in order, where its list starts in `items` (one more at the end).
+    start: Vec<u32>,
+    items: Vec<u16>,
 }
 
-/// An object triangle under a point, with its height there.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Hit {
-    pub cell: ObjectCellRef,
-    pub height: f32,
+impl TileObjects {
+    /// The entries of the cell list of tile `tile` (`z * 96 + x`) that may contain its points.
+    #[inline]
+    pub fn get(&self, tile: usize) -> &[u16] {
+        let Some(&word) = self.bits.get(tile / 64) else {
+            return &[];
+        };
+        let bit = 1u64 << (tile % 64);
+        if word & bit == 0 {
+            return &[];
+        }
+        let i = self.rank[tile / 64] as usize + (word & (bit - 1)).count_ones() as usize;
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// The index of a region's tiles: `cell_list(tile)` is the object list of the tile's cell.
+    fn build<'a>(list: &[Option<Placement>], cell_list: impl Fn(usize) -> &'a [u16]) -> Self {
+        // The tiles some placement's box meets.
+        let mut touched = vec![0u64; TILES * TILES / 64];
+        let range = |lo: f32, hi: f32| {
+            let tile = |v: f32| (v / 20.0).floor().clamp(0.0, (TILES - 1) as f32) as usize;
+            (tile(lo), tile(hi))
+        };
+        let mut any = false;
+        for p in list.iter().flatten() {
+            let b = p.bounds;
+            if !(b[0] <= b[2] && b[1] <= b[3]) || b[2] < 0.0 || b[3] < 0.0 {
+                continue;
+            }
+            let ((x0, x1), (z0, z1)) = (range(b[0], b[2]), range(b[1], b[3]));
+            if b[0] >= (TILES * 20) as f32 || b[1] >= (TILES * 20) as f32 {
+                continue;
+            }
+            for z in z0..=z1 {
+                for x in x0..=x1 {
+                    let t = z * TILES + x;
+                    touched[t / 64] |= 1 << (t % 64);
+                    any = true;
+                }
+            }
+        }
+        if !any {
+            return TileObjects::default();
+        }
+        let mut out = TileObjects {
+            bits: vec![0; touched.len()],
+            rank: Vec::with_capacity(touched.len()),
+            start: Vec::new(),
+            items: Vec::new(),
+        };
+        for (w, &word) in touched.iter().enumerate() {
+            out.rank.push(out.start.len() as u32);
+            let mut rest = word;
+            while rest != 0 {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let t = w * 64 + bit;
+                let (x, z) = ((t % TILES) as f32 * 20.0, (t / TILES) as f32 * 20.0);
+                let begin = out.items.len();
+                for &k in cell_list(t) {
+                    let meets = list
+                        .get(usize::from(k))
+                        .and_then(Option::as_ref)
+                        .is_some_and(|p| {
+                            let b = p.bounds;
+                            b[0] <= x + 20.0 && b[2] >= x && b[1] <= z + 20.0 && b[3] >= z
+                        });
+                    if meets {
+                        out.items.push(k);
+                    }
+                }
+                if out.items.len() > begin {
+                    out.bits[w] |= 1 << bit;
+                    out.start.push(begin as u32);
+                }
+            }
+        }
+        out.start.push(out.items.len() as u32);
+        out
+    }
 }
 
 impl Objects {
-    /// Heap bytes held (the lookup table's entries counted as stored, its own slack not).
-    pub fn heap_bytes(&self) -> usize {
-        use std::mem::size_of;
-        let meshes: usize = self
-            .meshes
-            .iter()
-            .map(|m| {
-                m.triangles.capacity() * size_of::<(u16, [[f32; 3]; 3])>() + m.edges.heap_bytes()
-            })
-            .sum();
-        let grids: usize = self
-            .grids
-            .iter()
-            .flatten()
-            .map(|g| g.start.len() * 4 + g.items.len() * size_of::<Item>())
-            .sum();
-        let cells: usize = self
-            .by_cell
-            .values()
-            .map(|v| size_of::<((i64, i64), Vec<u32>)>() + v.capacity() * 4)
-            .sum();
-        self.meshes.capacity() * size_of::<PreparedMesh>()
-            + meshes
-            + self.instances.capacity() * size_of::<Instance>()
-            + self.grids.capacity() * size_of::<Option<Grid>>()
-            + grids
-            + self.bounds.capacity() * 32
-            + cells
-    }
-
-    /// Places instances (sorted by key, unique) over `regions` (the world's, ascending).
+    /// Places instances (sorted by key, unique) and each region's object list (`placements`,
+    /// one list per region of the world, in slot order).
     pub fn new(
         meshes: Vec<PreparedMesh>,
         instances: Vec<Instance>,
-        regions: &[RegionId],
+        placements: Vec<Vec<Option<Placement>>>,
     ) -> Objects {
-        let mut buckets: Vec<Option<Buckets>> = vec![None; regions.len()];
-        let size = f64::from(REGION_SIZE);
-        let mut bounds = Vec::with_capacity(instances.len());
-        for inst in &instances {
-            let (ox, oz) = (
-                f64::from(inst.frame.x()) * size,
-                f64::from(inst.frame.z()) * size,
-            );
-            let mut b = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
-            for (_, v) in &meshes[inst.mesh as usize].triangles {
-                for p in v.map(|v| inst.to_frame(v)) {
-                    b = [
-                        b[0].min(ox + p[0]),
-                        b[1].min(oz + p[1]),
-                        b[2].max(ox + p[0]),
-                        b[3].max(oz + p[1]),
-                    ];
-                }
-            }
-            bounds.push([
-                b[0] - BUCKET_MARGIN,
-                b[1] - BUCKET_MARGIN,
-                b[2] + BUCKET_MARGIN,
-                b[3] + BUCKET_MARGIN,
-            ]);
-        }
-        for (i, inst) in instances.iter().enumerate() {
-            for (t, (_, v)) in meshes[inst.mesh as usize].triangles.iter().enumerate() {
-                let counter_clockwise = orient(xz(v[0]), xz(v[1]), xz(v[2])) > 0.0;
-                let p = v.map(|v| inst.to_frame(v));
-                let lo = [0, 1].map(|k| p.iter().map(|q| q[k]).fold(f64::MAX, f64::min));
-                let hi = [0, 1].map(|k| p.iter().map(|q| q[k]).fold(f64::MIN, f64::max));
-                let (lo, hi) = (lo.map(|v| v - BUCKET_MARGIN), hi.map(|v| v + BUCKET_MARGIN));
-                // Regions (relative to the frame) the box touches.
-                let rx = (lo[0] / size).floor() as i32..=(hi[0] / size).floor() as i32;
-                let rz = (lo[1] / size).floor() as i32..=(hi[1] / size).floor() as i32;
-                for dz in rz {
-                    for dx in rx.clone() {
-                        let (x, z) = (
-                            i32::from(inst.frame.x()) + dx,
-                            i32::from(inst.frame.z()) + dz,
-                        );
-                        if !(0..256).contains(&x) || !(0..128).contains(&z) {
-                            continue;
-                        }
-                        let id = RegionId::new(x as u8, z as u8);
-                        let Ok(slot) = regions.binary_search(&id) else {
-                            continue;
-                        };
-                        let grid = buckets[slot].get_or_insert_with(|| {
-                            vec![Vec::new(); BUCKETS_PER_SIDE * BUCKETS_PER_SIDE]
-                        });
-                        let (ox, oz) = (f64::from(dx) * size, f64::from(dz) * size);
-                        // The margin (1 unit) dwarfs the rounding to f32 (under 1e-3 units
-                        // in a region), so the box still holds every point of the triangle.
-                        let item = Item {
-                            instance: i as u32,
-                            triangle: t as u32,
-                            lo: [(lo[0] - ox) as f32, (lo[1] - oz) as f32],
-                            hi: [(hi[0] - ox) as f32, (hi[1] - oz) as f32],
-                            counter_clockwise,
-                        };
-                        let range = |lo: f64, hi: f64| {
-                            let b = |v: f64| {
-                                ((v / BUCKET).floor()).clamp(0.0, (BUCKETS_PER_SIDE - 1) as f64)
-                                    as usize
-                            };
-                            b(lo)..=b(hi)
-                        };
-                        for bz in range(lo[1] - oz, hi[1] - oz) {
-                            for bx in range(lo[0] - ox, hi[0] - ox) {
-                                grid[bz * BUCKETS_PER_SIDE + bx].push(item);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let grids = buckets
-            .into_iter()
-            .map(|b| {
-                b.map(|lists| {
-                    let mut start = Vec::with_capacity(lists.len() + 1);
-                    let mut items = Vec::new();
-                    for list in lists {
-                        start.push(items.len() as u32);
-                        items.extend(list);
-                    }
-                    start.push(items.len() as u32);
-                    Grid {
-                        start: start.into(),
-                        items: items.into(),
-                    }
-                })
-            })
-            .collect();
-        let mut by_cell: HashMap<(i64, i64), Vec<u32>> = HashMap::new();
-        for (i, b) in bounds.iter().enumerate() {
-            for cz in region_cell(b[1])..=region_cell(b[3]) {
-                for cx in region_cell(b[0])..=region_cell(b[2]) {
-                    by_cell.entry((cx, cz)).or_default().push(i as u32);
-                }
-            }
-        }
         Objects {
             meshes,
             instances,
-            grids,
-            bounds,
-            by_cell,
+            placements,
+            tiles: Vec::new(),
+        }
+    }
+
+    /// Indexes the tiles of each region slot ([`TileObjects`]): `cell_list(slot, tile)` is the
+    /// object list of the cell of the tile (`z * 96 + x`) in that region.
+    pub fn index_tiles<'a>(&mut self, cell_list: impl Fn(usize, usize) -> &'a [u16] + Sync) {
+        use rayon::prelude::*;
+        self.tiles = self
+            .placements
+            .par_iter()
+            .enumerate()
+            .map(|(slot, list)| TileObjects::build(list, |t| cell_list(slot, t)))
+            .collect();
+    }
+
+    /// The entries of the region in `slot` that may contain a point of tile `tile` (`z * 96
+    /// + x`), in the order of the tile's cell list.
+    #[inline]
+    pub fn tile_objects(&self, slot: usize, tile: usize) -> &[u16] {
+        match self.tiles.get(slot) {
+            Some(t) => t.get(tile),
+            None => &[],
         }
     }
 
@@ -468,67 +379,77 @@ impl Objects {
         &self.instances
     }
 
+    /// Heap bytes held: the meshes, the instances, every region's placements and tile lists.
+    pub fn heap_bytes(&self) -> usize {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        let meshes: usize = self
+            .meshes
+            .iter()
+            .map(|m| m.server.heap_bytes() + bytes(&m.triangles))
+            .sum();
+        let placements: usize = self
+            .placements
+            .iter()
+            .map(|list| {
+                bytes(list)
+                    + list
+                        .iter()
+                        .flatten()
+                        .map(|p| bytes(&p.links))
+                        .sum::<usize>()
+            })
+            .sum();
+        let tiles: usize = self
+            .tiles
+            .iter()
+            .map(|t| bytes(&t.bits) + bytes(&t.rank) + bytes(&t.start) + bytes(&t.items))
+            .sum();
+        bytes(&self.meshes)
+            + meshes
+            + bytes(&self.instances)
+            + bytes(&self.placements)
+            + placements
+            + bytes(&self.tiles)
+            + tiles
+    }
+
     /// The usable triangles of an instance's mesh.
     pub fn triangles(&self, inst: &Instance) -> &[(u16, [[f32; 3]; 3])] {
         &self.meshes[inst.mesh as usize].triangles
     }
 
-    /// Calls `f` for every object triangle containing the point (local to the region in
-    /// `slot`), with its height there.
+    /// The object list of the region in `slot`: its placements by file index.
     #[inline]
-    pub fn hits(&self, slot: usize, region: RegionId, x: f32, z: f32, mut f: impl FnMut(Hit)) {
-        let Some(Some(grid)) = self.grids.get(slot) else {
-            return;
-        };
-        let b = |v: f32| ((f64::from(v) / BUCKET) as usize).min(BUCKETS_PER_SIDE - 1);
-        let bucket = b(z) * BUCKETS_PER_SIDE + b(x);
-        let items = &grid.items[grid.start[bucket] as usize..grid.start[bucket + 1] as usize];
-        let mut local = None;
-        for item in items {
-            if !item.may_hold(x, z) {
-                continue;
-            }
-            let (i, t) = (item.instance, item.triangle);
-            let inst = &self.instances[i as usize];
-            let p = match local {
-                Some((j, p)) if j == i => p,
-                _ => {
-                    let p = inst.to_local(region, x, z);
-                    local = Some((i, p));
-                    p
-                }
-            };
-            let (cell, v) = &self.meshes[inst.mesh as usize].triangles[t as usize];
-            if let Some(height) = triangle_height(v, item.counter_clockwise, p, inst.position[1]) {
-                f(Hit {
-                    cell: ObjectCellRef {
-                        instance: inst.key,
-                        cell: *cell,
-                    },
-                    height,
-                });
-            }
-        }
+    pub fn region_list(&self, slot: usize) -> &[Option<Placement>] {
+        self.placements.get(slot).map_or(&[], Vec::as_slice)
+    }
+
+    /// Entry `index` of the object list of the region in `slot`, when it was placed.
+    #[inline]
+    pub fn placement(&self, slot: usize, index: u16) -> Option<&Placement> {
+        self.region_list(slot).get(usize::from(index))?.as_ref()
+    }
+
+    /// The server's mesh of a placement.
+    #[inline]
+    pub fn server_mesh(&self, p: &Placement) -> &ServerMesh {
+        &self.meshes[p.mesh as usize].server
     }
 }
 
-/// Whether hit `a` is preferred over hit `b` with no reference height: the higher, then the
-/// smaller key, then the smaller cell.
-pub(crate) fn higher(a: &Hit, b: &Hit) -> bool {
-    (a.height, std::cmp::Reverse((a.cell.instance, a.cell.cell)))
-        > (b.height, std::cmp::Reverse((b.cell.instance, b.cell.cell)))
-}
-
-/// Whether hit `a` is preferred over hit `b` with reference height `y`: the closer to `y`,
-/// then the smaller key, then the smaller cell (the server's `FindCell` keeps the first
-/// triangle of an object on a tie).
-pub(crate) fn closer(a: &Hit, b: &Hit, y: f32) -> bool {
-    let (da, db) = (distance(a.height, y), distance(b.height, y));
-    da < db || (da == db && (a.cell.instance, a.cell.cell) < (b.cell.instance, b.cell.cell))
-}
-
-/// `|h − y|` in double (exact for f32 inputs).
+/// The server's `NavObj_FindCell`: the triangle of a placement nearest in height to the
+/// point's y (region-local x, y, z), and the point's new y (the triangle's height taken back
+/// into the region's frame).
 #[inline]
-pub(crate) fn distance(h: f32, y: f32) -> f64 {
-    (f64::from(h) - f64::from(y)).abs()
+pub(crate) fn placement_find_cell(
+    mesh: &ServerMesh,
+    p: &Placement,
+    pos: [f32; 3],
+) -> Option<(u32, f32)> {
+    let local = arith::transform(&p.to_local, pos);
+    let (tri, y) = mesh.find_cell(local)?;
+    let world = arith::transform(&p.to_world, [local[0], y, local[2]]);
+    Some((tri, world[1]))
 }

@@ -74,6 +74,14 @@ pub enum ObjectProblem {
     },
     /// The instance's position or yaw is not finite.
     NonFinitePlacement,
+    /// The server's loader refuses the mesh (a vertex, cell or grid index out of range): the
+    /// game server would not load the region; silknav loads it without the object.
+    Refused {
+        /// The file.
+        file: PathBuf,
+        /// What the loader finds.
+        reason: String,
+    },
 }
 
 impl fmt::Display for ObjectProblem {
@@ -117,6 +125,7 @@ impl fmt::Display for ObjectProblem {
                 write!(f, "{}: the mesh has no navigation section", file.display())
             }
             ObjectProblem::NonFinitePlacement => f.write_str("the position or yaw is not finite"),
+            ObjectProblem::Refused { file, reason } => write!(f, "{}: {reason}", file.display()),
         }
     }
 }

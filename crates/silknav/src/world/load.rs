@@ -349,6 +349,11 @@ impl World {
             let ids: Vec<RegionId> = world.regions().collect();
             let (objects, findings) = load_objects(&records, &ids, object_ifo.as_ref(), &resolver);
             world.objects = objects;
+            let regions = &world.regions;
+            world.objects.index_tiles(|slot, tile| {
+                let region = &regions[slot];
+                region.objects_of_cell(region.raw_tile_cell[tile])
+            });
             world.report.findings.extend(findings);
         }
         if let Some(path) = source.path_index_file() {

@@ -5,31 +5,36 @@
 //!
 //! | query | answers | semantics |
 //! |---|---|---|
-//! | [`World::cell_at`] | the cell under a point | the highest object triangle containing the point, else the tile's cell; none on a blocked tile without an object or outside the loaded regions |
-//! | [`World::cell_at_y`] | the cell under a point at a height | the object triangle or terrain whose height is closest to `y` |
+//! | [`World::cell_at`] | the cell under a point | the highest object triangle its tile's cell lists, else the tile's cell; none on a blocked tile without an object or outside the loaded regions |
+//! | [`World::cell_at_y`] | the cell under a point at a height | the server's `FindNavCell` choice |
 //! | [`World::height_at`] | the ground height | the terrain: the server's `FindHeight`, bit for bit ([`height`]) |
-//! | [`World::height_at_y`] | the height of the surface nearest `y` | the height of [`World::cell_at_y`]'s choice |
+//! | [`World::height_at_y`] | the height of the surface nearest `y` | the server's `FindNavCell` height, bit for bit |
 //! | [`World::raycast`] | the first wall a segment crosses | exact, across cells, regions and object meshes ([`raycast`]) |
 //! | [`World::raycast_y`] | the same from the surface nearest a height | as [`World::cell_at_y`] picks the start |
-//! | [`World::move_along`] | where a walk stops | the server's cell-by-cell move ([`movement`]) |
+//! | [`World::move_along`] | where a walk stops | the server's movement query, bit for bit, objects included ([`movement`]) |
+//! | [`World::nearest_walkable`] | the walkable point nearest a point | the closest f32 point [`World::cell_at`] answers ([`snap`]) |
 //!
 //! # Objects
 //!
-//! Buildings, gates and bridges have navmeshes of their own ([`crate::objects`]). Where object
-//! triangles contain a point, they compete with the terrain:
-//! - with no reference height ([`World::cell_at`]), the highest object triangle wins over the
-//!   terrain, and over a blocked tile;
-//! - with a reference height `y` ([`World::cell_at_y`], [`World::height_at_y`]), the candidate
-//!   whose height is closest to `y` wins, as the server's cell lookup picks among an object's
-//!   floors: every object triangle containing the point, and the terrain with its
-//!   `FindHeight` height (a blocked tile competes too, and when it wins there is no cell).
-//!   On a bridge, a `y` near the deck answers the deck, a `y` near the ground below answers
-//!   the ground.
+//! Buildings, gates and bridges have navmeshes of their own ([`crate::objects`]). As in the game
+//! server, a point sees only the objects listed by the cell of its tile (open or closed), each
+//! placed by the record of the point's region, and an object contains the point when the
+//! server's float test says so:
+//! - with no reference height ([`World::cell_at`]), the highest of those object triangles wins
+//!   over the terrain, and over a blocked tile (on a tie, the earlier object in the cell's list,
+//!   then the lower triangle index);
+//! - with a reference height `y` ([`World::cell_at_y`], [`World::height_at_y`]), the server's
+//!   `FindNavCell` decides: it starts from the terrain (its `FindHeight` height, a blocked tile
+//!   included), then asks each listed object in the list's order for its triangle nearest in
+//!   height to the point's y — `y` for the first object that has one, then, as the server's
+//!   code does, the height the previous object found — and keeps the candidate closest to `y`
+//!   (the earlier on a tie, so the terrain before any object). The answer's height is formed
+//!   as the server forms it, `(h − y) + y` in f32. When the terrain wins on a blocked tile
+//!   there is no cell. On a bridge, a `y` near the deck answers the deck, a `y` near the ground
+//!   below answers the ground.
 //!
-//! Ties go to an object over the terrain; between object triangles, with no reference to the
-//! higher, and then (as with a reference) to the smaller [`crate::objects::InstanceKey`], then
-//! the smaller cell index. Line of sight walks over the terrain and object cells by the rules
-//! in [`raycast`]; movement and paths use the terrain alone.
+//! Line of sight walks over the terrain and object cells by the rules in [`raycast`]; movement
+//! follows the server ([`movement`]); paths use the terrain alone.
 
 pub mod height;
 mod load;
@@ -37,14 +42,19 @@ pub mod movement;
 mod position;
 pub mod raycast;
 pub(crate) mod region;
+pub(crate) mod server_arith;
+pub mod snap;
 
 pub use load::{
     LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndexFound, PathIndexUse,
 };
-pub use movement::{MoveError, MoveOutcome, MoveStop};
+pub use movement::{
+    DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop, MAX_CROSSINGS, SERVER_BUDGET,
+};
 pub use position::{Position, REGION_SIZE};
 pub use raycast::{RayError, RayHit};
 pub use region::{EdgeId, RegionIssue};
+pub use snap::Snap;
 
 use crate::objects::{InstanceKey, ObjectCellRef};
 use jmxv::nvm::TILES_PER_SIDE;
@@ -80,6 +90,19 @@ pub struct CellRef {
     pub cell: u16,
     /// The object triangle the point is on; `None` on the terrain.
     pub object: Option<ObjectCellRef>,
+}
+
+/// A point resolved onto a surface by the server's rules: the region's slot, the point, the
+/// cell of its tile as stored, the object triangle chosen (entry of the region's object list,
+/// triangle), the height, and whether there is a cell at all.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Resolved {
+    pub slot: usize,
+    pub pos: Position,
+    pub quad: u16,
+    pub object: Option<(u16, u32)>,
+    pub y: f32,
+    pub has_cell: bool,
 }
 
 /// A placed object instance, as [`World::object_instances`] lists it.
@@ -119,13 +142,13 @@ impl<'w> ObjectInstance<'w> {
         self.inner().yaw
     }
 
-    /// An object-local vertex placed as the queries place it: x and z local to
-    /// [`ObjectInstance::frame_region`] (turned by the yaw about +Y, then moved by the
-    /// position), y raised by the position's y.
+    /// An object-local vertex placed as the queries place it: through the server's float
+    /// local-to-world matrix of the kept record (turned by the yaw about +Y, then moved by the
+    /// position), x and z local to [`ObjectInstance::frame_region`].
     pub fn place(&self, v: [f32; 3]) -> [f64; 3] {
         let inner = self.inner();
-        let [x, z] = inner.to_frame(v);
-        [x, f64::from(v[1]) + f64::from(inner.position[1]), z]
+        let m = server_arith::local_to_world(inner.yaw, inner.position);
+        server_arith::transform(&m, v).map(f64::from)
     }
 
     /// The mesh's usable triangles, object-local: (cell index, three vertices x, y, z).
@@ -262,90 +285,187 @@ impl World {
         })
     }
 
-    /// The best object triangle under a normalised point, by `better`.
-    #[inline]
-    fn best_object(
-        &self,
-        pos: Position,
-        better: impl Fn(&crate::objects::Hit, &crate::objects::Hit) -> bool,
-    ) -> Option<crate::objects::Hit> {
-        if self.objects.is_empty() {
-            return None;
-        }
-        let slot = self.region_slot(pos.region)?;
-        let mut best: Option<crate::objects::Hit> = None;
-        self.objects.hits(slot, pos.region, pos.x, pos.z, |hit| {
-            if best.as_ref().map_or(true, |b| better(&hit, b)) {
-                best = Some(hit);
-            }
-        });
-        best
+    /// The cell of the tile under a normalised point as stored (the low 16 bits of its cell
+    /// index), open or closed: the cell whose object list the server consults.
+    fn tile_raw_cell(&self, region: &Region, pos: Position) -> u16 {
+        region.raw_tile_cell[Self::tile_of(pos)]
     }
 
-    /// The raw cell index of a tile (the low 16 bits of its cell index), for a point on an
-    /// object.
-    fn tile_raw_cell(&self, region: &Region, pos: Position) -> u16 {
+    /// The index (`z * 96 + x`) of a normalised point's tile.
+    #[inline]
+    fn tile_of(pos: Position) -> usize {
         let (tx, tz) = (
             height::tile_index(pos.x) as usize,
             height::tile_index(pos.z) as usize,
         );
-        region.raw_tile_cell[tz * TILES_PER_SIDE + tx]
+        tz * TILES_PER_SIDE + tx
     }
 
-    /// The cell under a point: the highest object triangle containing it, else the cell of
-    /// its tile; `None` on a blocked tile without an object, in a region that is not loaded,
-    /// or at a non-finite position. See [the module docs](self) for how objects are chosen.
+    /// The server's `FindNavCell` at a point and reference height `y`: the terrain of the
+    /// point's tile, then each object its cell lists, in the list's order (each asked for its
+    /// triangle nearest in height to the point's y — which, as in the server, is the height the
+    /// previous object found, once one has found one), the closest to `y` winning and the
+    /// earlier on a tie (the terrain first). `None` outside the loaded regions.
+    pub(crate) fn find_nav_cell(&self, pos: Position, y: f32) -> Option<Resolved> {
+        let pos = World::normal(pos)?;
+        let slot = self.region_slot(pos.region)?;
+        let region = &self.regions[slot];
+        let raw = self.tile_raw_cell(region, pos);
+        let walkable = self.tile_cell(region, pos).is_some();
+        let ground = height::find_height(region, pos.x, pos.z)?;
+        if usize::from(raw) >= region.cells.len() {
+            // The server finds no cell and leaves the height as it was.
+            return Some(Resolved {
+                slot,
+                pos,
+                quad: raw,
+                object: None,
+                y,
+                has_cell: false,
+            });
+        }
+        let mut best_delta = ground - y;
+        let mut best = None;
+        let mut probe_y = y;
+        // The cell's list without the objects that cannot contain a point of the tile (they
+        // would find no triangle and change nothing).
+        for &k in self.objects.tile_objects(slot, Self::tile_of(pos)) {
+            let Some(p) = self.objects.placement(slot, k) else {
+                continue;
+            };
+            if !p.may_contain(pos.x, pos.z) {
+                continue;
+            }
+            let mesh = self.objects.server_mesh(p);
+            if let Some((tri, found)) =
+                crate::objects::placement_find_cell(mesh, p, [pos.x, probe_y, pos.z])
+            {
+                probe_y = found;
+                let delta = found - y;
+                if delta.abs() < best_delta.abs() {
+                    best_delta = delta;
+                    best = Some((k, tri));
+                }
+            }
+        }
+        Some(Resolved {
+            slot,
+            pos,
+            quad: raw,
+            object: best,
+            y: best_delta + y,
+            has_cell: best.is_some() || walkable,
+        })
+    }
+
+    /// The highest object triangle under a normalised point among those its tile's cell
+    /// lists (the earlier in the list, then the lower triangle index, on a tie), with its
+    /// height; `None` when there is none.
+    pub(crate) fn highest_object(&self, pos: Position) -> Option<Resolved> {
+        let slot = self.region_slot(pos.region)?;
+        let tile = Self::tile_of(pos);
+        self.highest_object_in(slot, pos, tile, self.objects.tile_objects(slot, tile))
+    }
+
+    /// [`World::highest_object`] in region slot `slot` and tile `tile`, among `objects` (the
+    /// tile's [`crate::objects::Objects::tile_objects`]).
+    fn highest_object_in(
+        &self,
+        slot: usize,
+        pos: Position,
+        tile: usize,
+        objects: &[u16],
+    ) -> Option<Resolved> {
+        if objects.is_empty() {
+            return None;
+        }
+        let region = &self.regions[slot];
+        let raw = region.raw_tile_cell[tile];
+        let mut best: Option<(u16, u32, f32)> = None;
+        // The cell's list without the objects that cannot contain a point of the tile.
+        for &k in objects {
+            let Some(p) = self.objects.placement(slot, k) else {
+                continue;
+            };
+            if !p.may_contain(pos.x, pos.z) {
+                continue;
+            }
+            let mesh = self.objects.server_mesh(p);
+            let local = server_arith::transform(&p.to_local, [pos.x, 0.0, pos.z]);
+            mesh.for_each_inside(local[0], local[2], |tri, h| {
+                let y = server_arith::transform(&p.to_world, [local[0], h, local[2]])[1];
+                if best.map_or(true, |b| y > b.2) {
+                    best = Some((k, tri, y));
+                }
+            });
+        }
+        let (k, tri, y) = best?;
+        Some(Resolved {
+            slot,
+            pos,
+            quad: raw,
+            object: Some((k, tri)),
+            y,
+            has_cell: true,
+        })
+    }
+
+    /// The cell a resolved point names.
+    pub(crate) fn resolved_cell(&self, r: &Resolved) -> Option<CellRef> {
+        if !r.has_cell {
+            return None;
+        }
+        Some(CellRef {
+            region: r.pos.region,
+            cell: r.quad,
+            object: r.object.map(|(k, tri)| ObjectCellRef {
+                instance: self
+                    .objects
+                    .placement(r.slot, k)
+                    .expect("a resolved object is placed")
+                    .key,
+                cell: tri as u16,
+            }),
+        })
+    }
+
+    /// The cell under a point: the highest object triangle containing it (of the objects the
+    /// cell of its tile lists), else the cell of its tile; `None` on a blocked tile without an
+    /// object, in a region that is not loaded, or at a non-finite position. See [the module
+    /// docs](self).
     ///
     /// Tiles and regions are half-open: a point at local 20 is in the second tile, a point at
     /// local 1920 in the next region.
     #[inline]
     pub fn cell_at(&self, pos: Position) -> Option<CellRef> {
         let pos = World::normal(pos)?;
-        let region = self.region(pos.region)?;
-        if let Some(hit) = self.best_object(pos, crate::objects::higher) {
-            return Some(CellRef {
-                region: pos.region,
-                cell: self.tile_raw_cell(region, pos),
-                object: Some(hit.cell),
-            });
+        let slot = self.region_slot(pos.region)?;
+        let region = &self.regions[slot];
+        let tile = Self::tile_of(pos);
+        let objects = self.objects.tile_objects(slot, tile);
+        if !objects.is_empty() {
+            if let Some(r) = self.highest_object_in(slot, pos, tile, objects) {
+                return self.resolved_cell(&r);
+            }
         }
-        self.tile_cell(region, pos).map(|cell| CellRef {
+        let cell = region.tile_cell[tile];
+        (cell != region::NOT_WALKABLE).then_some(CellRef {
             region: pos.region,
             cell,
             object: None,
         })
     }
 
-    /// The cell under a point at reference height `y`: of the object triangles containing the
-    /// point and the terrain, the one whose height is closest to `y`, with its height; `None`
-    /// when the terrain wins on a blocked tile (the height is still given), or outside the
-    /// loaded regions (no height either).
+    /// The cell under a point at reference height `y`, and the height there, as the server's
+    /// `FindNavCell` answers ([module docs](self)): the cell `None` when the terrain wins on a
+    /// blocked tile (the height is still given); `None` outside the loaded regions or for a
+    /// non-finite `y`.
     pub fn surface_at_y(&self, pos: Position, y: f32) -> Option<(Option<CellRef>, f32)> {
-        let pos = World::normal(pos)?;
-        let region = self.region(pos.region)?;
-        let object = self.best_object(pos, |a, b| crate::objects::closer(a, b, y));
-        let terrain = height::find_height(region, pos.x, pos.z);
-        match (object, terrain) {
-            (Some(hit), Some(ground))
-                if crate::objects::distance(ground, y)
-                    < crate::objects::distance(hit.height, y) => {}
-            (Some(hit), _) => {
-                let cell = CellRef {
-                    region: pos.region,
-                    cell: self.tile_raw_cell(region, pos),
-                    object: Some(hit.cell),
-                };
-                return Some((Some(cell), hit.height));
-            }
-            (None, _) => {}
+        if !y.is_finite() {
+            return None;
         }
-        let ground = terrain?;
-        let cell = self.tile_cell(region, pos).map(|cell| CellRef {
-            region: pos.region,
-            cell,
-            object: None,
-        });
-        Some((cell, ground))
+        let r = self.find_nav_cell(pos, y)?;
+        Some((self.resolved_cell(&r), r.y))
     }
 
     /// The cell under a point at reference height `y` ([`World::surface_at_y`]'s cell).
@@ -353,9 +473,9 @@ impl World {
         self.surface_at_y(pos, y).and_then(|(cell, _)| cell)
     }
 
-    /// The height of the surface under a point nearest reference height `y`: an object
-    /// triangle's or the terrain's ([`World::surface_at_y`]); `None` outside the loaded
-    /// regions.
+    /// The height of the surface under a point nearest reference height `y`, as the server's
+    /// `FindNavCell` computes it, to the bit ([`World::surface_at_y`]); `None` outside the
+    /// loaded regions or for a non-finite `y`.
     pub fn height_at_y(&self, pos: Position, y: f32) -> Option<f32> {
         self.surface_at_y(pos, y).map(|(_, h)| h)
     }

@@ -1,6 +1,20 @@
-//! Movement: where a walk from one point toward another stops, by the game server's rules.
+//! Movement: where a walk from one point toward another stops, by the game server's rules, to
+//! the bit.
 //!
+//! [`World::move_along`] is the server's `QueryMovement` as a character's move calls it: the
+//! start resolved onto a surface, the goal taken into the start's region, the server's guard,
+//! then up to seven legs of the server's `Move`, each on the terrain or on an object, and the
+//! end checked. Every step follows the reconstructed server (`RegionManagerBody.cpp`,
+//! `RTNavMeshTerrain.cpp`, `RTNavMeshObj.cpp`, `RTNavCell.cpp`), in its float arithmetic
+//! (silknav's `world::server_arith` writes each of the server's routines out, operation for
+//! operation).
+//!
+//! # On the terrain
 //! The walk goes cell by cell along the segment, as the server's terrain `Move` does:
+//! - first, each object the current cell lists is probed with the whole rest of the segment
+//!   (below); the probe whose result lies nearest the walker wins, and stops the terrain walk
+//!   there (even beyond the current cell: an object listed here is met wherever the segment
+//!   meets it, before the terrain's walls in between);
 //! - while the goal is outside the current cell, find the cell edge the segment crosses (the
 //!   server's `FindCrossEdge`: for each edge linked to the cell, in the server's order, the
 //!   segment's ends must lie on different sides and the lines must meet on the edge);
@@ -20,32 +34,212 @@
 //! to the tile on its +x/+z side, as for [`World::cell_at`] — [`World::raycast`] is more
 //! lenient and accepts any start that touches walkable ground.
 //!
-//! The arithmetic follows the server's: f32 positions, with the products and sums it evaluates
-//! in double done in f64 and rounded to f32 where the server stores them. The walk fails when
-//! it starts on no cell, ends on a blocked tile, or enters a region that is not loaded.
-//! Object meshes (`.bms`) are not consulted yet: the walk is the terrain's.
+//! # Objects
+//! Objects are found only through the object lists of the terrain cells the walk passes, and
+//! each is walked in its own frame (the server's float world-to-local transform of the
+//! region's record, [`crate::objects`]):
+//! - **Entering** from the terrain: the object's outline grid gives the outline edge the
+//!   segment crosses nearest to the walker, in either direction (edges with 0x10, bridge
+//!   sides, are passed under). With flag 0x01 the entry is refused: the walker is pushed 0.01
+//!   off the edge along its nearer vertex's direction, and the terrain walk goes on toward
+//!   that point, so the walk stops just outside ([`MoveStop::ObjectWall`]); the server then
+//!   probes the cell's objects once more on the way there and fails the move when one is
+//!   crossed ([`MoveError::ObjectRefused`]). Otherwise the walker enters the edge's cell 0.2
+//!   inside it, and the next leg walks the object. So the ground under a building's footprint
+//!   is reached from outside only through an edge that lets the walker in.
+//! - **On an object** the walk goes triangle by triangle through each triangle's first three
+//!   edges: an edge with the internal bit 0x04 leads to the cell beyond unless 0x02 blocks
+//!   cell A → B or 0x01 blocks B → A (or the cell beyond is missing); any other edge leaves
+//!   the object — refused with 0x12 (0x10 or 0x02), else the walker steps off, pushed 0.01
+//!   off the edge, onto the terrain (where a blocked tile fails the move) or, over a link edge
+//!   (0x08), onto the object the instance's link row names for that edge, in the cell of the
+//!   linked edge (the server's `FindLinkEntryCell`); the next leg goes on from there.
+//! - A walker leaving the region on an object finds the same instance in the neighbour's
+//!   list by its key and continues on it; an instance that is missing there fails the move.
+//! - An **event-only** object (a single `event` zone on two cells) is walked only when the
+//!   terrain under it lets the walk through first.
+//! - Crossing into the next terrain cell, and into the next region, the server probes the
+//!   objects of the cell left (or entered) along the short step it took; a crossing there
+//!   fails the move ([`MoveError::ObjectRefused`]).
+//!
+//! These object rules are the server's with its movement flag set (`nFlag` 1, what line of
+//! sight passes, and what makes building walls stop a walker); [`MoveOptions::object_checks`]
+//! turns them off (`nFlag` 0: no entry or exit is refused, no probe fails a move).
+//!
+//! # Where the server decides, and how silknav follows it
+//! - **The start** is the surface [`World::cell_at`] picks (the highest object triangle, else
+//!   the terrain), at its height, or with a reference height ([`World::move_along_y`],
+//!   [`MoveOptions::start_y`]) the one the server's `FindNavCell` picks
+//!   ([`World::surface_at_y`]). **The goal's height** (which enters the server's distances)
+//!   is the surface at the goal nearest the start's height ([`World::height_at_y`]), unless
+//!   given ([`MoveOptions::goal_y`]).
+//! - **Before walking** the server's `QueryMovement` moves the goal into the start's region
+//!   frame (in f32) and refuses the move when `goal.x − start.x > 1920` or `goal.z − start.z >
+//!   1920`, the differences taken in double ([`MoveError::TooFar`]). The test is one-sided: a
+//!   goal 1921 units to the east is refused, one 5000 units to the west is walked. The x87 code
+//!   at that spot compares the raw differences (an `fabs` would be one instruction there), so
+//!   this is the server's own behaviour, not a slip of the decompilation; its intent was most
+//!   likely a symmetric bound. silknav follows the server by default
+//!   ([`DistanceGuard::OneSided`]) and offers the symmetric test and none at all through
+//!   [`MoveOptions::guard`]. (The server skips the test when its caller passes a step budget of
+//!   10 or less; the movement of characters passes none.) A goal equal to the start (same
+//!   region, coordinates and height) is reached at once.
+//! - **Legs**: a leg that enters or leaves an object ends there; the next leg starts from
+//!   that point, unless the goal is within 5 units of the walker — measured, as the server
+//!   measures it, from the walker's position in the object's own frame, which is almost never
+//!   near (the stop is then [`MoveStop::Transition`]). More than seven legs fail the move.
+//! - **Global or internal** is the list an edge comes from (the file's global or internal
+//!   edges), never its flag: an internal edge with the global bit 0x08 is an internal edge.
+//! - **The end** is accepted when it lies in its region's square and the walk has a cell
+//!   there: the walk's own cell, not the tile's. A walk that ends on a blocked tile inside an
+//!   open cell arrives, as the server's does. The height reported is the server's: the
+//!   terrain's `FindHeight`, or the object triangle's height plane.
+//! - **The step budget** of the server is 2³¹ − 1 cell crossings, terrain and object alike
+//!   ([`SERVER_BUDGET`]); when it runs out, the server answers the goal (with the cell the
+//!   walk was in), a success. No walk across a real world needs a fraction of it (a straight
+//!   segment across the whole terrain id space enters fewer than 37,000 tiles), but a walk can
+//!   circle forever: toward a goal exactly on an object's vertex, each triangle round it sends
+//!   the walker into the next, and edges that link cells in a loop do the same on the
+//!   terrain. The server then circles for about a minute and answers the goal; silknav
+//!   watches any walk past 2¹⁷ crossings for a repeated state, and from the cycle it finds
+//!   jumps straight to the server's last crossing, answering what the server answers, to the
+//!   bit ([`MoveStop::Looped`]). A walk that goes 2²⁰ more crossings without repeating itself
+//!   (none can in a real world) is given up ([`MoveError::StepLimit`]).
+//! - **Event zones** fire nothing (in the reconstructed server they only call back into the
+//!   game), so they never stop a walk.
+//!
+//! The walk fails when it starts on no cell, ends outside its region's square or on no cell,
+//! enters a region that is not loaded, or an object check refuses it.
 
+use super::height::find_height;
 use super::position::Position;
 use super::region::{CellRect, Edge, EdgeId, Region};
-use super::World;
-use jmxv::nvm::{EDGE_BLOCKED, EDGE_GLOBAL, NONE_U16};
+use super::server_arith::{self as arith, length_sq, nudge, sub3, transform, Vec2, Vec3};
+use super::{CellRef, Resolved, World, REGION_SIZE};
+use crate::objects::mesh::{bits, EdgeKey, LoopWatch, MoveContext, ObjectEnd};
+use crate::objects::{ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
+use jmxv::nvm::{EDGE_BLOCKED, NONE_U16, TILES_PER_SIDE};
 use jmxv::RegionId;
 use std::fmt;
 
-/// The server's nudge toward a cell centre: the float 0.2 widened to double.
-const NUDGE_STEP: f64 = 0.199_999_988_079_071_04;
 /// The server snaps a crossing at the far border of a region to just inside it.
 const REGION_EDGE_MAX: f32 = 1919.99;
 /// The server's threshold for "at the near border".
 const REGION_EDGE_MIN: f32 = 0.01;
+/// A leg that ends this close to the goal (squared, as the server compares) ends the move.
+const LEG_DONE_SQ: f32 = 25.0;
+/// The server's bound on legs: more than this many fail the move.
+const MAX_LEGS: u32 = 7;
+
+pub use crate::objects::mesh::SERVER_BUDGET;
+
+/// How many cell crossings a walk that never repeats itself may make before silknav gives it
+/// up ([`MoveError::StepLimit`]): far more than any walk in a real world makes (see the
+/// [module docs](self)); a walk that repeats itself is followed to the server's own budget.
+pub const MAX_CROSSINGS: u32 =
+    crate::objects::mesh::LOOP_WATCH_AFTER + crate::objects::mesh::LOOP_WATCH_LIMIT;
+
+/// The server's bound on how far a single move may reach: one region.
+const GUARD_DISTANCE: f64 = REGION_SIZE as f64;
+
+/// How the server's 1920-unit guard on a move's reach is applied ([module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DistanceGuard {
+    /// As the server: refused when the goal is more than 1920 units east or north of the
+    /// start (`goal − start > 1920` on x or z); any distance west or south is walked.
+    #[default]
+    OneSided,
+    /// Refused when the goal is more than 1920 units from the start along x or z, either way.
+    Symmetric,
+    /// Never refused (as the server when its caller passes a step budget of 10 or less).
+    Off,
+}
+
+impl DistanceGuard {
+    /// Whether a goal `(dx, dz)` from the start (in double, as the server subtracts) is
+    /// refused.
+    fn refuses(self, dx: f64, dz: f64) -> bool {
+        match self {
+            DistanceGuard::OneSided => dx > GUARD_DISTANCE || dz > GUARD_DISTANCE,
+            DistanceGuard::Symmetric => dx.abs() > GUARD_DISTANCE || dz.abs() > GUARD_DISTANCE,
+            DistanceGuard::Off => false,
+        }
+    }
+}
+
+/// How a walk is made: where it starts, and the choices where the server's behaviour is open
+/// to question ([module docs](self)).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct MoveOptions {
+    /// The 1920-unit guard ([`DistanceGuard::OneSided`], the server's, by default).
+    pub guard: DistanceGuard,
+    /// The start's reference height: the walk starts on the surface nearest it
+    /// ([`World::surface_at_y`]); `None` (the default) starts on [`World::cell_at`]'s.
+    pub start_y: Option<f32>,
+    /// The goal's height as the server carries it; `None` (the default): the surface at the
+    /// goal nearest the start's height.
+    pub goal_y: Option<f32>,
+    /// The server's movement flag: objects refuse entry (0x01) and exit (0x12), and the probes
+    /// along the way fail moves that cross an object (`true`, the default, as line of sight
+    /// and walls that stop walkers need); `false` walks as with the flag 0.
+    pub object_checks: bool,
+}
+
+impl Default for MoveOptions {
+    fn default() -> MoveOptions {
+        MoveOptions {
+            guard: DistanceGuard::OneSided,
+            start_y: None,
+            goal_y: None,
+            object_checks: true,
+        }
+    }
+}
+
+impl MoveOptions {
+    /// The server's choices.
+    pub fn new() -> MoveOptions {
+        MoveOptions::default()
+    }
+
+    /// These options with another guard.
+    pub fn with_guard(mut self, guard: DistanceGuard) -> MoveOptions {
+        self.guard = guard;
+        self
+    }
+
+    /// These options starting on the surface nearest reference height `y`.
+    pub fn with_start_y(mut self, y: f32) -> MoveOptions {
+        self.start_y = Some(y);
+        self
+    }
+
+    /// These options with the goal at height `y`.
+    pub fn with_goal_y(mut self, y: f32) -> MoveOptions {
+        self.goal_y = Some(y);
+        self
+    }
+
+    /// These options with the object checks on or off ([`MoveOptions::object_checks`]).
+    pub fn with_object_checks(mut self, on: bool) -> MoveOptions {
+        self.object_checks = on;
+        self
+    }
+}
 
 /// Where and why a walk stopped.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MoveOutcome {
     /// The stop.
     pub position: Position,
-    /// The ground height there ([`World::height_at`]).
+    /// The height the server gives the stop: the terrain's ([`World::height_at`]) or the
+    /// object triangle's.
     pub height: f32,
+    /// The cell the walk ends in: the walk's own cell, which the server keeps (on the terrain
+    /// it is the tile's cell except where a file's cells and tiles disagree; on an object, the
+    /// object triangle and the cell of the tile under it).
+    pub cell: CellRef,
     /// Why the walk stopped there.
     pub stop: MoveStop,
 }
@@ -64,15 +258,31 @@ pub enum MoveStop {
     },
     /// The segment left the cell where no edge is linked (a gap in the file's edges).
     NoEdge,
+    /// An object edge: an entry it refuses (the walk stops just outside), an exit it refuses
+    /// or an inline edge that blocks the direction (the walk stops just inside).
+    ObjectWall {
+        /// The edge.
+        edge: ObjectEdgeRef,
+    },
+    /// The walk stopped where it entered or left an object, the server finding the goal
+    /// within 5 units (as it measures: see the module docs).
+    Transition,
+    /// The walk circled until the server's step budget ran out; the server then answers the
+    /// goal ([module docs](self)).
+    Looped,
 }
 
 impl MoveStop {
-    /// One word for command lines: `arrived`, `wall`, `no-edge`.
+    /// One word for command lines: `arrived`, `wall`, `no-edge`, `object-wall`,
+    /// `transition`, `looped`.
     pub const fn word(self) -> &'static str {
         match self {
             MoveStop::Arrived => "arrived",
             MoveStop::Wall { .. } => "wall",
             MoveStop::NoEdge => "no-edge",
+            MoveStop::ObjectWall { .. } => "object-wall",
+            MoveStop::Transition => "transition",
+            MoveStop::Looped => "looped",
         }
     }
 }
@@ -83,23 +293,32 @@ impl MoveStop {
 pub enum MoveError {
     /// The start is on no cell (blocked tile, region not loaded).
     StartNotWalkable,
-    /// The walk would end on a blocked tile or outside the loaded regions.
+    /// The server's guard refuses a goal this far from the start ([`DistanceGuard`]).
+    TooFar,
+    /// The walk would end outside its region's square or on no cell (or the goal is not a
+    /// finite position).
     OffMesh,
     /// A global edge leads to a region that is not loaded, or to a cell it does not have.
     MissingRegion(RegionId),
-    /// More crossings than the segment's length allows: the edges loop.
+    /// More than [`MAX_CROSSINGS`] cell crossings without the walk repeating itself.
     StepLimit,
+    /// The server's object checks fail the move: an object crossed by the step into the next
+    /// cell or region, or by the way to a refused entry; a link edge that leads nowhere; an
+    /// instance the next region does not list; more than seven legs.
+    ObjectRefused,
 }
 
 impl MoveError {
-    /// One word for command lines: `start-blocked`, `off-mesh`, `missing-region`,
-    /// `step-limit`.
+    /// One word for command lines: `start-blocked`, `too-far`, `off-mesh`,
+    /// `missing-region`, `step-limit`, `object-refused`.
     pub const fn word(self) -> &'static str {
         match self {
             MoveError::StartNotWalkable => "start-blocked",
+            MoveError::TooFar => "too-far",
             MoveError::OffMesh => "off-mesh",
             MoveError::MissingRegion(_) => "missing-region",
             MoveError::StepLimit => "step-limit",
+            MoveError::ObjectRefused => "object-refused",
         }
     }
 }
@@ -108,31 +327,139 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::StartNotWalkable => f.write_str("the start is on no cell"),
+            MoveError::TooFar => f.write_str(
+                "the server refuses a move whose goal is more than 1920 units east or north of its start",
+            ),
             MoveError::OffMesh => f.write_str("the walk would end off the walkable ground"),
             MoveError::MissingRegion(r) => {
                 write!(f, "the walk leads into region {r}, which is not loaded")
             }
-            MoveError::StepLimit => {
-                f.write_str("the walk crossed more edges than its length allows")
-            }
+            MoveError::StepLimit => write!(
+                f,
+                "the walk crossed more than {MAX_CROSSINGS} cell edges without repeating itself"
+            ),
+            MoveError::ObjectRefused => f.write_str("the server's object checks refuse the move"),
         }
     }
 }
 
 impl std::error::Error for MoveError {}
 
+/// A position as the server's moves carry it: region-local (object-local inside an object's
+/// move), with the cell and the object instance it is on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct NavPos {
+    region: RegionId,
+    p: Vec3,
+    cell: Cell,
+    inst: Option<Inst>,
+}
+
+/// The cell a position is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cell {
+    None,
+    /// A terrain cell: the region's slot and the cell's index.
+    Quad {
+        slot: usize,
+        cell: u16,
+    },
+    /// A triangle of an object mesh (shared by the instances of the mesh).
+    Tri {
+        mesh: u32,
+        tri: u32,
+    },
+}
+
+/// An object instance as the server places it: an entry of a region's object list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Inst {
+    slot: usize,
+    index: u16,
+}
+
+/// The result of one of the server's moves: its bits, and why it failed or what blocked it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Out {
+    bits: u32,
+    fail: Option<MoveError>,
+    blocked: Option<ObjectEdgeRef>,
+}
+
+impl Out {
+    fn bits(bits: u32) -> Out {
+        Out {
+            bits,
+            ..Out::default()
+        }
+    }
+
+    fn fail(why: MoveError) -> Out {
+        Out {
+            bits: bits::FAILED,
+            fail: Some(why),
+            blocked: None,
+        }
+    }
+}
+
+/// The state of one movement query.
+struct Walker<'w, 't> {
+    world: &'w World,
+    /// The server's movement flag.
+    check: u32,
+    ctx: MoveContext,
+    /// The object instance the terrain walk skips (the event-only object being walked).
+    skip: Option<Inst>,
+    /// Why the walk stopped, as the last leg left it.
+    stop: MoveStop,
+    /// How deep in probes: only the walk itself (depth 0) records its stop and its trace.
+    depth: u32,
+    trace: Option<&'t mut Vec<Position>>,
+}
+
 impl World {
-    /// Walks from `from` toward `to` by the server's rules (see the [module docs](crate::world::movement)).
+    /// Walks from `from` toward `to` by the server's rules (see the [module docs](crate::world::movement)),
+    /// starting on the surface [`World::cell_at`] picks.
     ///
     /// # Errors
     /// See [`MoveError`].
     pub fn move_along(&self, from: Position, to: Position) -> Result<MoveOutcome, MoveError> {
-        self.walk(from, to, None)
+        self.walk(from, to, &MoveOptions::default(), None)
     }
 
-    /// [`World::move_along`], also recording the points where the walk turned: the start, each
-    /// nudged point where it entered a new cell, and the stop. The walk goes straight between
-    /// consecutive points, which is what a picture or a check of the walk needs.
+    /// [`World::move_along`] starting on the surface nearest reference height `y` (as
+    /// [`World::cell_at_y`] picks it).
+    ///
+    /// # Errors
+    /// See [`MoveError`].
+    pub fn move_along_y(
+        &self,
+        from: Position,
+        y: f32,
+        to: Position,
+    ) -> Result<MoveOutcome, MoveError> {
+        self.walk(from, to, &MoveOptions::new().with_start_y(y), None)
+    }
+
+    /// [`World::move_along`] with [`MoveOptions`].
+    ///
+    /// # Errors
+    /// See [`MoveError`].
+    pub fn move_with(
+        &self,
+        from: Position,
+        to: Position,
+        options: &MoveOptions,
+    ) -> Result<MoveOutcome, MoveError> {
+        self.walk(from, to, options, None)
+    }
+
+    /// [`World::move_along`], also recording the points where the walk turned: the start,
+    /// each nudged point where it entered a new cell (terrain or object), the points where it
+    /// entered or left an object, and the stop. The walk goes straight between consecutive
+    /// points (within the float rounding of an object's placement), which is what a picture or
+    /// a check of the walk needs.
     ///
     /// # Errors
     /// As for [`World::move_along`]; `trace` then holds the points up to the failure.
@@ -142,14 +469,29 @@ impl World {
         to: Position,
         trace: &mut Vec<Position>,
     ) -> Result<MoveOutcome, MoveError> {
+        self.move_traced_with(from, to, &MoveOptions::default(), trace)
+    }
+
+    /// [`World::move_along_traced`] with [`MoveOptions`].
+    ///
+    /// # Errors
+    /// As for [`World::move_with`]; `trace` then holds the points up to the failure.
+    pub fn move_traced_with(
+        &self,
+        from: Position,
+        to: Position,
+        options: &MoveOptions,
+        trace: &mut Vec<Position>,
+    ) -> Result<MoveOutcome, MoveError> {
         trace.clear();
-        self.walk(from, to, Some(trace))
+        self.walk(from, to, options, Some(trace))
     }
 
     fn walk(
         &self,
         from: Position,
         to: Position,
+        options: &MoveOptions,
         mut trace: Option<&mut Vec<Position>>,
     ) -> Result<MoveOutcome, MoveError> {
         let from = from.normalized().ok_or(MoveError::StartNotWalkable)?;
@@ -157,130 +499,704 @@ impl World {
             trace.push(from);
         }
         let start = self
-            .terrain_cell_at(from)
+            .start_surface(from, options.start_y)
             .ok_or(MoveError::StartNotWalkable)?;
-        let mut region = self
-            .region(from.region)
-            .ok_or(MoveError::StartNotWalkable)?;
-        let mut cell = start.cell;
-        let (mut src_x, mut src_z) = (from.x, from.z);
-        let (mut dst_x, mut dst_z) = to.in_frame_of(from.region);
-        if !dst_x.is_finite() || !dst_z.is_finite() {
+        let source = self.nav_pos(&start);
+        if !to.x.is_finite() || !to.z.is_finite() {
             return Err(MoveError::OffMesh);
         }
-        // Each crossing enters a new cell at least 20 units wide, so a walk crosses at most
-        // about one edge per 10 units travelled; the margin covers bends at cell corners.
-        let length = (f64::from(dst_x) - f64::from(src_x)).abs()
-            + (f64::from(dst_z) - f64::from(src_z)).abs();
-        let mut steps_left = (length / 10.0) as u64 + 64;
-
-        loop {
-            let rect = *region
-                .cells
-                .get(usize::from(cell))
-                .ok_or(MoveError::OffMesh)?;
-            if rect.min_x <= dst_x
-                && dst_x < rect.max_x
-                && rect.min_z <= dst_z
-                && dst_z < rect.max_z
-            {
-                return self.finish(region, dst_x, dst_z, MoveStop::Arrived, trace);
-            }
-            let segment = [src_x, src_z, dst_x, dst_z];
-            match find_cross_edge(region, cell, &rect, &segment) {
-                Cross::None => {
-                    let (x, z) = nudge(rect.centre_x, rect.centre_z, src_x, src_z);
-                    return self.finish(region, x, z, MoveStop::NoEdge, trace);
-                }
-                Cross::Inside => {
-                    return self.finish(region, dst_x, dst_z, MoveStop::Arrived, trace)
-                }
-                Cross::Edge { id, point } => {
-                    steps_left = steps_left.checked_sub(1).ok_or(MoveError::StepLimit)?;
-                    let edge = region.edge(id);
-                    if edge.flag & EDGE_BLOCKED != 0 {
-                        let (x, z) = nudge(rect.centre_x, rect.centre_z, point[0], point[1]);
-                        return self.finish(
-                            region,
-                            x,
-                            z,
-                            MoveStop::Wall {
-                                region: region.id,
-                                edge: id,
-                            },
-                            trace,
-                        );
-                    }
-                    if edge.flag & EDGE_GLOBAL != 0 || matches!(id, EdgeId::Global(_)) {
-                        let next_id = edge.region_b.ok_or(MoveError::MissingRegion(region.id))?;
-                        let next = self
-                            .region(next_id)
-                            .ok_or(MoveError::MissingRegion(next_id))?;
-                        let next_cell = edge.cell[1];
-                        let next_rect = *next
-                            .cells
-                            .get(usize::from(next_cell))
-                            .ok_or(MoveError::MissingRegion(next_id))?;
-                        let (mut x, mut z) = (point[0], point[1]);
-                        let (offset_x, offset_z) = (
-                            i32::from(next_id.x()) - i32::from(region.id.x()),
-                            i32::from(next_id.z()) - i32::from(region.id.z()),
-                        );
-                        if offset_x != 0 {
-                            x = snap(x);
-                        }
-                        if offset_z != 0 {
-                            z = snap(z);
-                        }
-                        (src_x, src_z) = nudge(next_rect.centre_x, next_rect.centre_z, x, z);
-                        // The goal, in the new region's frame (the server adds in f32).
-                        dst_x += (-offset_x) as f32 * 1920.0;
-                        dst_z += 1920.0 * (-offset_z) as f32;
-                        region = next;
-                        cell = next_cell;
-                        if let Some(trace) = trace.as_deref_mut() {
-                            trace.push(Position::new(region.id, src_x, src_z));
-                        }
-                    } else {
-                        let next_cell = other_cell(edge, cell).ok_or(MoveError::OffMesh)?;
-                        let next_rect = *region
-                            .cells
-                            .get(usize::from(next_cell))
-                            .ok_or(MoveError::OffMesh)?;
-                        (src_x, src_z) =
-                            nudge(next_rect.centre_x, next_rect.centre_z, point[0], point[1]);
-                        cell = next_cell;
-                        if let Some(trace) = trace.as_deref_mut() {
-                            trace.push(Position::new(region.id, src_x, src_z));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn finish(
-        &self,
-        region: &Region,
-        x: f32,
-        z: f32,
-        stop: MoveStop,
-        trace: Option<&mut Vec<Position>>,
-    ) -> Result<MoveOutcome, MoveError> {
-        let position = Position::new(region.id, x, z)
-            .normalized()
-            .ok_or(MoveError::OffMesh)?;
-        self.terrain_cell_at(position).ok_or(MoveError::OffMesh)?;
-        let height = self.height_at(position).ok_or(MoveError::OffMesh)?;
-        if let Some(trace) = trace {
+        let goal_y = options
+            .goal_y
+            .or_else(|| self.height_at_y(to, start.y))
+            .unwrap_or(start.y);
+        let mut walker = Walker {
+            world: self,
+            check: u32::from(options.object_checks),
+            ctx: MoveContext::new(SERVER_BUDGET),
+            skip: None,
+            stop: MoveStop::Arrived,
+            depth: 0,
+            trace,
+        };
+        let dest = NavPos {
+            region: to.region,
+            p: [to.x, goal_y, to.z],
+            cell: Cell::None,
+            inst: None,
+        };
+        let end = walker.query(source, dest, options.guard)?;
+        let position = Position::new(end.region, end.p[0], end.p[2]);
+        if let Some(trace) = walker.trace.as_deref_mut() {
             trace.push(position);
         }
         Ok(MoveOutcome {
             position,
-            height,
-            stop,
+            height: end.p[1],
+            cell: self.cell_of(&end).ok_or(MoveError::OffMesh)?,
+            stop: walker.stop,
         })
     }
+
+    /// The surface a walk starts on: by reference height, or the one [`World::cell_at`]
+    /// picks, at its height; `None` when it has no cell.
+    fn start_surface(&self, from: Position, y: Option<f32>) -> Option<Resolved> {
+        let r = match y {
+            Some(y) if y.is_finite() => self.find_nav_cell(from, y)?,
+            Some(_) => return None,
+            None => match self.highest_object(from) {
+                Some(r) => r,
+                None => {
+                    let slot = self.region_slot(from.region)?;
+                    let region = &self.regions[slot];
+                    let cell = self.tile_cell(region, from)?;
+                    Resolved {
+                        slot,
+                        pos: from,
+                        quad: cell,
+                        object: None,
+                        y: find_height(region, from.x, from.z)?,
+                        has_cell: true,
+                    }
+                }
+            },
+        };
+        r.has_cell.then_some(r)
+    }
+
+    /// A resolved point as the server's moves carry it.
+    fn nav_pos(&self, r: &Resolved) -> NavPos {
+        let (cell, inst) = match r.object {
+            Some((index, tri)) => {
+                let p = self
+                    .objects
+                    .placement(r.slot, index)
+                    .expect("a resolved object is placed");
+                (
+                    Cell::Tri { mesh: p.mesh, tri },
+                    Some(Inst {
+                        slot: r.slot,
+                        index,
+                    }),
+                )
+            }
+            None => (
+                Cell::Quad {
+                    slot: r.slot,
+                    cell: r.quad,
+                },
+                None,
+            ),
+        };
+        NavPos {
+            region: r.pos.region,
+            p: [r.pos.x, r.y, r.pos.z],
+            cell,
+            inst,
+        }
+    }
+
+    /// The cell a walk ends on, as a [`CellRef`].
+    fn cell_of(&self, end: &NavPos) -> Option<CellRef> {
+        match (end.cell, end.inst) {
+            (Cell::Quad { slot, cell }, _) => Some(CellRef {
+                region: self.regions[slot].id,
+                cell,
+                object: None,
+            }),
+            (Cell::Tri { tri, .. }, Some(inst)) => {
+                let region = &self.regions[inst.slot];
+                let (tx, tz) = (
+                    super::height::tile_index(end.p[0]).clamp(0, 95) as usize,
+                    super::height::tile_index(end.p[2]).clamp(0, 95) as usize,
+                );
+                Some(CellRef {
+                    region: region.id,
+                    cell: region.raw_tile_cell[tz * TILES_PER_SIDE + tx],
+                    object: Some(ObjectCellRef {
+                        instance: self.objects.placement(inst.slot, inst.index)?.key,
+                        cell: tri as u16,
+                    }),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `v` in the frame of region `to` from the frame of region `from`, as the server converts:
+/// `float(Δ) · 1920 + v` per axis.
+fn reframe(p: &mut NavPos, to: RegionId) {
+    if p.region != to {
+        let dx = i32::from(p.region.x()) - i32::from(to.x());
+        let dz = i32::from(p.region.z()) - i32::from(to.z());
+        p.p[0] += dx as f32 * REGION_SIZE;
+        p.p[2] += REGION_SIZE * dz as f32;
+        p.region = to;
+    }
+}
+
+impl Walker<'_, '_> {
+    /// The server's `QueryMovement`.
+    fn query(
+        &mut self,
+        mut source: NavPos,
+        mut dest: NavPos,
+        guard: DistanceGuard,
+    ) -> Result<NavPos, MoveError> {
+        if source.region == dest.region && source.p == dest.p {
+            return Ok(source);
+        }
+        reframe(&mut dest, source.region);
+        if guard.refuses(
+            f64::from(dest.p[0]) - f64::from(source.p[0]),
+            f64::from(dest.p[2]) - f64::from(source.p[2]),
+        ) {
+            return Err(MoveError::TooFar);
+        }
+        let dest_saved = dest;
+        let mut legs = 0;
+        let out = loop {
+            legs += 1;
+            dest.cell = source.cell;
+            dest.inst = source.inst;
+            let mover = match (source.inst, source.cell) {
+                (Some(inst), _) => inst.slot,
+                (None, Cell::Quad { slot, .. }) => slot,
+                _ => return Err(MoveError::OffMesh),
+            };
+            let out = self.terrain_move(mover, &mut source, &mut dest);
+            if out.bits & (bits::FAILED | bits::BLOCKED) != 0
+                || out.bits & (bits::ENTERED | bits::LEFT) == 0
+            {
+                break out;
+            }
+            // Measured from the source as the move left it: in the object's own frame when
+            // the leg was on an object, as in the server.
+            if length_sq(sub3(dest_saved.p, source.p)) < LEG_DONE_SQ {
+                self.stop = MoveStop::Transition;
+                break out;
+            }
+            source = dest;
+            dest = dest_saved;
+            reframe(&mut dest, source.region);
+            if legs >= MAX_LEGS {
+                return Err(MoveError::ObjectRefused);
+            }
+        };
+        if out.bits & bits::FAILED != 0 {
+            return Err(out.fail.unwrap_or(MoveError::ObjectRefused));
+        }
+        let inside =
+            (0.0..REGION_SIZE).contains(&dest.p[0]) && (0.0..REGION_SIZE).contains(&dest.p[2]);
+        if !inside || dest.cell == Cell::None {
+            return Err(MoveError::OffMesh);
+        }
+        Ok(dest)
+    }
+
+    fn record(&mut self, region: RegionId, x: f32, z: f32) {
+        if self.depth == 0 {
+            if let Some(trace) = self.trace.as_deref_mut() {
+                trace.push(Position::new(region, x, z));
+            }
+        }
+    }
+
+    fn set_stop(&mut self, stop: MoveStop) {
+        if self.depth == 0 {
+            self.stop = stop;
+        }
+    }
+
+    /// The server's terrain `Move` from `src` (region `slot`'s terrain) toward `dst`, across
+    /// regions; `src` is left as the server leaves the caller's source (see the module docs),
+    /// `dst` receives the stop.
+    fn terrain_move(&mut self, slot: usize, src: &mut NavPos, dst: &mut NavPos) -> Out {
+        let world = self.world;
+        let mut s = *src;
+        let mut d = *dst;
+        let mut top = true;
+        // An entry an object refused: the walk then heads for the point pushed off its edge.
+        let mut refused_entry: Option<ObjectEdgeRef> = None;
+        let mut watch = LoopWatch::default();
+        let out = loop {
+            if s.inst.is_some() {
+                break self.object_leg(slot, &mut s, &mut d);
+            }
+            let dest_saved = d;
+            let source_saved = s;
+            let Cell::Quad { slot: qs, cell: qc } = s.cell else {
+                break Out::fail(MoveError::OffMesh);
+            };
+            let region = &world.regions[qs];
+            let mut best: Option<(f32, Out)> = None;
+            self.depth += 1;
+            for &k in region.objects_of_cell(qc) {
+                let inst = Inst { slot: qs, index: k };
+                if self.skip == Some(inst) || world.objects.placement(qs, k).is_none() {
+                    continue;
+                }
+                let (mut ps, mut pd) = (source_saved, dest_saved);
+                let out = self.move_in_object(&mut ps, inst, true, self.check, &mut pd);
+                if out.bits == 0 || out.bits == bits::NO_OBJECT_CELL {
+                    continue;
+                }
+                let dist = length_sq(sub3(source_saved.p, pd.p));
+                if best.map_or(true, |(b, _)| dist < b) {
+                    best = Some((dist, out));
+                    d = pd;
+                    s = ps;
+                }
+            }
+            self.depth -= 1;
+            let mut n_best = 0;
+            if let Some((_, out)) = best {
+                n_best = out.bits;
+                if out.bits & bits::FAILED != 0
+                    || out.bits & bits::BLOCKED == 0
+                    || self.check & 1 == 0
+                {
+                    if out.bits & bits::FAILED == 0 {
+                        self.set_stop(MoveStop::Transition);
+                        self.record(d.region, d.p[0], d.p[2]);
+                    }
+                    break out;
+                }
+                // Refused entry: the walk goes on over the terrain to the point pushed off the
+                // edge, once the objects of the cell let it.
+                if self.check_objects_on_path(&source_saved, &d, None) {
+                    break Out::fail(MoveError::ObjectRefused);
+                }
+                s = source_saved;
+                refused_entry = out.blocked;
+            }
+            d.inst = None;
+            let rect = region.cells[usize::from(qc)];
+            if inside(&rect, d.p[0], d.p[2]) {
+                d.cell = Cell::Quad { slot: qs, cell: qc };
+                set_height(region, &mut d);
+                self.set_stop(match refused_entry {
+                    Some(edge) => MoveStop::ObjectWall { edge },
+                    None => MoveStop::Arrived,
+                });
+                break Out::bits(n_best);
+            }
+            let segment = [s.p[0], s.p[2], d.p[0], d.p[2]];
+            match find_cross_edge(region, qc, &rect, &segment) {
+                Cross::None => {
+                    let c = nudge([rect.centre_x, rect.centre_z], [s.p[0], s.p[2]]);
+                    (d.p[0], d.p[2]) = (c[0], c[1]);
+                    set_height(region, &mut d);
+                    d.cell = s.cell;
+                    self.set_stop(MoveStop::NoEdge);
+                    break Out::bits(n_best);
+                }
+                Cross::Inside => {
+                    d.cell = s.cell;
+                    self.set_stop(MoveStop::Arrived);
+                    break Out::bits(n_best);
+                }
+                Cross::Edge { id, point } => {
+                    let state = || {
+                        let mut v = vec![qs as u32, u32::from(qc)];
+                        v.extend(s.p.map(f32::to_bits));
+                        v.extend(d.p.map(f32::to_bits));
+                        v.push(u32::from(d.region.0));
+                        v
+                    };
+                    if watch.step(state, &mut self.ctx.steps_left).is_err() {
+                        break Out::fail(MoveError::StepLimit);
+                    }
+                    if self.ctx.steps_left == 0 {
+                        // The server's budget ran out: it answers the goal.
+                        self.set_stop(MoveStop::Looped);
+                        break Out::bits(bits::STEPS);
+                    }
+                    self.ctx.steps_left -= 1;
+                    let edge = region.edge(id);
+                    if edge.flag & EDGE_BLOCKED != 0 {
+                        let c = nudge([rect.centre_x, rect.centre_z], point);
+                        (d.p[0], d.p[2]) = (c[0], c[1]);
+                        d.cell = s.cell;
+                        if self.check_objects_on_path(&s, &d, None) {
+                            d.p = s.p;
+                        } else {
+                            set_height(region, &mut d);
+                        }
+                        self.set_stop(MoveStop::Wall {
+                            region: region.id,
+                            edge: id,
+                        });
+                        break Out::bits(bits::BLOCKED);
+                    }
+                    if let EdgeId::Global(_) = id {
+                        (s.p[0], s.p[2]) = (point[0], point[1]);
+                        let Some(next_id) = edge.region_b else {
+                            break Out::fail(MoveError::MissingRegion(region.id));
+                        };
+                        let Some(next_slot) = world.region_slot(next_id) else {
+                            break Out::fail(MoveError::MissingRegion(next_id));
+                        };
+                        let next = &world.regions[next_slot];
+                        let next_cell = edge.cell[1];
+                        let Some(next_rect) = next.cells.get(usize::from(next_cell)) else {
+                            break Out::fail(MoveError::MissingRegion(next_id));
+                        };
+                        let offset_x = (i32::from(next_id.x()) - i32::from(region.id.x())) as f32
+                            * REGION_SIZE;
+                        let offset_z = REGION_SIZE
+                            * (i32::from(next_id.z()) - i32::from(region.id.z())) as f32;
+                        let mut c = point;
+                        if offset_x.abs() > 1.0 {
+                            c[0] = snap(c[0]);
+                        }
+                        if offset_z.abs() > 1.0 {
+                            c[1] = snap(c[1]);
+                        }
+                        let mut new_dest = d;
+                        let c = nudge([next_rect.centre_x, next_rect.centre_z], c);
+                        (d.p[0], d.p[2]) = (c[0], c[1]);
+                        d.cell = Cell::Quad {
+                            slot: next_slot,
+                            cell: next_cell,
+                        };
+                        d.region = next_id;
+                        reframe(&mut new_dest, next_id);
+                        if self.check & 1 != 0 {
+                            let mut new_source = s;
+                            new_source.cell = d.cell;
+                            reframe(&mut new_source, next_id);
+                            if self.check_objects_on_path(&new_source, &d, None) {
+                                break Out::fail(MoveError::ObjectRefused);
+                            }
+                        }
+                        self.record(d.region, d.p[0], d.p[2]);
+                        if top {
+                            *src = s;
+                            top = false;
+                        }
+                        s = d;
+                        d = new_dest;
+                        continue;
+                    }
+                    let Some(next_cell) = other_cell(edge, qc) else {
+                        break Out::fail(MoveError::OffMesh);
+                    };
+                    let Some(next_rect) = region.cells.get(usize::from(next_cell)) else {
+                        break Out::fail(MoveError::OffMesh);
+                    };
+                    let c = nudge([next_rect.centre_x, next_rect.centre_z], point);
+                    (s.p[0], s.p[2]) = (c[0], c[1]);
+                    if self.check & 1 != 0
+                        && self.check_objects_on_path(&source_saved, &s, self.skip)
+                    {
+                        break Out::fail(MoveError::ObjectRefused);
+                    }
+                    s.cell = Cell::Quad {
+                        slot: qs,
+                        cell: next_cell,
+                    };
+                    self.record(region.id, s.p[0], s.p[2]);
+                }
+            }
+        };
+        *dst = d;
+        if top {
+            *src = s;
+        }
+        out
+    }
+
+    /// The end of the terrain `Move` for a walker on an object: an event-only object lets
+    /// the walk through only where the terrain under it does; then the object's move.
+    fn object_leg(&mut self, slot: usize, s: &mut NavPos, d: &mut NavPos) -> Out {
+        let world = self.world;
+        let inst = s.inst.expect("on an object");
+        let Some(p) = world.objects.placement(inst.slot, inst.index) else {
+            return Out::fail(MoveError::ObjectRefused);
+        };
+        if world.objects.server_mesh(p).event_only {
+            let region = &world.regions[slot];
+            let mut es = *s;
+            let mut ed = *d;
+            es.inst = None;
+            es.cell = match cell_at_point(region, es.p) {
+                Some(cell) => Cell::Quad { slot, cell },
+                None => return Out::fail(MoveError::OffMesh),
+            };
+            let saved = self.ctx;
+            self.skip = Some(inst);
+            self.depth += 1;
+            let out = self.terrain_move(slot, &mut es, &mut ed);
+            self.depth -= 1;
+            self.skip = None;
+            self.ctx = saved;
+            if out.bits & (bits::FAILED | bits::BLOCKED) != 0 {
+                return Out::fail(out.fail.unwrap_or(MoveError::ObjectRefused));
+            }
+        }
+        self.move_in_object(s, inst, false, self.check, d)
+    }
+
+    /// The server's `MoveInObject`: the move of `src` toward `dst` on (or into) instance
+    /// `inst`, in its frame, then back into the region's; over a link edge onto the linked
+    /// object; into the neighbour region's record of the instance when the stop left the
+    /// region; onto the terrain when the walker left the object. A probe with nothing to
+    /// report leaves both positions as they were; otherwise `src` is left in the object's
+    /// frame, as the server leaves it.
+    fn move_in_object(
+        &mut self,
+        src: &mut NavPos,
+        inst: Inst,
+        probe: bool,
+        check: u32,
+        dst: &mut NavPos,
+    ) -> Out {
+        let world = self.world;
+        let objects = &world.objects;
+        let Some(p) = objects.placement(inst.slot, inst.index) else {
+            return Out::fail(MoveError::ObjectRefused);
+        };
+        let mesh = objects.server_mesh(p);
+        let src_local = transform(&p.to_local, src.p);
+        let mut dst_local = transform(&p.to_local, dst.p);
+        let on = match src.cell {
+            Cell::Tri { mesh: m, tri } if m == p.mesh => Some(tri),
+            _ => None,
+        };
+        self.ctx.blocked_by = None;
+        let tracing = !probe && self.depth == 0 && self.trace.is_some();
+        let mut local_trace = Vec::new();
+        let (result, end) = mesh.object_move(
+            check,
+            on,
+            src_local,
+            &mut dst_local,
+            &mut self.ctx,
+            tracing.then_some(&mut local_trace),
+        );
+        let edge_ref = |key: EdgeKey| ObjectEdgeRef {
+            instance: p.key,
+            kind: if key.group == 0 {
+                ObjectEdgeKind::Outline
+            } else {
+                ObjectEdgeKind::Inline
+            },
+            edge: key.index as u16,
+        };
+        let blocked = self.ctx.blocked_by.map(edge_ref);
+        if result == 0 && probe {
+            return Out::bits(0);
+        }
+        if self.ctx.gave_up {
+            return Out::fail(MoveError::StepLimit);
+        }
+        for q in local_trace {
+            let w = transform(&p.to_world, [q[0], 0.0, q[1]]);
+            self.record(src.region, w[0], w[2]);
+        }
+        src.p = src_local;
+        dst.cell = match end {
+            ObjectEnd::Tri(tri) => Cell::Tri { mesh: p.mesh, tri },
+            ObjectEnd::Left => Cell::None,
+            ObjectEnd::Source => src.cell,
+        };
+        if result & bits::ENTERED != 0 {
+            dst.inst = Some(inst);
+        }
+        dst.p = transform(&p.to_world, dst_local);
+        let out = |bits: u32| Out {
+            bits,
+            fail: None,
+            blocked,
+        };
+        if result & bits::LINK != 0 {
+            let edge = self.ctx.link_edge;
+            if edge >= 0xFFFF {
+                return Out::fail(MoveError::ObjectRefused);
+            }
+            let link = p.links.iter().find(|l| u32::from(l[2]) == edge);
+            let Some(&[other_index, other_edge, _]) = link else {
+                return Out::fail(MoveError::ObjectRefused);
+            };
+            let Some(other) = objects.placement(inst.slot, other_index) else {
+                return Out::fail(MoveError::ObjectRefused);
+            };
+            let mut local = transform(&other.to_local, dst.p);
+            let entry = objects
+                .server_mesh(other)
+                .find_link_entry_cell(u32::from(other_edge), &mut local);
+            dst.cell = match entry {
+                Some(tri) => Cell::Tri {
+                    mesh: other.mesh,
+                    tri,
+                },
+                None => Cell::None,
+            };
+            dst.p = transform(&other.to_world, local);
+            dst.inst = Some(Inst {
+                slot: inst.slot,
+                index: other_index,
+            });
+        }
+        let mut slot = inst.slot;
+        if wrap_outdoor(dst) {
+            let Some(next) = world.region_slot(dst.region) else {
+                return Out::fail(MoveError::MissingRegion(dst.region));
+            };
+            slot = next;
+            if dst.cell != Cell::None {
+                let found = objects
+                    .region_list(slot)
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, q)| q.as_ref().filter(|q| q.key == p.key).map(|q| (i, q)));
+                let Some((index, other)) = found else {
+                    return Out::fail(MoveError::ObjectRefused);
+                };
+                let other_mesh = objects.server_mesh(other);
+                let before = dst.p;
+                match crate::objects::placement_find_cell(other_mesh, other, dst.p) {
+                    None => {
+                        let local = transform(&other.to_local, dst.p);
+                        return if other_mesh.contains(local[0], local[2]) {
+                            Out::fail(MoveError::ObjectRefused)
+                        } else {
+                            Out::bits(bits::NO_OBJECT_CELL)
+                        };
+                    }
+                    Some((tri, y)) => {
+                        dst.p[1] = y;
+                        dst.cell = Cell::Tri {
+                            mesh: other.mesh,
+                            tri,
+                        };
+                        if length_sq(sub3(before, dst.p)) > 1.0 {
+                            return Out::fail(MoveError::ObjectRefused);
+                        }
+                        dst.inst = Some(Inst {
+                            slot,
+                            index: index as u16,
+                        });
+                    }
+                }
+            }
+        }
+        if !probe {
+            self.set_stop(match blocked {
+                Some(edge) if result & bits::BLOCKED != 0 => MoveStop::ObjectWall { edge },
+                _ if result & bits::STEPS != 0 => MoveStop::Looped,
+                _ if result & (bits::ENTERED | bits::LEFT) != 0 => MoveStop::Transition,
+                _ => MoveStop::Arrived,
+            });
+        }
+        if let Cell::Tri { .. } = dst.cell {
+            return out(result);
+        }
+        let region = &world.regions[slot];
+        if !walkable_tile(region, dst.p) {
+            return Out::fail(MoveError::OffMesh);
+        }
+        set_height(region, dst);
+        dst.cell = match cell_at_point(region, dst.p) {
+            Some(cell) => Cell::Quad { slot, cell },
+            None => Cell::None,
+        };
+        dst.inst = None;
+        out(result)
+    }
+
+    /// The server's `CheckObjectsOnPath`: whether any object the cell of `src` lists (but
+    /// `skip`) reports anything for the step `src → dst`, probed with the object checks on.
+    fn check_objects_on_path(&mut self, src: &NavPos, dst: &NavPos, skip: Option<Inst>) -> bool {
+        let Cell::Quad { slot, cell } = src.cell else {
+            return false;
+        };
+        let world = self.world;
+        let saved = self.ctx;
+        self.ctx = MoveContext::new(SERVER_BUDGET);
+        self.depth += 1;
+        let mut found = false;
+        for &k in world.regions[slot].objects_of_cell(cell) {
+            let inst = Inst { slot, index: k };
+            if skip == Some(inst) || world.objects.placement(slot, k).is_none() {
+                continue;
+            }
+            let (mut s, mut d) = (*src, *dst);
+            if self.move_in_object(&mut s, inst, true, 1, &mut d).bits != 0 {
+                found = true;
+                break;
+            }
+        }
+        self.depth -= 1;
+        self.ctx = saved;
+        found
+    }
+}
+
+/// Whether local (x, z) is in the half-open rectangle.
+fn inside(r: &CellRect, x: f32, z: f32) -> bool {
+    r.min_x <= x && x < r.max_x && r.min_z <= z && z < r.max_z
+}
+
+/// The terrain height at a position's x, z (the server's `FindHeight`: unchanged outside the
+/// tiles).
+fn set_height(region: &Region, p: &mut NavPos) {
+    if let Some(y) = find_height(region, p.p[0], p.p[2]) {
+        p.p[1] = y;
+    }
+}
+
+/// The server's `GetCellAt`: the cell of the tile under a point in the region's square, open
+/// or closed, when it exists.
+fn cell_at_point(region: &Region, p: Vec3) -> Option<u16> {
+    if !((0.0..REGION_SIZE).contains(&p[0]) && (0.0..REGION_SIZE).contains(&p[2])) {
+        return None;
+    }
+    let (tx, tz) = (
+        super::height::tile_index(p[0]) as usize,
+        super::height::tile_index(p[2]) as usize,
+    );
+    let cell = region.raw_tile_cell[tz * TILES_PER_SIDE + tx];
+    (usize::from(cell) < region.cells.len()).then_some(cell)
+}
+
+/// Whether the tile under a point is walkable (the server's tile flag test: a tile outside
+/// the region's 96 × 96 counts as blocked).
+fn walkable_tile(region: &Region, p: Vec3) -> bool {
+    let (tx, tz) = (
+        super::height::tile_index(p[0]),
+        super::height::tile_index(p[2]),
+    );
+    let n = TILES_PER_SIDE as i32;
+    (0..n).contains(&tx) && (0..n).contains(&tz) && region.is_open_tile(tx as usize, tz as usize)
+}
+
+/// The server's `NavPos_WrapOutdoor`: one region step on x, then on z (a step on z returns at
+/// once), the region's bytes wrapping as the server's do; whether anything changed.
+fn wrap_outdoor(p: &mut NavPos) -> bool {
+    let [mut x, mut z] = p.region.0.to_le_bytes();
+    let mut changed = false;
+    if !(0.0 <= p.p[0]) {
+        x = x.wrapping_sub(1);
+        p.p[0] += REGION_SIZE;
+        changed = true;
+    } else if !(REGION_SIZE > p.p[0]) {
+        x = x.wrapping_add(1);
+        p.p[0] -= REGION_SIZE;
+        changed = true;
+    }
+    if !(0.0 <= p.p[2]) {
+        p.p[2] += REGION_SIZE;
+        z = z.wrapping_sub(1);
+        changed = true;
+    } else if !(p.p[2] < REGION_SIZE) {
+        p.p[2] -= REGION_SIZE;
+        z = z.wrapping_add(1);
+        changed = true;
+    }
+    p.region = RegionId(u16::from(z) << 8 | u16::from(x));
+    changed
 }
 
 /// A crossing at a region border, moved into the neighbour's frame as the server does: the
@@ -311,144 +1227,46 @@ enum Cross {
     /// Every linked edge sees the segment inside the cell.
     Inside,
     /// The segment crosses this edge at this point.
-    Edge { id: EdgeId, point: [f32; 2] },
+    Edge { id: EdgeId, point: Vec2 },
 }
 
 /// The server's `FindCrossEdge` on a cell.
 fn find_cross_edge(region: &Region, cell: u16, rect: &CellRect, segment: &[f32; 4]) -> Cross {
     let edges = region.edges_of_cell(cell);
-    let mut inside = 0;
+    let mut inside_count = 0;
+    let (start, end) = ([segment[0], segment[1]], [segment[2], segment[3]]);
     for &id in edges {
         let edge = region.edge(id);
         // A point on the edge's line counts with the right-hand side, as in the server.
-        let end = if side_test(edge, segment[2], segment[3]) == 2 {
+        let end_side = if arith::side_test(edge.a, edge.b, end) == 2 {
             1
         } else {
             -1
         };
-        let start = if side_test(edge, segment[0], segment[1]) == 2 {
+        let start_side = if arith::side_test(edge.a, edge.b, start) == 2 {
             1
         } else {
             -1
         };
-        if start * end < 0 {
-            let (hit, point) = line_intersect(edge, segment);
-            if hit == 2 || hit == 3 {
+        if start_side * end_side < 0 {
+            let line = [edge.a[0], edge.a[1], edge.b[0], edge.b[1]];
+            if let (2 | 3, Some(point)) = arith::intersect(&line, segment) {
                 return Cross::Edge { id, point };
             }
-        } else if segment_inside(rect, segment) {
-            inside += 1;
+        } else if inside(rect, start[0], start[1]) && inside(rect, end[0], end[1]) {
+            inside_count += 1;
         }
     }
-    if inside == edges.len() {
+    if inside_count == edges.len() {
         Cross::Inside
     } else {
         Cross::None
     }
 }
 
-/// Both ends in the half-open rectangle.
-fn segment_inside(r: &CellRect, s: &[f32; 4]) -> bool {
-    let inside = |x: f32, z: f32| r.min_x <= x && x < r.max_x && r.min_z <= z && z < r.max_z;
-    inside(s[0], s[1]) && inside(s[2], s[3])
-}
-
-/// The server's 2-D normalisation: length from a double sum stored as f32.
-fn normalize(x: f32, z: f32) -> (f32, f32) {
-    let (dx, dz) = (f64::from(x), f64::from(z));
-    let length_sq = (dx * dx + dz * dz) as f32;
-    let length = f64::from(length_sq).sqrt() as f32;
-    let inv = if length > 0.0 {
-        (1.0 / f64::from(length)) as f32
-    } else {
-        0.0
-    };
-    (
-        (f64::from(x) * f64::from(inv)) as f32,
-        (f64::from(inv) * f64::from(z)) as f32,
-    )
-}
-
-/// Which side of the edge's line a point is on: 2 left-hand normal side, 1 the other, 0 on it.
-fn side_test(edge: &Edge, x: f32, z: f32) -> u8 {
-    let dir_x = (f64::from(edge.b[0]) - f64::from(edge.a[0])) as f32;
-    let dir_z = (f64::from(edge.b[1]) - f64::from(edge.a[1])) as f32;
-    let (nx, nz) = normalize(dir_x, dir_z);
-    let (normal_x, normal_z) = (nz, -nx);
-    let off_x = (f64::from(x) - f64::from(edge.a[0])) as f32;
-    let off_z = (f64::from(z) - f64::from(edge.a[1])) as f32;
-    let dot =
-        (f64::from(normal_z) * f64::from(off_z) + f64::from(normal_x) * f64::from(off_x)) as f32;
-    if 0.0 < dot {
-        2
-    } else if -0.0 > dot {
-        1
-    } else {
-        0
-    }
-}
-
-/// The server's `Line2_Intersect` of the edge (line A) and the segment (line B): 0 collinear,
-/// 5 parallel, else 2 (both parameters in [0, 1]), 3 (only the edge's), 4 (only the
-/// segment's), 1 (neither); the point is computed on the segment.
-fn line_intersect(edge: &Edge, seg: &[f32; 4]) -> (u8, [f32; 2]) {
-    let d = |a: f32, b: f32| (f64::from(a) - f64::from(b)) as f32;
-    let diff_z = d(seg[1], edge.a[1]);
-    let a_dx = d(edge.b[0], edge.a[0]);
-    let diff_x = d(seg[0], edge.a[0]);
-    let a_dz = d(edge.b[1], edge.a[1]);
-    let b_dx = d(seg[2], seg[0]);
-    let b_dz = d(seg[3], seg[1]);
-    let w = f64::from;
-    let num_b = (w(a_dx) * w(diff_z) - w(a_dz) * w(diff_x)) as f32;
-    let denom = (w(a_dz) * w(b_dx) - w(a_dx) * w(b_dz)) as f32;
-    if denom == 0.0 {
-        return (if num_b != 0.0 { 5 } else { 0 }, [0.0, 0.0]);
-    }
-    let t_b = (w(num_b) / w(denom)) as f32;
-    let t_a = ((w(diff_z) * w(b_dx) - w(diff_x) * w(b_dz)) / w(denom)) as f32;
-    let point = [
-        (w(b_dx) * w(t_b) + w(seg[0])) as f32,
-        (w(b_dz) * w(t_b) + w(seg[1])) as f32,
-    ];
-    let in_a = (0.0..=1.0).contains(&t_a);
-    let in_b = (0.0..=1.0).contains(&t_b);
-    let code = match (in_a, in_b) {
-        (true, true) => 2,
-        (true, false) => 3,
-        (false, true) => 4,
-        (false, false) => 1,
-    };
-    (code, point)
-}
-
-/// The server's nudge of a point 0.2 units toward a centre (or onto it when closer).
-fn nudge(centre_x: f32, centre_z: f32, x: f32, z: f32) -> (f32, f32) {
-    let (mut delta_x, mut delta_z) = (centre_x - x, centre_z - z);
-    let (dx, dz) = (f64::from(delta_x), f64::from(delta_z));
-    let length_sq = (dz * dz + dx * dx) as f32;
-    let length = f64::from(length_sq).sqrt() as f32;
-    if f64::from(length) > NUDGE_STEP {
-        (delta_x, delta_z) = normalize(delta_x, delta_z);
-        delta_x = (f64::from(delta_x) * NUDGE_STEP) as f32;
-        delta_z = (NUDGE_STEP * f64::from(delta_z)) as f32;
-    }
-    (x + delta_x, z + delta_z)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn nudge_moves_a_fifth_toward_the_centre_or_onto_it() {
-        // The server's step is the double 0.19999998807907104, which is an f32 value itself.
-        let (x, z) = nudge(100.0, 0.0, 0.0, 0.0);
-        assert_eq!((x, z), (NUDGE_STEP as f32, 0.0));
-        assert_eq!(nudge(0.1, 0.1, 0.0, 0.0), (0.1, 0.1));
-        let (x, z) = nudge(10.0, 10.0, 0.0, 0.0);
-        assert!((f64::from(x).hypot(f64::from(z)) - 0.2).abs() < 1e-6);
-    }
 
     #[test]
     fn snapping_at_region_borders() {
@@ -459,21 +1277,16 @@ mod tests {
     }
 
     #[test]
-    fn line_intersection_codes() {
-        let edge = Edge {
-            a: [10.0, 0.0],
-            b: [10.0, 20.0],
-            flag: 0,
-            cell: [0, 1],
-            region_b: None,
+    fn wrapping_steps_one_region_and_wraps_the_bytes() {
+        let mut p = NavPos {
+            region: RegionId::new(0, 5),
+            p: [-1.0, 0.0, 1925.0],
+            cell: Cell::None,
+            inst: None,
         };
-        let (code, point) = line_intersect(&edge, &[0.0, 5.0, 20.0, 5.0]);
-        assert_eq!((code, point), (2, [10.0, 5.0]));
-        assert_eq!(line_intersect(&edge, &[0.0, 30.0, 20.0, 30.0]).0, 4);
-        assert_eq!(line_intersect(&edge, &[10.0, 30.0, 10.0, 40.0]).0, 0);
-        assert_eq!(line_intersect(&edge, &[0.0, 30.0, 0.0, 40.0]).0, 5);
-        assert_eq!(side_test(&edge, 5.0, 5.0), 1);
-        assert_eq!(side_test(&edge, 15.0, 5.0), 2);
-        assert_eq!(side_test(&edge, 10.0, 5.0), 0);
+        assert!(wrap_outdoor(&mut p));
+        assert_eq!((p.region.x(), p.region.z()), (255, 6));
+        assert_eq!((p.p[0], p.p[2]), (1919.0, 5.0));
+        assert!(!wrap_outdoor(&mut p));
     }
 }

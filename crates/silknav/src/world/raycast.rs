@@ -16,24 +16,48 @@
 //! walls are exactly the sides between walkable and blocked ground, so rules 1 and 2 agree.
 //!
 //! # Objects
-//! With objects loaded, the ground is a set of surfaces: the terrain and each object triangle.
-//! The segment starts on the surface [`World::cell_at`] picks ([`World::raycast_y`]: the one
-//! [`World::cell_at_y`] picks; [`World::raycast_on`]: a given one) and is on exactly one
-//! surface at a time:
-//! - on the terrain, the rules above apply, and the placed outline edges of instances met
-//!   from outside are walls, passed under or entrances ([`crate::objects::walk`]); where an
-//!   object edge and a terrain wall are met at the same point, the object edge decides;
-//! - on an object triangle, only the mesh's edges count (the terrain and its tiles below are
-//!   not consulted): the segment moves from cell to cell, is blocked by a wall or a siege
-//!   edge, or steps onto the terrain where it leaves the mesh through a plain outline edge;
-//!   stepping onto blocked or missing terrain blocks there.
+//! With objects loaded, line of sight is the server's movement walk (with its object checks
+//! on, as the server's `IsLineOfSight` runs it) made exact: the same rules, decided on the
+//! segment itself instead of after the server's 0.2-unit nudges ([`crate::world::movement`]
+//! has the walk). The segment starts on the surface [`World::cell_at`] picks
+//! ([`World::raycast_y`]: the one [`World::cell_at_y`] picks; [`World::raycast_on`]: a given
+//! one) and is on exactly one surface at a time:
+//! - **On the terrain** the rules above apply, and as the segment enters each terrain cell,
+//!   the objects that cell lists (and only those, each by its record in that cell's region)
+//!   are probed along the rest of the segment: the outline edge one of them meets first
+//!   (edges with 0x10, bridge sides, are passed under) is taken, wherever along the segment it
+//!   lies — even beyond a terrain wall, as the server's probe does; an edge met exactly at the
+//!   segment's start counts, one met exactly where a cell begins belongs to the cell before.
+//!   The entry is refused (blocked) with flag 0x01; otherwise the walker is on the edge's cell,
+//!   or, when the segment goes on away from that cell, straight back over the same edge by
+//!   the leaving rules below. An outline edge is met in either direction, as in the server.
+//! - **On an object triangle** only the mesh counts: the segment leaves the triangle through
+//!   the first of its first three edges (the ones the server walks; a side without one is
+//!   never crossed, so a segment leaving there is clear) whose far side it ends on. An edge
+//!   with the internal bit 0x04 leads into the cell beyond, unless 0x02 blocks cell A → B, 0x01
+//!   blocks B → A, or there is no cell beyond. An edge without it leaves the object: refused
+//!   with 0x12 (0x10 or 0x02); over a link edge (0x08) onto the object the instance's link
+//!   row names, in the linked edge's cell (blocked when no row names it); otherwise down onto
+//!   the terrain, which must be walkable there (blocked otherwise). The edge just stepped off
+//!   over is not met again by the next probe.
+//! - **Siege edges** (0x80) block sight between two points on the terrain, on meshes without
+//!   the siege option (nav flag 8): the server reports them and `IsLineOfSight` answers "not
+//!   visible" only then. (The server answers "visible" for a siege crossing from or to an
+//!   object even when the walk is blocked later in the same leg; silknav reports the later
+//!   block.)
+//! - **Legs**: each entry and each exit starts a new leg of the server's walk; a segment that
+//!   needs more than seven is blocked where the eighth would start, as the server fails the
+//!   move. (The server also ends a walk early where the goal is within 5 units of the walker by
+//!   its own frame-mixing measure; that early end decides nothing about sight and is not
+//!   reproduced.)
 //!
 //! A hit on an object edge names it in [`RayHit::object_edge`] (and [`RayHit::edge`] is
 //! `None`). Object decisions are exact for the segment turned into the object's frame in
-//! double, as [`crate::objects`] places points; where the walker steps back onto the terrain
-//! the walk continues from the crossing point computed in double (within about 1e-12 units
-//! of the true crossing). A world loaded with [`crate::LoadOptions::terrain_only`] has no
-//! objects and gives the terrain answers above exactly.
+//! double (the record's yaw and position); a point within about 1e-12 units of an object's
+//! side may fall either way. Where the walker steps back onto the terrain the walk continues
+//! from the crossing point computed in double. A world loaded with
+//! [`crate::LoadOptions::terrain_only`] has no objects and gives the terrain answers above
+//! exactly.
 //!
 //! # Method
 //! The segment is walked tile by tile across regions. Every decision is an exact orientation
@@ -46,7 +70,8 @@ use super::position::{Position, REGION_SIZE};
 use super::region::{EdgeId, Region};
 use super::World;
 use crate::geometry::orient;
-use crate::objects::walk::Leave;
+use crate::objects::mesh::{flag as mesh_flag, EdgeKey, ServerMesh};
+use crate::objects::walk::{cell_side, first_outline_crossing, triangle_exit, Frame};
 use crate::objects::{ObjectCellRef, ObjectEdgeRef};
 use jmxv::nvm::{EDGE_BLOCKED, EDGE_SIEGE, HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
@@ -183,8 +208,9 @@ impl World {
         Ok(self.raycast_y(from, y, to)?.is_none())
     }
 
-    /// The walk over terrain and object cells: the terrain pieces by the tile walk, the object
-    /// cells by [`crate::objects::walk`]'s rules.
+    /// The walk over terrain and object cells by the server's rules, exactly (see the module
+    /// docs): the terrain pieces by the tile walk, probing the objects each cell lists as the
+    /// walk enters it; the object pieces triangle by triangle.
     fn surface_walk(
         &self,
         from: Position,
@@ -203,114 +229,309 @@ impl World {
         };
         let (ex, ez) = to.in_frame_of(origin);
         let size = f64::from(REGION_SIZE);
-        let (ox, oz) = (f64::from(origin.x()) * size, f64::from(origin.z()) * size);
-        let end = [f64::from(ex), f64::from(ez)];
-        let mut surface = match start {
-            None => None,
-            Some(c) => Some((
-                self.objects
-                    .instance_index(c.instance)
-                    .ok_or(RayError::StartNotWalkable)?,
-                c.cell,
-            )),
+        let corner = [f64::from(origin.x()) * size, f64::from(origin.z()) * size];
+        let whole = Ray {
+            x0: f64::from(from.x),
+            z0: f64::from(from.z),
+            x1: f64::from(ex),
+            z1: f64::from(ez),
         };
-        // The current piece starts at `p` (start region's frame) at `t0` of the whole segment;
-        // `s` is how far along the piece the walker is, and `through` the side it came in by.
-        let mut p = [f64::from(from.x), f64::from(from.z)];
-        let mut t0 = 0.0;
-        let mut s = 0.0;
-        let mut through: Option<[u16; 2]> = None;
-        let whole = |piece_t: f64, t0: f64| t0 + (1.0 - t0) * piece_t;
-        // A walk changes surface a bounded number of times; a broken mesh must not loop.
+        // World units of the point at `t` along the segment.
+        let at = |t: f64| {
+            [
+                corner[0] + whole.x0 + t * whole.dx(),
+                corner[1] + whole.z0 + t * whole.dz(),
+            ]
+        };
+        let end = at(1.0);
+        let mut surface = match start {
+            None => Surface::Terrain,
+            Some(c) => {
+                let slot = self.region_slot(origin).ok_or(RayError::StartNotWalkable)?;
+                let index = self
+                    .objects
+                    .region_list(slot)
+                    .iter()
+                    .position(|p| p.as_ref().is_some_and(|p| p.key == c.instance))
+                    .ok_or(RayError::StartNotWalkable)?;
+                Surface::Object {
+                    slot,
+                    index: index as u16,
+                    tri: u32::from(c.cell),
+                    previous: None,
+                }
+            }
+        };
+        // Siege edges block sight between two points on the terrain (see the module docs).
+        let ends_on_terrain = start.is_none() && self.cell_at(to).is_none_or_terrain();
+        let mut t = 0.0;
+        let mut inclusive = true;
+        let mut legs = 1;
+        // The object edge the walk just stepped off over: a straight segment crosses it once,
+        // so the next probe does not meet it again (the server pushes the walker off it).
+        let mut left_over: Option<(usize, u16, u32)> = None;
+        let blocked_at = |t: f64, edge: Option<ObjectEdgeRef>, direction: [f64; 2]| {
+            Ok(Some(object_hit(&whole, origin, t, edge, direction)))
+        };
         for _ in 0..MAX_SURFACE_STEPS {
-            let ray = Ray {
-                x0: p[0],
-                z0: p[1],
-                x1: end[0],
-                z1: end[1],
-            };
-            let (w0, w1) = ([ox + p[0], oz + p[1]], [ox + end[0], oz + end[1]]);
-            match surface {
-                None => {
-                    if !grid.in_walkable_closure(p[0], p[1]) {
-                        if t0 == 0.0 {
+            let step = match surface {
+                Surface::Terrain => {
+                    let p = at(t);
+                    let (px, pz) = (p[0] - corner[0], p[1] - corner[1]);
+                    if !grid.in_walkable_closure(px, pz) {
+                        if t == 0.0 {
                             return Err(RayError::StartNotWalkable);
                         }
-                        let mut hit = grid.hit(&ray, Event::Start);
-                        hit.t = t0;
-                        return Ok(Some(hit));
+                        return blocked_at(t, None, [0.0, 0.0]);
                     }
-                    let terrain = walk(&grid, &ray).map(|event| grid.hit(&ray, event));
-                    let entry = self.objects.first_entry(w0, w1, sight);
-                    match (entry, terrain) {
-                        (Some(e), terrain) if terrain.map_or(true, |h| e.t <= h.t) => {
-                            let Some(cell) = e.cell else {
-                                return Ok(Some(object_hit(
-                                    &ray,
-                                    origin,
-                                    e.t,
-                                    whole(e.t, t0),
-                                    Some(e.edge),
-                                    e.direction,
-                                )));
-                            };
-                            surface = Some((e.instance, cell));
-                            s = e.t;
-                            through = self.objects.outline_side(e.instance, e.edge);
+                    let piece = Ray {
+                        x0: px,
+                        z0: pz,
+                        x1: whole.x1,
+                        z1: whole.z1,
+                    };
+                    let mut last_cell = None;
+                    let mut entry: Option<Entry> = None;
+                    let walked = walk_visiting(&grid, &piece, &mut |tx, tz, u| {
+                        let Some((slot, region, lx, lz)) = grid.locate_slot(tx, tz) else {
+                            return false;
+                        };
+                        let cell = region.raw_tile_cell[lz * TILES_PER_SIDE + lx];
+                        if last_cell == Some((slot, cell)) {
+                            return false;
                         }
-                        (_, Some(mut hit)) => {
-                            hit.t = whole(hit.t, t0);
+                        last_cell = Some((slot, cell));
+                        let t_enter = t + u * (1.0 - t);
+                        entry = self.probe_cell(
+                            slot,
+                            cell,
+                            at(t_enter),
+                            end,
+                            t_enter,
+                            inclusive && u == 0.0,
+                            left_over,
+                        );
+                        entry.is_some()
+                    });
+                    match walked {
+                        Walked::Clear => return Ok(None),
+                        Walked::Blocked(event) => {
+                            let mut hit = grid.hit(&piece, event);
+                            hit.t = t + hit.t * (1.0 - t);
                             return Ok(Some(hit));
                         }
-                        (_, None) => return Ok(None),
+                        Walked::Stopped => {
+                            let e = entry.expect("the walk stops at an entry");
+                            let Some(p) = self.objects.placement(e.slot, e.index) else {
+                                return blocked_at(e.t, None, [0.0, 0.0]);
+                            };
+                            let mesh = self.objects.server_mesh(p);
+                            let frame = Frame::new(self.regions[e.slot].id, p);
+                            let key = EdgeKey {
+                                group: 0,
+                                index: e.edge,
+                            };
+                            let edge = mesh.edge(key);
+                            let object_edge = Some(ObjectEdgeRef::of(p.key, key));
+                            let [a, b] = mesh.edge_xz(key);
+                            let direction = frame.direction_to_world([b[0] - a[0], b[1] - a[1]]);
+                            legs += 1;
+                            if legs > MAX_LEGS
+                                || edge.flag & mesh_flag::BLOCK_B_TO_A != 0
+                                || siege_blocks(sight, ends_on_terrain, mesh, edge.flag)
+                            {
+                                return blocked_at(e.t, object_edge, direction);
+                            }
+                            t = e.t;
+                            // Onto the edge's cell, or straight back out over the same edge
+                            // when the segment goes on away from that cell.
+                            let tri = edge.cell_a;
+                            if cell_side(mesh, key, tri, frame.local(end)) > 0 {
+                                Step::Onto(Surface::Object {
+                                    slot: e.slot,
+                                    index: e.index,
+                                    tri,
+                                    previous: Some(key),
+                                })
+                            } else {
+                                Step::Leave {
+                                    slot: e.slot,
+                                    index: e.index,
+                                    tri,
+                                    key,
+                                }
+                            }
+                        }
                     }
                 }
-                Some((i, cell)) => match self.objects.leave(i, cell, w0, w1, through, sight) {
-                    Leave::Stays => return Ok(None),
-                    Leave::Blocked { t, edge, direction } => {
-                        let t = t.max(s);
-                        return Ok(Some(object_hit(
-                            &ray,
-                            origin,
-                            t,
-                            whole(t, t0),
-                            edge,
-                            direction,
-                        )));
+                Surface::Object {
+                    slot,
+                    index,
+                    tri,
+                    previous,
+                } => {
+                    let Some(p) = self.objects.placement(slot, index) else {
+                        return Err(RayError::StartNotWalkable);
+                    };
+                    let mesh = self.objects.server_mesh(p);
+                    if !mesh.has_tri(tri) {
+                        return Err(RayError::StartNotWalkable);
                     }
-                    Leave::Next {
+                    let frame = Frame::new(self.regions[slot].id, p);
+                    let (q0, q1) = (frame.local(at(t)), frame.local(end));
+                    let Some((s, key)) = triangle_exit(mesh, tri, previous, q0, q1) else {
+                        return Ok(None);
+                    };
+                    t += s * (1.0 - t);
+                    Step::Leave {
+                        slot,
+                        index,
+                        tri,
+                        key,
+                    }
+                }
+            };
+            surface = match step {
+                Step::Onto(next) => next,
+                Step::Leave {
+                    slot,
+                    index,
+                    tri,
+                    key,
+                } => {
+                    let p = self
+                        .objects
+                        .placement(slot, index)
+                        .expect("walked on a placed object");
+                    let mesh = self.objects.server_mesh(p);
+                    let frame = Frame::new(self.regions[slot].id, p);
+                    let edge = *mesh.edge(key);
+                    let object_edge = Some(ObjectEdgeRef::of(p.key, key));
+                    let [a, b] = mesh.edge_xz(key);
+                    let direction = frame.direction_to_world([b[0] - a[0], b[1] - a[1]]);
+                    let blocked = |t| blocked_at(t, object_edge, direction);
+                    if siege_blocks(sight, ends_on_terrain, mesh, edge.flag) {
+                        return blocked(t);
+                    }
+                    if edge.flag & mesh_flag::INTERNAL == 0 {
+                        // Off the object: refused, over a link onto the linked object, or
+                        // down onto the terrain.
+                        if edge.flag & mesh_flag::NO_EXIT != 0 {
+                            return blocked(t);
+                        }
+                        legs += 1;
+                        if legs > MAX_LEGS {
+                            return blocked(t);
+                        }
+                        if edge.flag & mesh_flag::LINK != 0 {
+                            let row = (key.group == 0)
+                                .then(|| p.links.iter().find(|l| u32::from(l[2]) == key.index))
+                                .flatten();
+                            let Some(&[other, other_edge, _]) = row else {
+                                return blocked(t);
+                            };
+                            let Some(o) = self.objects.placement(slot, other) else {
+                                return blocked(t);
+                            };
+                            let omesh = self.objects.server_mesh(o);
+                            let okey = EdgeKey {
+                                group: 0,
+                                index: u32::from(other_edge),
+                            };
+                            if usize::from(other_edge) < omesh.outline_count() {
+                                Surface::Object {
+                                    slot,
+                                    index: other,
+                                    tri: omesh.edge(okey).cell_a,
+                                    previous: Some(okey),
+                                }
+                            } else {
+                                // The linked edge does not exist: the server puts the walker
+                                // down on the terrain there.
+                                if !self.walkable_at(&grid, at(t), corner) {
+                                    return blocked(t);
+                                }
+                                inclusive = false;
+                                left_over = (key.group == 0).then_some((slot, index, key.index));
+                                Surface::Terrain
+                            }
+                        } else {
+                            if !self.walkable_at(&grid, at(t), corner) {
+                                return blocked(t);
+                            }
+                            inclusive = false;
+                            left_over = (key.group == 0).then_some((slot, index, key.index));
+                            Surface::Terrain
+                        }
+                    } else {
+                        let Some(next) = mesh.across(key, tri) else {
+                            return blocked(t);
+                        };
+                        let forward_blocked =
+                            edge.flag & mesh_flag::BLOCK_A_TO_B != 0 && edge.cell_a == tri;
+                        let backward_blocked =
+                            edge.flag & mesh_flag::BLOCK_B_TO_A != 0 && edge.cell_b == Some(tri);
+                        if forward_blocked || backward_blocked {
+                            return blocked(t);
+                        }
+                        Surface::Object {
+                            slot,
+                            index,
+                            tri: next,
+                            previous: Some(key),
+                        }
+                    }
+                }
+            };
+        }
+        blocked_at(t, None, [0.0, 0.0])
+    }
+
+    /// The objects the cell `cell` of the region in `slot` lists, probed for the outline edge
+    /// the segment from `w0` to `w1` (world units; `w0` at `t0` of the whole segment) meets
+    /// first; the nearest of them, the earlier in the list on a tie.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_cell(
+        &self,
+        slot: usize,
+        cell: u16,
+        w0: [f64; 2],
+        w1: [f64; 2],
+        t0: f64,
+        inclusive: bool,
+        skip: Option<(usize, u16, u32)>,
+    ) -> Option<Entry> {
+        let region = &self.regions[slot];
+        let mut best: Option<Entry> = None;
+        for &k in region.objects_of_cell(cell) {
+            let Some(p) = self.objects.placement(slot, k) else {
+                continue;
+            };
+            let mesh = self.objects.server_mesh(p);
+            let frame = Frame::new(region.id, p);
+            let skip = skip.and_then(|(s, i, e)| (s == slot && i == k).then_some(e));
+            if let Some((s, edge)) =
+                first_outline_crossing(mesh, frame.local(w0), frame.local(w1), inclusive, skip)
+            {
+                let t = t0 + s * (1.0 - t0);
+                if best.map_or(true, |b| t < b.t) {
+                    best = Some(Entry {
+                        slot,
+                        index: k,
+                        edge,
                         t,
-                        cell,
-                        through: side,
-                    } => {
-                        surface = Some((i, cell));
-                        s = t.max(s);
-                        through = Some(side);
-                    }
-                    Leave::Exit { t } => {
-                        let t = t.max(s);
-                        t0 = whole(t, t0);
-                        p = [ray.x0 + t * ray.dx(), ray.z0 + t * ray.dz()];
-                        s = 0.0;
-                        through = None;
-                        surface = None;
-                    }
-                },
+                    });
+                }
             }
         }
-        Ok(Some(object_hit(
-            &Ray {
-                x0: p[0],
-                z0: p[1],
-                x1: end[0],
-                z1: end[1],
-            },
-            origin,
-            s,
-            t0,
-            None,
-            [0.0, 0.0],
-        )))
+        best
+    }
+
+    /// Whether the tile under a world point is walkable.
+    fn walkable_at(&self, grid: &Grid<'_>, w: [f64; 2], corner: [f64; 2]) -> bool {
+        let (tx, _) = cell_coordinate(w[0] - corner[0]);
+        let (tz, _) = cell_coordinate(w[1] - corner[1]);
+        grid.open(tx, tz)
     }
 
     /// The grid and the segment in the start region's frame, for a walk.
@@ -341,12 +562,68 @@ impl World {
 /// blocked: far more than any real segment needs, a guard against malformed meshes.
 const MAX_SURFACE_STEPS: usize = 1 << 16;
 
-/// A hit on an object edge at `t` along `ray` (the current piece), `whole` along the segment.
+/// The server's bound on a move's legs (each entering or leaving an object starts one).
+const MAX_LEGS: u32 = 7;
+
+/// Where the line-of-sight walk is.
+#[derive(Debug, Clone, Copy)]
+enum Surface {
+    Terrain,
+    /// On triangle `tri` of entry `index` of the object list of the region in `slot`, having
+    /// come over `previous`.
+    Object {
+        slot: usize,
+        index: u16,
+        tri: u32,
+        previous: Option<EdgeKey>,
+    },
+}
+
+/// What the walk does next.
+enum Step {
+    /// Goes on on this surface.
+    Onto(Surface),
+    /// Crosses edge `key` of triangle `tri` of an object, by the object's rules.
+    Leave {
+        slot: usize,
+        index: u16,
+        tri: u32,
+        key: EdgeKey,
+    },
+}
+
+/// An outline edge a terrain walk meets: the object (list entry of the region in `slot`), the
+/// edge, and where along the whole segment.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    slot: usize,
+    index: u16,
+    edge: u32,
+    t: f64,
+}
+
+/// Whether a siege edge (flag 0x80) blocks sight: on a mesh without the siege option (nav flag
+/// 8), between two points on the terrain.
+fn siege_blocks(sight: bool, ends_on_terrain: bool, mesh: &ServerMesh, flag: u8) -> bool {
+    sight && ends_on_terrain && flag & mesh_flag::SIEGE != 0 && mesh.options & 8 == 0
+}
+
+/// Whether a cell answer is none or a terrain cell.
+trait TerrainOrNone {
+    fn is_none_or_terrain(&self) -> bool;
+}
+
+impl TerrainOrNone for Option<super::CellRef> {
+    fn is_none_or_terrain(&self) -> bool {
+        self.map_or(true, |c| c.object.is_none())
+    }
+}
+
+/// A hit on an object edge at `t` along the whole segment `ray`.
 fn object_hit(
     ray: &Ray,
     origin: RegionId,
     t: f64,
-    whole: f64,
     edge: Option<ObjectEdgeRef>,
     direction: [f64; 2],
 ) -> RayHit {
@@ -371,7 +648,7 @@ fn object_hit(
     };
     RayHit {
         point,
-        t: whole.clamp(0.0, 1.0),
+        t: t.clamp(0.0, 1.0),
         edge: None,
         object_edge: edge,
         normal,
@@ -670,17 +947,46 @@ pub(crate) fn cell_coordinate(v: f64) -> (i64, bool) {
 
 /// Walks the segment; returns the first blocking event.
 fn walk(grid: &Grid<'_>, ray: &Ray) -> Option<Event> {
-    let (dx, dz) = (ray.dx(), ray.dz());
-    if dx == 0.0 && dz == 0.0 {
-        return None;
+    match walk_visiting(grid, ray, &mut |_, _, _| false) {
+        Walked::Blocked(event) => Some(event),
+        Walked::Clear | Walked::Stopped => None,
     }
+}
+
+/// How a walk over the tiles ended.
+#[derive(Debug, Clone, Copy)]
+enum Walked {
+    /// The segment is clear.
+    Clear,
+    /// Blocked by the terrain.
+    Blocked(Event),
+    /// The visitor stopped it.
+    Stopped,
+}
+
+/// [`walk`], calling `visit(tx, tz, u)` as the segment enters each walkable tile (the first
+/// one too), `u` the parameter along the segment where it enters; the walk stops when `visit`
+/// returns true. A segment along a grid line visits the tile on the line's +x or +z side.
+fn walk_visiting(
+    grid: &Grid<'_>,
+    ray: &Ray,
+    visit: &mut impl FnMut(i64, i64, f64) -> bool,
+) -> Walked {
+    let (dx, dz) = (ray.dx(), ray.dz());
     let (mut tx, on_x) = cell_coordinate(ray.x0);
     let (mut tz, on_z) = cell_coordinate(ray.z0);
+    if dx == 0.0 && dz == 0.0 {
+        return if visit(tx, tz, 0.0) {
+            Walked::Stopped
+        } else {
+            Walked::Clear
+        };
+    }
     if dx == 0.0 && on_x {
-        return walk_along_vertical(grid, ray, tx, tz, on_z);
+        return walk_along_vertical(grid, ray, tx, tz, on_z, visit);
     }
     if dz == 0.0 && on_z {
-        return walk_along_horizontal(grid, ray, tx, tz, on_x);
+        return walk_along_horizontal(grid, ray, tx, tz, on_x, visit);
     }
     // The first tile is the one the segment enters on leaving its start.
     if on_x && dx < 0.0 {
@@ -690,7 +996,10 @@ fn walk(grid: &Grid<'_>, ray: &Ray) -> Option<Event> {
         tz -= 1;
     }
     if !grid.open(tx, tz) {
-        return Some(Event::Start);
+        return Walked::Blocked(Event::Start);
+    }
+    if visit(tx, tz, 0.0) {
+        return Walked::Stopped;
     }
     let (sx, sz) = (dx.signum() as i64, dz.signum() as i64);
     loop {
@@ -715,37 +1024,44 @@ fn walk(grid: &Grid<'_>, ray: &Ray) -> Option<Event> {
                 Exit::Horizontal
             }
         };
+        let u = match exit {
+            Exit::Vertical | Exit::Corner if sx != 0 => (line_x - ray.x0) / dx,
+            _ => (line_z - ray.z0) / dz,
+        };
         match exit {
             Exit::Vertical => {
                 if ends_before_x {
-                    return None;
+                    return Walked::Clear;
                 }
                 let next = tx + sx;
                 if grid.wall_edge_vertical(gx, tz) || !grid.open(next, tz) {
-                    return Some(Event::Vertical { gx, tz });
+                    return Walked::Blocked(Event::Vertical { gx, tz });
                 }
                 tx = next;
             }
             Exit::Horizontal => {
                 if ends_before_z {
-                    return None;
+                    return Walked::Clear;
                 }
                 let next = tz + sz;
                 if grid.wall_edge_horizontal(gz, tx) || !grid.open(tx, next) {
-                    return Some(Event::Horizontal { gz, tx });
+                    return Walked::Blocked(Event::Horizontal { gz, tx });
                 }
                 tz = next;
             }
             Exit::Corner => {
                 if ends_before_x || ends_before_z {
-                    return None;
+                    return Walked::Clear;
                 }
                 if grid.squeezes(ray, gx, gz) || !grid.open(tx + sx, tz + sz) {
-                    return Some(Event::Vertex { gx, gz });
+                    return Walked::Blocked(Event::Vertex { gx, gz });
                 }
                 tx += sx;
                 tz += sz;
             }
+        }
+        if visit(tx, tz, u) {
+            return Walked::Stopped;
         }
     }
 }
@@ -759,22 +1075,35 @@ enum Exit {
 
 /// The segment lies on the vertical grid line `x = 20·gx`: it passes the tiles on both sides,
 /// and is blocked where it crosses a wall at a vertex or where both sides stop being walkable.
-fn walk_along_vertical(grid: &Grid<'_>, ray: &Ray, gx: i64, tz: i64, on_z: bool) -> Option<Event> {
+fn walk_along_vertical(
+    grid: &Grid<'_>,
+    ray: &Ray,
+    gx: i64,
+    tz: i64,
+    on_z: bool,
+    visit: &mut impl FnMut(i64, i64, f64) -> bool,
+) -> Walked {
     let sz = ray.dz().signum() as i64;
     let mut tz = if on_z && sz < 0 { tz - 1 } else { tz };
     let walkable = |tz: i64| grid.open(gx - 1, tz) || grid.open(gx, tz);
     if !walkable(tz) {
-        return Some(Event::Start);
+        return Walked::Blocked(Event::Start);
+    }
+    if visit(gx, tz, 0.0) {
+        return Walked::Stopped;
     }
     loop {
         let gz = if sz > 0 { tz + 1 } else { tz };
         let line = gz as f64 * TILE;
         if (sz > 0 && ray.z1 <= line) || (sz < 0 && ray.z1 >= line) {
-            return None;
+            return Walked::Clear;
         }
         tz += sz;
         if grid.squeezes(ray, gx, gz) || !walkable(tz) {
-            return Some(Event::Vertex { gx, gz });
+            return Walked::Blocked(Event::Vertex { gx, gz });
+        }
+        if visit(gx, tz, (line - ray.z0) / ray.dz()) {
+            return Walked::Stopped;
         }
     }
 }
@@ -786,22 +1115,29 @@ fn walk_along_horizontal(
     tx: i64,
     gz: i64,
     on_x: bool,
-) -> Option<Event> {
+    visit: &mut impl FnMut(i64, i64, f64) -> bool,
+) -> Walked {
     let sx = ray.dx().signum() as i64;
     let mut tx = if on_x && sx < 0 { tx - 1 } else { tx };
     let walkable = |tx: i64| grid.open(tx, gz - 1) || grid.open(tx, gz);
     if !walkable(tx) {
-        return Some(Event::Start);
+        return Walked::Blocked(Event::Start);
+    }
+    if visit(tx, gz, 0.0) {
+        return Walked::Stopped;
     }
     loop {
         let gx = if sx > 0 { tx + 1 } else { tx };
         let line = gx as f64 * TILE;
         if (sx > 0 && ray.x1 <= line) || (sx < 0 && ray.x1 >= line) {
-            return None;
+            return Walked::Clear;
         }
         tx += sx;
         if grid.squeezes(ray, gx, gz) || !walkable(tx) {
-            return Some(Event::Vertex { gx, gz });
+            return Walked::Blocked(Event::Vertex { gx, gz });
+        }
+        if visit(tx, gz, (line - ray.x0) / ray.dx()) {
+            return Walked::Stopped;
         }
     }
 }

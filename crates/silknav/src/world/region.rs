@@ -136,6 +136,10 @@ pub(crate) struct Region {
     pub horizontal_walls: Bits,
     /// Problems found while preparing the region (edges the queries cannot use).
     pub issues: Vec<RegionIssue>,
+    /// Each cell's object list (indices into the file's objects), the only place the server
+    /// looks for objects: `cell_objects[cell_object_start[c]..cell_object_start[c + 1]]`.
+    pub cell_object_start: Vec<u32>,
+    pub cell_objects: Vec<u16>,
 }
 
 impl Region {
@@ -262,6 +266,14 @@ impl Region {
             }
         }
 
+        let mut cell_object_start = Vec::with_capacity(mesh.cells.len() + 1);
+        let mut cell_objects = Vec::new();
+        for c in &mesh.cells {
+            cell_object_start.push(cell_objects.len() as u32);
+            cell_objects.extend_from_slice(&c.objects);
+        }
+        cell_object_start.push(cell_objects.len() as u32);
+
         Region {
             id,
             cells,
@@ -277,6 +289,21 @@ impl Region {
             vertical_walls,
             horizontal_walls,
             issues,
+            cell_object_start,
+            cell_objects,
+        }
+    }
+
+    /// The object list of a cell (indices into the file's objects), in the file's order.
+    #[inline]
+    pub fn objects_of_cell(&self, cell: u16) -> &[u16] {
+        let c = usize::from(cell);
+        match (
+            self.cell_object_start.get(c),
+            self.cell_object_start.get(c + 1),
+        ) {
+            (Some(&a), Some(&b)) => &self.cell_objects[a as usize..b as usize],
+            _ => &[],
         }
     }
 

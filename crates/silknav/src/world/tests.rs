@@ -216,3 +216,123 @@ fn world_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<World>();
 }
+
+#[test]
+fn the_guard_refuses_goals_more_than_a_region_east_or_north_as_the_server_does() {
+    use super::movement::{DistanceGuard, MoveError, MoveOptions};
+    let ids = [
+        RegionId::new(3, 4),
+        RegionId::new(4, 4),
+        RegionId::new(5, 4),
+    ];
+    let world = world_of(&ids.map(RegionInput::open));
+    let from = Position::new(ids[1], 100.0, 500.0);
+    let east = Position::new(ids[2], 101.0, 500.0); // 1921 units east
+    let west = Position::new(ids[0], 99.0, 500.0); // 1921 units west
+    let just = Position::new(ids[2], 100.0, 500.0); // exactly 1920: not more
+    assert_eq!(world.move_along(from, east), Err(MoveError::TooFar));
+    assert_eq!(
+        world.move_along(from, west).unwrap().stop,
+        MoveStop::Arrived
+    );
+    assert_eq!(
+        world.move_along(from, just).unwrap().stop,
+        MoveStop::Arrived
+    );
+    let symmetric = MoveOptions::new().with_guard(DistanceGuard::Symmetric);
+    assert_eq!(
+        world.move_with(from, west, &symmetric),
+        Err(MoveError::TooFar)
+    );
+    assert_eq!(
+        world.move_with(from, east, &symmetric),
+        Err(MoveError::TooFar)
+    );
+    let off = MoveOptions::new().with_guard(DistanceGuard::Off);
+    let out = world.move_with(from, east, &off).unwrap();
+    assert_eq!((out.stop, out.position), (MoveStop::Arrived, east));
+    // North (+z) too, and the goal is taken into the start's frame first.
+    let north = Position::new(ids[1], 100.0, 2421.0).normalized().unwrap();
+    assert_eq!(world.move_along(from, north), Err(MoveError::TooFar));
+}
+
+#[test]
+fn an_internal_edge_with_the_global_bit_is_still_internal() {
+    let id = RegionId::new(7, 7);
+    let mut input = RegionInput::open(id);
+    // A one-tile wall column splits the region, so it has many cells; a passage at the top.
+    for tz in 0..95 {
+        input.blocked[tz * 96 + 48] = true;
+    }
+    let mut mesh = build_world(&[input]).remove(&id).unwrap();
+    for e in &mut mesh.internal_edges {
+        e.flag |= jmxv::nvm::EDGE_GLOBAL;
+    }
+    let world = World::from_navmeshes([(id, &mesh)]);
+    let (from, to) = (
+        Position::new(id, 100.0, 1910.0),
+        Position::new(id, 1800.0, 1905.0),
+    );
+    let out = world.move_along(from, to).unwrap();
+    assert_eq!((out.stop, out.position), (MoveStop::Arrived, to));
+    // Walls among them still stop the walk.
+    let out = world
+        .move_along(
+            Position::new(id, 900.0, 500.0),
+            Position::new(id, 1000.0, 500.0),
+        )
+        .unwrap();
+    assert!(matches!(out.stop, MoveStop::Wall { .. }), "{out:?}");
+}
+
+#[test]
+fn a_walk_ending_on_a_blocked_tile_of_an_open_cell_arrives() {
+    let id = RegionId::new(7, 7);
+    let mut mesh = build_world(&[RegionInput::open(id)]).remove(&id).unwrap();
+    // The file's tile says blocked, its cell is open: the server checks the walk's cell.
+    let t = 20 * 96 + 30;
+    mesh.tiles[t].flag |= jmxv::nvm::TILE_BLOCKED;
+    let open_cell = mesh.tiles[t].cell();
+    let world = World::from_navmeshes([(id, &mesh)]);
+    let goal = Position::new(id, 610.0, 410.0);
+    assert_eq!(world.cell_at(goal), None);
+    let out = world
+        .move_along(Position::new(id, 100.0, 100.0), goal)
+        .unwrap();
+    assert_eq!((out.stop, out.position), (MoveStop::Arrived, goal));
+    assert_eq!(out.cell.cell, open_cell);
+    assert_eq!(Some(out.height), world.height_at(goal));
+}
+
+#[test]
+fn edges_that_loop_run_out_the_servers_budget_and_answer_the_goal() {
+    let id = RegionId::new(7, 7);
+    let mut mesh = build_world(&[RegionInput::open(id)]).remove(&id).unwrap();
+    // An edge of cell 0 through its own centre, leading back into cell 0: every crossing
+    // lands on the centre, from where the segment crosses the edge again.
+    let c = &mesh.cells[0];
+    let (cx, cz) = (
+        (c.min[0].get() + c.max[0].get()) / 2.0,
+        (c.min[1].get() + c.max[1].get()) / 2.0,
+    );
+    let (z0, z1) = (c.min[1].get(), c.max[1].get());
+    mesh.internal_edges.push(jmxv::nvm::InternalEdge {
+        a: [F32::from(cx), F32::from(z0)],
+        b: [F32::from(cx), F32::from(z1)],
+        flag: jmxv::nvm::EDGE_INTERNAL,
+        dir: [0, 0],
+        cell: [0, 0],
+    });
+    let world = World::from_navmeshes([(id, &mesh)]);
+    let far = c.max[0].get() + 10.0;
+    let goal = Position::new(id, far, cz);
+    // The server circles 2³¹ − 1 times, then answers the goal with the cell it was in.
+    let out = world
+        .move_along(Position::new(id, cx - 5.0, cz), goal)
+        .unwrap();
+    assert_eq!(
+        (out.stop, out.position, out.cell.cell),
+        (MoveStop::Looped, goal, 0)
+    );
+    assert_eq!(Some(out.height), world.height_at(goal));
+}

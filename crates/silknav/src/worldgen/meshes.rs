@@ -2,17 +2,23 @@
 //! size, as a navigation section only ([`ObjectMesh::from_nav`]).
 //!
 //! Every walkable mesh is a grid of quads in the object's own frame, centred on its origin,
-//! two triangles per quad. Edges used by one triangle are outline edges, edges shared by two
-//! are inline edges; the flags follow NOTES §10 and the game data:
+//! two triangles per quad, wound clockwise seen from above (x east, z north), as the server's
+//! point classification expects. Edges used by one triangle are outline edges, edges shared by
+//! two are inline edges; each vertex's direction byte points away from the mesh's centre (the
+//! direction the server pushes a blocked walker along, off the mesh). The flags follow NOTES
+//! §10 and the server's walk ([`crate::world::movement`]), which stays on a mesh only across
+//! edges with the internal bit 0x04:
 //!
 //! | class | cells | outline edges | inline edges |
 //! |---|---|---|---|
-//! | building | the floor at y 0 | walls 0x03, a doorway (0x00) one tile wide in the middle of the −z side | 0x00 |
-//! | gate | the passage through the wall, x across it | sides 0x03 (against the fortress wall), both ends 0x00 | 0x80 (siege) across the middle (z 0), else 0x00 |
-//! | bridge | the deck along x, arched 30 units up at the middle | sides 0x10 (underpass: the deck cannot be left, ground below passes), both ends 0x08 (link to the terrain) | 0x00 |
-//! | stairs | a ramp along x rising [`STAIRS_RISE`] to a landing | the foot (−x) 0x00, everything else 0x03 | 0x00 |
+//! | building | the floor at y 0 | walls 0x03, a doorway (0x00) one tile wide in the middle of the −z side | 0x04 |
+//! | gate | the passage through the wall, x across it | sides 0x03 (against the fortress wall), both ends 0x00 | 0x84 (siege) across the middle (z 0), else 0x04 |
+//! | bridge | half a span along x, rising 30 units from its outer end (−x) to its inner end (+x) | sides 0x10 (underpass: the deck cannot be left, ground below passes), the outer end 0x00, the inner end 0x08 (a link to the other half's inner end) | 0x04 |
+//! | stairs | a ramp along x rising [`STAIRS_RISE`] to a landing | the foot (−x) 0x00, everything else 0x03 | 0x04 |
 //!
-//! Props (trees, rocks) have no navigation section.
+//! A bridge is two halves placed inner end to inner end, the second turned half a turn, their
+//! link rows naming each other's link edge ([`bridge_link_edge`]). Props (trees, rocks) have no
+//! navigation section.
 
 use super::catalog::{ObjectClass, ObjectResource};
 use jmxv::bms::{
@@ -32,6 +38,8 @@ pub const EDGE_LINK: u8 = 0x08;
 pub const EDGE_UNDERPASS: u8 = 0x10;
 /// A siege gate: blocks line of sight.
 pub const EDGE_SIEGE: u8 = 0x80;
+/// An edge between two cells of the mesh: the server's walk stays on the mesh across it.
+pub const EDGE_INTERNAL: u8 = 0x04;
 
 /// Units per terrain tile; object sizes are whole tiles.
 const TILE: f32 = 20.0;
@@ -81,7 +89,7 @@ pub fn nav_section(resource: &ObjectResource) -> Option<NavSection> {
                         EDGE_WALL
                     }
                 },
-                |_, _| EDGE_OPEN,
+                |_, _| EDGE_INTERNAL,
             )
         }
         ObjectClass::Gate => build(
@@ -91,26 +99,32 @@ pub fn nav_section(resource: &ObjectResource) -> Option<NavSection> {
             |a, b| if on(a[0], b[0]) { EDGE_WALL } else { EDGE_OPEN },
             |a, b| {
                 if on(a[1], 0.0) && on(b[1], 0.0) {
-                    EDGE_SIEGE
+                    EDGE_SIEGE | EDGE_INTERNAL
                 } else {
-                    EDGE_OPEN
+                    EDGE_INTERNAL
                 }
             },
         ),
         ObjectClass::Bridge => {
             let xs = steps(-hx, hx, usize::from(w).max(2));
+            // The whole bridge is twice as long, its middle at this half's inner end.
             build(
                 &xs,
                 &[-hz, hz],
-                |x, _| BRIDGE_ARCH * (1.0 - (x / hx) * (x / hx)),
+                |x, _| {
+                    let from_middle = (hx - x) / (2.0 * hx);
+                    BRIDGE_ARCH * (1.0 - from_middle * from_middle)
+                },
                 |a, b| {
-                    if on(a[0], b[0]) {
+                    if on(a[0], -hx) && on(b[0], -hx) {
+                        EDGE_OPEN
+                    } else if on(a[0], b[0]) {
                         EDGE_LINK
                     } else {
                         EDGE_UNDERPASS
                     }
                 },
-                |_, _| EDGE_OPEN,
+                |_, _| EDGE_INTERNAL,
             )
         }
         ObjectClass::Stairs => {
@@ -131,10 +145,31 @@ pub fn nav_section(resource: &ObjectResource) -> Option<NavSection> {
                         EDGE_WALL
                     }
                 },
-                |_, _| EDGE_OPEN,
+                |_, _| EDGE_INTERNAL,
             )
         }
     })
+}
+
+/// The direction byte pointing from the mesh's centre toward (x, z): direction `k` is
+/// `(cos a, −sin a)` with `a = k · 2π / 256`.
+fn outward(x: f32, z: f32) -> u8 {
+    if x == 0.0 && z == 0.0 {
+        return 0;
+    }
+    let angle = f64::from(-z).atan2(f64::from(x));
+    (angle / std::f64::consts::TAU * 256.0)
+        .round()
+        .rem_euclid(256.0) as u8
+}
+
+/// The outline edge of a bridge half that links to the other half: its inner end.
+pub fn bridge_link_edge(resource: &ObjectResource) -> u16 {
+    let nav = nav_section(resource).expect("bridges have a mesh");
+    nav.outline_edges
+        .iter()
+        .position(|e| e.flag == EDGE_LINK)
+        .expect("a bridge half has a link edge") as u16
 }
 
 /// `n` equal steps from `lo` to `hi`: `n + 1` values.
@@ -161,7 +196,7 @@ fn build(
         .flat_map(|&z| xs.iter().map(move |&x| (x, z)))
         .map(|(x, z)| NavVertex {
             position: [F32::from(x), F32::from(y(x, z)), F32::from(z)],
-            normal: 0,
+            normal: outward(x, z),
         })
         .collect();
     let mut cells = Vec::new();
@@ -173,7 +208,8 @@ fn build(
                 vertex(i + 1, j + 1),
                 vertex(i, j + 1),
             );
-            for tri in [[a, b, c], [a, c, d]] {
+            // Clockwise seen from above: a → c → b and a → d → c.
+            for tri in [[a, c, b], [a, d, c]] {
                 cells.push(NavCell {
                     vertices: tri,
                     flag: 0,
@@ -309,18 +345,15 @@ mod tests {
         assert!(!house.inline_edges.is_empty());
         let (_, gate) = of(ObjectClass::Gate);
         assert_eq!(
-            count(&gate, false, EDGE_SIEGE),
+            count(&gate, false, EDGE_SIEGE | EDGE_INTERNAL),
             2,
             "the siege line across both halves"
         );
         assert_eq!(count(&gate, true, EDGE_WALL), 4);
         assert_eq!(count(&gate, true, EDGE_OPEN), 4);
         let (_, bridge) = of(ObjectClass::Bridge);
-        assert_eq!(
-            count(&bridge, true, EDGE_LINK),
-            2,
-            "one link edge at each end"
-        );
+        assert_eq!(count(&bridge, true, EDGE_LINK), 1, "the inner end links");
+        assert_eq!(count(&bridge, true, EDGE_OPEN), 1, "the outer end is open");
         assert!(count(&bridge, true, EDGE_UNDERPASS) >= 4);
         let (_, stairs) = of(ObjectClass::Stairs);
         let heights: Vec<f32> = stairs
@@ -334,5 +367,21 @@ mod tests {
             STAIRS_RISE
         );
         assert_eq!(count(&stairs, true, EDGE_OPEN), 1, "the foot");
+        for nav in [&house, &gate, &bridge, &stairs] {
+            assert!(nav.inline_edges.iter().all(|e| e.flag & EDGE_INTERNAL != 0));
+            // Clockwise seen from above.
+            for c in &nav.cells {
+                let p = c.vertices.map(|k| {
+                    let v = nav.vertices[usize::from(k)].position;
+                    (f64::from(v[0].get()), f64::from(v[2].get()))
+                });
+                let cross =
+                    (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0);
+                assert!(cross < 0.0);
+            }
+        }
+        assert_eq!(outward(1.0, 0.0), 0);
+        assert_eq!(outward(0.0, -1.0), 64);
+        assert_eq!(outward(-1.0, 0.0), 128);
     }
 }

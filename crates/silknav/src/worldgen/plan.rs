@@ -123,18 +123,34 @@ impl WorldRect {
         (self.x0..self.x1).contains(&x) && (self.z0..self.z1).contains(&z)
     }
 
+    /// The part of the rectangle in `region`, in its tiles; a rectangle that only touches the
+    /// region's border clips to an empty rectangle on that border.
     fn clip_to(self, region: RegionId) -> Option<TileRect> {
         let (ox, oz) = origin_tiles(region);
         let x0 = (self.x0 - ox).max(0);
         let z0 = (self.z0 - oz).max(0);
         let x1 = (self.x1 - ox).min(N);
         let z1 = (self.z1 - oz).min(N);
-        (x0 < x1 && z0 < z1).then_some(TileRect {
+        (x0 <= x1 && z0 <= z1).then_some(TileRect {
             x0: x0 as u8,
             z0: z0 as u8,
             x1: x1 as u8,
             z1: z1 as u8,
         })
+    }
+
+    /// The regions the rectangle touches: those it reaches into, and those whose border it
+    /// lies on (a walker crossing that border steps into it).
+    fn touched_regions(self) -> impl Iterator<Item = RegionId> {
+        let (rx0, rx1) = ((self.x0 - 1).div_euclid(N), self.x1.div_euclid(N));
+        let (rz0, rz1) = ((self.z0 - 1).div_euclid(N), self.z1.div_euclid(N));
+        (rz0..=rz1)
+            .filter(|z| (0..128).contains(z))
+            .flat_map(move |z| {
+                (rx0..=rx1)
+                    .filter(|x| (0..256).contains(x))
+                    .map(move |x| RegionId::new(x as u8, z as u8))
+            })
     }
 
     fn regions(self) -> impl Iterator<Item = RegionId> {
@@ -361,24 +377,50 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         }
     }
 
-    // Bridges over walkable ground and stairs up to a landing, inside the region; a few tries
-    // each, on ground a building could stand on.
-    for class in [ObjectClass::Bridge, ObjectClass::Stairs] {
-        for _ in 0..6 {
-            let (object_id, yaw, bw, bh) = pick(&mut rng, class);
-            let fx = ox + rng.range(2, (N - bw - 2) as u32) as i32;
-            let fz = oz + rng.range(2, (N - bh - 2) as u32) as i32;
-            let footprint = WorldRect {
-                x0: fx,
-                z0: fz,
-                x1: fx + bw,
-                z1: fz + bh,
-            };
-            if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
-                plan.objects
-                    .push(structure(object_id, yaw, footprint, region, next_uid()));
-                break;
-            }
+    // A bridge over walkable ground: two halves meeting at their inner ends, the second
+    // turned half a turn, each linking its inner end to the other's; a few tries, inside the
+    // region, on ground a building could stand on.
+    for _ in 0..6 {
+        let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Bridge);
+        let turn = (yaw / std::f32::consts::FRAC_PI_2).round() as u32;
+        let (uw, uh) = if turn % 2 == 0 {
+            (2 * bw, bh)
+        } else {
+            (bw, 2 * bh)
+        };
+        let fx = ox + rng.range(2, (N - uw - 2) as u32) as i32;
+        let fz = oz + rng.range(2, (N - uh - 2) as u32) as i32;
+        let whole = WorldRect {
+            x0: fx,
+            z0: fz,
+            x1: fx + uw,
+            z1: fz + uh,
+        };
+        if !terrain.is_buildable(whole) || overlaps_any(&plan, whole) {
+            continue;
+        }
+        let uids = (next_uid(), next_uid());
+        plan.objects
+            .extend(bridge_halves(object_id, turn, whole, region, uids, None));
+        break;
+    }
+
+    // Stairs up to a landing, inside the region; a few tries, on ground a building could
+    // stand on.
+    for _ in 0..6 {
+        let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Stairs);
+        let fx = ox + rng.range(2, (N - bw - 2) as u32) as i32;
+        let fz = oz + rng.range(2, (N - bh - 2) as u32) as i32;
+        let footprint = WorldRect {
+            x0: fx,
+            z0: fz,
+            x1: fx + bw,
+            z1: fz + bh,
+        };
+        if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
+            plan.objects
+                .push(structure(object_id, yaw, footprint, region, next_uid()));
+            break;
         }
     }
 
@@ -415,9 +457,10 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     // What the rugged plan above did not need: its own random stream, so that adding these
     // left every world generated before they existed as it was.
     let mut extra = SplitMix64::new(terrain.seed ^ (u64::from(region.0) << 32) ^ 0xb41d6e);
-    if let Some(bridge) = water_bridge(terrain, region, &plan, &mut extra) {
-        let uid = next_uid();
-        plan.objects.push(PlannedObject { uid, ..bridge });
+    if let Some((object_id, turn, whole, y)) = water_bridge(terrain, region, &plan, &mut extra) {
+        let uids = (next_uid(), next_uid());
+        plan.objects
+            .extend(bridge_halves(object_id, turn, whole, region, uids, Some(y)));
     }
     if terrain.landscape == Landscape::Open {
         plan.boulders = boulders(terrain, region, &plan, &mut extra);
@@ -425,17 +468,58 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
     plan
 }
 
-/// A bridge across a lake of the region: its deck's two end rows on dry, buildable ground,
-/// lake under at least half of the rows between, and nothing else in its way; at the height
-/// of its higher bank (never below the water). Every fitting place of every bridge and turn is
-/// found on the region's tile mask, and one is picked; `None` when no lake is near or none
-/// fits.
+/// The two halves of a bridge over `whole`, turned `turn` quarter turns: the first at the end
+/// its inner end (its own +x) faces away from, the second beside it turned half a turn more,
+/// each linking its inner end to the other's.
+fn bridge_halves(
+    object_id: u32,
+    turn: u32,
+    whole: WorldRect,
+    owner: RegionId,
+    uids: (u16, u16),
+    y: Option<f64>,
+) -> [PlannedObject; 2] {
+    let (sx, sz): (i32, i32) = [(1, 0), (0, 1), (-1, 0), (0, -1)][(turn % 4) as usize];
+    let (bw, bh) = if sx != 0 {
+        ((whole.x1 - whole.x0) / 2, whole.z1 - whole.z0)
+    } else {
+        (whole.x1 - whole.x0, (whole.z1 - whole.z0) / 2)
+    };
+    let first = WorldRect {
+        x0: if sx < 0 { whole.x0 + bw } else { whole.x0 },
+        z0: if sz < 0 { whole.z0 + bh } else { whole.z0 },
+        x1: if sx < 0 { whole.x1 } else { whole.x0 + bw },
+        z1: if sz < 0 { whole.z1 } else { whole.z0 + bh },
+    };
+    let second = WorldRect {
+        x0: first.x0 + sx * bw,
+        z0: first.z0 + sz * bh,
+        x1: first.x1 + sx * bw,
+        z1: first.z1 + sz * bh,
+    };
+    let yaw = turn as f32 * std::f32::consts::FRAC_PI_2;
+    let link = meshes::bridge_link_edge(&OBJECTS[object_id as usize]);
+    let mut a = structure(object_id, yaw, first, owner, uids.0);
+    let mut b = structure(object_id, yaw + std::f32::consts::PI, second, owner, uids.1);
+    a.links.push((b.uid, link, link));
+    b.links.push((a.uid, link, link));
+    a.y = y;
+    b.y = y;
+    [a, b]
+}
+
+/// A bridge across a lake of the region (two halves, as [`bridge_halves`] places them): its
+/// deck's two end rows on dry, buildable ground, lake under at least half of the rows between,
+/// and nothing else in its way; at the height of its higher bank (never below the water).
+/// Every fitting place of every bridge and turn is found on the region's tile mask, and one is
+/// picked: (object id, quarter turns, the whole deck's rectangle, its height); `None` when no
+/// lake is near or none fits.
 fn water_bridge(
     terrain: &Terrain,
     region: RegionId,
     plan: &RegionPlan,
     rng: &mut SplitMix64,
-) -> Option<PlannedObject> {
+) -> Option<(u32, u32, WorldRect, f64)> {
     let (ox, oz) = origin_tiles(region);
     // Most regions have no lake: a coarse look at the heights decides that cheaply.
     let near_water = (0..=12).any(|j| {
@@ -471,7 +555,8 @@ fn water_bridge(
     let mut fits = Vec::new();
     for object_id in object_ids(ObjectClass::Bridge) {
         let (w, d) = OBJECTS[object_id as usize].size;
-        let (length, rows) = (i32::from(w), i32::from(d));
+        // The catalog's mesh is half a bridge: two of them make the deck.
+        let (length, rows) = (2 * i32::from(w), i32::from(d));
         for turn in 0..4u32 {
             let along_x = turn % 2 == 0;
             let (bw, bh) = if along_x {
@@ -538,18 +623,7 @@ fn water_bridge(
         }
     };
     let y = bank(-1.0).max(bank(1.0)).max(WATER_LEVEL);
-    Some(PlannedObject {
-        object_id,
-        x: cx,
-        z: cz,
-        yaw: turn as f32 * std::f32::consts::FRAC_PI_2,
-        footprint,
-        structure: true,
-        owner: region,
-        uid: 0,
-        links: Vec::new(),
-        y: Some(y),
-    })
+    Some((object_id, turn, footprint, y))
 }
 
 /// Scattered boulders of an open region: small ragged clusters of blocked tiles on dry ground,
@@ -757,14 +831,15 @@ pub(crate) fn rasterise(
         }
     }
 
-    // Objects: this region's own, then neighbours' whose footprint reaches in.
+    // Objects: this region's own, then neighbours' whose footprint reaches in or touches the
+    // border (the server sees an object only through the cells of the region a walker is in).
     let mut listed: Vec<&PlannedObject> = plans
         .get(&region)
         .map(|p| p.objects.iter().collect())
         .unwrap_or_default();
     for p in &nearby {
         for o in &p.objects {
-            if o.owner != region && o.footprint.regions().any(|r| r == region) {
+            if o.owner != region && o.footprint.touched_regions().any(|r| r == region) {
                 listed.push(o);
             }
         }

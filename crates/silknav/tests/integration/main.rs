@@ -12,5 +12,7 @@ mod objects;
 mod oracle;
 mod paths;
 mod queries;
+mod server_walk;
+mod snap;
 mod world_coordinates;
 mod worlds;

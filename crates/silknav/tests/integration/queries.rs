@@ -400,6 +400,7 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
                     }
                     silknav::world::MoveStop::Wall { .. } => walls += 1,
                     silknav::world::MoveStop::NoEdge => {}
+                    other => panic!("{name}: {other:?} on a world without objects"),
                 }
             }
             assert!(
@@ -408,4 +409,32 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
             );
         }
     }
+}
+
+#[test]
+fn a_move_more_than_a_region_north_is_refused_as_the_server_refuses_it() {
+    use silknav::world::{DistanceGuard, MoveError, MoveOptions, MoveStop};
+    use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+    let files = generate(&GenOptions {
+        seed: 5,
+        width: 3,
+        height: 3,
+        origin: DEFAULT_ORIGIN,
+        ..GenOptions::default()
+    })
+    .unwrap()
+    .into_files();
+    let world = World::from_navmeshes(files.navmeshes.iter().map(|(r, m)| (*r, m)));
+    let from = Position::from_world(246561.7511796247, 125532.50208626682).unwrap();
+    let to = Position::from_world(246700.0, 127700.0).unwrap();
+    assert!(world.cell_at(from).is_some());
+    assert_eq!(world.move_along(from, to), Err(MoveError::TooFar));
+    // The same walk the other way is not refused, nor with the guard off.
+    assert!(world.move_along(to, from).is_ok() || world.cell_at(to).is_none());
+    let off = MoveOptions::new().with_guard(DistanceGuard::Off);
+    let walked = world.move_with(from, to, &off).unwrap();
+    assert!(matches!(
+        walked.stop,
+        MoveStop::Arrived | MoveStop::Wall { .. } | MoveStop::NoEdge
+    ));
 }

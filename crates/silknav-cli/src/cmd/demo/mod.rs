@@ -24,7 +24,7 @@ use anyhow::Context;
 use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
 use paths::Route;
-use points::Points;
+use points::{Building, Points};
 use silknav::world::{EdgeId, MoveStop, RayHit};
 use silknav::worldgen::{generate_with_progress, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{PathIndexStats, Position, World};
@@ -94,6 +94,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
 
     let world = query::load(dir)?;
     let points = points::pick(&world);
+    let building = points::building(&world);
     let index = find_path::prepare(&world, &dir.display().to_string());
     let started = Instant::now();
     let routes = paths::find(&world);
@@ -186,7 +187,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     )?;
     writeln!(t)?;
     match points {
-        Some(p) => write_queries(t, &world, &p)?,
+        Some(p) => write_queries(t, &world, &p, building.as_ref())?,
         None => writeln!(
             t,
             "queries   no open ground beside a wall was found to query"
@@ -195,7 +196,14 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     writeln!(t)?;
     write_paths(t, &routes, &route_colours, &index, route_time.as_secs_f64())?;
     writeln!(t)?;
-    write_next(t, dir, points.as_ref(), routes.first())?;
+    write_next(
+        t,
+        &world,
+        dir,
+        points.as_ref(),
+        building.as_ref(),
+        routes.first(),
+    )?;
     writeln!(t)?;
     writeln!(
         t,
@@ -237,7 +245,12 @@ fn refuse_other_worlds(dir: &Path, regions: &[RegionId]) -> anyhow::Result<()> {
 }
 
 /// The queries at the chosen points, each with the library's answer in words.
-fn write_queries(t: &mut Vec<u8>, world: &World, p: &Points) -> std::io::Result<()> {
+fn write_queries(
+    t: &mut Vec<u8>,
+    world: &World,
+    p: &Points,
+    building: Option<&Building>,
+) -> std::io::Result<()> {
     let at = |q: [f64; 2]| Position::from_world(q[0], q[1]);
     let (Some(a), Some(b), Some(c)) = (at(p.a), at(p.b), at(p.c)) else {
         return writeln!(t, "queries   the chosen points are outside the world");
@@ -281,26 +294,91 @@ fn write_queries(t: &mut Vec<u8>, world: &World, p: &Points) -> std::io::Result<
         writeln!(t, "  {label}     {answer}")?;
     }
     for (label, from, to) in [("move B → A", b, a), ("move A → C", a, c)] {
-        let answer = match world.move_along(from, to) {
-            Ok(m) => {
-                let place = format!(
-                    "at {}, height {}",
-                    xz([m.position.world_x(), m.position.world_z()]),
-                    m.height
-                );
-                match m.stop {
-                    MoveStop::Arrived => format!("arrived {place}"),
-                    MoveStop::Wall { region, edge } => {
-                        format!("stopped by a wall {place} ({})", edge_name(region, edge))
-                    }
-                    MoveStop::NoEdge => format!("stopped where the cell has no edge {place}"),
-                }
-            }
-            Err(e) => format!("none ({e})"),
+        writeln!(t, "  {label}    {}", move_words(world, from, to))?;
+    }
+    if let Some(w) = snap_point(world, p) {
+        let answer = match at(w).and_then(|q| world.nearest_walkable(q, 100.0)) {
+            // Exactly, as `silknav snap` prints it: the point is the largest f32 below the
+            // wall's x, not the wall's x.
+            Some(s) => format!(
+                "{} {}, {} units away (region {}, cell {})",
+                s.position.world_x(),
+                s.position.world_z(),
+                s.distance,
+                s.cell.region,
+                s.cell.cell
+            ),
+            None => "none".to_owned(),
         };
-        writeln!(t, "  {label}    {answer}")?;
+        writeln!(t, "          W = {}, blocked ground between A and C", xz(w))?;
+        writeln!(t, "  snap W        {answer}")?;
+    }
+    if let Some(bld) = building {
+        let (Some(d), Some(e), Some(f)) = (at(bld.d), at(bld.e), at(bld.f)) else {
+            return Ok(());
+        };
+        writeln!(
+            t,
+            "          E = {}, on the floor of object {} (a building, gate or bridge)",
+            xz(bld.e),
+            bld.key
+        )?;
+        writeln!(
+            t,
+            "          D = {}, F = {}, open ground outside it",
+            xz(bld.d),
+            xz(bld.f)
+        )?;
+        writeln!(t, "  move D → E    {}", move_words(world, d, e))?;
+        writeln!(t, "  move F → E    {}", move_words(world, f, e))?;
     }
     Ok(())
+}
+
+/// The first blocked tile centre east of A and west of C, if the wall has blocked ground.
+fn snap_point(world: &World, p: &Points) -> Option<[f64; 2]> {
+    let mut x = p.a[0] + 20.0;
+    while x < p.c[0] {
+        let q = [x, p.a[1]];
+        if Position::from_world(q[0], q[1]).is_some_and(|q| world.cell_at(q).is_none()) {
+            return Some(q);
+        }
+        x += 20.0;
+    }
+    None
+}
+
+/// A walk's answer in words.
+fn move_words(world: &World, from: Position, to: Position) -> String {
+    match world.move_along(from, to) {
+        Ok(m) => {
+            let mut place = format!(
+                "at {}, height {}",
+                xz([m.position.world_x(), m.position.world_z()]),
+                m.height
+            );
+            if let Some(o) = m.cell.object {
+                place.push_str(&format!(", on object {} (triangle {})", o.instance, o.cell));
+            }
+            match m.stop {
+                MoveStop::Arrived => format!("arrived {place}"),
+                MoveStop::Wall { region, edge } => {
+                    format!("stopped by a wall {place} ({})", edge_name(region, edge))
+                }
+                MoveStop::NoEdge => format!("stopped where the cell has no edge {place}"),
+                MoveStop::ObjectWall { edge } => {
+                    format!("stopped by an object's edge {place} ({edge})")
+                }
+                MoveStop::Transition => {
+                    format!("stopped entering or leaving an object {place}")
+                }
+                MoveStop::Looped => {
+                    format!("circled until the server's budget ran out {place}")
+                }
+            }
+        }
+        Err(e) => format!("none ({e})"),
+    }
 }
 
 /// The paths, each with the answer `silknav path` gives for it.
@@ -389,8 +467,10 @@ fn xz(p: [f64; 2]) -> String {
 /// Commands to try on what the demo made.
 fn write_next(
     t: &mut Vec<u8>,
+    world: &World,
     dir: &Path,
     points: Option<&Points>,
+    building: Option<&Building>,
     route: Option<&Route>,
 ) -> std::io::Result<()> {
     let d = shell_word(&dir.display().to_string());
@@ -411,6 +491,14 @@ fn write_next(
         writeln!(t, "  silknav los {d} {a} {c}")?;
         writeln!(t, "  silknav move {d} {a} {c}")?;
         writeln!(t, "  printf '{b} {a}\\n{a} {c}\\n' | silknav move {d}")?;
+        if let Some(w) = snap_point(world, p) {
+            writeln!(t, "  silknav snap {d} {}", xz(w))?;
+        }
+    }
+    if let Some(bld) = building {
+        let (from, to) = (xz(bld.d), xz(bld.e));
+        writeln!(t, "  silknav cell {d} {to}")?;
+        writeln!(t, "  silknav move {d} {from} {to}")?;
     }
     if let Some(r) = route {
         let (from, to) = (xz(r.from), xz(r.to));

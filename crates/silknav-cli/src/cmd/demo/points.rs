@@ -8,6 +8,10 @@
 //! candidates nearest the middle of the world are tried first, so the points sit in the middle
 //! of the picture, and ground with a height other than 0 is preferred, so the height query
 //! shows the terrain.
+//!
+//! [`building`] finds an object walk the same way: a point E on an object's floor, open ground
+//! D from which the walk to E enters the object and arrives, and open ground F from which one
+//! of the object's edges stops it.
 
 use silknav::world::MoveStop;
 use silknav::{Position, World};
@@ -133,4 +137,115 @@ impl Points {
             .is_ok_and(|m| matches!(m.stop, MoveStop::Wall { .. }));
         clear && blocked && arrives && walled
     }
+}
+
+/// A building walk: from open ground outside an object onto its floor, and from another side
+/// into its wall.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Building {
+    /// The instance.
+    pub key: silknav::objects::InstanceKey,
+    /// On its floor: where both walks go.
+    pub e: [f64; 2],
+    /// Open ground from which the walk to `e` enters (through a doorway, or onto a bridge's
+    /// end) and arrives.
+    pub d: [f64; 2],
+    /// Open ground from which the walk to `e` is stopped by one of the object's edges.
+    pub f: [f64; 2],
+}
+
+/// Directions tried around an object.
+const AROUND: usize = 32;
+
+/// Finds a building walk: the first instance (nearest the middle of the world first) with a
+/// floor point `e` and, among `AROUND` starts on a circle just outside it, one whose walk to
+/// `e` arrives on the object and one whose walk is stopped by an object edge.
+pub fn building(world: &World) -> Option<Building> {
+    let [gx0, gz0, gx1, gz1] = tile_box(world)?;
+    let middle = [
+        (gx0 + gx1) as f64 * TILE / 2.0,
+        (gz0 + gz1) as f64 * TILE / 2.0,
+    ];
+    let mut found: Vec<(f64, Building)> = Vec::new();
+    for inst in world.object_instances() {
+        let key = inst.key();
+        let (c, s) = (f64::from(inst.yaw()).cos(), f64::from(inst.yaw()).sin());
+        let (r, p) = (inst.frame_region(), inst.position());
+        let to_world = |x: f64, z: f64| {
+            [
+                f64::from(r.x()) * 1920.0 + x * c - z * s + f64::from(p[0]),
+                f64::from(r.z()) * 1920.0 + x * s + z * c + f64::from(p[2]),
+            ]
+        };
+        let on_it = |q: [f64; 2]| {
+            Position::from_world(q[0], q[1])
+                .and_then(|q| world.cell_at(q))
+                .and_then(|cell| cell.object)
+                .is_some_and(|o| o.instance == key)
+        };
+        // The floor point: the centre of the largest triangle the instance answers there.
+        let mut floor = None;
+        let mut reach = 0.0f64;
+        let mut best_area = 0.0;
+        for (_, v) in inst.triangles() {
+            let xz = v.map(|q| [f64::from(q[0]), f64::from(q[2])]);
+            for q in xz {
+                reach = reach.max(q[0].hypot(q[1]));
+            }
+            let area = ((xz[1][0] - xz[0][0]) * (xz[2][1] - xz[0][1])
+                - (xz[2][0] - xz[0][0]) * (xz[1][1] - xz[0][1]))
+                .abs();
+            // Whole units, so that the commands the demo suggests name the very point.
+            let centre = to_world(
+                (xz[0][0] + xz[1][0] + xz[2][0]) / 3.0,
+                (xz[0][1] + xz[1][1] + xz[2][1]) / 3.0,
+            )
+            .map(f64::round);
+            if area > best_area && on_it(centre) {
+                best_area = area;
+                floor = Some(centre);
+            }
+        }
+        let Some(e) = floor else { continue };
+        let (Some(goal), centre) = (Position::from_world(e[0], e[1]), to_world(0.0, 0.0)) else {
+            continue;
+        };
+        let (mut d, mut f) = (None, None);
+        for k in 0..AROUND {
+            let angle = k as f64 * std::f64::consts::TAU / AROUND as f64;
+            let start = [
+                (centre[0] + (reach + 10.0) * angle.cos()).round(),
+                (centre[1] + (reach + 10.0) * angle.sin()).round(),
+            ];
+            let Some(from) = Position::from_world(start[0], start[1]) else {
+                continue;
+            };
+            if !world
+                .cell_at(from)
+                .is_some_and(|cell| cell.object.is_none())
+            {
+                continue;
+            }
+            match world.move_along(from, goal) {
+                Ok(m)
+                    if m.stop == MoveStop::Arrived
+                        && on_it([m.position.world_x(), m.position.world_z()]) =>
+                {
+                    d.get_or_insert(start);
+                }
+                Ok(m) if matches!(m.stop, MoveStop::ObjectWall { edge } if edge.instance == key) => {
+                    f.get_or_insert(start);
+                }
+                _ => {}
+            }
+        }
+        if let (Some(d), Some(f)) = (d, f) {
+            let distance = (e[0] - middle[0]).hypot(e[1] - middle[1]);
+            found.push((distance, Building { key, e, d, f }));
+        }
+    }
+    found
+        .into_iter()
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, b)| b)
 }

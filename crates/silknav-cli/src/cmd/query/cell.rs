@@ -38,19 +38,7 @@ impl Answer for CellAnswer {
 
     fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         match self.0 {
-            Some(c) => {
-                write!(out, "{} {}", c.region, c.cell)?;
-                if let Some(o) = c.object {
-                    write!(
-                        out,
-                        " object {}:{} {}",
-                        o.instance.owner(),
-                        o.instance.uid(),
-                        o.cell
-                    )?;
-                }
-                Ok(())
-            }
+            Some(c) => out.write_all(super::cell_words(c).as_bytes()),
             None => out.write_all(b"none"),
         }
     }

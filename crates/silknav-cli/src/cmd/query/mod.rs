@@ -13,6 +13,7 @@ pub mod find_path;
 pub mod height;
 pub mod los;
 pub mod move_along;
+pub mod snap;
 
 use crate::exit::Status;
 use crate::input::{self, KeyArgs};
@@ -23,8 +24,8 @@ use anyhow::{anyhow, Context};
 use serde::Serialize;
 use silknav::files::WorldSource;
 use silknav::pk2_archive::Key;
+use silknav::{CellRef, Position, World};
 use silknav::{LoadFindingKind, LoadOptions, PathIndexFound, PathIndexUse};
-use silknav::{Position, World};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -120,7 +121,7 @@ pub struct PointArgs {
 #[derive(Debug, clap::Args)]
 pub struct SegmentArgs {
     #[command(flatten)]
-    world: WorldArgs,
+    pub(crate) world: WorldArgs,
     /// World x of the start; without coordinates, the queries are read from standard input
     #[arg(value_name = "X1", requires = "z2", allow_negative_numbers = true, value_parser = values::coordinate)]
     x1: Option<f64>,
@@ -140,11 +141,11 @@ pub struct SegmentArgs {
 #[derive(Debug, clap::Args)]
 pub struct SegmentYArgs {
     #[command(flatten)]
-    segment: SegmentArgs,
+    pub(crate) segment: SegmentArgs,
     /// Reference height of the start: the segment starts on the object floor or ground
     /// nearest it (in a batch, the height of lines with only four numbers)
     #[arg(long, value_name = "Y", allow_negative_numbers = true, value_parser = values::coordinate)]
-    y: Option<f64>,
+    pub(crate) y: Option<f64>,
 }
 
 impl SegmentYArgs {
@@ -187,23 +188,11 @@ pub trait Answer {
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()>;
 }
 
-/// Loads the world, then answers the command line's query, or every query on standard input.
+/// Loads the world, then answers the command line's query, or every query on standard input;
+/// a query has `arity.0` to `arity.1` numbers.
 ///
 /// # Errors
 /// The world cannot be loaded, or standard input or output fails.
-fn run<A: Answer>(
-    world: &WorldArgs,
-    numbers: Option<Vec<f64>>,
-    arity: usize,
-    ask: impl FnMut(&World, &[f64]) -> A,
-) -> anyhow::Result<Status> {
-    run_range(world, numbers, (arity, arity), ask)
-}
-
-/// [`run`] for queries of `arity.0` to `arity.1` numbers.
-///
-/// # Errors
-/// As for [`run`].
 fn run_range<A: Answer>(
     world: &WorldArgs,
     numbers: Option<Vec<f64>>,
@@ -431,4 +420,19 @@ fn world_xz(p: Position) -> (f64, f64) {
 /// Only those of `out`.
 fn write_json(out: &mut dyn Write, answer: &impl Serialize) -> io::Result<()> {
     serde_json::to_writer(out, answer).map_err(io::Error::from)
+}
+
+/// The text of a cell, as `silknav cell` prints it: `RRRR C`, with ` object OOOO:UID T` on an
+/// object.
+fn cell_words(c: CellRef) -> String {
+    let mut text = format!("{} {}", c.region, c.cell);
+    if let Some(o) = c.object {
+        text += &format!(
+            " object {}:{} {}",
+            o.instance.owner(),
+            o.instance.uid(),
+            o.cell
+        );
+    }
+    text
 }
