@@ -220,10 +220,11 @@ pub fn building(world: &World) -> Option<Building> {
             let Some(from) = Position::from_world(start[0], start[1]) else {
                 continue;
             };
-            if !world
+            // Walks start on open terrain, outside every object.
+            let on_terrain = world
                 .cell_at(from)
-                .is_some_and(|cell| cell.object.is_none())
-            {
+                .is_some_and(|cell| cell.object.is_none());
+            if !on_terrain {
                 continue;
             }
             match world.move_along(from, goal) {
