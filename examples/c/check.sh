@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds examples/c/query.c with the system C compiler against the static library of the C
 # API, and checks that it answers every query exactly as the `silknav` command line does, on
-# a generated world with objects: cell and height (with and without a reference height), line
-# of sight, movement, and paths (with and without a budget).
+# a generated world with objects: cell, height and the nearest walkable point (with and without
+# a reference height), line of sight and movement (with and without a start height), and
+# paths (with and without a budget).
 #
 #     examples/c/check.sh          # from the repository; uses $CARGO_TARGET_DIR or target/
 #
@@ -67,6 +68,9 @@ compare height "$work/points-y.txt"
 compare los "$work/segments.txt"
 compare los "$work/segments-y.txt"
 compare move "$work/segments.txt"
+compare move "$work/segments-y.txt"
+compare snap "$work/points.txt"
+compare snap "$work/points-y.txt"
 compare path "$work/segments.txt"
 compare path "$work/segments.txt" 20
 exit "$status"

@@ -8,8 +8,8 @@
  *
  *     silknav COMMAND WORLD < QUERIES
  *
- * prints the very same bytes. COMMAND is cell or height (lines `X Z` or `X Z Y`), los
- * (`X1 Z1 X2 Z2` or `X1 Z1 X2 Z2 Y`), move or path (`X1 Z1 X2 Z2`; BUDGET limits a path
+ * prints the very same bytes. COMMAND is cell, height or snap (lines `X Z` or `X Z Y`), los
+ * or move (`X1 Z1 X2 Z2` or `X1 Z1 X2 Z2 Y`), or path (`X1 Z1 X2 Z2`; BUDGET limits a path
  * search as --budget does). `#` starts a comment; blank lines get no answer. Heights of
  * lines without a reference height are answered in one batch (silknav_heights), paths always
  * (silknav_paths); the rest one call at a time.
@@ -196,6 +196,14 @@ static long read_queries(query **out) {
     return queries ? (long)count : -1;
 }
 
+/* A cell as the command line names it: `RRRR C`, or `RRRR C object OOOO:UID T` on an object. */
+static void put_cell(const silknav_cell_result *cell) {
+    printf("%04x %u", cell->region, cell->cell);
+    if (cell->on_object) {
+        printf(" object %04x:%u %u", cell->object_owner, cell->object_uid, cell->object_cell);
+    }
+}
+
 static int answer_cell(const silknav_world *world, const query *q) {
     silknav_cell_result cell;
     silknav_status status = q->n == 3 ? silknav_cell_y(world, q->v[0], q->v[1], (float)q->v[2], &cell)
@@ -207,10 +215,7 @@ static int answer_cell(const silknav_world *world, const query *q) {
         puts("none");
         return 0;
     }
-    printf("%04x %u", cell.region, cell.cell);
-    if (cell.on_object) {
-        printf(" object %04x:%u %u", cell.object_owner, cell.object_uid, cell.object_cell);
-    }
+    put_cell(&cell);
     putchar('\n');
     return 0;
 }
@@ -293,7 +298,8 @@ static int answer_los(const silknav_world *world, const query *q) {
 
 static int answer_move(const silknav_world *world, const query *q) {
     silknav_move_result walk;
-    silknav_status status = silknav_move(world, q->v[0], q->v[1], q->v[2], q->v[3], &walk);
+    float y = q->n == 5 ? (float)q->v[4] : NAN;
+    silknav_status status = silknav_move_with(world, q->v[0], q->v[1], q->v[2], q->v[3], y, 0, &walk);
     if (status < 0) {
         return fail("move");
     }
@@ -301,9 +307,42 @@ static int answer_move(const silknav_world *world, const query *q) {
         printf("none %s\n", silknav_reason_word(walk.reason));
         return 0;
     }
-    static const char *const stops[] = {"arrived", "wall", "no-edge"};
+    static const char *const stops[] = {"arrived", "wall", "no-edge", "object-wall", "transition", "looped"};
     put_point(walk.x, walk.z);
-    printf(" %s\n", stops[walk.stop]);
+    printf(" %s height ", stops[walk.stop]);
+    put_number(walk.height, 1);
+    fputs(" cell ", stdout);
+    put_cell(&walk.cell);
+    if (walk.stop == SILKNAV_STOP_WALL) {
+        printf(" edge %04x %s %u", walk.edge.region, walk.edge.kind == SILKNAV_EDGE_INTERNAL ? "internal" : "global",
+               walk.edge.index);
+    } else if (walk.stop == SILKNAV_STOP_OBJECT_WALL) {
+        const char *kind = walk.object_edge.kind == SILKNAV_OBJECT_EDGE_OUTLINE ? "outline" : "inline";
+        printf(" edge object %04x:%u %s %u", walk.object_edge.owner, walk.object_edge.uid, kind,
+               walk.object_edge.index);
+    }
+    putchar('\n');
+    return 0;
+}
+
+/* The walkable point nearest the query, within 100 units (`silknav snap`'s default). */
+static int answer_snap(const silknav_world *world, const query *q) {
+    silknav_snap_result snap;
+    silknav_status status = q->n == 3 ? silknav_snap_y(world, q->v[0], q->v[1], (float)q->v[2], 100.0, &snap)
+                                      : silknav_snap(world, q->v[0], q->v[1], 100.0, &snap);
+    if (status < 0) {
+        return fail("snap");
+    }
+    if (status == SILKNAV_NO) {
+        puts("none");
+        return 0;
+    }
+    put_point(snap.x, snap.z);
+    fputs(" distance ", stdout);
+    put_number(snap.distance, 0);
+    fputs(" cell ", stdout);
+    put_cell(&snap.cell);
+    putchar('\n');
     return 0;
 }
 
@@ -345,7 +384,7 @@ static int answer_paths(const silknav_world *world, const query *queries, size_t
 
 int main(int argc, char **argv) {
     if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: query WORLD cell|height|los|move|path [BUDGET] < QUERIES\n");
+        fprintf(stderr, "usage: query WORLD cell|height|los|move|path|snap [BUDGET] < QUERIES\n");
         return 2;
     }
     const char *command = argv[2];
@@ -353,7 +392,7 @@ int main(int argc, char **argv) {
     static const struct {
         const char *name;
         int min, max;
-    } arities[] = {{"cell", 2, 3}, {"height", 2, 3}, {"los", 4, 5}, {"move", 4, 4}, {"path", 4, 4}};
+    } arities[] = {{"cell", 2, 3}, {"height", 2, 3}, {"los", 4, 5}, {"move", 4, 5}, {"path", 4, 4}, {"snap", 2, 3}};
     int min = 0, max = 0;
     for (size_t i = 0; i < sizeof arities / sizeof arities[0]; i++) {
         if (strcmp(command, arities[i].name) == 0) {
@@ -395,6 +434,8 @@ int main(int argc, char **argv) {
                 code = answer_cell(world, &queries[i]);
             } else if (strcmp(command, "los") == 0) {
                 code = answer_los(world, &queries[i]);
+            } else if (strcmp(command, "snap") == 0) {
+                code = answer_snap(world, &queries[i]);
             } else {
                 code = answer_move(world, &queries[i]);
             }

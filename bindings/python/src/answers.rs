@@ -206,12 +206,17 @@ pub struct Move {
     pub x: f64,
     /// World z of the stop.
     pub z: f64,
-    /// The ground height at the stop.
+    /// The height the server gives the stop (the terrain's, or the object floor's).
     pub height: f32,
-    /// Why the walk stopped: `"arrived"`, `"wall"` or `"no-edge"`.
+    /// Why the walk stopped: `"arrived"`, `"wall"`, `"no-edge"`, `"object-wall"`,
+    /// `"transition"` or `"looped"`.
     pub stop: &'static str,
+    /// The cell the walk ends in (the walk's own cell, which the server keeps).
+    pub cell: Cell,
     /// The wall for `"wall"`, else None.
     pub edge: Option<Edge>,
+    /// The object's edge for `"object-wall"`, else None.
+    pub object_edge: Option<ObjectEdge>,
 }
 
 impl From<MoveOutcome> for Move {
@@ -222,8 +227,13 @@ impl From<MoveOutcome> for Move {
             z,
             height: m.height,
             stop: m.stop.word(),
+            cell: Cell::from(m.cell),
             edge: match m.stop {
                 MoveStop::Wall { region, edge } => Some(Edge::new(region, edge)),
+                _ => None,
+            },
+            object_edge: match m.stop {
+                MoveStop::ObjectWall { edge } => Some(ObjectEdge::from(edge)),
                 _ => None,
             },
         }
@@ -237,9 +247,56 @@ impl Move {
             .edge
             .as_ref()
             .map_or_else(|| "None".into(), Edge::__repr__);
+        let object_edge = self
+            .object_edge
+            .as_ref()
+            .map_or_else(|| "None".into(), ObjectEdge::__repr__);
         format!(
-            "Move(x={:?}, z={:?}, height={:?}, stop='{}', edge={edge})",
-            self.x, self.z, self.height, self.stop
+            "Move(x={:?}, z={:?}, height={:?}, stop='{}', cell={}, edge={edge}, object_edge={object_edge})",
+            self.x,
+            self.z,
+            self.height,
+            self.stop,
+            self.cell.__repr__()
+        )
+    }
+}
+
+/// The walkable point nearest a point: as `silknav snap` answers it.
+#[pyclass(module = "silknav", frozen, eq, get_all)]
+#[derive(Clone, PartialEq)]
+pub struct Snap {
+    /// World x of the point.
+    pub x: f64,
+    /// World z of the point.
+    pub z: f64,
+    /// Its distance from the query point, in world units.
+    pub distance: f64,
+    /// Its cell, as `World.cell` answers it there.
+    pub cell: Cell,
+}
+
+impl From<silknav::world::Snap> for Snap {
+    fn from(s: silknav::world::Snap) -> Snap {
+        let (x, z) = xz(s.position);
+        Snap {
+            x,
+            z,
+            distance: s.distance,
+            cell: Cell::from(s.cell),
+        }
+    }
+}
+
+#[pymethods]
+impl Snap {
+    fn __repr__(&self) -> String {
+        format!(
+            "Snap(x={:?}, z={:?}, distance={:?}, cell={})",
+            self.x,
+            self.z,
+            self.distance,
+            self.cell.__repr__()
         )
     }
 }

@@ -24,6 +24,7 @@ fn _silknav(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<answers::ObjectEdge>()?;
     m.add_class::<answers::Hit>()?;
     m.add_class::<answers::Move>()?;
+    m.add_class::<answers::Snap>()?;
     m.add_class::<answers::Path>()?;
     m.add_class::<batch::PathBatch>()?;
     m.add_class::<navmesh::PyNavMesh>()?;

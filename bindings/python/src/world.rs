@@ -1,13 +1,15 @@
 //! `silknav.World`: a loaded world and its queries, in world coordinates.
 
-use crate::answers::{Cell, Hit, Move, Path};
+use crate::answers::{Cell, Hit, Move, Path, Snap};
 use crate::batch::{self, PathBatch};
 use crate::errors;
 use numpy::{AllowTypeChange, PyArray1, PyArrayLike2};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use silknav::files::LoadError;
 use silknav::query::{self, PointQuery, SegmentQuery};
+use silknav::world::{DistanceGuard, MoveOptions};
 use silknav::{LoadOptions, PathScratch};
 
 /// A world of regions in memory, loaded once and queried from any thread.
@@ -136,15 +138,63 @@ impl PyWorld {
     }
 
     /// Walks from (x1, z1) toward (x2, z2) cell by cell, as the game server's movement does,
-    /// and says where and why the walk stops (`"arrived"`, `"wall"`, `"no-edge"`).
+    /// and says where and why the walk stops (`"arrived"`, `"wall"`, `"no-edge"`,
+    /// `"object-wall"`, `"transition"`, `"looped"`). As `silknav move`: `y` starts the walk on
+    /// the surface nearest that height; `guard` is the server's refusal of far goals
+    /// (`"one-sided"`, the server's, `"symmetric"` or `"off"`); `object_checks=False` walks
+    /// as the server's movement flag 0 (objects refuse no entry and no exit).
     ///
-    /// Raises `QueryError` (`.reason` `"start-blocked"`, `"off-mesh"`, `"missing-region"`
-    /// with `.region`, or `"step-limit"`) when the walk fails.
-    #[pyo3(name = "move")]
-    fn move_along(&self, py: Python<'_>, x1: f64, z1: f64, x2: f64, z2: f64) -> PyResult<Move> {
-        query::move_along(&self.world, SegmentQuery::new(x1, z1, x2, z2))
+    /// Raises `QueryError` (`.reason` `"start-blocked"`, `"too-far"`, `"off-mesh"`,
+    /// `"missing-region"` with `.region`, `"step-limit"` or `"object-refused"`) when the walk
+    /// fails, `ValueError` for an unknown guard.
+    #[pyo3(name = "move", signature = (x1, z1, x2, z2, y = None, *, guard = "one-sided", object_checks = true))]
+    #[allow(clippy::too_many_arguments)]
+    fn move_along(
+        &self,
+        py: Python<'_>,
+        x1: f64,
+        z1: f64,
+        x2: f64,
+        z2: f64,
+        y: Option<f32>,
+        guard: &str,
+        object_checks: bool,
+    ) -> PyResult<Move> {
+        let guard = match guard {
+            "one-sided" => DistanceGuard::OneSided,
+            "symmetric" => DistanceGuard::Symmetric,
+            "off" => DistanceGuard::Off,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "guard: expected 'one-sided', 'symmetric' or 'off', found {other:?}"
+                )))
+            }
+        };
+        let options = MoveOptions::new()
+            .with_guard(guard)
+            .with_object_checks(object_checks);
+        let segment = SegmentQuery {
+            y,
+            ..SegmentQuery::new(x1, z1, x2, z2)
+        };
+        query::move_with(&self.world, segment, &options)
             .map(Move::from)
             .map_err(|e| errors::move_error(py, e))
+    }
+
+    /// The walkable point nearest (x, z) within `max_distance` units, or None when nothing
+    /// walkable is that close; as `silknav snap`. Walkable is what `cell` answers (with `y`,
+    /// what `cell(x, z, y)` answers); a walk (`move`) starts from the point.
+    ///
+    /// Raises `ValueError` when `max_distance` is negative or not finite.
+    #[pyo3(signature = (x, z, y = None, *, max_distance = 100.0))]
+    fn snap(&self, x: f64, z: f64, y: Option<f32>, max_distance: f64) -> PyResult<Option<Snap>> {
+        if !(max_distance.is_finite() && max_distance >= 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "max_distance: expected a finite distance, 0 or more, found {max_distance}"
+            )));
+        }
+        Ok(query::snap(&self.world, PointQuery { x, z, y }, max_distance).map(Snap::from))
     }
 
     /// The shortest path from (x1, z1) to (x2, z2) over the walkable ground, across regions.

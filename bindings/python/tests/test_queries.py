@@ -135,26 +135,88 @@ def world_los_raises(world, x1, z1, x2, z2) -> bool:
     return False
 
 
-def test_moves_equal_the_command_lines(cli, world, world_dir):
+def object_edge_json(edge):
+    if edge is None:
+        return None
+    return {"owner": edge.owner, "uid": edge.uid, "kind": edge.kind, "index": edge.index}
+
+
+def move_json(world, row, **options):
+    """The binding's walk as the command line's JSON answer."""
+    y = None if len(row) == 4 else float(row[4])
+    try:
+        m = world.move(*row[:4], y, **options)
+    except silknav.QueryError as e:
+        expected = {"stop": None, "error": e.reason}
+        if e.region is not None:
+            expected["region"] = e.region
+        return expected
+    return {
+        "x": m.x,
+        "z": m.z,
+        "height": m.height,
+        "stop": m.stop,
+        "cell": cell_json(m.cell),
+        "edge": edge_json(m.edge),
+        "object_edge": object_edge_json(m.object_edge),
+    }
+
+
+def same_move(got, want):
+    """Equal, with heights compared as the f32 they stand for."""
+    if "height" in want:
+        assert f32(got.pop("height")) == f32(want.pop("height"))
+    assert got == want
+
+
+@pytest.mark.parametrize(
+    "options, flags",
+    [
+        ({}, ()),
+        ({"guard": "symmetric"}, ("--guard", "symmetric")),
+        ({"guard": "off", "object_checks": False}, ("--guard", "off", "--no-object-checks")),
+    ],
+)
+def test_moves_equal_the_command_lines(cli, world, world_dir, options, flags):
     rows = segments(world, 600, 4)
-    answers = cli.batch_json("move", world_dir, rows)
+    answers = cli.batch_json("move", world_dir, rows, *flags)
     stops = set()
-    for (x1, z1, x2, z2), want in zip(rows, answers):
-        try:
-            m = world.move(x1, z1, x2, z2)
-        except silknav.QueryError as e:
-            expected = {"stop": None, "error": e.reason}
-            if e.region is not None:
-                expected["region"] = e.region
-            assert want == expected
-            stops.add(e.reason)
+    for row, want in zip(rows, answers):
+        stops.add(want["stop"] or want["error"])
+        same_move(move_json(world, row, **options), want)
+    assert {"arrived", "wall", "off-mesh"} <= stops, stops
+    # With a start height: on a bridge's deck or the ground below.
+    rows = np.column_stack([rows[:300], np.linspace(-20.0, 60.0, 300)])
+    answers = cli.batch_json("move", world_dir, rows, *flags)
+    for row, want in zip(rows, answers):
+        same_move(move_json(world, row, **options), want)
+
+
+def test_an_unknown_guard_is_a_value_error(world):
+    with pytest.raises(ValueError, match="one-sided"):
+        world.move(X0 + 100, Z0 + 100, X0 + 200, Z0 + 200, guard="both")
+
+
+def test_snaps_equal_the_command_lines_and_start_walks(cli, world, world_dir):
+    points = random_points(1500, 8)
+    answers = cli.batch_json("snap", world_dir, points, "--max-distance", "60")
+    moved = 0
+    for (x, z), want in zip(points, answers):
+        s = world.snap(x, z, max_distance=60.0)
+        if s is None:
+            assert want == {"x": None, "z": None, "distance": None, "cell": None}
             continue
-        stops.add(m.stop)
-        assert want["stop"] == m.stop
-        assert (want["x"], want["z"]) == (m.x, m.z)
-        assert f32(want["height"]) == f32(m.height)
-        assert want["edge"] == edge_json(m.edge)
-    assert {"arrived", "wall", "start-blocked", "off-mesh"} <= stops, stops
+        assert want == {"x": s.x, "z": s.z, "distance": s.distance, "cell": cell_json(s.cell)}
+        moved += s.distance > 0
+        # The chain users make: the snapped point has its cell, and a walk starts there.
+        assert cell_json(world.cell(s.x, s.z)) == cell_json(s.cell)
+        try:
+            world.move(s.x, s.z, s.x + 1.0, s.z)
+        except silknav.QueryError as e:
+            assert e.reason != "start-blocked", (x, z, s)
+    assert moved > 50, "random points on blocked ground are moved onto walkable ground"
+    with pytest.raises(ValueError, match="max_distance"):
+        world.snap(X0, Z0, max_distance=-1.0)
 
 
 @pytest.mark.parametrize("budget", [None, 5])

@@ -64,6 +64,17 @@
 // `silknav_move_result.stop`: it circled until the server's step budget ran out (`looped`).
 #define SILKNAV_STOP_LOOPED 5
 
+// `silknav_move_with` flag: refuse goals more than 1920 units from the start along x or z
+// either way (`--guard symmetric`), not only east or north as the server does.
+#define SILKNAV_MOVE_GUARD_SYMMETRIC 1
+
+// `silknav_move_with` flag: refuse no goal for its distance (`--guard off`).
+#define SILKNAV_MOVE_GUARD_OFF 2
+
+// `silknav_move_with` flag: objects refuse no entry and no exit (`--no-object-checks`, the
+// server's movement flag 0).
+#define SILKNAV_MOVE_NO_OBJECT_CHECKS 4
+
 // `silknav_world_load` flag: leave out the objects (buildings, gates, bridges), as the
 // command line's `--terrain-only`.
 #define SILKNAV_LOAD_TERRAIN_ONLY 1
@@ -174,7 +185,24 @@ typedef struct silknav_move_result {
   int32_t stop;
   // The wall, for `SILKNAV_STOP_WALL`.
   struct silknav_edge edge;
+  // The object's edge, for `SILKNAV_STOP_OBJECT_WALL`.
+  struct silknav_object_edge object_edge;
+  // The cell the walk ends in, as `silknav_cell` names cells (the walk's own cell, which
+  // the server keeps).
+  struct silknav_cell_result cell;
 } silknav_move_result;
+
+// The walkable point nearest a point, or that nothing walkable is near.
+typedef struct silknav_snap_result {
+  // World x of the point.
+  double x;
+  // World z of the point.
+  double z;
+  // Its distance from the query point, in world units.
+  double distance;
+  // Its cell, as `silknav_cell` answers it there.
+  struct silknav_cell_result cell;
+} silknav_snap_result;
 
 // The call answered, and the answer is "yes": a cell, a height, a clear line of sight, a
 // walk that was made, a path.
@@ -391,6 +419,50 @@ silknav_status silknav_move(const struct silknav_world *world,
                             double x2,
                             double z2,
                             struct silknav_move_result *out);
+
+// `silknav_move` with the command line's options: the start on the surface nearest the
+// reference height `y` (`--y`; NaN for none: the surface `silknav_cell` answers), and
+// `flags`, a combination of `SILKNAV_MOVE_GUARD_SYMMETRIC` or `SILKNAV_MOVE_GUARD_OFF`
+// (`--guard`; neither: the server's one-sided guard) and `SILKNAV_MOVE_NO_OBJECT_CHECKS`.
+// `SILKNAV_ERROR_ARGUMENT` for unknown flags, or both guard flags.
+//
+// # Safety
+// As for `silknav_move`.
+silknav_status silknav_move_with(const struct silknav_world *world,
+                                 double x1,
+                                 double z1,
+                                 double x2,
+                                 double z2,
+                                 float y,
+                                 uint32_t flags,
+                                 struct silknav_move_result *out);
+
+// The walkable point nearest (x, z) within `max_distance` units (`silknav snap X Z
+// --max-distance D`): `SILKNAV_OK` with the point in `*out`, or `SILKNAV_NO` when nothing
+// walkable is that close. A walk (`silknav_move`) starts from the point, and `silknav_cell`
+// answers it. `SILKNAV_ERROR_ARGUMENT` when `max_distance` is negative or not finite.
+//
+// # Safety
+// `world` is NULL or a live handle; `out` is NULL or points to a writable
+// `silknav_snap_result`.
+silknav_status silknav_snap(const struct silknav_world *world,
+                            double x,
+                            double z,
+                            double max_distance,
+                            struct silknav_snap_result *out);
+
+// `silknav_snap` at reference height `y` (`silknav snap X Z --y Y`): walkable is what
+// `silknav_cell_y` answers (a bridge's deck near the deck's height, the ground below near
+// the ground's).
+//
+// # Safety
+// As for `silknav_snap`.
+silknav_status silknav_snap_y(const struct silknav_world *world,
+                              double x,
+                              double z,
+                              float y,
+                              double max_distance,
+                              struct silknav_snap_result *out);
 
 // The shortest path from (x1, z1) to (x2, z2) (`silknav path`), each search limited to
 // `budget` corner expansions (negative: no limit): `SILKNAV_OK` with the path in `*out`,

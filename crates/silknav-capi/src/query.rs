@@ -4,9 +4,9 @@
 use crate::error::{guard, silknav_status, Failure, SILKNAV_NO, SILKNAV_OK};
 use crate::pointers;
 use crate::world::silknav_world;
-use silknav::objects::ObjectEdgeKind;
+use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::query::{self, PointQuery, SegmentQuery};
-use silknav::world::{EdgeId, MoveError, MoveStop, RayError};
+use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveStop, RayError, Snap};
 use silknav::{CellRef, PathError, PathScratch, WorldPath};
 
 /// Why an answer is "no", in the results' `reason` fields; `silknav_reason_word` gives the
@@ -103,6 +103,15 @@ pub const SILKNAV_STOP_TRANSITION: i32 = 4;
 /// `silknav_move_result.stop`: it circled until the server's step budget ran out (`looped`).
 pub const SILKNAV_STOP_LOOPED: i32 = 5;
 
+/// `silknav_move_with` flag: refuse goals more than 1920 units from the start along x or z
+/// either way (`--guard symmetric`), not only east or north as the server does.
+pub const SILKNAV_MOVE_GUARD_SYMMETRIC: u32 = 1;
+/// `silknav_move_with` flag: refuse no goal for its distance (`--guard off`).
+pub const SILKNAV_MOVE_GUARD_OFF: u32 = 2;
+/// `silknav_move_with` flag: objects refuse no entry and no exit (`--no-object-checks`, the
+/// server's movement flag 0).
+pub const SILKNAV_MOVE_NO_OBJECT_CHECKS: u32 = 4;
+
 /// The cell under a point.
 #[allow(non_camel_case_types)]
 #[repr(C)]
@@ -182,6 +191,20 @@ pub struct silknav_object_edge {
     pub index: u16,
 }
 
+impl silknav_object_edge {
+    fn new(edge: Option<ObjectEdgeRef>) -> silknav_object_edge {
+        edge.map_or_else(silknav_object_edge::default, |e| silknav_object_edge {
+            kind: match e.kind {
+                ObjectEdgeKind::Outline => SILKNAV_OBJECT_EDGE_OUTLINE,
+                ObjectEdgeKind::Inline => SILKNAV_OBJECT_EDGE_INLINE,
+            },
+            owner: e.instance.owner().0,
+            uid: e.instance.uid(),
+            index: e.edge,
+        })
+    }
+}
+
 /// Where a segment is blocked, or why it cannot be cast.
 #[allow(non_camel_case_types)]
 #[repr(C)]
@@ -226,6 +249,11 @@ pub struct silknav_move_result {
     pub stop: i32,
     /// The wall, for `SILKNAV_STOP_WALL`.
     pub edge: silknav_edge,
+    /// The object's edge, for `SILKNAV_STOP_OBJECT_WALL`.
+    pub object_edge: silknav_object_edge,
+    /// The cell the walk ends in, as `silknav_cell` names cells (the walk's own cell, which
+    /// the server keeps).
+    pub cell: silknav_cell_result,
 }
 
 /// A shortest path, or why there is none.
@@ -478,17 +506,7 @@ unsafe fn raycast_query(
     match query::los(world, segment) {
         Ok(None) => Ok(SILKNAV_OK),
         Ok(Some(hit)) => {
-            let object_edge = hit
-                .object_edge
-                .map_or_else(silknav_object_edge::default, |e| silknav_object_edge {
-                    kind: match e.kind {
-                        ObjectEdgeKind::Outline => SILKNAV_OBJECT_EDGE_OUTLINE,
-                        ObjectEdgeKind::Inline => SILKNAV_OBJECT_EDGE_INLINE,
-                    },
-                    owner: e.instance.owner().0,
-                    uid: e.instance.uid(),
-                    index: e.edge,
-                });
+            let object_edge = silknav_object_edge::new(hit.object_edge);
             *out = silknav_hit {
                 reason: SILKNAV_REASON_NONE,
                 x: hit.point.world_x(),
@@ -527,21 +545,75 @@ pub unsafe extern "C" fn silknav_move(
     z2: f64,
     out: *mut silknav_move_result,
 ) -> silknav_status {
+    // SAFETY: the caller's promises, passed on.
+    unsafe { silknav_move_with(world, x1, z1, x2, z2, f32::NAN, 0, out) }
+}
+
+/// `silknav_move` with the command line's options: the start on the surface nearest the
+/// reference height `y` (`--y`; NaN for none: the surface `silknav_cell` answers), and
+/// `flags`, a combination of `SILKNAV_MOVE_GUARD_SYMMETRIC` or `SILKNAV_MOVE_GUARD_OFF`
+/// (`--guard`; neither: the server's one-sided guard) and `SILKNAV_MOVE_NO_OBJECT_CHECKS`.
+/// `SILKNAV_ERROR_ARGUMENT` for unknown flags, or both guard flags.
+///
+/// # Safety
+/// As for `silknav_move`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn silknav_move_with(
+    world: *const silknav_world,
+    x1: f64,
+    z1: f64,
+    x2: f64,
+    z2: f64,
+    y: f32,
+    flags: u32,
+    out: *mut silknav_move_result,
+) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
         let world = unsafe { world_of(world) }?;
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::exclusive(out, "out") }?;
         *out = silknav_move_result::default();
-        match query::move_along(world, SegmentQuery::new(x1, z1, x2, z2)) {
+        let known =
+            SILKNAV_MOVE_GUARD_SYMMETRIC | SILKNAV_MOVE_GUARD_OFF | SILKNAV_MOVE_NO_OBJECT_CHECKS;
+        if flags & !known != 0 {
+            return Err(Failure::argument(format!(
+                "flags: unknown bits {:#x}",
+                flags & !known
+            )));
+        }
+        let guard = match (
+            flags & SILKNAV_MOVE_GUARD_SYMMETRIC != 0,
+            flags & SILKNAV_MOVE_GUARD_OFF != 0,
+        ) {
+            (false, false) => DistanceGuard::OneSided,
+            (true, false) => DistanceGuard::Symmetric,
+            (false, true) => DistanceGuard::Off,
+            (true, true) => {
+                return Err(Failure::argument(
+                    "flags: SILKNAV_MOVE_GUARD_SYMMETRIC and SILKNAV_MOVE_GUARD_OFF together",
+                ))
+            }
+        };
+        let options = MoveOptions::new()
+            .with_guard(guard)
+            .with_object_checks(flags & SILKNAV_MOVE_NO_OBJECT_CHECKS == 0);
+        let q = SegmentQuery {
+            y: (!y.is_nan()).then_some(y),
+            ..SegmentQuery::new(x1, z1, x2, z2)
+        };
+        match query::move_with(world, q, &options) {
             Ok(walk) => {
-                let (stop, edge) = match walk.stop {
-                    MoveStop::Arrived => (SILKNAV_STOP_ARRIVED, None),
-                    MoveStop::Wall { region, edge } => (SILKNAV_STOP_WALL, Some((region, edge))),
-                    MoveStop::NoEdge => (SILKNAV_STOP_NO_EDGE, None),
-                    MoveStop::ObjectWall { .. } => (SILKNAV_STOP_OBJECT_WALL, None),
-                    MoveStop::Transition => (SILKNAV_STOP_TRANSITION, None),
-                    MoveStop::Looped => (SILKNAV_STOP_LOOPED, None),
+                let (stop, edge, object_edge) = match walk.stop {
+                    MoveStop::Arrived => (SILKNAV_STOP_ARRIVED, None, None),
+                    MoveStop::Wall { region, edge } => {
+                        (SILKNAV_STOP_WALL, Some((region, edge)), None)
+                    }
+                    MoveStop::NoEdge => (SILKNAV_STOP_NO_EDGE, None, None),
+                    MoveStop::ObjectWall { edge } => (SILKNAV_STOP_OBJECT_WALL, None, Some(edge)),
+                    MoveStop::Transition => (SILKNAV_STOP_TRANSITION, None, None),
+                    MoveStop::Looped => (SILKNAV_STOP_LOOPED, None, None),
                 };
                 *out = silknav_move_result {
                     reason: SILKNAV_REASON_NONE,
@@ -551,6 +623,8 @@ pub unsafe extern "C" fn silknav_move(
                     height: walk.height,
                     stop,
                     edge: silknav_edge::new(edge),
+                    object_edge: silknav_object_edge::new(object_edge),
+                    cell: walk.cell.into(),
                 };
                 Ok(SILKNAV_OK)
             }
@@ -562,6 +636,93 @@ pub unsafe extern "C" fn silknav_move(
                 Ok(SILKNAV_NO)
             }
         }
+    })
+}
+
+/// The walkable point nearest a point, or that nothing walkable is near.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct silknav_snap_result {
+    /// World x of the point.
+    pub x: f64,
+    /// World z of the point.
+    pub z: f64,
+    /// Its distance from the query point, in world units.
+    pub distance: f64,
+    /// Its cell, as `silknav_cell` answers it there.
+    pub cell: silknav_cell_result,
+}
+
+/// The walkable point nearest (x, z) within `max_distance` units (`silknav snap X Z
+/// --max-distance D`): `SILKNAV_OK` with the point in `*out`, or `SILKNAV_NO` when nothing
+/// walkable is that close. A walk (`silknav_move`) starts from the point, and `silknav_cell`
+/// answers it. `SILKNAV_ERROR_ARGUMENT` when `max_distance` is negative or not finite.
+///
+/// # Safety
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable
+/// `silknav_snap_result`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_snap(
+    world: *const silknav_world,
+    x: f64,
+    z: f64,
+    max_distance: f64,
+    out: *mut silknav_snap_result,
+) -> silknav_status {
+    // SAFETY: the caller's promises, passed on.
+    guard(|| unsafe { snap_query(world, PointQuery { x, z, y: None }, max_distance, out) })
+}
+
+/// `silknav_snap` at reference height `y` (`silknav snap X Z --y Y`): walkable is what
+/// `silknav_cell_y` answers (a bridge's deck near the deck's height, the ground below near
+/// the ground's).
+///
+/// # Safety
+/// As for `silknav_snap`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_snap_y(
+    world: *const silknav_world,
+    x: f64,
+    z: f64,
+    y: f32,
+    max_distance: f64,
+    out: *mut silknav_snap_result,
+) -> silknav_status {
+    // SAFETY: the caller's promises, passed on.
+    guard(|| unsafe { snap_query(world, PointQuery { x, z, y: Some(y) }, max_distance, out) })
+}
+
+/// # Safety
+/// As for `silknav_snap`.
+unsafe fn snap_query(
+    world: *const silknav_world,
+    point: PointQuery,
+    max_distance: f64,
+    out: *mut silknav_snap_result,
+) -> Result<silknav_status, Failure> {
+    // SAFETY: the caller's promise on `world`.
+    let world = unsafe { world_of(world) }?;
+    // SAFETY: the caller's promise on `out`.
+    let out = unsafe { pointers::exclusive(out, "out") }?;
+    *out = silknav_snap_result::default();
+    if !(max_distance.is_finite() && max_distance >= 0.0) {
+        return Err(Failure::argument(format!(
+            "max_distance: {max_distance} is not a distance (finite, 0 or more)"
+        )));
+    }
+    let snap: Option<Snap> = query::snap(world, point, max_distance);
+    Ok(match snap {
+        Some(s) => {
+            *out = silknav_snap_result {
+                x: s.position.world_x(),
+                z: s.position.world_z(),
+                distance: s.distance,
+                cell: s.cell.into(),
+            };
+            SILKNAV_OK
+        }
+        None => SILKNAV_NO,
     })
 }
 

@@ -1,5 +1,5 @@
 //! The C API called as C calls it, through raw pointers: answers equal the library's
-//! (`silknav::world_xz`), batches equal single calls, failures give their status and the
+//! (`silknav::query`), batches equal single calls, failures give their status and the
 //! command line's message, and bad pointers are refused. (`examples/c/query.c`, built by CI,
 //! checks the answers against the command line's from C itself.)
 
@@ -9,6 +9,7 @@
 
 use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
+use silknav::world::{DistanceGuard, MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::PathScratch;
 use silknav_capi::*;
@@ -246,9 +247,75 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
                     (m.position.world_x(), m.position.world_z())
                 );
                 assert_eq!(walk.height.to_bits(), m.height.to_bits());
+                assert_eq!(walk.cell, silknav_cell_result::from(m.cell));
                 kinds.insert(m.stop.word());
             }
             Err(e) => assert_eq!((status, word(walk.reason)), (SILKNAV_NO, e.word())),
+        }
+        // The options, against the library's: a start height, the guard, no object checks.
+        for (flags, guard, checks) in [
+            (SILKNAV_MOVE_GUARD_SYMMETRIC, DistanceGuard::Symmetric, true),
+            (
+                SILKNAV_MOVE_GUARD_OFF | SILKNAV_MOVE_NO_OBJECT_CHECKS,
+                DistanceGuard::Off,
+                false,
+            ),
+        ] {
+            let mut with = silknav_move_result::default();
+            // SAFETY: a live handle and a valid out pointer.
+            let status = unsafe {
+                silknav_move_with(w.handle, s[0], s[1], s[2], s[3], 30.0, flags, &mut with)
+            };
+            let options = MoveOptions::new()
+                .with_guard(guard)
+                .with_object_checks(checks);
+            let q = SegmentQuery {
+                y: Some(30.0),
+                ..seg(s)
+            };
+            match query::move_with(&w.world, q, &options) {
+                Ok(m) => {
+                    assert_eq!(status, SILKNAV_OK);
+                    assert_eq!(
+                        (with.x, with.z),
+                        (m.position.world_x(), m.position.world_z())
+                    );
+                    assert_eq!(with.cell, silknav_cell_result::from(m.cell));
+                    if let MoveStop::ObjectWall { edge } = m.stop {
+                        assert_eq!(with.stop, SILKNAV_STOP_OBJECT_WALL);
+                        assert_eq!(
+                            (with.object_edge.uid, with.object_edge.index),
+                            (edge.instance.uid(), edge.edge)
+                        );
+                        kinds.insert("object-wall");
+                    }
+                }
+                Err(e) => assert_eq!((status, word(with.reason)), (SILKNAV_NO, e.word())),
+            }
+        }
+        // The nearest walkable point of the segment's end, which a walk starts from.
+        let mut snap = silknav_snap_result::default();
+        // SAFETY: a live handle and a valid out pointer.
+        let status = unsafe { silknav_snap(w.handle, s[2], s[3], 50.0, &mut snap) };
+        match query::snap(
+            &w.world,
+            PointQuery {
+                x: s[2],
+                z: s[3],
+                y: None,
+            },
+            50.0,
+        ) {
+            Some(p) => {
+                assert_eq!(status, SILKNAV_OK);
+                assert_eq!(
+                    (snap.x, snap.z, snap.distance),
+                    (p.position.world_x(), p.position.world_z(), p.distance)
+                );
+                assert_eq!(snap.cell, silknav_cell_result::from(p.cell));
+                kinds.insert("snapped");
+            }
+            None => assert_eq!(status, SILKNAV_NO),
         }
 
         let mut path = silknav_path {
@@ -297,6 +364,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         "path",
         "goal-blocked",
         "budget-exceeded",
+        "snapped",
     ] {
         assert!(kinds.contains(kind), "{kind} not seen: {kinds:?}");
     }
@@ -453,6 +521,28 @@ fn bad_pointers_and_arguments_are_refused() {
         );
         assert_eq!(
             silknav_path_find(w.handle, 0.0, 0.0, 1.0, 1.0, -1, ptr::null_mut()),
+            SILKNAV_ERROR_NULL
+        );
+
+        // Move flags that mean nothing, or two guards at once; a snap distance that is none.
+        let mut walk = silknav_move_result::default();
+        for (flags, message) in [(8, "unknown bits 0x8"), (3, "together")] {
+            assert_eq!(
+                silknav_move_with(w.handle, 0.0, 0.0, 1.0, 1.0, f32::NAN, flags, &mut walk),
+                SILKNAV_ERROR_ARGUMENT
+            );
+            assert!(last_message().unwrap().contains(message));
+        }
+        let mut snap = silknav_snap_result::default();
+        for d in [-1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(
+                silknav_snap(w.handle, 1.0, 1.0, d, &mut snap),
+                SILKNAV_ERROR_ARGUMENT
+            );
+            assert!(last_message().unwrap().starts_with("max_distance: "));
+        }
+        assert_eq!(
+            silknav_snap_y(w.handle, 1.0, 1.0, 0.0, 5.0, ptr::null_mut()),
             SILKNAV_ERROR_NULL
         );
 

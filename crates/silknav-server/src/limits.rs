@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 /// The limits of a server, with the defaults `silknav serve` documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
     /// `--max-body`: bytes of a request body (413 over it).
     pub max_body: usize,
@@ -14,6 +14,9 @@ pub struct Limits {
     /// `--max-budget`: corners one path search may expand; a path query without a `budget`
     /// gets this one, and one asking for more is refused (400).
     pub max_budget: usize,
+    /// `--max-snap-distance`: how far (world units) one snap query may look for walkable
+    /// ground (400 over it); the work grows with the square of the distance.
+    pub max_snap_distance: f64,
     /// `--timeout`: time to read a request and answer it (408 over it; what is left of a
     /// batch is not computed).
     pub timeout: Duration,
@@ -27,6 +30,7 @@ impl Default for Limits {
             max_body: 1 << 20,
             max_batch: 10_000,
             max_budget: 1_000_000,
+            max_snap_distance: 1920.0,
             timeout: Duration::from_secs(10),
             max_concurrent: 256,
         }
@@ -38,6 +42,7 @@ pub(crate) mod name {
     pub const MAX_BODY: &str = "max-body";
     pub const MAX_BATCH: &str = "max-batch";
     pub const MAX_BUDGET: &str = "max-budget";
+    pub const MAX_SNAP_DISTANCE: &str = "max-snap-distance";
     pub const TIMEOUT: &str = "timeout";
     pub const MAX_CONCURRENT: &str = "max-concurrent";
 }

@@ -13,6 +13,7 @@ use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use silknav::query::{PointQuery, SegmentQuery};
+use silknav::world::{DistanceGuard, MoveOptions};
 use silknav::{PathScratch, World};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -99,7 +100,10 @@ impl Query for LosRequest {
     }
 }
 
-/// `POST /api/move`: a segment.
+/// `POST /api/move`: a segment, and the options of `silknav move`: the start's reference
+/// height (`y`), the server's 1920-unit guard (`guard`: `"one-sided"`, the default,
+/// `"symmetric"` or `"off"`) and whether objects refuse entries and exits (`object_checks`,
+/// default `true`; `false` is the command line's `--no-object-checks`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MoveRequest {
@@ -107,13 +111,97 @@ pub(crate) struct MoveRequest {
     z1: f64,
     x2: f64,
     z2: f64,
+    #[serde(default)]
+    y: Option<f64>,
+    #[serde(default)]
+    guard: Guard,
+    #[serde(default = "yes")]
+    object_checks: bool,
+}
+
+/// [`DistanceGuard`] by the command line's words.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Guard {
+    #[default]
+    OneSided,
+    Symmetric,
+    Off,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Query for MoveRequest {
     fn answer(&self, world: &World, _: &Limits, out: &mut Vec<u8>) {
-        let q = SegmentQuery::new(self.x1, self.z1, self.x2, self.z2);
-        let answer = silknav::query::move_along(world, q);
+        let q = SegmentQuery {
+            y: self.y.map(|y| y as f32),
+            ..SegmentQuery::new(self.x1, self.z1, self.x2, self.z2)
+        };
+        let guard = match self.guard {
+            Guard::OneSided => DistanceGuard::OneSided,
+            Guard::Symmetric => DistanceGuard::Symmetric,
+            Guard::Off => DistanceGuard::Off,
+        };
+        let options = MoveOptions::new()
+            .with_guard(guard)
+            .with_object_checks(self.object_checks);
+        let answer = silknav::query::move_with(world, q, &options);
         write(out, &silknav::json::move_along(&answer));
+    }
+}
+
+/// `POST /api/snap`: a point, an optional reference height, and how far to look
+/// (`max_distance`, default 100 units as `silknav snap`'s, at most the server's
+/// `--max-snap-distance`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SnapRequest {
+    x: f64,
+    z: f64,
+    #[serde(default)]
+    y: Option<f64>,
+    #[serde(default = "default_snap_distance")]
+    max_distance: f64,
+}
+
+fn default_snap_distance() -> f64 {
+    100.0
+}
+
+impl Query for SnapRequest {
+    fn check(&self, limits: &Limits, at: &str) -> Result<(), ApiError> {
+        let d = self.max_distance;
+        if !(d >= 0.0) || !d.is_finite() {
+            return Err(ApiError::BadRequest {
+                field: format!("{at}max_distance"),
+                message: format!(
+                    "{at}max_distance: {d} is not a distance (a finite number, 0 or more)"
+                ),
+            });
+        }
+        if d > limits.max_snap_distance {
+            return Err(ApiError::Limit {
+                limit: name::MAX_SNAP_DISTANCE,
+                max: limits.max_snap_distance as u64,
+                message: format!(
+                    "{at}max_distance: {d} is over the server's largest snap distance, {}",
+                    limits.max_snap_distance
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn answer(&self, world: &World, _: &Limits, out: &mut Vec<u8>) {
+        let point = PointRequest {
+            x: self.x,
+            z: self.z,
+            y: self.y,
+        };
+        let answer = silknav::query::snap(world, point.query(), self.max_distance);
+        write(out, &silknav::json::snap(answer));
     }
 }
 
@@ -324,6 +412,8 @@ struct LimitsJson {
     max_batch: usize,
     #[serde(rename = "max-budget")]
     max_budget: usize,
+    #[serde(rename = "max-snap-distance")]
+    max_snap_distance: f64,
     timeout: f64,
     #[serde(rename = "max-concurrent")]
     max_concurrent: usize,
@@ -341,6 +431,7 @@ pub(crate) async fn health(State(shared): State<Arc<Shared>>) -> Response {
             max_body: l.max_body,
             max_batch: l.max_batch,
             max_budget: l.max_budget,
+            max_snap_distance: l.max_snap_distance,
             timeout: l.timeout.as_secs_f64(),
             max_concurrent: l.max_concurrent,
         },

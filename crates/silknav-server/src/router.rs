@@ -2,7 +2,9 @@
 
 use crate::error::ApiError;
 use crate::limits::name;
-use crate::queries::{self, CellRequest, HeightRequest, LosRequest, MoveRequest, PathRequest};
+use crate::queries::{
+    self, CellRequest, HeightRequest, LosRequest, MoveRequest, PathRequest, SnapRequest,
+};
 use crate::{tiles, Shared};
 use axum::extract::{Request, State};
 use axum::http::header;
@@ -36,6 +38,7 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/los", post(queries::endpoint::<LosRequest>))
         .route("/api/move", post(queries::endpoint::<MoveRequest>))
         .route("/api/path", post(queries::endpoint::<PathRequest>))
+        .route("/api/snap", post(queries::endpoint::<SnapRequest>))
         .route("/api/tile/{level}/{tx}/{tz}", get(tiles::endpoint))
         .fallback(|| async { ApiError::NotFound("no such endpoint; see /api/health".into()) })
         .method_not_allowed_fallback(|| async {

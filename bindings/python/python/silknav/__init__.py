@@ -6,8 +6,8 @@ server answers, and the game's navmesh files byte for byte.
 >>> world.height(248550, 125870)                  # world x, z -> the ground height, or None
 >>> world.path(246110, 123350, 251170, 128170)    # the shortest path, or QueryError
 
-``World`` loads a world folder and answers ``cell``, ``height``, ``raycast``/``los``, ``move``
-and ``path`` in world coordinates (``x = region_x * 1920 + local_x``, likewise ``z``), with the
+``World`` loads a world folder and answers ``cell``, ``height``, ``raycast``/``los``, ``move``,
+``snap`` and ``path`` in world coordinates (``x = region_x * 1920 + local_x``, likewise ``z``), with the
 answers of the ``silknav`` command line; ``heights`` and ``paths`` answer numpy arrays of
 queries on all cores. ``silknav.jmxv.NavMesh`` reads and writes navmesh files and their JSON
 form as dicts. Errors are ``silknav.Error`` and its subclasses.
@@ -28,6 +28,7 @@ from ._silknav import (
     Path,
     PathBatch,
     QueryError,
+    Snap,
     World,
     WriteError,
     __version__,
@@ -49,6 +50,7 @@ __all__ = [
     "Path",
     "PathBatch",
     "QueryError",
+    "Snap",
     "World",
     "WriteError",
     "__version__",

@@ -138,11 +138,28 @@ class Move:
     z: float
     """World z of the stop."""
     height: float
-    """The ground height at the stop."""
-    stop: Literal["arrived", "wall", "no-edge"]
+    """The height the server gives the stop (the terrain's, or the object floor's)."""
+    stop: Literal["arrived", "wall", "no-edge", "object-wall", "transition", "looped"]
     """Why the walk stopped there."""
+    cell: Cell
+    """The cell the walk ends in (the walk's own cell, which the server keeps)."""
     edge: Optional[Edge]
     """The wall for ``"wall"``, else None."""
+    object_edge: Optional[ObjectEdge]
+    """The object's edge for ``"object-wall"``, else None."""
+
+@final
+class Snap:
+    """The walkable point nearest a point, as ``silknav snap`` answers it."""
+
+    x: float
+    """World x of the point."""
+    z: float
+    """World z of the point."""
+    distance: float
+    """Its distance from the query point, in world units."""
+    cell: Cell
+    """Its cell, as ``World.cell`` answers it there."""
 
 @final
 class Path:
@@ -207,9 +224,26 @@ class World:
         self, x1: float, z1: float, x2: float, z2: float, y: Optional[float] = None
     ) -> bool:
         """Whether the line of sight is clear. Raises ``QueryError`` as ``raycast``."""
-    def move(self, x1: float, z1: float, x2: float, z2: float) -> Move:
-        """Where a walk from (x1, z1) toward (x2, z2) stops. Raises ``QueryError``
-        (``start-blocked``, ``off-mesh``, ``missing-region``, ``step-limit``)."""
+    def move(
+        self,
+        x1: float,
+        z1: float,
+        x2: float,
+        z2: float,
+        y: Optional[float] = None,
+        *,
+        guard: Literal["one-sided", "symmetric", "off"] = "one-sided",
+        object_checks: bool = True,
+    ) -> Move:
+        """Where a walk from (x1, z1) toward (x2, z2) stops, as ``silknav move`` (``--y``,
+        ``--guard``, ``--no-object-checks``). Raises ``QueryError`` (``start-blocked``,
+        ``too-far``, ``off-mesh``, ``missing-region``, ``step-limit``, ``object-refused``),
+        ``ValueError`` for an unknown guard."""
+    def snap(
+        self, x: float, z: float, y: Optional[float] = None, *, max_distance: float = 100.0
+    ) -> Optional[Snap]:
+        """The walkable point nearest (x, z) within ``max_distance``, or None; as
+        ``silknav snap``. Raises ``ValueError`` for a negative or infinite distance."""
     def path(
         self, x1: float, z1: float, x2: float, z2: float, *, budget: Optional[int] = None
     ) -> Path:

@@ -41,6 +41,9 @@ pub struct Args {
     /// Most corners one path search may expand (the budget of path queries that give none)
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_budget)]
     max_budget: usize,
+    /// Farthest a snap query may look for walkable ground, in world units
+    #[arg(long, value_name = "D", default_value_t = Limits::default().max_snap_distance)]
+    max_snap_distance: f64,
     /// Seconds to read a request and answer it
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().timeout.as_secs_f64())]
     timeout: f64,
@@ -117,10 +120,17 @@ fn limits(args: &Args) -> anyhow::Result<Limits> {
             args.timeout
         );
     }
+    if !(args.max_snap_distance.is_finite() && args.max_snap_distance >= 0.0) {
+        bail!(
+            "--max-snap-distance: expected a distance (a finite number, 0 or more), found {}",
+            args.max_snap_distance
+        );
+    }
     Ok(Limits {
         max_body: positive("max-body", args.max_body)?,
         max_batch: positive("max-batch", args.max_batch)?,
         max_budget: positive("max-budget", args.max_budget)?,
+        max_snap_distance: args.max_snap_distance,
         timeout: Duration::from_secs_f64(args.timeout),
         max_concurrent: positive("max-concurrent", args.max_concurrent)?,
     })

@@ -155,7 +155,8 @@ fn check_all(dir: &Path, root: &Path, bx: [f64; 4], extra: &[&str], budget_bites
     command(vec!["cell"], "/api/cell", &xz, &points);
     command(vec!["height"], "/api/height", &xz, &points);
     command(vec!["los"], "/api/los", &seg, &segments);
-    command(vec!["move"], "/api/move", &seg, &plain(&segments, 4));
+    command(vec!["move"], "/api/move", &seg, &segments);
+    command(vec!["snap"], "/api/snap", &xz, &points);
     command(vec!["path"], "/api/path", &seg, &plain(&segments, 4)[..60]);
     // Across the whole box: searches that need more than one expansion.
     let across = [

@@ -95,6 +95,88 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
 }
 
 #[test]
+fn moves_take_the_command_lines_options_and_snaps_answer_as_the_library() {
+    use silknav::world::{DistanceGuard, MoveOptions};
+    let server = serve(Limits::default());
+    let world = demo_world();
+    let points = open_points(&world, 31);
+    let mut differ = 0;
+    for pair in points.windows(2) {
+        let ([x1, z1], [x2, z2]) = (pair[0], pair[1]);
+        let y = 20.0f32;
+        let q = SegmentQuery {
+            y: Some(y),
+            ..SegmentQuery::new(x1, z1, x2, z2)
+        };
+        for (guard, word, checks) in [
+            (DistanceGuard::OneSided, "one-sided", true),
+            (DistanceGuard::Symmetric, "symmetric", true),
+            (DistanceGuard::Off, "off", false),
+        ] {
+            let options = MoveOptions::new()
+                .with_guard(guard)
+                .with_object_checks(checks);
+            let walk = silknav::query::move_with(&world, q, &options);
+            let expected = serde_json::to_string(&silknav::json::move_along(&walk)).unwrap();
+            let body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2, "y": y,
+                "guard": word, "object_checks": checks});
+            let answer = post(server.addr(), "/api/move", &body.to_string());
+            assert_eq!(answer.status, 200);
+            assert_eq!(answer.text(), expected, "{body}");
+            let plain = silknav::query::move_along(&world, q);
+            differ += usize::from(plain != walk);
+        }
+    }
+    // The guard matters: over 30 pairs of points across three regions, some walks the
+    // server's one-sided guard refuses are made with it off.
+    assert!(differ > 0, "the options changed no walk");
+    let mut snapped = 0;
+    for &[x, z] in &points {
+        for (dx, max) in [(0.0, 100.0), (0.37, 5.0), (3.0, 0.0)] {
+            let q = PointQuery {
+                x: x + dx,
+                z: z - dx,
+                y: None,
+            };
+            let snap = silknav::query::snap(&world, q, max);
+            snapped += usize::from(snap.is_some());
+            if let Some(s) = snap {
+                // A snapped point has a cell: the answer composes with the cell query.
+                let at = PointQuery {
+                    x: s.position.world_x(),
+                    z: s.position.world_z(),
+                    y: None,
+                };
+                assert!(silknav::query::cell(&world, at).is_some(), "{q:?} -> {s:?}");
+            }
+            let expected = serde_json::to_string(&silknav::json::snap(snap)).unwrap();
+            let body = serde_json::json!({"x": x + dx, "z": z - dx, "max_distance": max});
+            let answer = post(server.addr(), "/api/snap", &body.to_string());
+            assert_eq!(answer.status, 200);
+            assert_eq!(answer.text(), expected, "{body}");
+        }
+    }
+    assert!(snapped > 30, "open points snap to themselves: {snapped}");
+    let bodies = [
+        r#"{"x":246000,"z":123000}"#,
+        r#"{"x":1,"z":2,"max_distance":0}"#,
+    ];
+    let answer = post(
+        server.addr(),
+        "/api/snap",
+        &format!("[{}]", bodies.join(",")),
+    );
+    let expected: Vec<String> = [(246000.0, 123000.0, 100.0), (1.0, 2.0, 0.0)]
+        .iter()
+        .map(|&(x, z, max)| {
+            let snap = silknav::query::snap(&world, PointQuery { x, z, y: None }, max);
+            serde_json::to_string(&silknav::json::snap(snap)).unwrap()
+        })
+        .collect();
+    assert_eq!(answer.text(), format!("[{}]", expected.join(",")));
+}
+
+#[test]
 fn bad_requests_name_the_field() {
     let server = serve(Limits::default());
     let bad = |path: &str, body: &str| {
@@ -124,6 +206,17 @@ fn bad_requests_name_the_field() {
     assert!(message.contains("expected"), "{message}");
     let (field, _) = bad("/api/path", r#"{"x1":1,"z1":2,"x2":3,"z2":4,"budget":1.5}"#);
     assert_eq!(field, "budget");
+    let (field, message) = bad(
+        "/api/move",
+        r#"{"x1":1,"z1":2,"x2":3,"z2":4,"guard":"both"}"#,
+    );
+    assert_eq!(field, "guard");
+    assert!(message.contains("one-sided"), "{message}");
+    let (field, _) = bad(
+        "/api/snap",
+        r#"[{"x":1,"z":2},{"x":1,"z":2,"max_distance":-1}]"#,
+    );
+    assert_eq!(field, "[1].max_distance");
 }
 
 #[test]

@@ -104,6 +104,14 @@ fn batches_and_budgets_over_the_limits_are_refused() {
         "{j}"
     );
     assert_eq!(post(server.addr(), "/api/path", &path(50)).status, 200);
+    let snap = |d: f64| format!(r#"{{"x":246000,"z":123000,"max_distance":{d}}}"#);
+    assert_eq!(post(server.addr(), "/api/snap", &snap(1920.0)).status, 200);
+    let j = refused(
+        &post(server.addr(), "/api/snap", &snap(1920.5)),
+        400,
+        "max-snap-distance",
+    );
+    assert_eq!(j["max"], 1920);
 }
 
 #[test]
