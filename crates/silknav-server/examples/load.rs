@@ -67,7 +67,15 @@ fn rss_mib() -> f64 {
 }
 
 /// The endpoints the clients ask, in turn.
-const ENDPOINTS: [&str; 6] = ["cell", "height", "los", "move", "path", "height batch"];
+const ENDPOINTS: [&str; 7] = [
+    "cell",
+    "height",
+    "los",
+    "move",
+    "path",
+    "snap",
+    "height batch",
+];
 
 /// Open points of the world to ask about.
 fn open_points(world: &World, count: usize) -> Vec<[f64; 2]> {
@@ -108,6 +116,15 @@ fn query(points: &[[f64; 2]], rng: &mut SplitMix64, k: usize) -> (&'static str, 
         4 => (
             "/api/path",
             format!(r#"{{"x1":{x1},"z1":{z1},"x2":{x2},"z2":{z2}}}"#),
+        ),
+        // Clicks beside the open points, some on blocked ground.
+        5 => (
+            "/api/snap",
+            format!(
+                r#"{{"x":{},"z":{},"max_distance":50}}"#,
+                x1 + 13.0,
+                z1 - 7.0
+            ),
         ),
         _ => {
             let batch: Vec<String> = (0..50)
