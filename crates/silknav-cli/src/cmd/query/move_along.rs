@@ -1,5 +1,5 @@
 //! `silknav move DIR X1 Z1 X2 Z2 [--y Y] [--guard one-sided|symmetric|off]
-//! [--no-object-checks] [--terrain-only]`: where a walk from the start toward the end stops, as the game server
+//! [--no-object-checks]`: where a walk from the start toward the end stops, as the game server
 //! walks it.
 //!
 //! Text: `X Z REASON height H cell CELL [edge EDGE]`: the stop in world coordinates, why the
@@ -36,10 +36,6 @@ pub struct MoveArgs {
     /// probe along the way fails the move
     #[arg(long)]
     no_object_checks: bool,
-    /// Walk the terrain alone, as if no object were loaded: the ground `silknav path` finds
-    /// its paths on, and the walk its legs are checked with
-    #[arg(long)]
-    terrain_only: bool,
 }
 
 /// [`DistanceGuard`] on the command line.
@@ -77,8 +73,7 @@ pub fn ask(world: &World, n: &[f64], y: Option<f32>, options: &MoveOptions) -> M
 pub fn run(args: &MoveArgs) -> anyhow::Result<Status> {
     let options = MoveOptions::new()
         .with_guard(args.guard.into())
-        .with_object_checks(!args.no_object_checks)
-        .with_terrain_only(args.terrain_only);
+        .with_object_checks(!args.no_object_checks);
     let default_y = args.segment.y;
     super::run_range(
         &args.segment.segment.world,
