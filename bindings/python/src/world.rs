@@ -239,6 +239,8 @@ impl PyWorld {
         let path = silknav::WorldPath {
             waypoints,
             length: path.length,
+            exact_length: path.length,
+            exact: false,
         };
         Ok(self
             .world

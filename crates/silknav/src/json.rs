@@ -12,7 +12,7 @@
 //! | [`los`] | `{"clear":true}`, `{"clear":false,"x":..,"z":..,"t":..,"edge":..,"object_edge":..,"normal":[..]}`, or `{"clear":null,"error":"start-blocked"}` |
 //! | [`move_along`] | `{"x":..,"z":..,"height":..,"stop":"wall","cell":{..},"edge":..,"object_edge":..}` or `{"stop":null,"error":"off-mesh"}` (with `"region"` for `missing-region`) |
 //! | [`snap`] | `{"x":..,"z":..,"distance":..,"cell":{..}}` or all null |
-//! | [`path`] | `{"length":..,"waypoints":[[x,z],..],"cells":[{"region","cell"},..]}` or `{"length":null,"error":"unreachable"}` |
+//! | [`path`] | `{"length":..,"exact_length":..,"mode":"walkable","waypoints":[[x,z],..],"cells":[{"region","cell"},..]}` or `{"length":null,"error":"unreachable"}` |
 //! | [`regions`] | `{"count":N,"bounds":{..},"regions":[{"region":"4080","x":..,"z":..,"bounds":{..}},..]}` |
 //!
 //! Points are world coordinates as `f64`: the shortest decimal that reads back to the same
@@ -250,7 +250,14 @@ pub fn snap(answer: Option<Snap>) -> SnapAnswer {
 /// The answer of a path query.
 #[derive(Debug, Serialize)]
 pub struct Path {
+    /// The walked length: the sum of the legs between the waypoints.
     length: Option<f64>,
+    /// The exact shortest path's length (equal to `length` in mode `exact`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact_length: Option<f64>,
+    /// `walkable` (every leg accepted by the server's walk on the terrain) or `exact`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     waypoints: Option<Vec<[f64; 2]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -271,6 +278,8 @@ pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
     match answer {
         Ok(p) => Path {
             length: Some(p.length),
+            exact_length: Some(p.exact_length),
+            mode: Some(if p.exact { "exact" } else { "walkable" }),
             waypoints: Some(
                 p.waypoints
                     .iter()
@@ -291,6 +300,8 @@ pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
         },
         Err(e) => Path {
             length: None,
+            exact_length: None,
+            mode: None,
             waypoints: None,
             cells: None,
             error: Some(e.word()),

@@ -90,7 +90,7 @@ mod rng;
 pub mod world;
 pub mod worldgen;
 
-pub use path::{PathError, PathIndexStats, PathScratch, WorldPath};
+pub use path::{PathError, PathIndexStats, PathOptions, PathScratch, WorldPath, DEFAULT_CLEARANCE};
 pub use world::{
     CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndexFound, PathIndexUse,
     Position, World,

@@ -33,7 +33,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::path::{PathError, PathScratch, WorldPath};
+use crate::path::{PathError, PathOptions, PathScratch, WorldPath};
 use crate::world::{
     CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, Snap, World,
 };
@@ -180,8 +180,8 @@ pub fn move_with(
     world.move_with(from, to, &options)
 }
 
-/// The shortest path from the start to the end: [`World::find_path`], within the scratch's
-/// budget.
+/// The walkable shortest path from the start to the end: [`World::find_path`], within the
+/// scratch's budget.
 ///
 /// # Errors
 /// As for [`World::find_path`]; a start outside the id space is [`PathError::StartBlocked`],
@@ -191,10 +191,24 @@ pub fn path(
     q: SegmentQuery,
     scratch: &mut PathScratch,
 ) -> Result<WorldPath, PathError> {
+    path_with(world, q, &PathOptions::default(), scratch)
+}
+
+/// [`path`] with [`PathOptions`] (the exact path, or another clearance):
+/// [`World::find_path_with`].
+///
+/// # Errors
+/// As for [`path`].
+pub fn path_with(
+    world: &World,
+    q: SegmentQuery,
+    options: &PathOptions,
+    scratch: &mut PathScratch,
+) -> Result<WorldPath, PathError> {
     let (from, to) = q.ends();
     let from = from.ok_or(PathError::StartBlocked)?;
     let to = to.ok_or(PathError::GoalBlocked)?;
-    world.find_path(from, to, scratch)
+    world.find_path_with(from, to, options, scratch)
 }
 
 /// The terrain heights at many points `[x, z]`, on all cores: `out[i]` is [`height`] of
@@ -254,6 +268,16 @@ pub fn paths(
     segments: &[[f64; 4]],
     budget: Option<usize>,
 ) -> Vec<Result<WorldPath, PathError>> {
+    paths_with(world, segments, budget, &PathOptions::default())
+}
+
+/// [`paths`] with [`PathOptions`]: element `i` is [`path_with`] of `segments[i]`.
+pub fn paths_with(
+    world: &World,
+    segments: &[[f64; 4]],
+    budget: Option<usize>,
+    options: &PathOptions,
+) -> Vec<Result<WorldPath, PathError>> {
     if !segments.is_empty() {
         world.prepare_paths();
     }
@@ -261,7 +285,12 @@ pub fn paths(
     segments
         .par_iter()
         .map_init(scratch, |scratch, s| {
-            path(world, SegmentQuery::new(s[0], s[1], s[2], s[3]), scratch)
+            path_with(
+                world,
+                SegmentQuery::new(s[0], s[1], s[2], s[3]),
+                options,
+                scratch,
+            )
         })
         .collect()
 }

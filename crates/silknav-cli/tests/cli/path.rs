@@ -252,8 +252,14 @@ fn json_has_the_length_the_waypoints_and_the_cells() {
     let json: Value = serde_json::from_str(run.stdout.trim_end()).unwrap();
     let path = library_path(&world, from, to).unwrap();
     let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["cells", "length", "waypoints"], "(sorted) {json}");
+    assert_eq!(
+        keys,
+        ["cells", "exact_length", "length", "mode", "waypoints"],
+        "(sorted) {json}"
+    );
     assert_eq!(json["length"].as_f64(), Some(path.length), "exact");
+    assert_eq!(json["exact_length"].as_f64(), Some(path.exact_length));
+    assert_eq!(json["mode"], "walkable");
     let waypoints: Vec<[f64; 2]> = json["waypoints"]
         .as_array()
         .unwrap()
@@ -413,4 +419,85 @@ fn the_demo_finds_draws_and_prints_paths() {
             text(&world.find_path(a, b, &mut PathScratch::new()))
         );
     }
+}
+
+/// The composition users make: every leg of a `path` answer handed to `move` (on the terrain
+/// paths use, `--terrain-only`) arrives at the leg's end; the exact path's legs often do not.
+#[test]
+fn every_leg_of_a_path_arrives_under_move() {
+    let dir = temp();
+    gen_world(dir.path(), "g", 1, "3x3");
+    let queries = [
+        "246110 123350 251170 128170",
+        "246110 128170 251170 123350",
+        "245930 125470 251350 126050",
+        "248390 125870 248610 125870",
+    ];
+    let batch = queries.join("\n") + "\n";
+    let mut exact_refused = 0;
+    for (extra, walkable) in [(&[][..], true), (&["--exact"][..], false)] {
+        let mut args = vec!["path", "g", "--terrain-only"];
+        args.extend_from_slice(extra);
+        let run = silknav_with_stdin(dir.path(), &args, batch.as_bytes());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let mut legs = String::new();
+        for line in run.stdout.lines() {
+            let (_, points) = parse_answer(line);
+            for leg in points.windows(2) {
+                legs += &format!("{} {} {} {}\n", leg[0][0], leg[0][1], leg[1][0], leg[1][1]);
+            }
+        }
+        let moved = silknav_with_stdin(
+            dir.path(),
+            &["move", "g", "--terrain-only"],
+            legs.as_bytes(),
+        );
+        assert_eq!(moved.code, 0, "{}", moved.stderr);
+        let answers: Vec<&str> = moved.stdout.lines().collect();
+        assert_eq!(answers.len(), legs.lines().count());
+        for (leg, answer) in legs.lines().zip(&answers) {
+            let arrived = answer.split(' ').nth(2) == Some("arrived");
+            if walkable {
+                assert!(arrived, "{leg}: {answer}");
+                // The walk stops at the leg's end: the next leg starts there.
+                let end: Vec<&str> = leg.split(' ').skip(2).collect();
+                let stop: Vec<&str> = answer.split(' ').take(2).collect();
+                let close = end.iter().zip(&stop).all(|(a, b)| {
+                    (a.parse::<f64>().unwrap() - b.parse::<f64>().unwrap()).abs() < 1e-3
+                });
+                assert!(close, "{leg}: {answer}");
+            } else if !arrived {
+                exact_refused += 1;
+            }
+        }
+        // JSON says which mode and both lengths.
+        let mut args = vec!["path", "g", "--json", "--terrain-only"];
+        args.extend_from_slice(extra);
+        args.extend(queries[0].split(' '));
+        let json: Value = serde_json::from_str(silknav(dir.path(), &args).stdout.trim()).unwrap();
+        assert_eq!(json["mode"], if walkable { "walkable" } else { "exact" });
+        let (length, exact) = (
+            json["length"].as_f64().unwrap(),
+            json["exact_length"].as_f64().unwrap(),
+        );
+        assert!(length >= exact - 1e-3 && length <= exact + 1.0, "{json}");
+    }
+    assert!(
+        exact_refused > 0,
+        "the exact waypoints are refused somewhere"
+    );
+    let bad = silknav(
+        dir.path(),
+        &[
+            "path",
+            "g",
+            "--clearance",
+            "0",
+            "246110",
+            "123350",
+            "251170",
+            "128170",
+        ],
+    );
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
 }

@@ -16,6 +16,49 @@
 //!   derived any-angle lengths of the Moving AI benchmark agree).
 //!
 //! Consecutive waypoints always have line of sight, and the length is the sum of the legs.
+//! That is the *exact* path ([`PathOptions::exact`], `silknav path --exact`).
+//!
+//! # Walkable paths (the default)
+//! The exact path turns on the corners of blocked ground, where the server's walk refuses
+//! to start (a point on a tile corner belongs to the tile on its +x/+z side) or stops at once
+//! (a walk that starts on its cell's side cannot leave through it). So by default
+//! [`World::find_path`] returns a path every leg of which the server's walk *on the terrain*
+//! ([`crate::world::MoveOptions::terrain_only`], `silknav move --terrain-only`: the ground
+//! paths are found on; objects are not part of paths yet) walks from its start to its end,
+//! stopping with [`crate::world::MoveStop::Arrived`]:
+//! - the start and goal must lie where the walk can start and end: the tile each belongs to
+//!   (half-open, as for [`World::cell_at`]) must be open, else [`PathError::StartBlocked`] /
+//!   [`PathError::GoalBlocked`], as `silknav move` answers `start-blocked`;
+//! - each corner is replaced by a point `clearance` units off both grid lines through it
+//!   ([`PathOptions::clearance`], [`DEFAULT_CLEARANCE`] = 0.001), on the open side of the
+//!   bend; a bend sharper than 90° (round the end of a thin wall) gets two or three such
+//!   points round the corner;
+//! - a leg reaching farther than 1900 units along x or z is cut into equal legs (the server
+//!   refuses goals more than 1920 units east or north; the cut holds for the symmetric guard
+//!   too);
+//! - every leg is walked; a refused leg is repaired by inserting, in order: from a start on a
+//!   grid line, a first step `clearance` into its own tile; to a goal on a grid line, a last
+//!   step from inside its own tile; otherwise, for each grid vertex with obstacles that the
+//!   leg passes within `2·clearance + 0.5` units (where the exact path grazes a vertex or
+//!   runs along a wall and switches sides), a point `clearance` off that vertex on the leg's
+//!   open side. The new legs are walked in turn. A leg that no repair fixes (or more than 64
+//!   repairs) answers [`PathError::NotWalkable`] rather than a path that lies; on the test
+//!   worlds that never happens.
+//!
+//! [`WorldPath::length`] is the walked polyline's length, [`WorldPath::exact_length`] the
+//! exact optimum's. The walked length is at most `exact_length + 7·clearance·turns` (turns:
+//! the exact path's corners; up to three points per corner, each `√2·clearance` or
+//! `2·clearance` round it), plus the f32 rounding of the waypoints (under 0.001 each): the
+//! cost of walkability is a few thousandths of a unit per turn.
+//!
+//! The default clearance is measured: `cargo test -p silknav --lib clearance_experiment --
+//! --ignored --nocapture` finds random paths (200 queries per world) on three generated
+//! 3×3-region worlds and the five Moving AI maps, and walks every leg. Of 1,462 paths, 310 had
+//! a refused leg before repairs at every clearance from 0.0005 to 0.5 (starts and goals on
+//! tile sides, exact legs along walls that switch sides); with repairs, none is left at any
+//! clearance from 0.0005 to 1; at 0.0001 (below the f32 resolution of region coordinates
+//! above 1024, 0.000122) 293 paths are not walkable. 0.0005 is thus the smallest value that
+//! works; the default, 0.001, keeps a factor 2 from it.
 //!
 //! # Method
 //! A shortest path turns only at *corners*: grid vertices where the obstacles meeting there fit
@@ -60,15 +103,71 @@ mod graph;
 pub(crate) mod index;
 mod search;
 mod visibility;
+pub(crate) mod walkable;
+
+/// The default [`PathOptions::clearance`]: how far (in world units, along x and along z) a
+/// walkable path passes off the corners it turns at. See the [module docs](self) for how it
+/// was measured.
+pub const DEFAULT_CLEARANCE: f64 = 0.001;
+
+/// How a path is made: walkable by the server's walk (the default) or the exact optimum.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct PathOptions {
+    /// Answer the exact shortest path, whose waypoints sit on the corners of blocked ground
+    /// (where the server's walk may refuse to start or stop at once), instead of the walkable
+    /// one (`false`, the default).
+    pub exact: bool,
+    /// How far a walkable path's turning points lie off the corners, along x and along z
+    /// ([`DEFAULT_CLEARANCE`]); ignored with [`PathOptions::exact`]. Meant to be small
+    /// against a tile (20 units): values from 0.001 to 5 are sensible.
+    pub clearance: f64,
+}
+
+impl Default for PathOptions {
+    fn default() -> PathOptions {
+        PathOptions {
+            exact: false,
+            clearance: DEFAULT_CLEARANCE,
+        }
+    }
+}
+
+impl PathOptions {
+    /// Walkable paths with the default clearance.
+    pub fn new() -> PathOptions {
+        PathOptions::default()
+    }
+
+    /// The exact shortest paths (today's waypoints on the corners).
+    pub fn exact() -> PathOptions {
+        PathOptions {
+            exact: true,
+            ..PathOptions::default()
+        }
+    }
+
+    /// These options with another clearance.
+    pub fn with_clearance(mut self, clearance: f64) -> PathOptions {
+        self.clearance = clearance;
+        self
+    }
+}
 
 /// A path from a start to a goal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorldPath {
-    /// The start, the corners the path turns at, and the goal (two points even when start and
-    /// goal coincide). The start and goal are the positions given, verbatim.
+    /// The start, the points the path turns at, and the goal (two points even when start and
+    /// goal coincide). The start and goal are the positions given, verbatim. For an exact
+    /// path the turning points are the corners; for a walkable one, points off the corners,
+    /// cut points of long legs and the repairs' points ([module docs](self)).
     pub waypoints: Vec<Position>,
-    /// Euclidean length in world units: the sum of the segments.
+    /// Euclidean length in world units of the waypoints' polyline: the sum of the legs.
     pub length: f64,
+    /// The length of the exact shortest path (equal to `length` for an exact path).
+    pub exact_length: f64,
+    /// Whether the waypoints are the exact shortest path's ([`PathOptions::exact`]).
+    pub exact: bool,
 }
 
 /// Why no path was returned.
@@ -83,17 +182,22 @@ pub enum PathError {
     Unreachable,
     /// The search expanded more corners than the scratch's budget allows.
     BudgetExceeded,
+    /// A shortest path exists, but no walkable one was made from it: a leg the terrain walk
+    /// refuses survived the repairs. Never seen on the test worlds; the exact path
+    /// ([`PathOptions::exact`]) is still there.
+    NotWalkable,
 }
 
 impl PathError {
     /// One word for command lines: `start-blocked`, `goal-blocked`, `unreachable`,
-    /// `budget-exceeded`.
+    /// `budget-exceeded`, `not-walkable`.
     pub const fn word(self) -> &'static str {
         match self {
             PathError::StartBlocked => "start-blocked",
             PathError::GoalBlocked => "goal-blocked",
             PathError::Unreachable => "unreachable",
             PathError::BudgetExceeded => "budget-exceeded",
+            PathError::NotWalkable => "not-walkable",
         }
     }
 }
@@ -105,6 +209,7 @@ impl fmt::Display for PathError {
             PathError::GoalBlocked => "the goal is not on walkable ground",
             PathError::Unreachable => "no path connects start and goal",
             PathError::BudgetExceeded => "the search exceeded its budget",
+            PathError::NotWalkable => "no walkable path was made from the shortest path",
         })
     }
 }
@@ -181,26 +286,68 @@ impl PathIndexStats {
 }
 
 impl World {
-    /// The shortest path from `from` to `to`: see the [module docs](crate::path) for the
-    /// exact rules. Builds the path index first if this world has none yet
-    /// ([`World::prepare_paths`]).
+    /// The walkable shortest path from `from` to `to` ([`PathOptions::default`]): see the
+    /// [module docs](crate::path) for the exact rules. Builds the path index first if this
+    /// world has none yet ([`World::prepare_paths`]).
     ///
     /// # Errors
-    /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] off the walkable ground,
-    /// [`PathError::Unreachable`] when no path exists (answered from the connected components
-    /// without a search), [`PathError::BudgetExceeded`] when the scratch's budget runs out.
+    /// As for [`World::find_path_with`].
     pub fn find_path(
         &self,
         from: Position,
         to: Position,
         scratch: &mut PathScratch,
     ) -> Result<WorldPath, PathError> {
+        self.find_path_with(from, to, &PathOptions::default(), scratch)
+    }
+
+    /// The path from `from` to `to` made as `options` say: walkable (the default) or exact.
+    /// See the [module docs](crate::path) for the rules.
+    ///
+    /// # Errors
+    /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] off the walkable ground (for a
+    /// walkable path: where the server's walk cannot start, or end, on the terrain),
+    /// [`PathError::Unreachable`] when no path exists (answered from the connected components
+    /// without a search), [`PathError::BudgetExceeded`] when the scratch's budget runs out,
+    /// [`PathError::NotWalkable`] when a walkable path was asked for and a leg survives the
+    /// repairs (never seen on the test worlds).
+    pub fn find_path_with(
+        &self,
+        from: Position,
+        to: Position,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+    ) -> Result<WorldPath, PathError> {
+        self.find_path_counting(from, to, options, scratch, true)
+            .map(|(path, _)| path)
+    }
+
+    /// [`World::find_path_with`], also returning how many legs were repaired; without
+    /// `repair`, a walkable path fails at the first leg the walk refuses (the clearance
+    /// experiment measures with it off).
+    pub(crate) fn find_path_counting(
+        &self,
+        from: Position,
+        to: Position,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        repair: bool,
+    ) -> Result<(WorldPath, usize), PathError> {
         let index = self.path_index();
         let ground = Grid::global(self);
         let s = [from.world_x(), from.world_z()];
         let t = [to.world_x(), to.world_z()];
         let start = search::endpoint(index, &ground, s).ok_or(PathError::StartBlocked)?;
         let goal = search::endpoint(index, &ground, t).ok_or(PathError::GoalBlocked)?;
+        if !options.exact {
+            // The server's walk starts, and ends, only on the tile a point belongs to.
+            if self.terrain_cell_at(from).is_none() {
+                return Err(PathError::StartBlocked);
+            }
+            if self.terrain_cell_at(to).is_none() {
+                return Err(PathError::GoalBlocked);
+            }
+        }
         let connected = start.roots().iter().any(|&a| {
             goal.roots()
                 .iter()
@@ -218,27 +365,46 @@ impl World {
         } else {
             scratch.search.run(index, &start, &goal, budget)?;
         }
-        let mut waypoints = Vec::with_capacity(scratch.search.corners.len() + 2);
-        waypoints.push(from);
-        for &c in &scratch.search.corners {
-            let p = index.corners[c as usize].point();
-            waypoints
-                .push(Position::from_world(p[0], p[1]).expect("corners lie in loaded regions"));
+        let mut exact = Vec::with_capacity(scratch.search.corners.len() + 2);
+        exact.push(s);
+        exact.extend(
+            scratch
+                .search
+                .corners
+                .iter()
+                .map(|&c| index.corners[c as usize].point()),
+        );
+        exact.push(t);
+        let exact_length = polyline_length(&exact);
+        if options.exact {
+            let mut waypoints = Vec::with_capacity(exact.len());
+            waypoints.push(from);
+            for p in &exact[1..exact.len() - 1] {
+                waypoints
+                    .push(Position::from_world(p[0], p[1]).expect("corners lie in loaded regions"));
+            }
+            waypoints.push(to);
+            let path = WorldPath {
+                waypoints,
+                length: exact_length,
+                exact_length,
+                exact: true,
+            };
+            return Ok((path, 0));
         }
-        waypoints.push(to);
-        let mut length = 0.0;
-        let mut previous = s;
-        for p in scratch
-            .search
-            .corners
+        let (waypoints, repairs) =
+            walkable::walkable(self, from, to, &exact, options.clearance, repair)?;
+        let points: Vec<[f64; 2]> = waypoints
             .iter()
-            .map(|&c| index.corners[c as usize].point())
-            .chain(std::iter::once(t))
-        {
-            length += (p[0] - previous[0]).hypot(p[1] - previous[1]);
-            previous = p;
-        }
-        Ok(WorldPath { waypoints, length })
+            .map(|w| [w.world_x(), w.world_z()])
+            .collect();
+        let path = WorldPath {
+            length: polyline_length(&points),
+            waypoints,
+            exact_length,
+            exact: false,
+        };
+        Ok((path, repairs))
     }
 
     /// The cells a path passes through, in order (each once per visit). Where a segment runs
@@ -354,6 +520,14 @@ impl World {
         })?;
         Ok(length)
     }
+}
+
+/// The sum of the segments' lengths.
+fn polyline_length(points: &[[f64; 2]]) -> f64 {
+    points
+        .windows(2)
+        .map(|w| search::distance(w[0], w[1]))
+        .sum()
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use super::index::{direction_class, vertex_point, PathIndex, NONE};
 use super::visibility::{scan, sees, Cone, ScanScratch};
+use super::{PathError, PathOptions, PathScratch};
 use crate::{Position, World};
 use jmxv::nvm::EDGE_BLOCKED;
 
@@ -267,4 +268,118 @@ fn the_graph_equals_the_one_of_full_scans() {
         "generated 2×2",
         &World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m))),
     );
+}
+
+/// Random points of the walkable ground in a world's bounding box: anywhere, on a tile corner
+/// or on a tile side, where the server's walk can start (the tile the point belongs to is
+/// open).
+fn random_points(world: &World, rng: &mut crate::rng::SplitMix64, n: usize) -> Vec<Position> {
+    let ids: Vec<_> = world.regions().collect();
+    let (x0, x1) = (
+        ids.iter().map(|r| r.x()).min().unwrap(),
+        ids.iter().map(|r| r.x()).max().unwrap(),
+    );
+    let (z0, z1) = (
+        ids.iter().map(|r| r.z()).min().unwrap(),
+        ids.iter().map(|r| r.z()).max().unwrap(),
+    );
+    let size = 1920.0;
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let x = (f64::from(x0) + rng.unit() * f64::from(x1 - x0 + 1)) * size;
+        let z = (f64::from(z0) + rng.unit() * f64::from(z1 - z0 + 1)) * size;
+        let (x, z) = match rng.range(0, 4) {
+            0 => ((x / 20.0).round() * 20.0, (z / 20.0).round() * 20.0),
+            1 => ((x / 20.0).round() * 20.0, z),
+            _ => (x, z),
+        };
+        if let Some(p) = Position::from_world(x, z).filter(|&p| world.terrain_cell_at(p).is_some())
+        {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The test worlds of the clearance experiment: generated worlds and the Moving AI maps.
+fn experiment_worlds() -> Vec<(String, World)> {
+    use crate::worldgen::{generate, GenOptions, Landscape};
+    let mut worlds = Vec::new();
+    for (seed, landscape) in [
+        (1, Landscape::Rugged),
+        (2, Landscape::Rugged),
+        (3, Landscape::Rugged),
+    ] {
+        let generated = generate(&GenOptions {
+            seed,
+            width: 3,
+            height: 3,
+            origin: crate::worldgen::DEFAULT_ORIGIN,
+            landscape,
+        })
+        .unwrap();
+        let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+        worlds.push((format!("generated seed {seed}"), world));
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai/maps");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    for name in names {
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+        let meshes = crate::movingai::GridMap::parse(&text)
+            .unwrap()
+            .to_world((10, 20))
+            .unwrap();
+        worlds.push((
+            name,
+            World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m))),
+        ));
+    }
+    worlds
+}
+
+/// The clearance experiment behind [`super::DEFAULT_CLEARANCE`]: for each clearance, how many
+/// random paths on the test worlds have a leg the terrain walk refuses when the corners are
+/// only moved off (repairs off), and how many still fail with the repairs on.
+///
+/// `cargo test -p silknav --lib clearance_experiment -- --ignored --nocapture`
+#[test]
+#[ignore = "an experiment: prints a table, takes a minute"]
+fn clearance_experiment() {
+    let worlds = experiment_worlds();
+    let clearances = [0.0, 0.0001, 0.0005, 0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0];
+    let mut scratch = PathScratch::new();
+    println!("clearance: paths, legs, paths with a refused leg (no repairs), paths not walkable / repairs (with repairs)");
+    for &clearance in &clearances {
+        let options = PathOptions::new().with_clearance(clearance);
+        let (mut paths, mut legs, mut refused, mut failed, mut repairs) = (0, 0, 0, 0, 0);
+        for (_, world) in &worlds {
+            world.prepare_paths();
+            let mut rng = crate::rng::SplitMix64::new(7);
+            let points = random_points(world, &mut rng, 400);
+            for pair in points.chunks(2) {
+                let found =
+                    world.find_path_counting(pair[0], pair[1], &options, &mut scratch, false);
+                match found {
+                    Ok((path, _)) => {
+                        paths += 1;
+                        legs += path.waypoints.len() - 1;
+                    }
+                    Err(PathError::NotWalkable) => {
+                        paths += 1;
+                        refused += 1;
+                    }
+                    Err(_) => continue,
+                }
+                match world.find_path_counting(pair[0], pair[1], &options, &mut scratch, true) {
+                    Ok((_, r)) => repairs += r,
+                    Err(_) => failed += 1,
+                }
+            }
+        }
+        println!("{clearance:>6}: {paths} paths, {legs} legs, {refused} refused (no repairs); {failed} not walkable, {repairs} repairs");
+    }
 }

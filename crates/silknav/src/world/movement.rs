@@ -184,6 +184,11 @@ pub struct MoveOptions {
     /// along the way fail moves that cross an object (`true`, the default, as line of sight
     /// and walls that stop walkers need); `false` walks as with the flag 0.
     pub object_checks: bool,
+    /// Walk the terrain alone, as if no object were loaded (`false`, the default, walks as
+    /// the server does, objects included): the start is on the terrain, no object is probed,
+    /// entered or checked, and the goal's height is the terrain's. This is the ground paths
+    /// are found on ([`crate::path`]), so it is the walk that checks their legs.
+    pub terrain_only: bool,
 }
 
 impl Default for MoveOptions {
@@ -193,6 +198,7 @@ impl Default for MoveOptions {
             start_y: None,
             goal_y: None,
             object_checks: true,
+            terrain_only: false,
         }
     }
 }
@@ -224,6 +230,12 @@ impl MoveOptions {
     /// These options with the object checks on or off ([`MoveOptions::object_checks`]).
     pub fn with_object_checks(mut self, on: bool) -> MoveOptions {
         self.object_checks = on;
+        self
+    }
+
+    /// These options walking the terrain alone, or not ([`MoveOptions::terrain_only`]).
+    pub fn with_terrain_only(mut self, on: bool) -> MoveOptions {
+        self.terrain_only = on;
         self
     }
 }
@@ -415,6 +427,8 @@ struct Walker<'w, 't> {
     stop: MoveStop,
     /// How deep in probes: only the walk itself (depth 0) records its stop and its trace.
     depth: u32,
+    /// Whether objects take part ([`MoveOptions::terrain_only`] off).
+    objects: bool,
     trace: Option<&'t mut Vec<Position>>,
 }
 
@@ -498,16 +512,26 @@ impl World {
         if let Some(trace) = trace.as_deref_mut() {
             trace.push(from);
         }
-        let start = self
-            .start_surface(from, options.start_y)
-            .ok_or(MoveError::StartNotWalkable)?;
+        let start = if options.terrain_only {
+            self.terrain_surface(from)
+        } else {
+            self.start_surface(from, options.start_y)
+        }
+        .ok_or(MoveError::StartNotWalkable)?;
         let source = self.nav_pos(&start);
         if !to.x.is_finite() || !to.z.is_finite() {
             return Err(MoveError::OffMesh);
         }
         let goal_y = options
             .goal_y
-            .or_else(|| self.height_at_y(to, start.y))
+            .or_else(|| {
+                if options.terrain_only {
+                    let to = to.normalized()?;
+                    find_height(self.region(to.region)?, to.x, to.z)
+                } else {
+                    self.height_at_y(to, start.y)
+                }
+            })
             .unwrap_or(start.y);
         let mut walker = Walker {
             world: self,
@@ -516,6 +540,7 @@ impl World {
             skip: None,
             stop: MoveStop::Arrived,
             depth: 0,
+            objects: !options.terrain_only,
             trace,
         };
         let dest = NavPos {
@@ -545,22 +570,26 @@ impl World {
             Some(_) => return None,
             None => match self.highest_object(from) {
                 Some(r) => r,
-                None => {
-                    let slot = self.region_slot(from.region)?;
-                    let region = &self.regions[slot];
-                    let cell = self.tile_cell(region, from)?;
-                    Resolved {
-                        slot,
-                        pos: from,
-                        quad: cell,
-                        object: None,
-                        y: find_height(region, from.x, from.z)?,
-                        has_cell: true,
-                    }
-                }
+                None => self.terrain_surface(from)?,
             },
         };
         r.has_cell.then_some(r)
+    }
+
+    /// The terrain under a point as a walk's start, at the terrain's height; `None` on a
+    /// blocked tile or outside the loaded regions.
+    fn terrain_surface(&self, from: Position) -> Option<Resolved> {
+        let slot = self.region_slot(from.region)?;
+        let region = &self.regions[slot];
+        let cell = self.tile_cell(region, from)?;
+        Some(Resolved {
+            slot,
+            pos: from,
+            quad: cell,
+            object: None,
+            y: find_height(region, from.x, from.z)?,
+            has_cell: true,
+        })
     }
 
     /// A resolved point as the server's moves carry it.
@@ -731,7 +760,12 @@ impl Walker<'_, '_> {
             let region = &world.regions[qs];
             let mut best: Option<(f32, Out)> = None;
             self.depth += 1;
-            for &k in region.objects_of_cell(qc) {
+            let listed = if self.objects {
+                region.objects_of_cell(qc)
+            } else {
+                &[]
+            };
+            for &k in listed {
                 let inst = Inst { slot: qs, index: k };
                 if self.skip == Some(inst) || world.objects.placement(qs, k).is_none() {
                     continue;
@@ -1112,6 +1146,9 @@ impl Walker<'_, '_> {
         let Cell::Quad { slot, cell } = src.cell else {
             return false;
         };
+        if !self.objects {
+            return false;
+        }
         let world = self.world;
         let saved = self.ctx;
         self.ctx = MoveContext::new(SERVER_BUDGET);

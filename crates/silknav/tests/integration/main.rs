@@ -14,5 +14,6 @@ mod paths;
 mod queries;
 mod server_walk;
 mod snap;
+mod walkable;
 mod world_coordinates;
 mod worlds;

@@ -2,7 +2,7 @@
 //! scenario files, on the Moving AI maps (the committed `tests/data/movingai`) imported as
 //! worlds.
 
-use silknav::{PathError, PathScratch, Position, World};
+use silknav::{PathError, PathOptions, PathScratch, Position, World};
 use silknav_testkit::movingai;
 
 const ORIGIN: (u8, u8) = (10, 20);
@@ -26,7 +26,7 @@ fn check_map(name: &str) {
     for (s, o) in scenarios.iter().zip(&octile) {
         assert_eq!((s.start, s.goal), (o.start, o.goal));
         let (a, b) = (point(s.start.0, s.start.1), point(s.goal.0, s.goal.1));
-        let got = world.find_path(a, b, &mut scratch);
+        let got = world.find_path_with(a, b, &PathOptions::exact(), &mut scratch);
         match got {
             Ok(path) => {
                 let want = s.length * 20.0;
@@ -467,7 +467,10 @@ fn paths_equal_the_visibility_graph_oracle_on_small_worlds() {
                 random_walkable(world, &mut rng, tiles),
             );
             let want = oracle.shortest(s, t);
-            match (world.find_path(s, t, &mut scratch), want) {
+            match (
+                world.find_path_with(s, t, &PathOptions::exact(), &mut scratch),
+                want,
+            ) {
                 (Ok(path), Some(want)) => {
                     validate(world, s, t, &path);
                     assert!(
@@ -548,7 +551,7 @@ fn paths_validate_on_generated_worlds() {
                 random_walkable(&world, &mut rng, tiles),
                 random_walkable(&world, &mut rng, tiles),
             );
-            match world.find_path(s, t, &mut scratch) {
+            match world.find_path_with(s, t, &PathOptions::exact(), &mut scratch) {
                 Ok(path) => {
                     validate(&world, s, t, &path);
                     assert_eq!(component(s), component(t), "{s:?} → {t:?}");
@@ -596,7 +599,9 @@ fn path_errors() {
         Err(PathError::GoalBlocked)
     );
     let far = p(1900.0, 1900.0);
-    let path = world.find_path(open, far, &mut scratch).unwrap();
+    let path = world
+        .find_path_with(open, far, &PathOptions::exact(), &mut scratch)
+        .unwrap();
     validate(&world, open, far, &path);
     // A budget too small for a search with turns.
     let mut tight = PathScratch::with_budget(1);

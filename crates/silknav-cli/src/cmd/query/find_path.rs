@@ -1,10 +1,13 @@
-//! `silknav path DIR X1 Z1 X2 Z2`: the shortest path from the start to the goal.
+//! `silknav path DIR X1 Z1 X2 Z2 [--exact] [--clearance C]`: the shortest path from the start
+//! to the goal, walkable by the server's walk (each leg arrives under `silknav move`), or with
+//! `--exact` the exact optimum, whose waypoints sit on the corners of blocked ground.
 //!
 //! Text: `LENGTH X Z X Z …`, the length with three decimals, then the waypoints in world
 //! coordinates, start and goal included; or `none REASON` when there is no path
-//! (`start-blocked`, `goal-blocked`, `unreachable`, `budget-exceeded`). JSON:
-//! `{"length":..,"waypoints":[[x,z],..],"cells":[{"region":"4080","cell":12},..]}` (the length
-//! exact, the cells the path crosses in order), or `{"length":null,"error":"unreachable"}`.
+//! (`start-blocked`, `goal-blocked`, `unreachable`, `budget-exceeded`, `not-walkable`). JSON:
+//! `{"length":..,"exact_length":..,"mode":"walkable","waypoints":[[x,z],..],"cells":[{"region":"4080","cell":12},..]}`
+//! (the lengths exact: the walked polyline's and the exact optimum's; the mode `walkable` or
+//! `exact`; the cells the path crosses in order), or `{"length":null,"error":"unreachable"}`.
 //!
 //! The world's path index comes with the world when its index file (`silknav index`) is valid;
 //! otherwise it is built once, after loading and before the first answer. Either way every
@@ -14,7 +17,10 @@ use super::{world_xz, Answer, SegmentArgs};
 use crate::exit::Status;
 use crate::progress::Progress;
 use silknav::query::SegmentQuery;
-use silknav::{PathError, PathIndexStats, PathIndexUse, PathScratch, World, WorldPath};
+use silknav::{
+    PathError, PathIndexStats, PathIndexUse, PathOptions, PathScratch, World, WorldPath,
+    DEFAULT_CLEARANCE,
+};
 use std::io::{self, Write};
 
 /// Arguments of `silknav path`.
@@ -26,6 +32,35 @@ pub struct PathArgs {
     /// [default: no limit]
     #[arg(long, value_name = "N")]
     budget: Option<usize>,
+    /// Answer the exact shortest path, its waypoints on the corners of blocked ground (where
+    /// the server's walk may refuse to start or stop at once), instead of a walkable one
+    #[arg(long)]
+    exact: bool,
+    /// How far a walkable path's turning points lie off the corners, along x and along z,
+    /// in world units (more than 0, less than 10)
+    #[arg(long, value_name = "C", default_value_t = DEFAULT_CLEARANCE, value_parser = clearance, conflicts_with = "exact")]
+    clearance: f64,
+}
+
+/// A clearance on the command line: a number in (0, 10).
+fn clearance(s: &str) -> Result<f64, String> {
+    let c: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if c > 0.0 && c < 10.0 {
+        Ok(c)
+    } else {
+        Err("the clearance must be more than 0 and less than 10 units".into())
+    }
+}
+
+impl PathArgs {
+    /// The path options the arguments ask for.
+    fn options(&self) -> PathOptions {
+        if self.exact {
+            PathOptions::exact()
+        } else {
+            PathOptions::new().with_clearance(self.clearance)
+        }
+    }
 }
 
 /// The shortest path between two points, as the library's [`silknav::query::path`] finds
@@ -37,18 +72,37 @@ pub struct PathAnswer<'w> {
     pub path: Result<WorldPath, PathError>,
 }
 
-/// The path from (x1, z1) to (x2, z2). A start outside the terrain id space is blocked, and
-/// so is such a goal.
+/// The walkable path from (x1, z1) to (x2, z2). A start outside the terrain id space is
+/// blocked, and so is such a goal.
 ///
 /// # Errors
 /// As for [`World::find_path`].
 pub fn find(world: &World, n: [f64; 4], scratch: &mut PathScratch) -> Result<WorldPath, PathError> {
-    silknav::query::path(world, SegmentQuery::new(n[0], n[1], n[2], n[3]), scratch)
+    find_with(world, n, &PathOptions::default(), scratch)
+}
+
+/// [`find`] with [`PathOptions`].
+///
+/// # Errors
+/// As for [`World::find_path_with`].
+pub fn find_with(
+    world: &World,
+    n: [f64; 4],
+    options: &PathOptions,
+    scratch: &mut PathScratch,
+) -> Result<WorldPath, PathError> {
+    let q = SegmentQuery::new(n[0], n[1], n[2], n[3]);
+    silknav::query::path_with(world, q, options, scratch)
 }
 
 /// Answers one query: numbers are `x1 z1 x2 z2`.
-pub fn ask<'w>(world: &'w World, n: &[f64], scratch: &mut PathScratch) -> PathAnswer<'w> {
-    let path = find(world, [n[0], n[1], n[2], n[3]], scratch);
+pub fn ask<'w>(
+    world: &'w World,
+    n: &[f64],
+    options: &PathOptions,
+    scratch: &mut PathScratch,
+) -> PathAnswer<'w> {
+    let path = find_with(world, [n[0], n[1], n[2], n[3]], options, scratch);
     PathAnswer { world, path }
 }
 
@@ -74,12 +128,13 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
         Some(n) => PathScratch::with_budget(n),
         None => PathScratch::new(),
     };
+    let options = args.options();
     super::answer(
         &world,
         world_args.json,
         args.segment.numbers(),
         (4, 4),
-        |_, n| ask(&world, n, &mut scratch),
+        |_, n| ask(&world, n, &options, &mut scratch),
     )
 }
 

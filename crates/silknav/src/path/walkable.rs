@@ -1,0 +1,322 @@
+//! Walkable paths: the exact path moved off the corners of blocked ground, with long legs
+//! split, each leg checked with the terrain walk and repaired where the walk refuses it
+//! (the rules are in the [module docs](super)).
+
+use super::PathError;
+use crate::geometry::orient;
+use crate::world::raycast::{cell_coordinate, Grid};
+use crate::world::{MoveOptions, MoveStop, Position, World};
+
+/// Side of a tile in world units.
+const TILE: f64 = 20.0;
+
+/// Legs reaching farther than this along x or z are split. The server refuses a move whose
+/// goal is more than 1920 units east or north of its start; splitting either way keeps
+/// every leg under the symmetric guard too, and the margin covers the f32 frames the server
+/// subtracts in.
+pub(crate) const MAX_LEG_SPAN: f64 = 1900.0;
+
+/// Repairs one path may take before it is given up as [`PathError::NotWalkable`]: far more
+/// than any path on the test worlds needs (see `tests/integration/walkable.rs`).
+const MAX_REPAIRS: usize = 64;
+
+/// The offsets of a tile corner into its four quadrants, counter-clockwise from +x+z.
+const DIAGONALS: [[f64; 2]; 4] = [[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]];
+
+fn cross(a: [f64; 2], b: [f64; 2]) -> f64 {
+    a[0] * b[1] - a[1] * b[0]
+}
+
+fn sub(a: [f64; 2], b: [f64; 2]) -> [f64; 2] {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+fn sign(v: f64) -> i8 {
+    (v > 0.0) as i8 - (v < 0.0) as i8
+}
+
+/// The points that replace corner `c` of a bend `p → c → n`: one or more points `clearance`
+/// off both grid lines through `c`, on the open side of the bend, in path order.
+///
+/// A point `c + w` (w a diagonal) keeps the leg toward `p` clear of the obstacle inside the
+/// bend when it lies strictly on the far side of the line `c–p` from `n`, and likewise for
+/// `n`. One diagonal does both unless the bend is sharper than 90°; then the diagonals are
+/// taken in turn round the open side (consecutive ones 90° apart, joined across a grid line
+/// that no obstacle at `c` covers, since every obstacle at a corner lies inside its bends).
+pub(crate) fn corner_points(
+    p: [f64; 2],
+    c: [f64; 2],
+    n: [f64; 2],
+    clearance: f64,
+) -> Vec<[f64; 2]> {
+    let (dp, dn) = (sub(p, c), sub(n, c));
+    let turn = sign(orient(c, p, n));
+    let at = |w: [f64; 2]| [c[0] + clearance * w[0], c[1] + clearance * w[1]];
+    if turn == 0 {
+        // Not a bend (a start or goal on the corner itself): nothing to go round.
+        return vec![c];
+    }
+    let clear_p = |w: [f64; 2]| sign(cross(dp, w)) == -turn;
+    let clear_n = |w: [f64; 2]| sign(cross(dn, w)) == turn;
+    let unit = |v: [f64; 2]| {
+        let l = v[0].hypot(v[1]);
+        [v[0] / l, v[1] / l]
+    };
+    let (up, un) = (unit(dp), unit(dn));
+    let outward = [-(up[0] + un[0]), -(up[1] + un[1])];
+    if let Some(w) = DIAGONALS
+        .iter()
+        .filter(|&&w| clear_p(w) && clear_n(w))
+        .max_by(|a, b| {
+            let d = |w: &[f64; 2]| w[0] * outward[0] + w[1] * outward[1];
+            d(a).total_cmp(&d(b))
+        })
+    {
+        return vec![at(*w)];
+    }
+    // Round the open side, from the diagonal nearest `p` away from `n`: rotating by
+    // `-turn`, ordered by angle from `dp`.
+    let angle = |w: [f64; 2]| {
+        let a = f64::from(-turn) * (cross(dp, w).atan2(dp[0] * w[0] + dp[1] * w[1]));
+        if a <= 0.0 {
+            a + std::f64::consts::TAU
+        } else {
+            a
+        }
+    };
+    let mut order = DIAGONALS;
+    order.sort_by(|a, b| angle(*a).total_cmp(&angle(*b)));
+    let mut out = Vec::with_capacity(3);
+    for w in order {
+        if out.is_empty() && !clear_p(w) {
+            continue;
+        }
+        out.push(at(w));
+        if clear_n(w) {
+            break;
+        }
+    }
+    out
+}
+
+/// `pts` with every leg reaching farther than [`MAX_LEG_SPAN`] along x or z cut into equal
+/// pieces (a cut point that falls on a grid line moved a little along the leg, off it).
+pub(crate) fn split_long_legs(pts: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let mut out = Vec::with_capacity(pts.len());
+    out.push(pts[0]);
+    for pair in pts.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let d = sub(b, a);
+        let span = d[0].abs().max(d[1].abs());
+        let pieces = (span / MAX_LEG_SPAN).ceil().max(1.0) as usize;
+        for i in 1..pieces {
+            let base = i as f64 / pieces as f64;
+            let len = d[0].hypot(d[1]);
+            let point = (0..8)
+                .map(|k| {
+                    let t = base + f64::from(k) * 0.37 / len;
+                    [a[0] + t * d[0], a[1] + t * d[1]]
+                })
+                .find(|q| !cell_coordinate(q[0]).1 && !cell_coordinate(q[1]).1)
+                .unwrap_or([a[0] + base * d[0], a[1] + base * d[1]]);
+            out.push(point);
+        }
+        out.push(b);
+    }
+    out
+}
+
+/// Whether the terrain walk from `a` to `b` arrives, as the path's legs must.
+pub(crate) fn leg_walks(world: &World, a: Position, b: Position) -> bool {
+    let options = MoveOptions::new().with_terrain_only(true);
+    matches!(world.move_with(a, b, &options), Ok(o) if o.stop == MoveStop::Arrived)
+}
+
+fn position(p: [f64; 2]) -> Option<Position> {
+    Position::from_world(p[0], p[1])
+}
+
+fn world_xz(p: Position) -> [f64; 2] {
+    [p.world_x(), p.world_z()]
+}
+
+/// A point on a grid line moved `clearance` into the tile it belongs to (the tile on the +x
+/// / +z side of the line, as for the server's cell lookup); `None` off the grid lines.
+fn into_own_tile(p: [f64; 2], clearance: f64) -> Option<[f64; 2]> {
+    let (on_x, on_z) = (cell_coordinate(p[0]).1, cell_coordinate(p[1]).1);
+    (on_x || on_z).then(|| {
+        [
+            p[0] + if on_x { clearance } else { 0.0 },
+            p[1] + if on_z { clearance } else { 0.0 },
+        ]
+    })
+}
+
+/// The walkable waypoints for the exact path `exact` (start, corners, goal in world
+/// coordinates), the start and goal kept verbatim: corners moved off by `clearance`, long
+/// legs split, then every leg checked with [`leg_walks`] and, when `repair`, repaired.
+/// Returns the waypoints and the number of repairs.
+///
+/// # Errors
+/// [`PathError::NotWalkable`] when a leg still fails (with `repair` off: at the first one
+/// that fails).
+pub(crate) fn walkable(
+    world: &World,
+    from: Position,
+    to: Position,
+    exact: &[[f64; 2]],
+    clearance: f64,
+    repair: bool,
+) -> Result<(Vec<Position>, usize), PathError> {
+    let mut pts = vec![exact[0]];
+    for w in exact.windows(3) {
+        pts.extend(corner_points(w[0], w[1], w[2], clearance));
+    }
+    pts.push(exact[exact.len() - 1]);
+    let pts = split_long_legs(&pts);
+    let last = pts.len() - 1;
+    let mut out = Vec::with_capacity(pts.len());
+    out.push(from);
+    for &p in &pts[1..last] {
+        out.push(position(p).ok_or(PathError::NotWalkable)?);
+    }
+    out.push(to);
+
+    let ground = Grid::global(world);
+    let mut repairs = 0;
+    let mut j = 0;
+    while j + 1 < out.len() {
+        if leg_walks(world, out[j], out[j + 1]) {
+            j += 1;
+            continue;
+        }
+        if !repair || repairs == MAX_REPAIRS {
+            return Err(PathError::NotWalkable);
+        }
+        repairs += 1;
+        let inserted = repair_leg(&ground, &out, j, clearance);
+        if inserted.is_empty() {
+            return Err(PathError::NotWalkable);
+        }
+        let inserted: Option<Vec<Position>> = inserted.into_iter().map(position).collect();
+        out.splice(j + 1..j + 1, inserted.ok_or(PathError::NotWalkable)?);
+    }
+    Ok((out, repairs))
+}
+
+/// Points to insert between waypoints `j` and `j + 1` so that the walk may accept the leg:
+/// - from a start on a grid line, a first step into the start's own tile (a walk that starts
+///   on its cell's side cannot leave through that side);
+/// - to a goal on a grid line, a last step from inside the goal's own tile;
+/// - otherwise, for each grid vertex with obstacles that the leg passes closer than the
+///   walk's nudges allow, a point `clearance` off it on the leg's open side, in order along
+///   the leg.
+///
+/// Empty when none applies (the path is then not walkable).
+fn repair_leg(ground: &Grid<'_>, pts: &[Position], j: usize, clearance: f64) -> Vec<[f64; 2]> {
+    let (u, v) = (world_xz(pts[j]), world_xz(pts[j + 1]));
+    if j == 0 {
+        if let Some(q) = into_own_tile(u, clearance) {
+            if position(q).is_some_and(|q| q != pts[1]) {
+                return vec![q];
+            }
+        }
+    }
+    if j + 2 == pts.len() {
+        if let Some(q) = into_own_tile(v, clearance) {
+            if position(q).is_some_and(|q| q != pts[j]) {
+                return vec![q];
+            }
+        }
+    }
+    let d = sub(v, u);
+    let len = d[0].hypot(d[1]);
+    if len == 0.0 {
+        return Vec::new();
+    }
+    // The walk strays from the segment by its 0.2-unit nudges; vertices this near matter.
+    let reach = 2.0 * clearance + 0.5;
+    let (gx0, gx1) = (
+        ((u[0].min(v[0]) - reach) / TILE).floor() as i64,
+        ((u[0].max(v[0]) + reach) / TILE).ceil() as i64,
+    );
+    let (gz0, gz1) = (
+        ((u[1].min(v[1]) - reach) / TILE).floor() as i64,
+        ((u[1].max(v[1]) + reach) / TILE).ceil() as i64,
+    );
+    let mut found: Vec<(f64, [f64; 2])> = Vec::new();
+    for gz in gz0..=gz1 {
+        for gx in gx0..=gx1 {
+            let c = [gx as f64 * TILE, gz as f64 * TILE];
+            let rel = sub(c, u);
+            let t = (rel[0] * d[0] + rel[1] * d[1]) / (len * len);
+            if !(0.0..=1.0).contains(&t) || cross(d, rel).abs() / len > reach {
+                continue;
+            }
+            if let Some(q) = vertex_offset(ground, gx, gz, d, clearance) {
+                let q = [c[0] + q[0], c[1] + q[1]];
+                if position(q).is_some_and(|p| p != pts[j] && p != pts[j + 1]) {
+                    found.push((t, q));
+                }
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.total_cmp(&b.0));
+    found.into_iter().map(|(_, q)| q).collect()
+}
+
+/// The offset (a diagonal times `clearance`) that moves grid vertex (gx, gz) to the open
+/// side of a leg in direction `d`, when the vertex touches obstacles (blocked tiles or walls) and
+/// they all lie on one side of the line; `None` otherwise.
+fn vertex_offset(
+    ground: &Grid<'_>,
+    gx: i64,
+    gz: i64,
+    d: [f64; 2],
+    clearance: f64,
+) -> Option<[f64; 2]> {
+    // Sample points of the obstacles at the vertex: the blocked quadrants' diagonals and the
+    // walls' directions.
+    let mut samples: Vec<[f64; 2]> = Vec::new();
+    for (w, (tx, tz)) in
+        DIAGONALS
+            .iter()
+            .zip([(gx, gz), (gx - 1, gz), (gx - 1, gz - 1), (gx, gz - 1)])
+    {
+        if !ground.open(tx, tz) {
+            samples.push(*w);
+        }
+    }
+    let walls = [
+        (ground.wall_horizontal(gz, gx), [1.0, 0.0]),
+        (ground.wall_vertical(gx, gz), [0.0, 1.0]),
+        (ground.wall_horizontal(gz, gx - 1), [-1.0, 0.0]),
+        (ground.wall_vertical(gx, gz - 1), [0.0, -1.0]),
+    ];
+    samples.extend(walls.iter().filter(|w| w.0).map(|w| w.1));
+    if samples.is_empty() {
+        return None;
+    }
+    // Sides are taken from the line through the vertex along the leg, so that a wall along
+    // the leg (which the leg may run beside) counts on neither side.
+    let side = |w: [f64; 2]| sign(cross(d, w));
+    let sides: Vec<i8> = samples.iter().map(|&w| side(w)).collect();
+    let blocked = if sides.iter().all(|&s| s >= 0) && sides.iter().any(|&s| s > 0) {
+        1
+    } else if sides.iter().all(|&s| s <= 0) && sides.iter().any(|&s| s < 0) {
+        -1
+    } else {
+        return None;
+    };
+    DIAGONALS
+        .iter()
+        .zip([(gx, gz), (gx - 1, gz), (gx - 1, gz - 1), (gx, gz - 1)])
+        .filter(|(_, (tx, tz))| ground.open(*tx, *tz))
+        .map(|(w, _)| *w)
+        .max_by(|a, b| {
+            let away = |w: &[f64; 2]| -f64::from(blocked) * cross(d, *w);
+            away(a).total_cmp(&away(b))
+        })
+        .filter(|w| -f64::from(blocked) * cross(d, *w) > 0.0)
+        .map(|w| [clearance * w[0], clearance * w[1]])
+}

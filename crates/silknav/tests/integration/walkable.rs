@@ -1,0 +1,349 @@
+//! Walkable paths (the default of `World::find_path`): every leg arrives under the terrain
+//! walk, the walked length stays within the documented bound of the exact optimum, on
+//! generated worlds, every Moving AI map, hand-made worst cases and the demo world.
+
+use jmxv::nvm::NavMesh;
+use jmxv::RegionId;
+use silknav::world::{MoveOptions, MoveStop};
+use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::{PathError, PathOptions, PathScratch, Position, World, WorldPath, DEFAULT_CLEARANCE};
+use silknav_testkit::rng::SplitMix64;
+
+/// A random point where the server's walk can start: anywhere, on a tile corner or on a tile
+/// side, in the world's bounding box.
+fn random_point(world: &World, rng: &mut SplitMix64) -> Position {
+    let ids: Vec<RegionId> = world.regions().collect();
+    let x0 = f64::from(ids.iter().map(|r| r.x()).min().unwrap());
+    let x1 = f64::from(ids.iter().map(|r| r.x()).max().unwrap()) + 1.0;
+    let z0 = f64::from(ids.iter().map(|r| r.z()).min().unwrap());
+    let z1 = f64::from(ids.iter().map(|r| r.z()).max().unwrap()) + 1.0;
+    loop {
+        let x = (x0 + rng.unit() * (x1 - x0)) * 1920.0;
+        let z = (z0 + rng.unit() * (z1 - z0)) * 1920.0;
+        let (x, z) = match rng.range(0, 4) {
+            0 => ((x / 20.0).round() * 20.0, (z / 20.0).round() * 20.0),
+            1 => ((x / 20.0).round() * 20.0, z),
+            _ => (x, z),
+        };
+        if let Some(p) = Position::from_world(x, z).filter(|&p| world.terrain_cell_at(p).is_some())
+        {
+            return p;
+        }
+    }
+}
+
+/// Whether the terrain walk of a leg arrives.
+fn arrives(world: &World, a: Position, b: Position) -> bool {
+    let options = MoveOptions::new().with_terrain_only(true);
+    matches!(world.move_with(a, b, &options), Ok(o) if o.stop == MoveStop::Arrived)
+}
+
+/// The documented bound of the walked length: the exact length plus 7 clearances per turn of
+/// the exact path, plus the f32 rounding of the waypoints.
+fn bound(path: &WorldPath, turns: usize, clearance: f64) -> f64 {
+    path.exact_length + 7.0 * clearance * turns as f64 + 1e-3 * path.waypoints.len() as f64
+}
+
+/// Checks a walkable path against the exact one; returns the number of legs.
+fn check(world: &World, from: Position, to: Position, scratch: &mut PathScratch) -> Option<usize> {
+    let exact = world.find_path_with(from, to, &PathOptions::exact(), scratch);
+    let walkable = world.find_path(from, to, scratch);
+    let (exact, path) = match (exact, walkable) {
+        (Ok(e), Ok(w)) => (e, w),
+        (Err(a), Err(b)) => {
+            assert_eq!(a, b, "{from:?} → {to:?}");
+            return None;
+        }
+        (e, w) => panic!("{from:?} → {to:?}: exact {e:?}, walkable {w:?}"),
+    };
+    assert!(!path.exact && exact.exact);
+    assert_eq!(path.waypoints.first(), Some(&from));
+    assert_eq!(path.waypoints.last(), Some(&to));
+    assert!((path.exact_length - exact.length).abs() <= 1e-9 * exact.length.max(1.0));
+    let mut sum = 0.0;
+    for leg in path.waypoints.windows(2) {
+        assert!(
+            arrives(world, leg[0], leg[1]),
+            "{from:?} → {to:?}: leg {leg:?} refused"
+        );
+        let (dx, dz) = (
+            leg[1].world_x() - leg[0].world_x(),
+            leg[1].world_z() - leg[0].world_z(),
+        );
+        assert!(
+            dx.abs() <= 1920.0 && dz.abs() <= 1920.0,
+            "leg {leg:?} too long"
+        );
+        sum += dx.hypot(dz);
+    }
+    assert!((sum - path.length).abs() <= 1e-9 * sum.max(1.0));
+    let turns = exact.waypoints.len() - 2;
+    assert!(path.length >= exact.length - 1e-3 * path.waypoints.len() as f64);
+    assert!(
+        path.length <= bound(&path, turns, DEFAULT_CLEARANCE),
+        "{from:?} → {to:?}: walked {} vs exact {} with {turns} turns",
+        path.length,
+        exact.length
+    );
+    Some(path.waypoints.len() - 1)
+}
+
+fn check_world(name: &str, world: &World, queries: usize, seed: u64) {
+    world.prepare_paths();
+    let mut rng = SplitMix64::new(seed);
+    let mut scratch = PathScratch::new();
+    let (mut found, mut legs) = (0, 0);
+    for _ in 0..queries {
+        let (a, b) = (random_point(world, &mut rng), random_point(world, &mut rng));
+        if let Some(n) = check(world, a, b, &mut scratch) {
+            found += 1;
+            legs += n;
+        }
+    }
+    eprintln!("{name}: {found} walkable paths, {legs} legs, every leg arrives");
+    assert!(found > queries / 4, "{name}: too few paths ({found})");
+}
+
+#[test]
+fn walkable_paths_on_generated_worlds() {
+    for seed in [1, 2, 3] {
+        let generated = generate(&GenOptions {
+            seed,
+            width: 3,
+            height: 3,
+            origin: DEFAULT_ORIGIN,
+            landscape: Landscape::Rugged,
+        })
+        .unwrap();
+        let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+        check_world(&format!("generated seed {seed}"), &world, 120, seed);
+    }
+}
+
+#[test]
+fn walkable_paths_on_every_moving_ai_map() {
+    for (name, grid) in silknav_testkit::movingai::maps() {
+        let meshes = grid.to_world((10, 20)).unwrap();
+        let world = World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m)));
+        check_world(&name, &world, 100, 11);
+    }
+}
+
+/// A one-region world of the given blocked tiles.
+fn one_region(blocked: impl Fn(usize, usize) -> bool) -> (RegionId, World) {
+    let region = RegionId::new(40, 30);
+    let mesh: NavMesh = silknav_testkit::region_from_mask(region, blocked);
+    (region, World::from_navmeshes([(region, &mesh)]))
+}
+
+/// Hand-made worst cases: pinches between blocked tiles meeting at a corner, one-tile
+/// corridors, thin walls with sharp turns round their ends, starts and goals on tile corners
+/// and sides, legs longer than the server's 1920-unit guard, region corners.
+#[test]
+fn walkable_paths_in_worst_cases() {
+    let mut scratch = PathScratch::new();
+    // A one-tile zig-zag corridor between two walls of blocked tiles, with a pinch.
+    let (region, world) = one_region(|x, z| {
+        // Each step overlaps the next by a tile, so that the corridor is 4-connected.
+        let corridor = (10..60).contains(&x)
+            && (z == 20 + (x - 10) / 10 || x > 10 && z == 20 + (x - 11) / 10)
+            || (60..70).contains(&z) && x == 60;
+        (5..70).contains(&x) && (15..35).contains(&z) && !corridor
+            || (x, z) == (80, 80)
+            || (x, z) == (81, 81)
+            || x == 85 && (40..90).contains(&z)
+    });
+    let base = |x: f64, z: f64| {
+        Position::from_world(
+            f64::from(region.x()) * 1920.0 + x,
+            f64::from(region.z()) * 1920.0 + z,
+        )
+        .unwrap()
+    };
+    let cases = [
+        // Along the one-tile staircase corridor, start and goal on tile corners.
+        (base(200.0, 400.0), base(1180.0, 480.0)),
+        // Past the pinch where (80, 80) and (81, 81) meet, from a tile corner beside it.
+        (base(1600.0, 1620.0), base(1660.0, 1600.0)),
+        (base(1600.0, 1620.0), base(1500.0, 1700.0)),
+        // A U-turn round the end of the thin wall x = 85 (z 40..90).
+        (base(1690.0, 1700.0), base(1730.0, 1700.0)),
+        // Tile sides and corners at both ends.
+        (base(1680.0, 900.0), base(1720.0, 1840.0)),
+        // A straight leg longer than 1920 units is impossible in one region; the next test
+        // covers it across regions.
+        (base(0.0, 0.0), base(1900.0, 1900.0)),
+    ];
+    for (a, b) in cases {
+        assert!(
+            check(&world, a, b, &mut scratch).is_some(),
+            "{a:?} → {b:?}: no path"
+        );
+    }
+    // A start where the walk cannot start (on the corner of a blocked tile, belonging to it)
+    // is blocked for a walkable path, as for `move`, but not for the exact one.
+    let corner = base(80.0 * 20.0, 80.0 * 20.0);
+    assert_eq!(
+        world.find_path(corner, base(100.0, 100.0), &mut scratch),
+        Err(PathError::StartBlocked)
+    );
+    assert_eq!(
+        world.find_path(base(100.0, 100.0), corner, &mut scratch),
+        Err(PathError::GoalBlocked)
+    );
+    assert!(world
+        .find_path_with(
+            corner,
+            base(100.0, 100.0),
+            &PathOptions::exact(),
+            &mut scratch
+        )
+        .is_ok());
+
+    // Across 4×2 regions: a straight path from the west end to the east end is 7000 units
+    // long, east (the guard refuses goals more than 1920 units east): split into legs.
+    let generated = generate(&GenOptions {
+        seed: 9,
+        width: 4,
+        height: 2,
+        origin: (60, 40),
+        landscape: Landscape::Open,
+    })
+    .unwrap();
+    let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let mut rng = SplitMix64::new(3);
+    let mut long = 0;
+    for _ in 0..200 {
+        let a = random_point(&world, &mut rng);
+        let b = random_point(&world, &mut rng);
+        let (a, b) = if a.world_x() < b.world_x() {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if b.world_x() - a.world_x() > 1920.0 && check(&world, a, b, &mut scratch).is_some() {
+            long += 1;
+        }
+    }
+    assert!(long >= 10, "too few long paths ({long})");
+}
+
+/// The clearance is an option: any small value gives walkable paths, and the exact mode
+/// gives the corners.
+#[test]
+fn clearance_and_exact_options() {
+    let generated = generate(&GenOptions {
+        seed: 2,
+        width: 2,
+        height: 2,
+        origin: DEFAULT_ORIGIN,
+        landscape: Landscape::Rugged,
+    })
+    .unwrap();
+    let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let mut rng = SplitMix64::new(4);
+    let mut scratch = PathScratch::new();
+    let mut turned = 0;
+    for _ in 0..40 {
+        let (a, b) = (
+            random_point(&world, &mut rng),
+            random_point(&world, &mut rng),
+        );
+        for c in [0.01, 0.5, 2.0] {
+            let options = PathOptions::new().with_clearance(c);
+            let Ok(path) = world.find_path_with(a, b, &options, &mut scratch) else {
+                continue;
+            };
+            for leg in path.waypoints.windows(2) {
+                assert!(arrives(&world, leg[0], leg[1]), "clearance {c}: {leg:?}");
+            }
+            let exact = world
+                .find_path_with(a, b, &PathOptions::exact(), &mut scratch)
+                .unwrap();
+            assert!(path.length <= bound(&path, exact.waypoints.len() - 2, c));
+            // Exact waypoints are grid vertices; walkable turning points never are.
+            for w in &exact.waypoints[1..exact.waypoints.len() - 1] {
+                assert_eq!(w.world_x() % 20.0, 0.0);
+                assert_eq!(w.world_z() % 20.0, 0.0);
+                assert!(!path.waypoints.contains(w));
+                turned += 1;
+            }
+        }
+    }
+    assert!(turned > 20);
+}
+
+/// The experiment on the demo world (`silknav demo`: seed 1, 3×3 regions, with its
+/// objects): 255 random paths, each leg handed to the server's walk. Before (the exact
+/// waypoints) most legs fail; after (the default), every leg arrives under the terrain walk,
+/// and under the full walk (objects included) every leg that meets no object.
+///
+/// `cargo test -p silknav --test integration walkable::demo_world_experiment -- --nocapture`
+#[test]
+fn demo_world_experiment() {
+    let dir = tempfile_dir("demo-experiment");
+    let generated = generate(&GenOptions {
+        seed: 1,
+        width: 3,
+        height: 3,
+        origin: DEFAULT_ORIGIN,
+        landscape: Landscape::Rugged,
+    })
+    .unwrap();
+    generated
+        .into_files()
+        .write_data_root(&dir, silknav::files::Overwrite::Replace)
+        .unwrap();
+    let world = World::load(&dir).unwrap();
+    world.prepare_paths();
+    let mut scratch = PathScratch::new();
+    let full = MoveOptions::new();
+    let terrain = MoveOptions::new().with_terrain_only(true);
+    for (mode, options) in [
+        ("exact", PathOptions::exact()),
+        ("walkable", PathOptions::new()),
+    ] {
+        let mut paths = 0;
+        let mut counts = std::collections::BTreeMap::<(&str, String), usize>::new();
+        let mut rng = SplitMix64::new(255);
+        while paths < 255 {
+            let (a, b) = (
+                random_point(&world, &mut rng),
+                random_point(&world, &mut rng),
+            );
+            let Ok(path) = world.find_path_with(a, b, &options, &mut scratch) else {
+                continue;
+            };
+            paths += 1;
+            for leg in path.waypoints.windows(2) {
+                for (walk, o) in [("full", &full), ("terrain", &terrain)] {
+                    let word = match world.move_with(leg[0], leg[1], o) {
+                        Ok(m) => m.stop.word().to_owned(),
+                        Err(e) => e.word().to_owned(),
+                    };
+                    *counts.entry((walk, word)).or_default() += 1;
+                }
+            }
+        }
+        eprintln!("{mode}: {paths} paths: {counts:?}");
+        let failed = |walk: &str| {
+            counts
+                .iter()
+                .filter(|((w, word), _)| *w == walk && word != "arrived")
+                .map(|(_, n)| n)
+                .sum::<usize>()
+        };
+        if mode == "walkable" {
+            assert_eq!(failed("terrain"), 0, "{counts:?}");
+        } else {
+            assert!(failed("terrain") > 100, "{counts:?}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn tempfile_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("silknav-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
