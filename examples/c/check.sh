@@ -3,7 +3,7 @@
 # API, and checks that it answers every query exactly as the `silknav` command line does, on
 # a generated world with objects: cell, height and the nearest walkable point (with and without
 # a reference height), line of sight and movement (with and without a start height), and
-# paths (with and without a budget).
+# paths (walkable and exact, with and without a budget).
 #
 #     examples/c/check.sh          # from the repository; uses $CARGO_TARGET_DIR or target/
 #
@@ -49,7 +49,9 @@ compare() { # COMMAND QUERIES [BUDGET]
   local name="$command-$(basename "$queries" .txt)${budget:+-budget$budget}"
   local cli_args=() c_args=()
   if [ -n "$budget" ]; then cli_args=(--budget "$budget"); c_args=("$budget"); fi
-  "$cli" "$command" "${cli_args[@]}" "$world" <"$queries" >"$work/$name.cli" 2>/dev/null
+  local cli_command=("$command")
+  if [ "$command" = path-exact ]; then cli_command=(path --exact); fi
+  "$cli" "${cli_command[@]}" "${cli_args[@]}" "$world" <"$queries" >"$work/$name.cli" 2>/dev/null
   "$work/query" "$world" "$command" "${c_args[@]}" <"$queries" >"$work/$name.c"
   local lines
   lines=$(wc -l <"$work/$name.cli")
@@ -73,4 +75,5 @@ compare snap "$work/points.txt"
 compare snap "$work/points-y.txt"
 compare path "$work/segments.txt"
 compare path "$work/segments.txt" 20
+compare path-exact "$work/segments.txt"
 exit "$status"

@@ -9,8 +9,8 @@
  *     silknav COMMAND WORLD < QUERIES
  *
  * prints the very same bytes. COMMAND is cell, height or snap (lines `X Z` or `X Z Y`), los
- * or move (`X1 Z1 X2 Z2` or `X1 Z1 X2 Z2 Y`), or path (`X1 Z1 X2 Z2`; BUDGET limits a path
- * search as --budget does). `#` starts a comment; blank lines get no answer. Heights of
+ * or move (`X1 Z1 X2 Z2` or `X1 Z1 X2 Z2 Y`), or path and path-exact (`silknav path --exact`;
+ * lines `X1 Z1 X2 Z2`; BUDGET limits a path search as --budget does). `#` starts a comment; blank lines get no answer. Heights of
  * lines without a reference height are answered in one batch (silknav_heights), paths always
  * (silknav_paths); the rest one call at a time.
  *
@@ -346,7 +346,7 @@ static int answer_snap(const silknav_world *world, const query *q) {
     return 0;
 }
 
-static int answer_paths(const silknav_world *world, const query *queries, size_t n, int64_t budget) {
+static int answer_paths(const silknav_world *world, const query *queries, size_t n, int64_t budget, int exact) {
     double *segments = malloc((n ? n : 1) * 4 * sizeof *segments);
     silknav_path *paths = malloc((n ? n : 1) * sizeof *paths);
     if (!segments || !paths) {
@@ -357,7 +357,8 @@ static int answer_paths(const silknav_world *world, const query *queries, size_t
     for (size_t i = 0; i < n; i++) {
         memcpy(&segments[4 * i], queries[i].v, 4 * sizeof(double));
     }
-    silknav_status status = silknav_paths(world, segments, n, budget, paths);
+    silknav_path_options options = {exact ? SILKNAV_PATH_EXACT : 0, 0.0};
+    silknav_status status = silknav_paths_with(world, segments, n, budget, &options, paths);
     free(segments);
     if (status != SILKNAV_OK) {
         free(paths);
@@ -384,7 +385,7 @@ static int answer_paths(const silknav_world *world, const query *queries, size_t
 
 int main(int argc, char **argv) {
     if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: query WORLD cell|height|los|move|path|snap [BUDGET] < QUERIES\n");
+        fprintf(stderr, "usage: query WORLD cell|height|los|move|path|path-exact|snap [BUDGET] < QUERIES\n");
         return 2;
     }
     const char *command = argv[2];
@@ -392,7 +393,7 @@ int main(int argc, char **argv) {
     static const struct {
         const char *name;
         int min, max;
-    } arities[] = {{"cell", 2, 3}, {"height", 2, 3}, {"los", 4, 5}, {"move", 4, 5}, {"path", 4, 4}, {"snap", 2, 3}};
+    } arities[] = {{"cell", 2, 3}, {"height", 2, 3}, {"los", 4, 5}, {"move", 4, 5}, {"path", 4, 4}, {"path-exact", 4, 4}, {"snap", 2, 3}};
     int min = 0, max = 0;
     for (size_t i = 0; i < sizeof arities / sizeof arities[0]; i++) {
         if (strcmp(command, arities[i].name) == 0) {
@@ -426,8 +427,8 @@ int main(int argc, char **argv) {
     int code = 0;
     if (strcmp(command, "height") == 0) {
         code = answer_heights(world, queries, (size_t)count);
-    } else if (strcmp(command, "path") == 0) {
-        code = answer_paths(world, queries, (size_t)count, budget);
+    } else if (strcmp(command, "path") == 0 || strcmp(command, "path-exact") == 0) {
+        code = answer_paths(world, queries, (size_t)count, budget, strcmp(command, "path-exact") == 0);
     } else {
         for (long i = 0; i < count && code == 0; i++) {
             if (strcmp(command, "cell") == 0) {

@@ -65,13 +65,32 @@ namespace Silknav
             public float Height;
             public int Stop;
             public Edge Edge;
+            public ObjectEdge ObjectEdge;
+            public CellResult Cell;
+        }
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct SnapResult
+        {
+            public double X, Z, Distance;
+            public CellResult Cell;
+        }
+
+        public const uint MOVE_GUARD_SYMMETRIC = 1, MOVE_GUARD_OFF = 2, MOVE_NO_OBJECT_CHECKS = 4;
+        public const uint PATH_EXACT = 1;
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct PathOptions
+        {
+            public uint Flags;
+            public double Clearance;
         }
 
         [StructLayout(LayoutKind.Sequential)]
         public struct PathResult
         {
             public int Reason;
-            public double Length;
+            public double Length, ExactLength;
             public UIntPtr Count;
             public double* Waypoints;
         }
@@ -87,8 +106,9 @@ namespace Silknav
         [DllImport(Lib)] public static extern int silknav_height(IntPtr world, double x, double z, out float height);
         [DllImport(Lib)] public static extern int silknav_height_y(IntPtr world, double x, double z, float y, out float height);
         [DllImport(Lib)] public static extern int silknav_raycast(IntPtr world, double x1, double z1, double x2, double z2, out Hit hit);
-        [DllImport(Lib)] public static extern int silknav_move(IntPtr world, double x1, double z1, double x2, double z2, out MoveResult walk);
-        [DllImport(Lib)] public static extern int silknav_path_find(IntPtr world, double x1, double z1, double x2, double z2, long budget, out PathResult path);
+        [DllImport(Lib)] public static extern int silknav_move_with(IntPtr world, double x1, double z1, double x2, double z2, float y, uint flags, out MoveResult walk);
+        [DllImport(Lib)] public static extern int silknav_snap(IntPtr world, double x, double z, double maxDistance, out SnapResult snap);
+        [DllImport(Lib)] public static extern int silknav_path_find_with(IntPtr world, double x1, double z1, double x2, double z2, long budget, in PathOptions options, out PathResult path);
         [DllImport(Lib)] public static extern void silknav_path_free(ref PathResult path);
         [DllImport(Lib)] public static extern int silknav_heights(IntPtr world, double* xz, UIntPtr n, float* heights);
 
@@ -105,8 +125,9 @@ namespace Silknav
         public SilknavException(int status) : base(Native.LastError()) { Status = status; }
     }
 
-    /// <summary>A shortest path: its length and its waypoints (x, z) in world coordinates.</summary>
-    public sealed record Path(double Length, (double X, double Z)[] Waypoints);
+    /// <summary>A shortest path: its length (walked), the exact optimum's length, and its
+    /// waypoints (x, z) in world coordinates.</summary>
+    public sealed record Path(double Length, double ExactLength, (double X, double Z)[] Waypoints);
 
     /// <summary>A loaded world; dispose it to free the native handle. Thread-safe.</summary>
     public sealed unsafe class World : IDisposable
@@ -150,18 +171,28 @@ namespace Silknav
         public bool LineOfSight(double x1, double z1, double x2, double z2, out Native.Hit hit) =>
             Check(Native.silknav_raycast(handle, x1, z1, x2, z2, out hit)) == Native.OK;
 
-        /// <summary>Where a walk from (x1, z1) toward (x2, z2) stops; null with the reason word when it fails.</summary>
-        public Native.MoveResult? Move(double x1, double z1, double x2, double z2, out string reason)
+        /// <summary>Where a walk from (x1, z1) toward (x2, z2) stops; null with the reason word
+        /// when it fails. `y`: the start's reference height (NaN: none); `flags`: MOVE_*.</summary>
+        public Native.MoveResult? Move(double x1, double z1, double x2, double z2, out string reason,
+                                       float y = float.NaN, uint flags = 0)
         {
-            int status = Check(Native.silknav_move(handle, x1, z1, x2, z2, out var walk));
+            int status = Check(Native.silknav_move_with(handle, x1, z1, x2, z2, y, flags, out var walk));
             reason = Native.ReasonWord(walk.Reason);
             return status == Native.OK ? walk : null;
         }
 
-        /// <summary>The shortest path, or null (the reason word says why); budget &lt; 0: no limit.</summary>
-        public Path? Path(double x1, double z1, double x2, double z2, out string reason, long budget = -1)
+        /// <summary>The walkable point nearest (x, z) within maxDistance units, or null.</summary>
+        public Native.SnapResult? Snap(double x, double z, double maxDistance = 100) =>
+            Check(Native.silknav_snap(handle, x, z, maxDistance, out var snap)) == Native.OK ? snap : null;
+
+        /// <summary>The shortest path, walkable by the server's walk (exact: the exact optimum),
+        /// or null (the reason word says why); budget &lt; 0: no limit; clearance 0: the
+        /// default.</summary>
+        public Path? Path(double x1, double z1, double x2, double z2, out string reason, long budget = -1,
+                          bool exact = false, double clearance = 0)
         {
-            int status = Check(Native.silknav_path_find(handle, x1, z1, x2, z2, budget, out var found));
+            var options = new Native.PathOptions { Flags = exact ? Native.PATH_EXACT : 0, Clearance = clearance };
+            int status = Check(Native.silknav_path_find_with(handle, x1, z1, x2, z2, budget, in options, out var found));
             reason = Native.ReasonWord(found.Reason);
             try
             {
@@ -169,7 +200,7 @@ namespace Silknav
                 var points = new (double, double)[(int)found.Count];
                 for (int i = 0; i < points.Length; i++)
                     points[i] = (found.Waypoints[2 * i], found.Waypoints[2 * i + 1]);
-                return new Path(found.Length, points);
+                return new Path(found.Length, found.ExactLength, points);
             }
             finally
             {

@@ -305,8 +305,14 @@ impl Snap {
 #[pyclass(module = "silknav", frozen, eq, get_all)]
 #[derive(Clone, PartialEq)]
 pub struct Path {
-    /// The length in world units: the sum of the straight legs.
+    /// The length in world units: the sum of the straight legs (for a walkable path, the
+    /// walked polyline's).
     pub length: f64,
+    /// The exact optimum's length (the path's own when `exact`).
+    pub exact_length: f64,
+    /// Whether this is the exact optimum, whose waypoints sit on the corners of blocked
+    /// ground; else every leg is walked to its end by the server's walk (`move`).
+    pub exact: bool,
     /// The waypoints `(x, z)` in world coordinates, from the start to the goal, both
     /// included.
     pub waypoints: Vec<(f64, f64)>,
@@ -316,6 +322,8 @@ impl From<&WorldPath> for Path {
     fn from(p: &WorldPath) -> Path {
         Path {
             length: p.length,
+            exact_length: p.exact_length,
+            exact: p.exact,
             waypoints: p.waypoints.iter().map(|&w| xz(w)).collect(),
         }
     }
@@ -325,8 +333,10 @@ impl From<&WorldPath> for Path {
 impl Path {
     fn __repr__(&self) -> String {
         format!(
-            "Path(length={:?}, waypoints=<{} points>)",
+            "Path(length={:?}, exact_length={:?}, exact={}, waypoints=<{} points>)",
             self.length,
+            self.exact_length,
+            if self.exact { "True" } else { "False" },
             self.waypoints.len()
         )
     }

@@ -9,16 +9,17 @@ use numpy::{
 };
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use silknav::{query, PathError};
+use silknav::{query, PathError, PathOptions};
 use std::borrow::Cow;
 
 /// The words of the path statuses, by code: `PathBatch.status[i]` indexes this.
-pub const PATH_STATUS: [&str; 5] = [
+pub const PATH_STATUS: [&str; 6] = [
     "found",
     "start-blocked",
     "goal-blocked",
     "unreachable",
     "budget-exceeded",
+    "not-walkable",
 ];
 
 /// The status code of a path answer (an index into [`PATH_STATUS`]).
@@ -99,8 +100,9 @@ fn nan_for_none(heights: &[Option<f32>]) -> Vec<f32> {
 /// The answers of `World.paths`: one per segment, as numpy arrays.
 ///
 /// `status[i]` is 0 when a path was found, else why not (an index into
-/// `silknav.PATH_STATUS`: 1 start-blocked, 2 goal-blocked, 3 unreachable, 4 budget-exceeded);
-/// `length[i]` its length (NaN without a path); the waypoints of path `i` are the rows
+/// `silknav.PATH_STATUS`: 1 start-blocked, 2 goal-blocked, 3 unreachable, 4 budget-exceeded,
+/// 5 not-walkable); `length[i]` its length (NaN without a path), `exact_length[i]` the exact
+/// optimum's; the waypoints of path `i` are the rows
 /// `offsets[i]:offsets[i + 1]` of `waypoints` (M×2, world x and z). `batch[i]` is the `Path`
 /// that `World.path` returns for segment `i`, or None; `batch.reason(i)` the word.
 #[pyclass(module = "silknav", frozen)]
@@ -109,6 +111,9 @@ pub struct PathBatch {
     len: usize,
     status: Py<PyArray1<u8>>,
     length: Py<PyArray1<f64>>,
+    exact_length: Py<PyArray1<f64>>,
+    /// Whether the paths are exact optima (else walkable).
+    exact: bool,
     offsets: Py<PyArray1<i64>>,
     waypoints: Py<PyArray2<f64>>,
 }
@@ -117,6 +122,7 @@ pub struct PathBatch {
 struct Flat {
     status: Vec<u8>,
     length: Vec<f64>,
+    exact_length: Vec<f64>,
     offsets: Vec<i64>,
     waypoints: Vec<f64>,
 }
@@ -130,6 +136,7 @@ impl Flat {
         let mut flat = Flat {
             status: Vec::with_capacity(paths.len()),
             length: Vec::with_capacity(paths.len()),
+            exact_length: Vec::with_capacity(paths.len()),
             offsets: Vec::with_capacity(paths.len() + 1),
             waypoints: Vec::with_capacity(points * 2),
         };
@@ -139,12 +146,16 @@ impl Flat {
             match path {
                 Ok(p) => {
                     flat.length.push(p.length);
+                    flat.exact_length.push(p.exact_length);
                     for &w in &p.waypoints {
                         let (x, z) = xz(w);
                         flat.waypoints.extend([x, z]);
                     }
                 }
-                Err(_) => flat.length.push(f64::NAN),
+                Err(_) => {
+                    flat.length.push(f64::NAN);
+                    flat.exact_length.push(f64::NAN);
+                }
             }
             flat.offsets.push((flat.waypoints.len() / 2) as i64);
         }
@@ -166,9 +177,10 @@ pub fn paths(
     world: &silknav::World,
     segments: &PyArrayLike2<'_, f64, AllowTypeChange>,
     budget: Option<usize>,
+    options: &PathOptions,
 ) -> PyResult<PathBatch> {
     let rows = rows::<4>(segments, "segments")?;
-    let flat = py.detach(|| Flat::new(&query::paths(world, &rows, budget)));
+    let flat = py.detach(|| Flat::new(&query::paths_with(world, &rows, budget, options)));
     let points = flat.waypoints.len() / 2;
     let waypoints = Array2::from_shape_vec((points, 2), flat.waypoints)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -176,6 +188,8 @@ pub fn paths(
         len: rows.len(),
         status: read_only(flat.status.into_pyarray(py))?,
         length: read_only(flat.length.into_pyarray(py))?,
+        exact_length: read_only(flat.exact_length.into_pyarray(py))?,
+        exact: options.exact,
         offsets: read_only(flat.offsets.into_pyarray(py))?,
         waypoints: read_only(waypoints.into_pyarray(py))?,
     })
@@ -207,6 +221,13 @@ impl PathBatch {
     #[getter]
     fn length(&self, py: Python<'_>) -> Py<PyArray1<f64>> {
         self.length.clone_ref(py)
+    }
+
+    /// Per segment: the exact optimum's length (the path's own for exact paths), NaN without
+    /// a path.
+    #[getter]
+    fn exact_length(&self, py: Python<'_>) -> Py<PyArray1<f64>> {
+        self.exact_length.clone_ref(py)
     }
 
     /// N + 1 row offsets into `waypoints`: path `i` is `waypoints[offsets[i]:offsets[i + 1]]`.
@@ -241,6 +262,8 @@ impl PathBatch {
         let flat = waypoints.as_slice()?;
         Ok(Some(Path {
             length: self.length.bind(py).readonly().as_slice()?[i],
+            exact_length: self.exact_length.bind(py).readonly().as_slice()?[i],
+            exact: self.exact,
             waypoints: (from..to).map(|k| (flat[2 * k], flat[2 * k + 1])).collect(),
         }))
     }

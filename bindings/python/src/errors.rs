@@ -57,7 +57,7 @@ pyo3::create_exception!(
     QueryError,
     Error,
     "A query that cannot be answered: `.reason` is the command line's word for why \
-     (`start-blocked`, `goal-blocked`, `unreachable`, `budget-exceeded`, `bad-end`, \
+     (`start-blocked`, `goal-blocked`, `unreachable`, `budget-exceeded`, `not-walkable`, `bad-end`, \
      `off-mesh`, `missing-region`, `step-limit`); `.region` names the region of \
      `missing-region`, else None."
 );

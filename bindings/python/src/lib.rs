@@ -3,7 +3,7 @@
 //!
 //! - [`world`]: `World`, its queries in world coordinates and its batch forms;
 //! - [`batch`]: the batch forms over numpy arrays, answered on all cores without the GIL;
-//! - [`answers`]: the answers as Python objects (`Cell`, `Hit`, `Move`, `Path`);
+//! - [`answers`]: the answers as Python objects (`Cell`, `Hit`, `Move`, `Snap`, `Path`);
 //! - [`navmesh`]: `silknav.jmxv.NavMesh`, navmesh files byte for byte and as dicts;
 //! - [`errors`]: the exception classes and the command line's messages.
 
@@ -29,6 +29,7 @@ fn _silknav(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch::PathBatch>()?;
     m.add_class::<navmesh::PyNavMesh>()?;
     m.add("PATH_STATUS", batch::PATH_STATUS.to_vec())?;
+    m.add("DEFAULT_CLEARANCE", silknav::DEFAULT_CLEARANCE)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)
 }

@@ -10,7 +10,7 @@ use pyo3::types::PyDict;
 use silknav::files::LoadError;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions};
-use silknav::{LoadOptions, PathScratch};
+use silknav::{LoadOptions, PathOptions, PathScratch};
 
 /// A world of regions in memory, loaded once and queried from any thread.
 ///
@@ -197,13 +197,18 @@ impl PyWorld {
         Ok(query::snap(&self.world, PointQuery { x, z, y }, max_distance).map(Snap::from))
     }
 
-    /// The shortest path from (x1, z1) to (x2, z2) over the walkable ground, across regions.
-    /// `budget` limits the search to that many corner expansions. The first call builds the
-    /// world's path index (see `prepare_paths`).
+    /// The shortest path from (x1, z1) to (x2, z2) over the walkable ground, across regions,
+    /// as `silknav path`: walkable by default (every leg of it is walked to its end by
+    /// `move`; its turning points lie `clearance` units off the corners, default
+    /// `silknav.DEFAULT_CLEARANCE`), or with `exact=True` the exact optimum, whose waypoints
+    /// sit on the corners of blocked ground. `budget` limits the search to that many corner
+    /// expansions. The first call builds the world's path index (see `prepare_paths`).
     ///
-    /// Raises `QueryError` (`.reason` `"start-blocked"`, `"goal-blocked"`, `"unreachable"`
-    /// or `"budget-exceeded"`) when there is no path.
-    #[pyo3(signature = (x1, z1, x2, z2, *, budget = None))]
+    /// Raises `QueryError` (`.reason` `"start-blocked"`, `"goal-blocked"`, `"unreachable"`,
+    /// `"budget-exceeded"` or `"not-walkable"`) when there is no path, `ValueError` for a
+    /// clearance out of range (more than 0, less than 10) or given with `exact=True`.
+    #[pyo3(signature = (x1, z1, x2, z2, *, budget = None, exact = false, clearance = None))]
+    #[allow(clippy::too_many_arguments)]
     fn path(
         &self,
         py: Python<'_>,
@@ -212,10 +217,14 @@ impl PyWorld {
         x2: f64,
         z2: f64,
         budget: Option<usize>,
+        exact: bool,
+        clearance: Option<f64>,
     ) -> PyResult<Path> {
+        let options = path_options(exact, clearance)?;
         let found = py.detach(|| {
             let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
-            query::path(&self.world, SegmentQuery::new(x1, z1, x2, z2), &mut scratch)
+            let q = SegmentQuery::new(x1, z1, x2, z2);
+            query::path_with(&self.world, q, &options, &mut scratch)
         });
         found
             .map(|p| Path::from(&p))
@@ -239,8 +248,8 @@ impl PyWorld {
         let path = silknav::WorldPath {
             waypoints,
             length: path.length,
-            exact_length: path.length,
-            exact: false,
+            exact_length: path.exact_length,
+            exact: path.exact,
         };
         Ok(self
             .world
@@ -276,16 +285,19 @@ impl PyWorld {
     }
 
     /// The shortest paths of many segments at once, on all cores with the GIL released:
-    /// `segments` is an N×4 array of `(x1, z1, x2, z2)`; `budget` as for `path`. Element `i`
-    /// of the answer is what `path` answers for row `i`.
-    #[pyo3(signature = (segments, *, budget = None))]
+    /// `segments` is an N×4 array of `(x1, z1, x2, z2)`; `budget`, `exact` and `clearance`
+    /// as for `path`. Element `i` of the answer is what `path` answers for row `i`.
+    #[pyo3(signature = (segments, *, budget = None, exact = false, clearance = None))]
     fn paths<'py>(
         &self,
         py: Python<'py>,
         segments: PyArrayLike2<'py, f64, AllowTypeChange>,
         budget: Option<usize>,
+        exact: bool,
+        clearance: Option<f64>,
     ) -> PyResult<PathBatch> {
-        batch::paths(py, &self.world, &segments, budget)
+        let options = path_options(exact, clearance)?;
+        batch::paths(py, &self.world, &segments, budget, &options)
     }
 
     fn __repr__(&self) -> String {
@@ -295,5 +307,22 @@ impl PyWorld {
             self.world.regions().len(),
             self.world.object_instances().len()
         )
+    }
+}
+
+/// The library's path options of `path`'s and `paths`' keywords.
+fn path_options(exact: bool, clearance: Option<f64>) -> PyResult<PathOptions> {
+    match (exact, clearance) {
+        (true, None) => Ok(PathOptions::exact()),
+        (true, Some(_)) => Err(PyValueError::new_err(
+            "clearance: an exact path has no clearance",
+        )),
+        (false, None) => Ok(PathOptions::new()),
+        (false, Some(c)) if silknav::is_valid_clearance(c) => {
+            Ok(PathOptions::new().with_clearance(c))
+        }
+        (false, Some(c)) => Err(PyValueError::new_err(format!(
+            "clearance: {c}: the clearance must be more than 0 and less than 10 units"
+        ))),
     }
 }

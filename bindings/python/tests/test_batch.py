@@ -52,19 +52,19 @@ def test_heights_take_any_array_of_numbers(world):
         world.heights(np.zeros((3, 5)))
 
 
-@pytest.mark.parametrize("budget", [None, 4])
-def test_paths_equal_single_calls(world, budget):
+@pytest.mark.parametrize("budget, exact", [(None, False), (4, False), (None, True)])
+def test_paths_equal_single_calls(world, budget, exact):
     starts = walkable_points(world, 60, 14)
     ends = np.roll(starts, 1, axis=0)
     segments = np.column_stack([starts, ends])
     segments[::7, 2:] = (1.0, 1.0)  # goals on no loaded region
-    batch = world.paths(segments, budget=budget)
+    batch = world.paths(segments, budget=budget, exact=exact)
     assert len(batch) == len(segments)
     assert batch.offsets[0] == 0 and batch.offsets[-1] == len(batch.waypoints)
     found = 0
     for i, (x1, z1, x2, z2) in enumerate(segments):
         try:
-            want = world.path(x1, z1, x2, z2, budget=budget)
+            want = world.path(x1, z1, x2, z2, budget=budget, exact=exact)
         except silknav.QueryError as e:
             assert batch[i] is None
             assert batch.reason(i) == e.reason
@@ -76,6 +76,7 @@ def test_paths_equal_single_calls(world, budget):
         assert batch[i] == want
         assert batch.status[i] == 0 and batch.reason(i) is None
         assert batch.length[i] == want.length
+        assert batch.exact_length[i] == want.exact_length
         rows = batch.waypoints[batch.offsets[i] : batch.offsets[i + 1]]
         assert [tuple(r) for r in rows] == want.waypoints
     assert 0 < found < len(segments)

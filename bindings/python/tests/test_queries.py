@@ -219,21 +219,32 @@ def test_snaps_equal_the_command_lines_and_start_walks(cli, world, world_dir):
         world.snap(X0, Z0, max_distance=-1.0)
 
 
-@pytest.mark.parametrize("budget", [None, 5])
-def test_paths_equal_the_command_lines(cli, world, world_dir, budget):
+@pytest.mark.parametrize(
+    "budget, options, flags",
+    [
+        (None, {}, ()),
+        (5, {}, ()),
+        (None, {"exact": True}, ("--exact",)),
+        (None, {"clearance": 0.5}, ("--clearance", 0.5)),
+    ],
+)
+def test_paths_equal_the_command_lines(cli, world, world_dir, budget, options, flags):
     rows = segments(world, 150, 5)
-    options = () if budget is None else ("--budget", budget)
-    answers = cli.batch_json("path", world_dir, rows, *options)
+    flags = flags + (() if budget is None else ("--budget", budget))
+    answers = cli.batch_json("path", world_dir, rows, *flags)
     reasons = set()
     for (x1, z1, x2, z2), want in zip(rows, answers):
         try:
-            p = world.path(x1, z1, x2, z2, budget=budget)
+            p = world.path(x1, z1, x2, z2, budget=budget, **options)
         except silknav.QueryError as e:
             assert want == {"length": None, "error": e.reason}
             reasons.add(e.reason)
             continue
         reasons.add("found")
         assert want["length"] == p.length
+        assert want["exact_length"] == p.exact_length
+        assert want["mode"] == ("exact" if p.exact else "walkable")
+        assert p.exact == options.get("exact", False)
         assert [tuple(w) for w in want["waypoints"]] == p.waypoints
         assert want["cells"] == [
             {"region": c.region, "cell": c.cell} for c in world.path_cells(p)
@@ -244,21 +255,36 @@ def test_paths_equal_the_command_lines(cli, world, world_dir, budget):
     assert expected <= reasons, reasons
 
 
-def test_a_paths_legs_have_line_of_sight(world_dir):
-    """The chain users make: each leg of a path has line of sight, and its waypoints have
-    heights. Paths use the terrain alone for now (they walk through buildings), so the chain
-    holds on the terrain-only world."""
+def test_path_options_out_of_range_are_value_errors(world):
+    for options in ({"clearance": 0.0}, {"clearance": 10.0}, {"exact": True, "clearance": 1.0}):
+        with pytest.raises(ValueError, match="clearance"):
+            world.path(X0 + 100, Z0 + 100, X0 + 300, Z0 + 300, **options)
+
+
+def test_a_paths_legs_are_walked_to_their_ends(world_dir):
+    """The chain users make: each leg of a path is handed to ``move``, which arrives at its
+    end; each leg of the exact path has line of sight; waypoints have heights. Paths use the
+    terrain alone for now (they walk through buildings), so the chain holds on the
+    terrain-only world."""
     world = silknav.World.load(world_dir, objects=False)
     rows = segments(world, 40, 6)
     legs = 0
     for x1, z1, x2, z2 in rows:
         try:
             p = world.path(x1, z1, x2, z2)
+            exact = world.path(x1, z1, x2, z2, exact=True)
         except silknav.QueryError:
             continue
+        assert exact.length == p.exact_length <= p.length
         for (ax, az), (bx, bz) in zip(p.waypoints, p.waypoints[1:]):
-            assert world.los(ax, az, bx, bz)
+            walk = world.move(ax, az, bx, bz)
+            # The server holds the goal in the start region's frame, in f32: a leg into
+            # another region arrives within that rounding of its end.
+            assert walk.stop == "arrived", (ax, az, bx, bz, walk)
+            assert abs(walk.x - bx) < 1e-3 and abs(walk.z - bz) < 1e-3, (bx, bz, walk)
             legs += 1
+        for (ax, az), (bx, bz) in zip(exact.waypoints, exact.waypoints[1:]):
+            assert world.los(ax, az, bx, bz)
         for x, z in p.waypoints:
             assert world.height(x, z) is not None
     assert legs > 20

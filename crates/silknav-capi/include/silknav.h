@@ -75,6 +75,13 @@
 // server's movement flag 0).
 #define SILKNAV_MOVE_NO_OBJECT_CHECKS 4
 
+// `silknav_path_options.flags`: the exact shortest path (`silknav path --exact`).
+#define SILKNAV_PATH_EXACT 1
+
+// The clearance of walkable paths when `silknav_path_options.clearance` is 0 (the
+// library's `DEFAULT_CLEARANCE`; a test keeps them equal).
+#define SILKNAV_DEFAULT_CLEARANCE 0.001
+
 // `silknav_world_load` flag: leave out the objects (buildings, gates, bridges), as the
 // command line's `--terrain-only`.
 #define SILKNAV_LOAD_TERRAIN_ONLY 1
@@ -99,15 +106,29 @@ typedef int32_t silknav_reason;
 // and `count` 0 (freeing it is allowed and does nothing).
 typedef struct silknav_path {
   // `SILKNAV_REASON_NONE` when a path was found, else `_START_BLOCKED`, `_GOAL_BLOCKED`,
-  // `_UNREACHABLE` or `_BUDGET_EXCEEDED`.
+  // `_UNREACHABLE`, `_BUDGET_EXCEEDED` or `_NOT_WALKABLE`.
   silknav_reason reason;
-  // The length in world units (the sum of the legs); 0 without a path.
+  // The length in world units (the sum of the legs: for a walkable path, the walked
+  // polyline's); 0 without a path.
   double length;
+  // The exact optimum's length (equal to `length` for an exact path); 0 without a path.
+  double exact_length;
   // The number of waypoints, start and goal included; 0 without a path.
   size_t count;
   // `2 * count` doubles: x0, z0, x1, z1, ... in world coordinates.
   double *waypoints;
 } silknav_path;
+
+// How a path is made, as `silknav path`'s options: zeroed (or a NULL pointer) is the
+// default, a walkable path with the default clearance.
+typedef struct silknav_path_options {
+  // `SILKNAV_PATH_EXACT` for the exact optimum (`--exact`), whose waypoints sit on the
+  // corners of blocked ground; 0 for a path every leg of which the server's walk accepts.
+  uint32_t flags;
+  // How far a walkable path's turning points lie off the corners (`--clearance`): more
+  // than 0 and less than 10 units; 0 for the default (`SILKNAV_DEFAULT_CLEARANCE`).
+  double clearance;
+} silknav_path_options;
 
 // The cell under a point.
 typedef struct silknav_cell_result {
@@ -266,6 +287,10 @@ typedef struct silknav_snap_result {
 // `object-refused`: an object's own walk fails the move, as the server's does.
 #define SILKNAV_REASON_OBJECT_REFUSED 10
 
+// `not-walkable`: a walkable path could not be made of legs the server's walk accepts (an
+// exact path, `SILKNAV_PATH_EXACT`, may still exist).
+#define SILKNAV_REASON_NOT_WALKABLE 11
+
 // A reason this version has no code for.
 #define SILKNAV_REASON_OTHER 99
 
@@ -312,6 +337,19 @@ silknav_status silknav_paths(const struct silknav_world *world,
                              size_t n,
                              int64_t budget,
                              struct silknav_path *out);
+
+// `silknav_paths` with options, as `silknav_path_find_with` takes them (NULL: the
+// defaults).
+//
+// # Safety
+// As for `silknav_paths`; `options` is NULL or points to a readable
+// `silknav_path_options`.
+silknav_status silknav_paths_with(const struct silknav_world *world,
+                                  const double *segments,
+                                  size_t n,
+                                  int64_t budget,
+                                  const struct silknav_path_options *options,
+                                  struct silknav_path *out);
 
 // The message of the last failure on the calling thread, one line as the command line
 // prints it (`w/navmesh/nv_4080.nvm: offset 420 (0x1a4): cells[12].objects: unexpected end
@@ -466,8 +504,10 @@ silknav_status silknav_snap_y(const struct silknav_world *world,
 
 // The shortest path from (x1, z1) to (x2, z2) (`silknav path`), each search limited to
 // `budget` corner expansions (negative: no limit): `SILKNAV_OK` with the path in `*out`,
-// or `SILKNAV_NO` with `out->reason` saying why there is none. The first path query builds
-// the world's path index (see `silknav_world_prepare_paths`).
+// or `SILKNAV_NO` with `out->reason` saying why there is none. The path is walkable: every
+// leg of it is accepted by the server's walk (`silknav_path_find_with` for the exact
+// optimum). The first path query builds the world's path index (see
+// `silknav_world_prepare_paths`).
 //
 // `*out` is overwritten without being freed: free a previous result first. Free this one
 // with `silknav_path_free`.
@@ -481,6 +521,21 @@ silknav_status silknav_path_find(const struct silknav_world *world,
                                  double z2,
                                  int64_t budget,
                                  struct silknav_path *out);
+
+// `silknav_path_find` with options (`--exact`, `--clearance`); `options` NULL for the
+// defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags or a clearance out of range.
+//
+// # Safety
+// As for `silknav_path_find`; `options` is NULL or points to a readable
+// `silknav_path_options`.
+silknav_status silknav_path_find_with(const struct silknav_world *world,
+                                      double x1,
+                                      double z1,
+                                      double x2,
+                                      double z2,
+                                      int64_t budget,
+                                      const struct silknav_path_options *options,
+                                      struct silknav_path *out);
 
 // Frees a path's waypoints and leaves `*path` an empty result (`waypoints` NULL, `count`
 // 0), so that freeing it again does nothing. NULL is allowed.

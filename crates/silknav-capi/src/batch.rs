@@ -2,7 +2,7 @@
 
 use crate::error::{guard, silknav_status, SILKNAV_OK};
 use crate::pointers;
-use crate::query::silknav_path;
+use crate::query::{path_options, silknav_path, silknav_path_options};
 use crate::world::silknav_world;
 use silknav::query;
 
@@ -86,9 +86,30 @@ pub unsafe extern "C" fn silknav_paths(
     budget: i64,
     out: *mut silknav_path,
 ) -> silknav_status {
+    // SAFETY: the caller's promises, passed on; no options is the default.
+    unsafe { silknav_paths_with(world, segments, n, budget, std::ptr::null(), out) }
+}
+
+/// `silknav_paths` with options, as `silknav_path_find_with` takes them (NULL: the
+/// defaults).
+///
+/// # Safety
+/// As for `silknav_paths`; `options` is NULL or points to a readable
+/// `silknav_path_options`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_paths_with(
+    world: *const silknav_world,
+    segments: *const f64,
+    n: usize,
+    budget: i64,
+    options: *const silknav_path_options,
+    out: *mut silknav_path,
+) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
         let world = &unsafe { pointers::shared(world, "world") }?.world;
+        // SAFETY: the caller's promise on `options`.
+        let options = unsafe { path_options(options) }?;
         // SAFETY: the caller's promise on `segments`: `n` quadruples of doubles, the layout
         // of `[f64; 4]`.
         let rows = unsafe { pointers::array(segments.cast::<[f64; 4]>(), n, "segments") }?;
@@ -97,7 +118,7 @@ pub unsafe extern "C" fn silknav_paths(
             pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
         }?;
         let budget = usize::try_from(budget).ok();
-        let found = query::paths(world, rows, budget);
+        let found = query::paths_with(world, rows, budget, &options);
         for (slot, path) in out.iter_mut().zip(found) {
             slot.write(silknav_path::new(path));
         }

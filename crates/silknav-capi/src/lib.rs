@@ -53,7 +53,7 @@ mod pointers;
 pub mod query;
 pub mod world;
 
-pub use batch::{silknav_heights, silknav_heights_y, silknav_paths};
+pub use batch::{silknav_heights, silknav_heights_y, silknav_paths, silknav_paths_with};
 pub use error::*;
 pub use query::*;
 pub use world::*;

@@ -7,7 +7,7 @@ use crate::world::silknav_world;
 use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveStop, RayError, Snap};
-use silknav::{CellRef, PathError, PathScratch, WorldPath};
+use silknav::{CellRef, PathError, PathOptions, PathScratch, WorldPath};
 
 /// Why an answer is "no", in the results' `reason` fields; `silknav_reason_word` gives the
 /// command line's word for each.
@@ -37,10 +37,13 @@ pub const SILKNAV_REASON_STEP_LIMIT: silknav_reason = 8;
 pub const SILKNAV_REASON_TOO_FAR: silknav_reason = 9;
 /// `object-refused`: an object's own walk fails the move, as the server's does.
 pub const SILKNAV_REASON_OBJECT_REFUSED: silknav_reason = 10;
+/// `not-walkable`: a walkable path could not be made of legs the server's walk accepts (an
+/// exact path, `SILKNAV_PATH_EXACT`, may still exist).
+pub const SILKNAV_REASON_NOT_WALKABLE: silknav_reason = 11;
 /// A reason this version has no code for.
 pub const SILKNAV_REASON_OTHER: silknav_reason = 99;
 
-const REASON_WORDS: [&std::ffi::CStr; 11] = [
+const REASON_WORDS: [&std::ffi::CStr; 12] = [
     c"",
     c"start-blocked",
     c"goal-blocked",
@@ -52,6 +55,7 @@ const REASON_WORDS: [&std::ffi::CStr; 11] = [
     c"step-limit",
     c"too-far",
     c"object-refused",
+    c"not-walkable",
 ];
 
 /// The command line's word for a reason (`"start-blocked"`, ...), `""` for
@@ -266,10 +270,13 @@ pub struct silknav_move_result {
 #[derive(Debug)]
 pub struct silknav_path {
     /// `SILKNAV_REASON_NONE` when a path was found, else `_START_BLOCKED`, `_GOAL_BLOCKED`,
-    /// `_UNREACHABLE` or `_BUDGET_EXCEEDED`.
+    /// `_UNREACHABLE`, `_BUDGET_EXCEEDED` or `_NOT_WALKABLE`.
     pub reason: silknav_reason,
-    /// The length in world units (the sum of the legs); 0 without a path.
+    /// The length in world units (the sum of the legs: for a walkable path, the walked
+    /// polyline's); 0 without a path.
     pub length: f64,
+    /// The exact optimum's length (equal to `length` for an exact path); 0 without a path.
+    pub exact_length: f64,
     /// The number of waypoints, start and goal included; 0 without a path.
     pub count: usize,
     /// `2 * count` doubles: x0, z0, x1, z1, ... in world coordinates.
@@ -281,6 +288,7 @@ impl silknav_path {
     pub(crate) const EMPTY: silknav_path = silknav_path {
         reason: SILKNAV_REASON_NONE,
         length: 0.0,
+        exact_length: 0.0,
         count: 0,
         waypoints: std::ptr::null_mut(),
     };
@@ -297,6 +305,7 @@ impl silknav_path {
                 silknav_path {
                     reason: SILKNAV_REASON_NONE,
                     length: path.length,
+                    exact_length: path.exact_length,
                     count: path.waypoints.len(),
                     waypoints: Box::into_raw(flat).cast::<f64>(),
                 }
@@ -734,10 +743,65 @@ pub(crate) fn scratch_for(budget: i64) -> PathScratch {
     }
 }
 
+/// How a path is made, as `silknav path`'s options: zeroed (or a NULL pointer) is the
+/// default, a walkable path with the default clearance.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct silknav_path_options {
+    /// `SILKNAV_PATH_EXACT` for the exact optimum (`--exact`), whose waypoints sit on the
+    /// corners of blocked ground; 0 for a path every leg of which the server's walk accepts.
+    pub flags: u32,
+    /// How far a walkable path's turning points lie off the corners (`--clearance`): more
+    /// than 0 and less than 10 units; 0 for the default (`SILKNAV_DEFAULT_CLEARANCE`).
+    pub clearance: f64,
+}
+
+/// `silknav_path_options.flags`: the exact shortest path (`silknav path --exact`).
+pub const SILKNAV_PATH_EXACT: u32 = 1;
+/// The clearance of walkable paths when `silknav_path_options.clearance` is 0 (the
+/// library's `DEFAULT_CLEARANCE`; a test keeps them equal).
+pub const SILKNAV_DEFAULT_CLEARANCE: f64 = 0.001;
+
+/// The library's options of C's, or the argument error.
+///
+/// # Safety
+/// `options` is NULL or points to a readable `silknav_path_options`.
+pub(crate) unsafe fn path_options(
+    options: *const silknav_path_options,
+) -> Result<PathOptions, Failure> {
+    let o = if options.is_null() {
+        silknav_path_options::default()
+    } else {
+        // SAFETY: the caller's promise on `options`.
+        *unsafe { pointers::shared(options, "options") }?
+    };
+    if o.flags & !SILKNAV_PATH_EXACT != 0 {
+        return Err(Failure::argument(format!(
+            "options.flags: unknown bits {:#x}",
+            o.flags & !SILKNAV_PATH_EXACT
+        )));
+    }
+    let exact = o.flags & SILKNAV_PATH_EXACT != 0;
+    match (exact, o.clearance) {
+        (true, c) if c != 0.0 => Err(Failure::argument(
+            "options.clearance: an exact path has no clearance",
+        )),
+        (true, _) => Ok(PathOptions::exact()),
+        (false, c) if c == 0.0 => Ok(PathOptions::new()),
+        (false, c) if silknav::is_valid_clearance(c) => Ok(PathOptions::new().with_clearance(c)),
+        (false, c) => Err(Failure::argument(format!(
+            "options.clearance: {c}: the clearance must be more than 0 and less than 10 units"
+        ))),
+    }
+}
+
 /// The shortest path from (x1, z1) to (x2, z2) (`silknav path`), each search limited to
 /// `budget` corner expansions (negative: no limit): `SILKNAV_OK` with the path in `*out`,
-/// or `SILKNAV_NO` with `out->reason` saying why there is none. The first path query builds
-/// the world's path index (see `silknav_world_prepare_paths`).
+/// or `SILKNAV_NO` with `out->reason` saying why there is none. The path is walkable: every
+/// leg of it is accepted by the server's walk (`silknav_path_find_with` for the exact
+/// optimum). The first path query builds the world's path index (see
+/// `silknav_world_prepare_paths`).
 ///
 /// `*out` is overwritten without being freed: free a previous result first. Free this one
 /// with `silknav_path_free`.
@@ -754,6 +818,28 @@ pub unsafe extern "C" fn silknav_path_find(
     budget: i64,
     out: *mut silknav_path,
 ) -> silknav_status {
+    // SAFETY: the caller's promises, passed on; no options is the default.
+    unsafe { silknav_path_find_with(world, x1, z1, x2, z2, budget, std::ptr::null(), out) }
+}
+
+/// `silknav_path_find` with options (`--exact`, `--clearance`); `options` NULL for the
+/// defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags or a clearance out of range.
+///
+/// # Safety
+/// As for `silknav_path_find`; `options` is NULL or points to a readable
+/// `silknav_path_options`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn silknav_path_find_with(
+    world: *const silknav_world,
+    x1: f64,
+    z1: f64,
+    x2: f64,
+    z2: f64,
+    budget: i64,
+    options: *const silknav_path_options,
+    out: *mut silknav_path,
+) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
         let world = unsafe { world_of(world) }?;
@@ -761,9 +847,12 @@ pub unsafe extern "C" fn silknav_path_find(
         let out = unsafe {
             pointers::exclusive(out.cast::<std::mem::MaybeUninit<silknav_path>>(), "out")
         }?;
-        let found = query::path(
+        // SAFETY: the caller's promise on `options`.
+        let options = unsafe { path_options(options) }?;
+        let found = query::path_with(
             world,
             SegmentQuery::new(x1, z1, x2, z2),
+            &options,
             &mut scratch_for(budget),
         );
         let status = yes_if(found.is_ok());
@@ -787,4 +876,43 @@ pub unsafe extern "C" fn silknav_path_free(path: *mut silknav_path) {
             unsafe { path.release() };
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_of_the_library_has_its_code() {
+        let path = [
+            PathError::StartBlocked,
+            PathError::GoalBlocked,
+            PathError::Unreachable,
+            PathError::BudgetExceeded,
+            PathError::NotWalkable,
+        ];
+        let walk = [
+            MoveError::StartNotWalkable,
+            MoveError::TooFar,
+            MoveError::OffMesh,
+            MoveError::StepLimit,
+            MoveError::ObjectRefused,
+        ];
+        let words = path
+            .iter()
+            .map(|e| e.word())
+            .chain(walk.iter().map(|e| e.word()))
+            .chain([RayError::StartNotWalkable.word(), RayError::BadEnd.word()]);
+        for word in words {
+            let code = reason_of(word);
+            assert_ne!(code, SILKNAV_REASON_OTHER, "{word}");
+            assert_eq!(REASON_WORDS[code as usize].to_bytes(), word.as_bytes());
+        }
+        assert_eq!(reason_of("not-walkable"), SILKNAV_REASON_NOT_WALKABLE);
+    }
+
+    #[test]
+    fn the_default_clearance_is_the_librarys() {
+        assert_eq!(SILKNAV_DEFAULT_CLEARANCE, silknav::DEFAULT_CLEARANCE);
+    }
 }

@@ -11,7 +11,7 @@ use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-use silknav::PathScratch;
+use silknav::{PathOptions, PathScratch};
 use silknav_capi::*;
 use silknav_testkit::rng::SplitMix64;
 use std::ffi::{CStr, CString};
@@ -76,6 +76,7 @@ fn empty_path() -> silknav_path {
     silknav_path {
         reason: SILKNAV_REASON_NONE,
         length: 0.0,
+        exact_length: 0.0,
         count: 0,
         waypoints: ptr::null_mut(),
     }
@@ -318,9 +319,40 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
             None => assert_eq!(status, SILKNAV_NO),
         }
 
+        // The exact optimum: its length is the walkable path's exact length.
+        let mut exact = empty_path();
+        let options = silknav_path_options {
+            flags: SILKNAV_PATH_EXACT,
+            clearance: 0.0,
+        };
+        // SAFETY: a live handle, readable options and a writable silknav_path.
+        let status = unsafe {
+            silknav_path_find_with(w.handle, s[0], s[1], s[2], s[3], -1, &options, &mut exact)
+        };
+        let expected = query::path_with(
+            &w.world,
+            seg(s),
+            &PathOptions::exact(),
+            &mut PathScratch::new(),
+        );
+        match &expected {
+            Ok(p) => {
+                assert_eq!(
+                    (status, exact.length, exact.exact_length),
+                    (SILKNAV_OK, p.length, p.length)
+                );
+                assert_eq!(exact.count, p.waypoints.len());
+                kinds.insert("exact");
+            }
+            Err(e) => assert_eq!((status, word(exact.reason)), (SILKNAV_NO, e.word())),
+        }
+        // SAFETY: filled by silknav_path_find_with.
+        unsafe { silknav_path_free(&mut exact) };
+
         let mut path = silknav_path {
             reason: -7,
             length: -1.0,
+            exact_length: -1.0,
             count: 99,
             waypoints: ptr::null_mut(),
         };
@@ -331,8 +363,8 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         match query::path(&w.world, seg(s), &mut scratch) {
             Ok(p) => {
                 assert_eq!(
-                    (status, path.reason, path.length),
-                    (SILKNAV_OK, 0, p.length)
+                    (status, path.reason, path.length, path.exact_length),
+                    (SILKNAV_OK, 0, p.length, p.exact_length)
                 );
                 assert_eq!(path.count, p.waypoints.len());
                 // SAFETY: silknav filled `2 * count` doubles.
@@ -365,6 +397,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         "goal-blocked",
         "budget-exceeded",
         "snapped",
+        "exact",
     ] {
         assert!(kinds.contains(kind), "{kind} not seen: {kinds:?}");
     }
@@ -529,6 +562,21 @@ fn bad_pointers_and_arguments_are_refused() {
         for (flags, message) in [(8, "unknown bits 0x8"), (3, "together")] {
             assert_eq!(
                 silknav_move_with(w.handle, 0.0, 0.0, 1.0, 1.0, f32::NAN, flags, &mut walk),
+                SILKNAV_ERROR_ARGUMENT
+            );
+            assert!(last_message().unwrap().contains(message));
+        }
+        // Path options out of range.
+        let mut path = empty_path();
+        for (flags, clearance, message) in [
+            (2, 0.0, "unknown bits 0x2"),
+            (0, 10.0, "less than 10"),
+            (0, -1.0, "less than 10"),
+            (SILKNAV_PATH_EXACT, 1.0, "no clearance"),
+        ] {
+            let options = silknav_path_options { flags, clearance };
+            assert_eq!(
+                silknav_path_find_with(w.handle, 0.0, 0.0, 1.0, 1.0, -1, &options, &mut path),
                 SILKNAV_ERROR_ARGUMENT
             );
             assert!(last_message().unwrap().contains(message));

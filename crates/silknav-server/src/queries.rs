@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use silknav::query::{PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions};
-use silknav::{PathScratch, World};
+use silknav::{PathOptions, PathScratch, World, DEFAULT_CLEARANCE};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -205,7 +205,8 @@ impl Query for SnapRequest {
     }
 }
 
-/// `POST /api/path`: a segment and an optional search budget (corners expanded).
+/// `POST /api/path`: a segment and the options of `silknav path`: a search budget (corners
+/// expanded), `exact` (`--exact`) and `clearance` (`--clearance`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PathRequest {
@@ -215,6 +216,20 @@ pub(crate) struct PathRequest {
     z2: f64,
     #[serde(default)]
     budget: Option<u64>,
+    #[serde(default)]
+    exact: bool,
+    #[serde(default)]
+    clearance: Option<f64>,
+}
+
+impl PathRequest {
+    fn options(&self) -> PathOptions {
+        if self.exact {
+            PathOptions::exact()
+        } else {
+            PathOptions::new().with_clearance(self.clearance.unwrap_or(DEFAULT_CLEARANCE))
+        }
+    }
 }
 
 thread_local! {
@@ -224,6 +239,20 @@ thread_local! {
 
 impl Query for PathRequest {
     fn check(&self, limits: &Limits, at: &str) -> Result<(), ApiError> {
+        if let Some(c) = self.clearance {
+            if self.exact {
+                return Err(ApiError::bad(
+                    format!("{at}clearance"),
+                    format!("{at}clearance: an exact path has no clearance"),
+                ));
+            }
+            if !silknav::is_valid_clearance(c) {
+                return Err(ApiError::bad(
+                    format!("{at}clearance"),
+                    format!("{at}clearance: {c}: the clearance must be more than 0 and less than 10 units"),
+                ));
+            }
+        }
         match self.budget {
             Some(b) if b > limits.max_budget as u64 => Err(ApiError::Limit {
                 limit: name::MAX_BUDGET,
@@ -242,7 +271,7 @@ impl Query for PathRequest {
         let budget = self.budget.map_or(limits.max_budget, |b| b as usize);
         let answer = SCRATCH.with_borrow_mut(|scratch| {
             scratch.set_budget(Some(budget));
-            silknav::query::path(world, q, scratch)
+            silknav::query::path_with(world, q, &self.options(), scratch)
         });
         write(out, &silknav::json::path(world, &answer));
     }

@@ -90,7 +90,10 @@ mod rng;
 pub mod world;
 pub mod worldgen;
 
-pub use path::{PathError, PathIndexStats, PathOptions, PathScratch, WorldPath, DEFAULT_CLEARANCE};
+pub use path::{
+    is_valid_clearance, PathError, PathIndexStats, PathOptions, PathScratch, WorldPath,
+    DEFAULT_CLEARANCE,
+};
 pub use world::{
     CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndexFound, PathIndexUse,
     Position, World,

@@ -14,6 +14,7 @@ form as dicts. Errors are ``silknav.Error`` and its subclasses.
 """
 
 from ._silknav import (
+    DEFAULT_CLEARANCE,
     PATH_STATUS,
     Cell,
     Edge,
@@ -36,6 +37,7 @@ from ._silknav import (
 from . import jmxv
 
 __all__ = [
+    "DEFAULT_CLEARANCE",
     "PATH_STATUS",
     "Cell",
     "Edge",

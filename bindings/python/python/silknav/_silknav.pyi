@@ -13,7 +13,10 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 PATH_STATUS: List[str]
 """The words of ``PathBatch.status`` codes: ``["found", "start-blocked", "goal-blocked",
-"unreachable", "budget-exceeded"]``."""
+"unreachable", "budget-exceeded", "not-walkable"]``."""
+DEFAULT_CLEARANCE: float
+"""How far (units, along x and z) a walkable path's turning points lie off the corners by
+default."""
 
 class Error(Exception):
     """The base class of every error silknav raises."""
@@ -166,7 +169,11 @@ class Path:
     """A shortest path, as ``silknav path`` answers it."""
 
     length: float
-    """The length in world units: the sum of the straight legs."""
+    """The length in world units: the sum of the straight legs (walked, for a walkable path)."""
+    exact_length: float
+    """The exact optimum's length (the path's own when ``exact``)."""
+    exact: bool
+    """Whether this is the exact optimum; else every leg is walked to its end by ``move``."""
     waypoints: List[Tuple[float, float]]
     """The waypoints ``(x, z)`` from the start to the goal, both included."""
 
@@ -180,6 +187,9 @@ class PathBatch:
     @property
     def length(self) -> npt.NDArray[np.float64]:
         """Each path's length; NaN without a path."""
+    @property
+    def exact_length(self) -> npt.NDArray[np.float64]:
+        """Each path's exact optimum's length; NaN without a path."""
     @property
     def offsets(self) -> npt.NDArray[np.int64]:
         """N + 1 row offsets: path ``i`` is ``waypoints[offsets[i]:offsets[i + 1]]``."""
@@ -245,9 +255,20 @@ class World:
         """The walkable point nearest (x, z) within ``max_distance``, or None; as
         ``silknav snap``. Raises ``ValueError`` for a negative or infinite distance."""
     def path(
-        self, x1: float, z1: float, x2: float, z2: float, *, budget: Optional[int] = None
+        self,
+        x1: float,
+        z1: float,
+        x2: float,
+        z2: float,
+        *,
+        budget: Optional[int] = None,
+        exact: bool = False,
+        clearance: Optional[float] = None,
     ) -> Path:
-        """The shortest path. Raises ``QueryError`` (``start-blocked``, ``goal-blocked``,
+        """The shortest path: walkable by ``move`` leg by leg (turning ``clearance`` off the
+        corners), or with ``exact=True`` the exact optimum. Raises ``ValueError`` for a
+        clearance out of (0, 10) or with ``exact``, ``QueryError`` (``start-blocked``,
+        ``goal-blocked``, ``not-walkable``,
         ``unreachable``, ``budget-exceeded``)."""
     def path_cells(self, path: Path) -> List[Cell]:
         """The cells a path passes through, in order."""
@@ -257,8 +278,15 @@ class World:
     def heights(self, points: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Heights of an N×2 ``(x, z)`` or N×3 ``(x, z, y)`` array, on all cores; NaN where
         ``height`` answers None."""
-    def paths(self, segments: npt.ArrayLike, *, budget: Optional[int] = None) -> PathBatch:
-        """Shortest paths of an N×4 ``(x1, z1, x2, z2)`` array, on all cores."""
+    def paths(
+        self,
+        segments: npt.ArrayLike,
+        *,
+        budget: Optional[int] = None,
+        exact: bool = False,
+        clearance: Optional[float] = None,
+    ) -> PathBatch:
+        """Shortest paths of an N×4 ``(x1, z1, x2, z2)`` array, on all cores, as ``path``."""
 
 @final
 class NavMesh:

@@ -1,5 +1,5 @@
-//! Shortest paths: `World::find_path` against polyanya 0.18 on the same rectangles, every
-//! query timed through both in the same run.
+//! Exact shortest paths: `World::find_path_with` with `PathOptions::exact()` against polyanya
+//! 0.18 on the same rectangles, every query timed through both in the same run.
 //!
 //! `cargo bench -p silknav-bench --bench paths [-- FILTER...] [--validate] [--keep-going]
 //! [--rounds N] [--results]`
@@ -53,7 +53,7 @@ use silknav::jmxv::RegionId;
 use silknav::movingai::Scenario;
 use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{CellRef, PathError, PathIndexStats, PathScratch, Position, World};
+use silknav::{CellRef, PathError, PathIndexStats, PathOptions, PathScratch, Position, World};
 use silknav_bench::cache::{cached_world, find_cached};
 use silknav_bench::record::{machine, utc_date, write_atomically};
 use silknav_bench::rects::{grid_rects, open_rects, Rect, RectMesh};
@@ -734,14 +734,16 @@ fn detour_row(
     }
 }
 
-/// Our answer's length in units, `None` for no path.
+/// Our answer's length in units, `None` for no path: the exact optimum, which is what
+/// polyanya answers (the walkable path users get by default moves it off the corners).
 #[inline]
 fn ours_length(
     world: &World,
     q: &Query,
     scratch: &mut PathScratch,
 ) -> Result<Option<f64>, PathError> {
-    match world.find_path(black_box(q.from), black_box(q.to), scratch) {
+    let exact = PathOptions::exact();
+    match world.find_path_with(black_box(q.from), black_box(q.to), &exact, scratch) {
         Ok(path) => Ok(Some(path.length)),
         Err(PathError::Unreachable) => Ok(None),
         Err(e) => Err(e),

@@ -96,7 +96,9 @@ fn request(names: &[&str], numbers: &[f64]) -> String {
 }
 
 /// Asks the command line (a batch on standard input) and the server (a batch, and the first
-/// queries alone) the same queries, and checks the answers are the same bytes.
+/// queries alone) the same queries, and checks the answers are the same bytes. `fields` are
+/// JSON fields every request carries (the options the command's flags give).
+#[allow(clippy::too_many_arguments)]
 fn check_same(
     dir: &Path,
     root: &Path,
@@ -104,6 +106,7 @@ fn check_same(
     command: &[&str],
     endpoint: &str,
     names: &[&str],
+    fields: &str,
     queries: &[Vec<f64>],
 ) {
     let lines: String = queries
@@ -120,7 +123,16 @@ fn check_same(
     assert_eq!(cli.code, 0, "{}", cli.stderr);
     let answers: Vec<&str> = cli.stdout.lines().collect();
     assert_eq!(answers.len(), queries.len());
-    let requests: Vec<String> = queries.iter().map(|q| request(names, q)).collect();
+    let requests: Vec<String> = queries
+        .iter()
+        .map(|q| {
+            let numbers = request(names, q);
+            match fields {
+                "" => numbers,
+                _ => format!("{},{fields}}}", &numbers[..numbers.len() - 1]),
+            }
+        })
+        .collect();
     let batch = http::post(served.addr, endpoint, &format!("[{}]", requests.join(","))).unwrap();
     assert_eq!(batch.status, 200, "{}", batch.text());
     assert_eq!(
@@ -146,10 +158,13 @@ fn check_all(dir: &Path, root: &Path, bx: [f64; 4], extra: &[&str], budget_bites
     };
     let xz = ["x", "z", "y"];
     let seg = ["x1", "z1", "x2", "z2", "y"];
-    let command = |c: Vec<&str>, endpoint, names: &[&str], qs: &[Vec<f64>]| {
+    let with_fields = |c: Vec<&str>, endpoint, names: &[&str], fields, qs: &[Vec<f64>]| {
         let mut args = c;
         args.extend(extra);
-        check_same(dir, root, &served, &args, endpoint, names, qs);
+        check_same(dir, root, &served, &args, endpoint, names, fields, qs);
+    };
+    let command = |c, endpoint, names: &[&str], qs: &[Vec<f64>]| {
+        with_fields(c, endpoint, names, "", qs);
     };
     assert!(points.iter().any(|q| with_y(q, 2)) && segments.iter().any(|q| with_y(q, 4)));
     command(vec!["cell"], "/api/cell", &xz, &points);
@@ -158,6 +173,29 @@ fn check_all(dir: &Path, root: &Path, bx: [f64; 4], extra: &[&str], budget_bites
     command(vec!["move"], "/api/move", &seg, &segments);
     command(vec!["snap"], "/api/snap", &xz, &points);
     command(vec!["path"], "/api/path", &seg, &plain(&segments, 4)[..60]);
+    let some = &plain(&segments, 4)[..40];
+    with_fields(
+        vec!["path", "--exact"],
+        "/api/path",
+        &seg,
+        r#""exact":true"#,
+        some,
+    );
+    let clearance = ["path", "--clearance", "0.25"];
+    with_fields(
+        clearance.to_vec(),
+        "/api/path",
+        &seg,
+        r#""clearance":0.25"#,
+        some,
+    );
+    with_fields(
+        vec!["move", "--guard", "off"],
+        "/api/move",
+        &seg,
+        r#""guard":"off""#,
+        some,
+    );
     // Across the whole box: searches that need more than one expansion.
     let across = [
         vec![bx[0] + 140.0, bx[1] + 120.0, bx[2] - 100.0, bx[3] - 120.0],

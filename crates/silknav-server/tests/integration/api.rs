@@ -3,7 +3,7 @@
 
 use crate::support::*;
 use silknav::query::{PointQuery, SegmentQuery};
-use silknav::PathScratch;
+use silknav::{PathOptions, PathScratch};
 use silknav_server::Limits;
 
 #[test]
@@ -75,8 +75,8 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
                 Some(b) => PathScratch::with_budget(b),
                 None => PathScratch::new(),
             };
-            let path =
-                silknav::query::path(&world, SegmentQuery::new(x1, z1, x2, z2), &mut scratch);
+            let q = SegmentQuery::new(x1, z1, x2, z2);
+            let path = silknav::query::path(&world, q, &mut scratch);
             found += usize::from(path.is_ok());
             let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
             let mut body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2});
@@ -86,6 +86,23 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
             let answer = post(server.addr(), "/api/path", &body.to_string());
             assert_eq!(answer.status, 200);
             assert_eq!(answer.text(), expected, "{body}");
+            // The exact optimum, and a walkable path with another clearance.
+            for (options, field) in [
+                (PathOptions::exact(), serde_json::json!({"exact": true})),
+                (
+                    PathOptions::new().with_clearance(0.5),
+                    serde_json::json!({"clearance": 0.5}),
+                ),
+            ] {
+                let path = silknav::query::path_with(&world, q, &options, &mut scratch);
+                let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
+                let mut body = body.clone();
+                for (k, v) in field.as_object().unwrap() {
+                    body[k] = v.clone();
+                }
+                let answer = post(server.addr(), "/api/path", &body.to_string());
+                assert_eq!(answer.text(), expected, "{body}");
+            }
         }
     }
     assert!(

@@ -110,6 +110,13 @@ pub(crate) mod walkable;
 /// was measured.
 pub const DEFAULT_CLEARANCE: f64 = 0.001;
 
+/// Whether `clearance` is one the command line, the server and the bindings take: more than
+/// 0 and less than 10 units (half a tile, beyond which a corner's point may leave the open
+/// tiles beside it).
+pub fn is_valid_clearance(clearance: f64) -> bool {
+    clearance > 0.0 && clearance < 10.0
+}
+
 /// How a path is made: walkable by the server's walk (the default) or the exact optimum.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]

@@ -45,7 +45,7 @@ pub struct PathArgs {
 /// A clearance on the command line: a number in (0, 10).
 fn clearance(s: &str) -> Result<f64, String> {
     let c: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    if c > 0.0 && c < 10.0 {
+    if silknav::is_valid_clearance(c) {
         Ok(c)
     } else {
         Err("the clearance must be more than 0 and less than 10 units".into())
