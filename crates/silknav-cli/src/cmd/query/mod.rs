@@ -23,6 +23,7 @@ use crate::values;
 use anyhow::{anyhow, Context};
 use serde::Serialize;
 use silknav::files::WorldSource;
+use silknav::objects::resolve::ObjectProblem;
 use silknav::pk2_archive::Key;
 use silknav::{CellRef, Position, World};
 use silknav::{LoadFindingKind, LoadOptions, PathIndexFound, PathIndexUse};
@@ -358,6 +359,9 @@ fn warn_about_load(dir: &Path, world: &World) {
         LoadFindingKind::MissingFile => 0,
         LoadFindingKind::DisabledByMapinfo => 1,
         LoadFindingKind::Dungeon => 2,
+        // Decorations (rocks, trees) have meshes without a navigation section: nothing to
+        // walk or stand on, as in the game; the load report lists them, the shell is quiet.
+        LoadFindingKind::Object(o) if matches!(o.problem, ObjectProblem::NoNavSection { .. }) => 5,
         LoadFindingKind::Object(_) => 3,
         _ => 4,
     };
