@@ -5,6 +5,7 @@
 //! - [`alloc`]: what a parser allocates, for tests that bound it.
 //! - [`http`]: a small HTTP/1.1 client for tests of the query server.
 //! - [`corrupt`]: ways to break bytes on purpose.
+//! - [`fuzz_world`]: worlds from fuzzed tile masks, queried and checked for consistency.
 //! - [`independent`]: a second writer of the format, from the spec page alone.
 //! - [`independent_bms`]: a second writer of `JMXVBMS` object meshes, and the building, bridge
 //!   and gate meshes the world generator places.
@@ -22,6 +23,7 @@ use jmxv::RegionId;
 
 pub mod alloc;
 pub mod corrupt;
+pub mod fuzz_world;
 pub mod http;
 pub mod independent;
 pub mod independent_bms;
