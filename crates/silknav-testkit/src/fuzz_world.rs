@@ -16,14 +16,15 @@
 //!   that one has a cell;
 //! - a path starts and ends at the points asked, its length is the sum of its legs and at least
 //!   the straight distance, each of its exact legs has line of sight, each leg of the default
-//!   (walkable) path is walked to its end by `move_along`, and where the straight segment has
-//!   line of sight the exact length is the straight distance;
+//!   (walkable) path is walked to its end by `move_along`, where an exact path exists the
+//!   walkable one is never refused as not walkable, and where the straight segment has line
+//!   of sight the exact length is the straight distance;
 //! - searches have a budget, so nothing hangs.
 
 use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
 use silknav::world::MoveStop;
-use silknav::{PathOptions, PathScratch, Position, World};
+use silknav::{PathError, PathOptions, PathScratch, Position, World};
 
 const ORIGIN: (u8, u8) = (128, 64);
 const SIDE: f64 = 1920.0;
@@ -196,7 +197,15 @@ pub fn check(data: &[u8]) {
                 );
             }
         }
-        if let Ok(path) = world.find_path_with(pa, pb, &PathOptions::default(), &mut scratch) {
+        let walkable = world.find_path_with(pa, pb, &PathOptions::default(), &mut scratch);
+        if exact.is_ok() {
+            assert_ne!(
+                walkable,
+                Err(PathError::NotWalkable),
+                "{a:?} -> {b:?} has an exact path and no walkable one"
+            );
+        }
+        if let Ok(path) = walkable {
             assert!(
                 exact.is_ok(),
                 "a walkable path where no exact one: {path:?}"
