@@ -97,6 +97,9 @@ namespace Silknav
 
         [DllImport(Lib)] public static extern int silknav_world_load(
             [MarshalAs(UnmanagedType.LPUTF8Str)] string path, uint flags, out IntPtr world);
+        [DllImport(Lib)] public static extern int silknav_world_load_key(
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string path, [MarshalAs(UnmanagedType.LPUTF8Str)] string? key,
+            uint flags, out IntPtr world);
         [DllImport(Lib)] public static extern void silknav_world_free(IntPtr world);
         [DllImport(Lib)] public static extern UIntPtr silknav_world_region_count(IntPtr world);
         [DllImport(Lib)] public static extern int silknav_world_prepare_paths(IntPtr world);
@@ -136,10 +139,11 @@ namespace Silknav
 
         World(IntPtr handle) { this.handle = handle; }
 
-        /// <summary>Loads a data root or its navmesh folder.</summary>
-        public static World Load(string path, bool terrainOnly = false)
+        /// <summary>Loads a data root or its navmesh folder, or the client's Data.pk2 (with a
+        /// private server's key when given).</summary>
+        public static World Load(string path, bool terrainOnly = false, string? pk2Key = null)
         {
-            int status = Native.silknav_world_load(path, terrainOnly ? 1u : 0u, out IntPtr handle);
+            int status = Native.silknav_world_load_key(path, pk2Key, terrainOnly ? 1u : 0u, out IntPtr handle);
             if (status != Native.OK) throw new SilknavException(status);
             return new World(handle);
         }

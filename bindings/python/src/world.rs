@@ -7,7 +7,8 @@ use numpy::{AllowTypeChange, PyArray1, PyArrayLike2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use silknav::files::LoadError;
+use silknav::files::{LoadError, WorldSource};
+use silknav::pk2_archive::Key;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions};
 use silknav::{LoadOptions, PathOptions, PathScratch};
@@ -26,8 +27,10 @@ pub struct PyWorld {
 
 #[pymethods]
 impl PyWorld {
-    /// Loads a world folder: the data root (holding `navmesh/`, `res/`) or its navmesh
-    /// folder. Every `nv_XXXX.nvm` of a region `mapinfo.mfo` enables, in parallel, and with
+    /// Loads a world: a folder (the data root, holding `navmesh/` and `res/`, or its navmesh
+    /// folder), the client's PK2 archive (`Data.pk2`, read in place), or a folder inside one
+    /// (`Data.pk2:navmesh`); `pk2_key` is a private server's archive key (default: the
+    /// official clients'). Every `nv_XXXX.nvm` of a region `mapinfo.mfo` enables, in parallel, and with
     /// `objects=True` the buildings, gates and bridges the regions list (their meshes found
     /// under the data root). What loading left out is in `warnings`.
     ///
@@ -35,15 +38,26 @@ impl PyWorld {
     /// `LoadError` for a folder that cannot be read, two files for one region, or a folder
     /// from which no region loads; the messages are the command line's.
     #[staticmethod]
-    #[pyo3(signature = (path, *, objects = true))]
-    fn load(py: Python<'_>, path: std::path::PathBuf, objects: bool) -> PyResult<PyWorld> {
+    #[pyo3(signature = (path, *, objects = true, pk2_key = None))]
+    fn load(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        objects: bool,
+        pk2_key: Option<&str>,
+    ) -> PyResult<PyWorld> {
         let options = if objects {
             LoadOptions::default()
         } else {
             LoadOptions::terrain_only()
         };
+        let key = match pk2_key {
+            None => Key::default(),
+            Some(k) => Key::new(k.as_bytes())
+                .map_err(|e| PyValueError::new_err(format!("pk2_key: {e}")))?,
+        };
         let loaded = py.detach(|| {
-            let world = silknav::World::load_with(&path, &options, |_, _| {})?;
+            let source = WorldSource::open_with_key(&path, &key)?;
+            let world = silknav::World::load_source(&source, &options, |_, _| {})?;
             if world.regions().len() == 0 {
                 return Err(LoadError::NoRegion { dir: path.clone() });
             }

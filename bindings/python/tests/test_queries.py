@@ -310,3 +310,28 @@ def test_the_world_describes_itself(world, world_dir):
     assert cell is None or cell == world.cell(X0 + 500, Z0 + 500)
     assert world.height(-1.0, 0.0) is None
     assert world.cell(float("nan"), 0.0) is None
+
+
+def test_a_world_in_an_archive_answers_as_its_folder(cli, world, world_dir, tmp_path):
+    """The client's Data.pk2, read in place: packed by the command line, loaded here, with
+    the default key and a private one."""
+    points = random_points(400, 21)
+    rows = segments(world, 60, 22)
+    for key in (None, "my-server"):
+        archive = tmp_path / f"Data-{key}.pk2"
+        options = () if key is None else ("--pk2-key", key)
+        cli.run("pk2", "pack", world_dir, "-o", archive, *options)
+        packed = silknav.World.load(archive, pk2_key=key)
+        assert packed.regions == world.regions
+        assert packed.object_count == world.object_count
+        for x, z in points:
+            assert cell_json(packed.cell(x, z)) == cell_json(world.cell(x, z))
+            assert packed.height(x, z) == world.height(x, z)
+        for x1, z1, x2, z2 in rows:
+            assert move_json(packed, (x1, z1, x2, z2)) == move_json(world, (x1, z1, x2, z2))
+        navmesh = silknav.World.load(f"{archive}:navmesh", pk2_key=key)
+        assert navmesh.regions == world.regions
+    with pytest.raises(silknav.LoadError, match="key"):
+        silknav.World.load(tmp_path / "Data-my-server.pk2")
+    with pytest.raises(ValueError, match="pk2_key"):
+        silknav.World.load(tmp_path / "Data-None.pk2", pk2_key="")

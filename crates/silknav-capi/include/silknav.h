@@ -545,7 +545,9 @@ silknav_status silknav_path_find_with(const struct silknav_world *world,
 // `silknav_paths`, whose `waypoints` and `count` are unchanged.
 void silknav_path_free(struct silknav_path *path);
 
-// Loads a world folder: the data root (holding `navmesh/`, `res/`) or its navmesh folder,
+// Loads a world: a folder (the data root, holding `navmesh/` and `res/`, or its navmesh
+// folder), the client's PK2 archive (`Data.pk2`, read in place, with the official clients'
+// key; `silknav_world_load_key` for another) or a folder inside one (`Data.pk2:navmesh`),
 // as the command line's query commands do. Every `nv_XXXX.nvm` of a region `mapinfo.mfo`
 // enables is read, in parallel on all cores, and with them the object instances the regions
 // list (unless `flags` has `SILKNAV_LOAD_TERRAIN_ONLY`).
@@ -559,6 +561,18 @@ void silknav_path_free(struct silknav_path *path);
 // `path` is NULL or a NUL-terminated string; `out` is NULL or points to writable memory
 // for one pointer.
 silknav_status silknav_world_load(const char *path, uint32_t flags, struct silknav_world **out);
+
+// `silknav_world_load` of an archive encrypted with `key` (a private server's, as the
+// command line's `--pk2-key`: 4 to 56 bytes, NUL-terminated); `key` NULL for the official
+// clients'. `SILKNAV_ERROR_ARGUMENT` for a key that is no key; an archive that does not open
+// with it is `SILKNAV_ERROR_LOAD`, with the command line's message.
+//
+// # Safety
+// As for `silknav_world_load`; `key` is NULL or a NUL-terminated string.
+silknav_status silknav_world_load_key(const char *path,
+                                      const char *key,
+                                      uint32_t flags,
+                                      struct silknav_world **out);
 
 // Frees a world made by `silknav_world_load`. NULL is allowed and does nothing. The handle
 // must not be used afterwards, nor freed twice.

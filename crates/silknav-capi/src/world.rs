@@ -5,7 +5,8 @@ use crate::error::{
     SILKNAV_OK,
 };
 use crate::pointers;
-use silknav::files::LoadError;
+use silknav::files::{LoadError, WorldSource};
+use silknav::pk2_archive::Key;
 use silknav::{LoadOptions, World};
 use std::ffi::c_char;
 
@@ -37,7 +38,9 @@ fn load_failure(e: &LoadError) -> Failure {
     }
 }
 
-/// Loads a world folder: the data root (holding `navmesh/`, `res/`) or its navmesh folder,
+/// Loads a world: a folder (the data root, holding `navmesh/` and `res/`, or its navmesh
+/// folder), the client's PK2 archive (`Data.pk2`, read in place, with the official clients'
+/// key; `silknav_world_load_key` for another) or a folder inside one (`Data.pk2:navmesh`),
 /// as the command line's query commands do. Every `nv_XXXX.nvm` of a region `mapinfo.mfo`
 /// enables is read, in parallel on all cores, and with them the object instances the regions
 /// list (unless `flags` has `SILKNAV_LOAD_TERRAIN_ONLY`).
@@ -56,18 +59,45 @@ pub unsafe extern "C" fn silknav_world_load(
     flags: u32,
     out: *mut *mut silknav_world,
 ) -> silknav_status {
+    // SAFETY: the caller's promises, passed on; NULL is the default key.
+    unsafe { silknav_world_load_key(path, std::ptr::null(), flags, out) }
+}
+
+/// `silknav_world_load` of an archive encrypted with `key` (a private server's, as the
+/// command line's `--pk2-key`: 4 to 56 bytes, NUL-terminated); `key` NULL for the official
+/// clients'. `SILKNAV_ERROR_ARGUMENT` for a key that is no key; an archive that does not open
+/// with it is `SILKNAV_ERROR_LOAD`, with the command line's message.
+///
+/// # Safety
+/// As for `silknav_world_load`; `key` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_world_load_key(
+    path: *const c_char,
+    key: *const c_char,
+    flags: u32,
+    out: *mut *mut silknav_world,
+) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::exclusive(out, "out") }?;
         *out = std::ptr::null_mut();
         // SAFETY: the caller's promise on `path`.
         let path = unsafe { pointers::utf8(path, "path") }?;
+        let key = if key.is_null() {
+            Key::default()
+        } else {
+            // SAFETY: the caller's promise on `key`.
+            let text = unsafe { std::ffi::CStr::from_ptr(key) };
+            Key::new(text.to_bytes()).map_err(|e| Failure::argument(format!("key: {e}")))?
+        };
         let options = if flags & SILKNAV_LOAD_TERRAIN_ONLY != 0 {
             LoadOptions::terrain_only()
         } else {
             LoadOptions::default()
         };
-        let world = World::load_with(path, &options, |_, _| {}).map_err(|e| load_failure(&e))?;
+        let source = WorldSource::open_with_key(path, &key).map_err(|e| load_failure(&e))?;
+        let world =
+            World::load_source(&source, &options, |_, _| {}).map_err(|e| load_failure(&e))?;
         if world.regions().len() == 0 {
             return Err(load_failure(&LoadError::NoRegion { dir: path.into() }));
         }

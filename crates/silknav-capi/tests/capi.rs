@@ -663,3 +663,51 @@ fn the_world_lists_its_regions_and_objects() {
 fn seg(s: [f64; 4]) -> SegmentQuery {
     SegmentQuery::new(s[0], s[1], s[2], s[3])
 }
+
+#[test]
+fn archives_load_in_place_with_their_key() {
+    let folder = Loaded::new();
+    let dir = tempfile::tempdir().unwrap();
+    let files = silknav::pk2_archive::folder_files(world_dir()).unwrap();
+    let key = silknav::pk2_archive::Key::new(b"my-server").unwrap();
+    let archive = dir.path().join("Data.pk2");
+    std::fs::write(&archive, silknav::pk2_archive::pack(files, &key).unwrap()).unwrap();
+    let path = c_path(&archive);
+    let mut handle = ptr::null_mut();
+    // SAFETY: valid strings and out pointer; the handle is freed below.
+    unsafe {
+        assert_eq!(
+            silknav_world_load(path.as_ptr(), 0, &mut handle),
+            SILKNAV_ERROR_LOAD
+        );
+        assert!(last_message().unwrap().contains("key"));
+        assert_eq!(
+            silknav_world_load_key(path.as_ptr(), c"abc".as_ptr(), 0, &mut handle),
+            SILKNAV_ERROR_ARGUMENT
+        );
+        assert!(last_message().unwrap().starts_with("key: "));
+        assert_eq!(
+            silknav_world_load_key(path.as_ptr(), c"my-server".as_ptr(), 0, &mut handle),
+            SILKNAV_OK
+        );
+    }
+    let mut answered = 0;
+    for [x, z] in points(400, 31) {
+        let (mut a, mut b) = (
+            silknav_cell_result::default(),
+            silknav_cell_result::default(),
+        );
+        // SAFETY: live handles and valid out pointers.
+        let (sa, sb) = unsafe {
+            (
+                silknav_cell(handle, x, z, &mut a),
+                silknav_cell(folder.handle, x, z, &mut b),
+            )
+        };
+        assert_eq!((sa, a), (sb, b), "{x} {z}");
+        answered += usize::from(sa == SILKNAV_OK);
+    }
+    assert!(answered > 100);
+    // SAFETY: the handle loaded above, freed once.
+    unsafe { silknav_world_free(handle) };
+}

@@ -208,9 +208,14 @@ class World:
     coordinates (``x = region_x * 1920 + local_x``, likewise ``z``)."""
 
     @staticmethod
-    def load(path: PathLike, *, objects: bool = True) -> "World":
-        """Loads a world folder (the data root or its ``navmesh/`` folder); ``objects=False``
-        leaves out buildings, gates and bridges. Raises ``FormatError`` or ``LoadError``."""
+    def load(
+        path: PathLike, *, objects: bool = True, pk2_key: Optional[str] = None
+    ) -> "World":
+        """Loads a world: a folder (the data root or its ``navmesh/`` folder), a PK2 archive
+        (``Data.pk2``) or a folder in one (``Data.pk2:navmesh``); ``objects=False`` leaves out
+        buildings, gates and bridges; ``pk2_key`` is a private server's archive key. Raises
+        ``FormatError`` or ``LoadError`` (a damaged archive: naming the entry and offset),
+        ``ValueError`` for a key that is no key."""
     @property
     def regions(self) -> List[str]:
         """The loaded regions, ascending, as four lower-case hex digits."""
