@@ -58,6 +58,7 @@ mod cells;
 pub(crate) mod file;
 mod graph;
 pub(crate) mod index;
+pub mod radius;
 mod search;
 mod visibility;
 

@@ -1,0 +1,662 @@
+//! Paths for a walker of radius r: the shortest path that keeps r from every obstacle.
+//!
+//! [`World::find_path_with_radius`] answers the exact shortest path on the ground of
+//! [`crate::path`] with every obstacle grown by r. With r = 0 it is [`World::find_path`].
+//!
+//! # Rule
+//! The *obstacles* are axis-aligned closed rectangles of the ground that paths use
+//! ([`crate::world::raycast`]), in world units:
+//! - every tile that is not walkable — blocked tiles, and the tiles of regions that are not
+//!   loaded, so the edge of the world too — as its 20 × 20 square;
+//! - every wall between two walkable tiles (a tile side with a wall edge) as its 20-unit
+//!   segment. Walls beside non-walkable ground lie on a square already.
+//!
+//! Each obstacle is grown by the octagon `O_r = {(x, z) : |x| ≤ r, |z| ≤ r, |x| + |z| ≤ r√2}`:
+//! the regular octagon with axis-aligned sides and inradius r, vertices (±r, ±a) and (±a, ±r)
+//! with a = r(√2 − 1). The grown rectangle `[x0, x1] × [z0, z1] ⊕ O_r` is the octagon
+//!
+//! ```text
+//! x0 − r ≤ x ≤ x1 + r,  z0 − r ≤ z ≤ z1 + r,
+//! x0 + z0 − r√2 ≤ x + z ≤ x1 + z1 + r√2,  x0 − z1 − r√2 ≤ x − z ≤ x1 − z0 + r√2,
+//! ```
+//!
+//! with its vertices at the rectangle's corners plus the octagon's. `O_r` holds the disc of
+//! radius r and lies in the disc of radius r / cos(π/8) ≈ 1.0824 r. A path for r > 0 is a
+//! polyline that never enters the interior of a grown obstacle (it may touch and run along
+//! their sides), so every point of it keeps a Euclidean distance of at least r from every
+//! obstacle; the answer is the shortest such path.
+//! - **Endpoints**: the start (goal) must itself lie outside the interiors:
+//!   [`PathError::StartBlocked`] ([`PathError::GoalBlocked`]) otherwise. A point closer than
+//!   r to an obstacle is always refused; so is a point up to 1.0824 r from an obstacle's
+//!   corner in a diagonal direction, where the octagon reaches further than the disc.
+//! - **Thresholds**: a straight axis-aligned corridor of width w (between blocked tiles or
+//!   walls) lets a walker through exactly when r ≤ w/2 — at r = w/2 along its centre line
+//!   only. A one-tile corridor admits r ≤ 10 and refuses any r > 10
+//!   ([`PathError::Unreachable`]). Two obstacles that meet, even at a single corner, let no
+//!   r > 0 between them.
+//! - **r = 0** is [`World::find_path`]'s rule and search, unchanged (grown by nothing, a wall
+//!   would have no interior to keep out of).
+//!
+//! # Numbers
+//! The octagon's vertices are the rectangle's corners (grid points, exact) plus (±r, ±a) and
+//! (±a, ±r) rounded once to f64; everything else is an exact orientation test on those points
+//! ([`crate::geometry`]). At world coordinates (below 2^19) the rounding moves a vertex by
+//! less than 1e-10, so the path computed keeps a clearance of at least r − 1e-9. The length is
+//! the sum of the legs between those exact turning points. The waypoints returned are
+//! [`Position`]s, whose region-local f32 coordinates round each turning point by at most
+//! 6.2e-5 units per axis: legs between the returned waypoints keep at least r − 1e-4, and
+//! their summed length may differ from `length` by about 1e-4 per turn.
+//!
+//! # Method
+//! A shortest path among the grown obstacles is taut: it turns only at vertices of the
+//! octagons that are convex corners of their union, and it leaves and reaches each turning
+//! point along lines tangent to the octagon there. So the query
+//! 1. takes a box around start and goal and a snapshot of the obstacles near it (the tiles
+//!    within 1.0824 r + 1 tile of the box), ignoring all others;
+//! 2. lists the *candidates*: for each grid vertex that is the corner of an obstacle, the
+//!    octagon vertices there that lie neither inside another grown obstacle nor on one of its
+//!    sides (such points cannot be convex corners of the union);
+//! 3. runs A* (straight-line heuristic) from the start over the candidates and the goal, with
+//!    only edges tangent at both ends, testing visibility lazily: an edge is pushed on the
+//!    queue untested and tested when popped (the first tested-clear entry of a point is its
+//!    shortest distance, as with eager tests). A segment is tested against the obstacles of
+//!    the band of tiles within 1.0824 r of it, each with an exact separating-axis test.
+//! 4. With fewer obstacles the snapshot's problem can only have shorter paths; so when the
+//!    path found stays in the box, it is the shortest path of the world, and when none is
+//!    found, none exists. Otherwise the box grows (four times the margin) and the search
+//!    restarts, at the latest with a box holding the whole world and a band of unloaded
+//!    ground around it, which no path crosses.
+//!
+//! # Complexity and limits
+//! With V candidates in the box and E edges popped, a search costs O(V) per expanded point
+//! plus a band walk per tested edge, O((E + V · expanded) log) in all: fine for boxes of a
+//! few regions, slow for queries that must search a large part of a big world (an unreachable
+//! goal in a world of hundreds of regions searches all the start's side). The scratch's
+//! budget counts the edges tested across the restarts; working memory is allocated per query.
+//! No index is built or used.
+
+use super::{PathError, PathScratch, WorldPath};
+use crate::geometry::{
+    convex_contains, convex_contains_strictly, orient, segment_enters_convex, MIN_RADIUS,
+};
+use crate::world::raycast::Grid;
+use crate::world::{Position, World};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// World units per tile side.
+const TILE: f64 = 20.0;
+/// Tiles per region side.
+const REGION_TILES: i64 = 96;
+/// An upper bound of the octagon's circumradius for inradius 1, 1 / cos(π/8) = 1.08239…: how
+/// far from an obstacle its grown octagon can reach.
+const CIRCUMRADIUS: f64 = 1.0824;
+/// The corner of the rectangle each octagon vertex belongs to (true: the high x, the high z).
+const CORNER: [(bool, bool); 8] = [
+    (true, false),
+    (true, true),
+    (true, true),
+    (false, true),
+    (false, true),
+    (false, false),
+    (false, false),
+    (true, false),
+];
+/// No point (the start's parent).
+const NONE: u32 = u32::MAX;
+
+impl World {
+    /// The shortest path from `from` to `to` for a walker of radius `radius` (world units):
+    /// it keeps at least `radius` from every blocked tile and wall. See the
+    /// [module docs](crate::path::radius) for the exact rule (obstacles grown by an octagon),
+    /// the thresholds and the precision. `radius` 0 is [`World::find_path`].
+    ///
+    /// # Errors
+    /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] when the start / goal is off
+    /// the walkable ground or within the radius of an obstacle, [`PathError::Unreachable`]
+    /// when no path exists (corridors too narrow included), [`PathError::BudgetExceeded`]
+    /// when the scratch's budget (here: segments tested) runs out.
+    ///
+    /// # Panics
+    /// If `radius` is negative, not finite, or positive and below
+    /// [`MIN_RADIUS`](crate::geometry::MIN_RADIUS).
+    pub fn find_path_with_radius(
+        &self,
+        from: Position,
+        to: Position,
+        radius: f64,
+        scratch: &mut PathScratch,
+    ) -> Result<WorldPath, PathError> {
+        assert!(
+            radius == 0.0 || (radius.is_finite() && radius >= MIN_RADIUS),
+            "a path radius is 0 or a finite number ≥ {MIN_RADIUS}, not {radius}"
+        );
+        if radius == 0.0 {
+            return self.find_path(from, to, scratch);
+        }
+        let s = [from.world_x(), from.world_z()];
+        let t = [to.world_x(), to.world_z()];
+        let Some(world_box) = self.tile_box() else {
+            return Err(PathError::StartBlocked);
+        };
+        let grid = Grid::global(self);
+        let reach = radius * CIRCUMRADIUS + TILE;
+        // Unloaded ground around the world: the box that holds it holds every path.
+        let ring = 2.0 * reach + 2.0 * TILE;
+        let whole = [
+            world_box[0] as f64 * TILE - ring,
+            world_box[1] as f64 * TILE - ring,
+            world_box[2] as f64 * TILE + ring,
+            world_box[3] as f64 * TILE + ring,
+        ];
+        let mut budget = scratch.budget.unwrap_or(usize::MAX);
+        let mut margin = (dist(s, t) / 4.0).max(8.0 * TILE) + reach;
+        let mut first = true;
+        loop {
+            let mut area = [
+                s[0].min(t[0]) - margin,
+                s[1].min(t[1]) - margin,
+                s[0].max(t[0]) + margin,
+                s[1].max(t[1]) + margin,
+            ];
+            let everything = area[0] <= whole[0]
+                && area[1] <= whole[1]
+                && area[2] >= whole[2]
+                && area[3] >= whole[3];
+            if everything {
+                area = whole;
+            }
+            let ground = Ground::new(&grid, area, radius);
+            if first {
+                if !ground.free(s) {
+                    return Err(PathError::StartBlocked);
+                }
+                if !ground.free(t) {
+                    return Err(PathError::GoalBlocked);
+                }
+                first = false;
+            }
+            let Some(points) = ground.search(s, t, &mut budget)? else {
+                return Err(PathError::Unreachable);
+            };
+            let inside = |p: &[f64; 2]| {
+                (area[0]..=area[2]).contains(&p[0]) && (area[1]..=area[3]).contains(&p[1])
+            };
+            if everything || points.iter().all(inside) {
+                let length = points.windows(2).map(|w| dist(w[0], w[1])).sum();
+                let mut waypoints = Vec::with_capacity(points.len());
+                waypoints.push(from);
+                for p in &points[1..points.len() - 1] {
+                    waypoints.push(
+                        Position::from_world(p[0], p[1])
+                            .expect("turning points lie on loaded ground"),
+                    );
+                }
+                waypoints.push(to);
+                return Ok(WorldPath { waypoints, length });
+            }
+            margin *= 4.0;
+        }
+    }
+
+    /// The loaded regions' bounding box in global tiles, `[x0, z0, x1, z1)`.
+    fn tile_box(&self) -> Option<[i64; 4]> {
+        let mut regions = self.regions();
+        let first = regions.next()?;
+        let (mut x0, mut z0) = (first.x(), first.z());
+        let (mut x1, mut z1) = (x0, z0);
+        for r in regions {
+            (x0, x1) = (x0.min(r.x()), x1.max(r.x()));
+            (z0, z1) = (z0.min(r.z()), z1.max(r.z()));
+        }
+        let tiles = |v: u8| i64::from(v) * REGION_TILES;
+        Some([
+            tiles(x0),
+            tiles(z0),
+            tiles(x1) + REGION_TILES,
+            tiles(z1) + REGION_TILES,
+        ])
+    }
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// An octagon vertex where a path may turn, and its two neighbours on the octagon (which
+/// give the directions of the sides meeting there, for the tangency test).
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    at: [f64; 2],
+    prev: [f64; 2],
+    next: [f64; 2],
+}
+
+/// The obstacles of a box of tiles, and the candidates they make for radius r. Everything
+/// outside the box is free.
+struct Ground {
+    /// The first tile (global tile coordinates) and the box's size in tiles.
+    x0: i64,
+    z0: i64,
+    w: i64,
+    h: i64,
+    /// Tiles that are not walkable, `w · h`.
+    blocked: Vec<bool>,
+    /// Walls on the vertical side `x = 20·gx` of row `tz` between two walkable tiles,
+    /// `(w + 1) · h`.
+    vertical: Vec<bool>,
+    /// Walls on the horizontal side `z = 20·gz` of column `tx`, `w · (h + 1)`.
+    horizontal: Vec<bool>,
+    /// The octagon's vertices around the origin, counter-clockwise from (r, −a).
+    offsets: [[f64; 2]; 8],
+    /// How far (world units) beyond an obstacle its grown octagon may reach, rounded up by a
+    /// unit so that the tile ranges computed in floating point never fall short.
+    reach: f64,
+    candidates: Vec<Candidate>,
+}
+
+impl Ground {
+    /// The obstacles of the tiles within reach of `area` (world units, `[x0, z0, x1, z1]`).
+    fn new(grid: &Grid<'_>, area: [f64; 4], r: f64) -> Ground {
+        let a = r * (std::f64::consts::SQRT_2 - 1.0);
+        let offsets = [
+            [r, -a],
+            [r, a],
+            [a, r],
+            [-a, r],
+            [-r, a],
+            [-r, -a],
+            [-a, -r],
+            [a, -r],
+        ];
+        let reach = r * CIRCUMRADIUS + 1.0;
+        let tile = |v: f64| (v / TILE).floor() as i64;
+        let (x0, z0) = (tile(area[0] - reach) - 1, tile(area[1] - reach) - 1);
+        let (x1, z1) = (tile(area[2] + reach) + 1, tile(area[3] + reach) + 1);
+        let (w, h) = (x1 - x0 + 1, z1 - z0 + 1);
+        let mut blocked = Vec::with_capacity((w * h) as usize);
+        for tz in z0..z0 + h {
+            for tx in x0..x0 + w {
+                blocked.push(!grid.open(tx, tz));
+            }
+        }
+        let mut vertical = Vec::with_capacity(((w + 1) * h) as usize);
+        for tz in z0..z0 + h {
+            for gx in x0..=x0 + w {
+                vertical.push(
+                    grid.open(gx - 1, tz) && grid.open(gx, tz) && grid.wall_edge_vertical(gx, tz),
+                );
+            }
+        }
+        let mut horizontal = Vec::with_capacity((w * (h + 1)) as usize);
+        for gz in z0..=z0 + h {
+            for tx in x0..x0 + w {
+                horizontal.push(
+                    grid.open(tx, gz - 1) && grid.open(tx, gz) && grid.wall_edge_horizontal(gz, tx),
+                );
+            }
+        }
+        let mut ground = Ground {
+            x0,
+            z0,
+            w,
+            h,
+            blocked,
+            vertical,
+            horizontal,
+            offsets,
+            reach,
+            candidates: Vec::new(),
+        };
+        ground.candidates = ground.find_candidates();
+        ground
+    }
+
+    fn is_blocked(&self, tx: i64, tz: i64) -> bool {
+        let (x, z) = (tx - self.x0, tz - self.z0);
+        (0..self.w).contains(&x)
+            && (0..self.h).contains(&z)
+            && self.blocked[(z * self.w + x) as usize]
+    }
+
+    fn is_vertical_wall(&self, gx: i64, tz: i64) -> bool {
+        let (x, z) = (gx - self.x0, tz - self.z0);
+        (0..=self.w).contains(&x)
+            && (0..self.h).contains(&z)
+            && self.vertical[(z * (self.w + 1) + x) as usize]
+    }
+
+    fn is_horizontal_wall(&self, gz: i64, tx: i64) -> bool {
+        let (x, z) = (tx - self.x0, gz - self.z0);
+        (0..self.w).contains(&x)
+            && (0..=self.h).contains(&z)
+            && self.horizontal[(z * self.w + x) as usize]
+    }
+
+    /// Calls `f` with each obstacle (`[x0, z0, x1, z1]`, world units) of the tiles `tx`, `tz`
+    /// (inclusive ranges): blocked tiles, the vertical walls of those rows from `tx.0` to
+    /// `tx.1 + 1` and the horizontal walls of those columns from `tz.0` to `tz.1 + 1`. Stops
+    /// and returns false when `f` does.
+    fn each_obstacle(
+        &self,
+        tx: (i64, i64),
+        tz: (i64, i64),
+        mut f: impl FnMut([f64; 4]) -> bool,
+    ) -> bool {
+        let tx = (tx.0.max(self.x0), tx.1.min(self.x0 + self.w));
+        let tz = (tz.0.max(self.z0), tz.1.min(self.z0 + self.h));
+        let g = |v: i64| v as f64 * TILE;
+        for z in tz.0..=tz.1 {
+            for x in tx.0..=tx.1 {
+                if self.is_blocked(x, z) && !f([g(x), g(z), g(x + 1), g(z + 1)]) {
+                    return false;
+                }
+                if self.is_vertical_wall(x, z) && !f([g(x), g(z), g(x), g(z + 1)]) {
+                    return false;
+                }
+                if self.is_horizontal_wall(z, x) && !f([g(x), g(z), g(x + 1), g(z)]) {
+                    return false;
+                }
+            }
+            // The sides one past the range's last tile.
+            let x = tx.1 + 1;
+            if self.is_vertical_wall(x, z) && !f([g(x), g(z), g(x), g(z + 1)]) {
+                return false;
+            }
+        }
+        let z = tz.1 + 1;
+        for x in tx.0..=tx.1 {
+            if self.is_horizontal_wall(z, x) && !f([g(x), g(z), g(x + 1), g(z)]) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The obstacles whose grown octagon may hold `p`.
+    fn each_obstacle_near(&self, p: [f64; 2], f: impl FnMut([f64; 4]) -> bool) -> bool {
+        let tile = |v: f64| (v / TILE).floor() as i64;
+        self.each_obstacle(
+            (tile(p[0] - self.reach), tile(p[0] + self.reach)),
+            (tile(p[1] - self.reach), tile(p[1] + self.reach)),
+            f,
+        )
+    }
+
+    /// The octagon of an obstacle grown by r, counter-clockwise: vertex k is the corner
+    /// `CORNER[k]` plus `offsets[k]`.
+    fn grown(&self, rect: [f64; 4]) -> [[f64; 2]; 8] {
+        std::array::from_fn(|k| {
+            let (high_x, high_z) = CORNER[k];
+            let x = if high_x { rect[2] } else { rect[0] };
+            let z = if high_z { rect[3] } else { rect[1] };
+            [x + self.offsets[k][0], z + self.offsets[k][1]]
+        })
+    }
+
+    /// Whether a point is outside the interior of every grown obstacle.
+    fn free(&self, p: [f64; 2]) -> bool {
+        self.each_obstacle_near(p, |rect| !convex_contains_strictly(&self.grown(rect), p))
+    }
+
+    /// The octagon vertices at obstacle corners that may be convex corners of the union.
+    fn find_candidates(&self) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        let g = |v: i64| v as f64 * TILE;
+        for gz in self.z0..=self.z0 + self.h {
+            for gx in self.x0..=self.x0 + self.w {
+                for (k, o) in self.offsets.iter().enumerate() {
+                    // Obstacles with this corner on the side away from the offset: the tile
+                    // in that quadrant, the wall running back along x, the one along z.
+                    let tx = if o[0] > 0.0 { gx - 1 } else { gx };
+                    let tz = if o[1] > 0.0 { gz - 1 } else { gz };
+                    if !(self.is_blocked(tx, tz)
+                        || self.is_horizontal_wall(gz, tx)
+                        || self.is_vertical_wall(gx, tz))
+                    {
+                        continue;
+                    }
+                    let c = [g(gx), g(gz)];
+                    let at = |k: usize| [c[0] + self.offsets[k][0], c[1] + self.offsets[k][1]];
+                    let v = at(k);
+                    let corner = self.each_obstacle_near(v, |rect| {
+                        let poly = self.grown(rect);
+                        !convex_contains(&poly, v) || poly.contains(&v)
+                    });
+                    if corner {
+                        out.push(Candidate {
+                            at: v,
+                            prev: at((k + 7) % 8),
+                            next: at((k + 1) % 8),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the segment p–q enters no grown obstacle: the obstacles of each row of tiles
+    /// within reach, over the stretch of the row the segment passes within reach of.
+    fn clear(&self, p: [f64; 2], q: [f64; 2]) -> bool {
+        let m = self.reach;
+        let tile = |v: f64| (v / TILE).floor() as i64;
+        let (lo, hi) = (tile(p[1].min(q[1]) - m), tile(p[1].max(q[1]) + m));
+        let rows: Box<dyn Iterator<Item = i64>> = if p[1] <= q[1] {
+            Box::new(lo..=hi)
+        } else {
+            Box::new((lo..=hi).rev())
+        };
+        let (min_x, max_x) = (p[0].min(q[0]), p[0].max(q[0]));
+        for tz in rows {
+            // The part of the segment within reach of the row, in x.
+            let (bottom, top) = (tz as f64 * TILE - m, (tz + 1) as f64 * TILE + m);
+            let (xa, xb) = if p[1] == q[1] {
+                (min_x, max_x)
+            } else {
+                let at = |z: f64| {
+                    let u = ((z - p[1]) / (q[1] - p[1])).clamp(0.0, 1.0);
+                    p[0] + u * (q[0] - p[0])
+                };
+                let (a, b) = (at(bottom), at(top));
+                (a.min(b), a.max(b))
+            };
+            let clear = self.each_obstacle((tile(xa - m), tile(xb + m)), (tz, tz), |rect| {
+                !segment_enters_convex(&self.grown(rect), p, q)
+            });
+            if !clear {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A* from s to t over the candidates, lazily tested. The points of the shortest path
+    /// (s and t included), `None` when there is none.
+    fn search(
+        &self,
+        s: [f64; 2],
+        t: [f64; 2],
+        budget: &mut usize,
+    ) -> Result<Option<Vec<[f64; 2]>>, PathError> {
+        let n = self.candidates.len();
+        let (start, goal) = (n, n + 1);
+        let point = |i: usize| match i {
+            _ if i < n => self.candidates[i].at,
+            _ if i == start => s,
+            _ => t,
+        };
+        // Whether the line through point i and `other` is tangent to i's octagon at i (the
+        // start and goal need no tangency).
+        let tangent = |i: usize, other: [f64; 2]| {
+            i >= n || {
+                let c = &self.candidates[i];
+                let (a, b) = (orient(other, c.at, c.prev), orient(other, c.at, c.next));
+                !(a > 0.0 && b < 0.0 || a < 0.0 && b > 0.0)
+            }
+        };
+        let heuristic: Vec<f64> = (0..n + 2).map(|i| dist(point(i), t)).collect();
+        let mut closed = vec![false; n + 2];
+        let mut parent = vec![NONE; n + 2];
+        // (f, g, point, parent): non-negative f64s order as their bits.
+        let mut queue = BinaryHeap::new();
+        queue.push(Reverse((
+            heuristic[start].to_bits(),
+            0u64,
+            start as u32,
+            NONE,
+        )));
+        while let Some(Reverse((_, g, node, from))) = queue.pop() {
+            let node = node as usize;
+            if closed[node] {
+                continue;
+            }
+            if from != NONE {
+                if *budget == 0 {
+                    return Err(PathError::BudgetExceeded);
+                }
+                *budget -= 1;
+                if !self.clear(point(from as usize), point(node)) {
+                    continue;
+                }
+            }
+            closed[node] = true;
+            parent[node] = from;
+            if node == goal {
+                let mut points = vec![t];
+                let mut at = parent[goal];
+                while at != NONE {
+                    points.push(point(at as usize));
+                    at = parent[at as usize];
+                }
+                points.reverse();
+                return Ok(Some(points));
+            }
+            let g = f64::from_bits(g);
+            let here = point(node);
+            for next in (0..n).chain([goal]) {
+                if closed[next] {
+                    continue;
+                }
+                let there = point(next);
+                if !tangent(node, there) || !tangent(next, here) {
+                    continue;
+                }
+                let d = g + dist(here, there);
+                queue.push(Reverse((
+                    (d + heuristic[next]).to_bits(),
+                    d.to_bits(),
+                    next as u32,
+                    node as u32,
+                )));
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jmxv::RegionId;
+
+    fn world(blocked: impl Fn(usize, usize) -> bool) -> World {
+        let region = RegionId::new(40, 30);
+        let mesh = silknav_testkit::region_from_mask(region, blocked);
+        World::from_navmeshes([(region, &mesh)])
+    }
+
+    fn at(x: f64, z: f64) -> Position {
+        Position::from_world(40.0 * 1920.0 + x, 30.0 * 1920.0 + z).unwrap()
+    }
+
+    /// Two 10 × 10 rooms joined by a one-tile corridor (z row 48, x 30..50).
+    fn rooms() -> World {
+        world(|x, z| {
+            let room = (20..30).contains(&x) || (50..60).contains(&x);
+            let open = room && (43..53).contains(&z) || (30..50).contains(&x) && z == 48;
+            !open
+        })
+    }
+
+    #[test]
+    fn a_one_tile_corridor_admits_radii_up_to_ten() {
+        let world = rooms();
+        let mut scratch = PathScratch::new();
+        let (s, t) = (at(25.0 * 20.0, 48.5 * 20.0), at(55.0 * 20.0, 48.5 * 20.0));
+        for r in [0.0, 1.0, 9.5, 9.999, 10.0] {
+            let path = world.find_path_with_radius(s, t, r, &mut scratch).unwrap();
+            assert_eq!(path.length, 600.0, "r = {r}");
+        }
+        for r in [10.001, 12.0, 40.0] {
+            assert_eq!(
+                world.find_path_with_radius(s, t, r, &mut scratch),
+                Err(PathError::Unreachable),
+                "r = {r}"
+            );
+        }
+        // Off the centre line, r = 10 no longer fits; r < 10 bends in at the corridor's mouth.
+        let (s, t) = (at(25.0 * 20.0, 46.0 * 20.0), at(55.0 * 20.0, 50.0 * 20.0));
+        let path = world
+            .find_path_with_radius(s, t, 9.0, &mut scratch)
+            .unwrap();
+        assert!(path.waypoints.len() == 4 && path.length > 600.0, "{path:?}");
+        assert_eq!(
+            world.find_path_with_radius(s, t, 10.5, &mut scratch),
+            Err(PathError::Unreachable)
+        );
+    }
+
+    #[test]
+    fn endpoints_near_obstacles_are_refused() {
+        let world = rooms();
+        let mut scratch = PathScratch::new();
+        let inside = at(25.0 * 20.0, 48.0 * 20.0);
+        // 15 units from the room's wall at x = 400.
+        let near = at(415.0, 48.0 * 20.0);
+        assert!(world
+            .find_path_with_radius(near, inside, 15.0, &mut scratch)
+            .is_ok());
+        assert_eq!(
+            world.find_path_with_radius(near, inside, 15.5, &mut scratch),
+            Err(PathError::StartBlocked)
+        );
+        assert_eq!(
+            world.find_path_with_radius(inside, near, 15.5, &mut scratch),
+            Err(PathError::GoalBlocked)
+        );
+        // 11 units from the convex corner (600, 960) of the corridor's mouth, at 22.5° off the
+        // x axis, where the octagon reaches furthest: outside the disc of radius 10.5, inside
+        // its octagon (which reaches 10.5 · 1.0824 = 11.37 there), outside that of radius 10.
+        let angle = std::f64::consts::PI * 7.0 / 8.0;
+        let diagonal = at(600.0 + 11.0 * angle.cos(), 960.0 + 11.0 * angle.sin());
+        assert_eq!(
+            world.find_path_with_radius(diagonal, inside, 10.5, &mut scratch),
+            Err(PathError::StartBlocked)
+        );
+        assert!(world
+            .find_path_with_radius(diagonal, inside, 10.0, &mut scratch)
+            .is_ok());
+    }
+
+    #[test]
+    fn radius_zero_is_find_path_and_the_budget_holds() {
+        let world = rooms();
+        let mut scratch = PathScratch::new();
+        let (s, t) = (at(21.0 * 20.0, 44.0 * 20.0), at(58.0 * 20.0, 52.0 * 20.0));
+        let exact = world.find_path(s, t, &mut scratch).unwrap();
+        assert_eq!(
+            world.find_path_with_radius(s, t, 0.0, &mut scratch),
+            Ok(exact.clone())
+        );
+        let wide = world
+            .find_path_with_radius(s, t, 5.0, &mut scratch)
+            .unwrap();
+        assert!(wide.length > exact.length && wide.waypoints.len() >= 4);
+        let mut tight = PathScratch::with_budget(2);
+        assert_eq!(
+            world.find_path_with_radius(s, t, 5.0, &mut tight),
+            Err(PathError::BudgetExceeded)
+        );
+    }
+}
