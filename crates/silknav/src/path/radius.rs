@@ -54,8 +54,9 @@
 //! 1. takes a box around start and goal and a snapshot of the obstacles near it (the tiles
 //!    within 1.0824 r + 1 tile of the box), ignoring all others;
 //! 2. lists the *candidates*: for each grid vertex that is the corner of an obstacle, the
-//!    octagon vertices there that lie neither inside another grown obstacle nor on one of its
-//!    sides (such points cannot be convex corners of the union);
+//!    octagon vertices there that lie outside the interior of every grown obstacle. (One on
+//!    the side of another is kept: where a corridor is exactly 2r wide, the path enters its
+//!    centre line there.)
 //! 3. runs A* (straight-line heuristic) from the start over the candidates and the goal, with
 //!    only edges tangent at both ends, testing visibility lazily: an edge is pushed on the
 //!    queue untested and tested when popped (the first tested-clear entry of a point is its
@@ -76,9 +77,7 @@
 //! No index is built or used.
 
 use super::{PathError, PathScratch, WorldPath};
-use crate::geometry::{
-    convex_contains, convex_contains_strictly, orient, segment_enters_convex, MIN_RADIUS,
-};
+use crate::geometry::{convex_contains_strictly, orient, segment_enters_convex, MIN_RADIUS};
 use crate::world::raycast::Grid;
 use crate::world::{Position, World};
 use std::cmp::Reverse;
@@ -102,6 +101,10 @@ const CORNER: [(bool, bool); 8] = [
     (false, false),
     (true, false),
 ];
+/// How much of a tile side (as a fraction of it, 1e-9: 2e-8 units) the tile flood leaves to
+/// each octagon's edges: far above the rounding of its arithmetic (about 1e-10 units), so
+/// that it never calls a side covered that a path crosses.
+const SIDE_SLACK: f64 = 1e-9;
 /// No point (the start's parent).
 const NONE: u32 = u32::MAX;
 
@@ -149,9 +152,15 @@ impl World {
             world_box[2] as f64 * TILE + ring,
             world_box[3] as f64 * TILE + ring,
         ];
+        let near = |p: [f64; 2]| Ground::new(&grid, [p[0], p[1], p[0], p[1]], radius);
+        if !near(s).free(s) {
+            return Err(PathError::StartBlocked);
+        }
+        if !near(t).free(t) {
+            return Err(PathError::GoalBlocked);
+        }
         let mut budget = scratch.budget.unwrap_or(usize::MAX);
         let mut margin = (dist(s, t) / 4.0).max(8.0 * TILE) + reach;
-        let mut first = true;
         loop {
             let mut area = [
                 s[0].min(t[0]) - margin,
@@ -167,15 +176,6 @@ impl World {
                 area = whole;
             }
             let ground = Ground::new(&grid, area, radius);
-            if first {
-                if !ground.free(s) {
-                    return Err(PathError::StartBlocked);
-                }
-                if !ground.free(t) {
-                    return Err(PathError::GoalBlocked);
-                }
-                first = false;
-            }
             let Some(points) = ground.search(s, t, &mut budget)? else {
                 return Err(PathError::Unreachable);
             };
@@ -252,7 +252,6 @@ struct Ground {
     /// How far (world units) beyond an obstacle its grown octagon may reach, rounded up by a
     /// unit so that the tile ranges computed in floating point never fall short.
     reach: f64,
-    candidates: Vec<Candidate>,
 }
 
 impl Ground {
@@ -296,7 +295,7 @@ impl Ground {
                 );
             }
         }
-        let mut ground = Ground {
+        Ground {
             x0,
             z0,
             w,
@@ -306,10 +305,7 @@ impl Ground {
             horizontal,
             offsets,
             reach,
-            candidates: Vec::new(),
-        };
-        ground.candidates = ground.find_candidates();
-        ground
+        }
     }
 
     fn is_blocked(&self, tx: i64, tz: i64) -> bool {
@@ -399,8 +395,9 @@ impl Ground {
         self.each_obstacle_near(p, |rect| !convex_contains_strictly(&self.grown(rect), p))
     }
 
-    /// The octagon vertices at obstacle corners that may be convex corners of the union.
-    fn find_candidates(&self) -> Vec<Candidate> {
+    /// The octagon vertices at obstacle corners that may be convex corners of the union and
+    /// lie in a reached tile.
+    fn find_candidates(&self, reached: &[bool]) -> Vec<Candidate> {
         let mut out = Vec::new();
         let g = |v: i64| v as f64 * TILE;
         for gz in self.z0..=self.z0 + self.h {
@@ -416,12 +413,26 @@ impl Ground {
                     {
                         continue;
                     }
+                    // A blocked tile on the side the offset's long coordinate points to holds
+                    // the vertex inside its octagon.
+                    let inside_next = if o[0].abs() > o[1].abs() {
+                        let x = if o[0] > 0.0 { gx } else { gx - 1 };
+                        self.is_blocked(x, gz - 1) || self.is_blocked(x, gz)
+                    } else {
+                        let z = if o[1] > 0.0 { gz } else { gz - 1 };
+                        self.is_blocked(gx - 1, z) || self.is_blocked(gx, z)
+                    };
+                    if inside_next {
+                        continue;
+                    }
                     let c = [g(gx), g(gz)];
                     let at = |k: usize| [c[0] + self.offsets[k][0], c[1] + self.offsets[k][1]];
                     let v = at(k);
+                    if !self.tiles_of(v).any(|i| reached[i]) {
+                        continue;
+                    }
                     let corner = self.each_obstacle_near(v, |rect| {
-                        let poly = self.grown(rect);
-                        !convex_contains(&poly, v) || poly.contains(&v)
+                        !convex_contains_strictly(&self.grown(rect), v)
                     });
                     if corner {
                         out.push(Candidate {
@@ -434,6 +445,141 @@ impl Ground {
             }
         }
         out
+    }
+
+    /// The tiles of the box whose closed square holds `p` (two on a side, four at a grid
+    /// vertex), as indices into the box.
+    fn tiles_of(&self, p: [f64; 2]) -> impl Iterator<Item = usize> + '_ {
+        let span = |v: f64| {
+            let t = (v / TILE).floor() as i64;
+            if t as f64 * TILE == v {
+                t - 1..=t
+            } else {
+                t..=t
+            }
+        };
+        let xs = span(p[0]);
+        span(p[1]).flat_map(move |z| {
+            xs.clone().filter_map(move |x| {
+                let (x, z) = (x - self.x0, z - self.z0);
+                ((0..self.w).contains(&x) && (0..self.h).contains(&z))
+                    .then_some((z * self.w + x) as usize)
+            })
+        })
+    }
+
+    /// The tiles a path from `s` may pass through: a flood over the walkable tiles of the box
+    /// across the sides that are not covered from end to end by the interiors of grown
+    /// obstacles. A path goes from tile to tile through a free point of a side (a free grid
+    /// vertex belongs to all four sides there), so it never leaves these tiles; they may hold
+    /// more (a tile's free part may be in pieces). Where the flood reaches the box's border,
+    /// the free ground outside joins every border tile.
+    fn reachable(&self, s: [f64; 2]) -> Vec<bool> {
+        let mut reached = vec![false; self.blocked.len()];
+        let mut stack: Vec<usize> = self.tiles_of(s).filter(|&i| !self.blocked[i]).collect();
+        for &i in &stack {
+            reached[i] = true;
+        }
+        let mut escaped = false;
+        while let Some(i) = stack.pop() {
+            let (x, z) = ((i as i64) % self.w, (i as i64) / self.w);
+            let border = x == 0 || z == 0 || x == self.w - 1 || z == self.h - 1;
+            if border && !escaped {
+                escaped = true;
+                for (j, &blocked) in self.blocked.iter().enumerate() {
+                    let (x, z) = ((j as i64) % self.w, (j as i64) / self.w);
+                    let border = x == 0 || z == 0 || x == self.w - 1 || z == self.h - 1;
+                    if border && !blocked && !reached[j] {
+                        reached[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+            let (gx, gz) = (self.x0 + x, self.z0 + z);
+            let g = |v: i64| v as f64 * TILE;
+            for (dx, dz) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let (nx, nz) = (x + dx, z + dz);
+                if !(0..self.w).contains(&nx) || !(0..self.h).contains(&nz) {
+                    continue;
+                }
+                let j = (nz * self.w + nx) as usize;
+                if reached[j] || self.blocked[j] {
+                    continue;
+                }
+                // The shared side's ends.
+                let (a, b) = match (dx, dz) {
+                    (1, 0) => ([g(gx + 1), g(gz)], [g(gx + 1), g(gz + 1)]),
+                    (-1, 0) => ([g(gx), g(gz)], [g(gx), g(gz + 1)]),
+                    (0, 1) => ([g(gx), g(gz + 1)], [g(gx + 1), g(gz + 1)]),
+                    _ => ([g(gx), g(gz)], [g(gx + 1), g(gz)]),
+                };
+                if !self.covered(a, b) {
+                    reached[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        reached
+    }
+
+    /// Whether the interiors of the grown obstacles cover the tile side a–b from end to end,
+    /// each octagon's stretch of the side narrowed by `SIDE_SLACK` so that rounding can only
+    /// leave a side open, never close it.
+    fn covered(&self, a: [f64; 2], b: [f64; 2]) -> bool {
+        let mut stretches: Vec<(f64, f64)> = Vec::new();
+        let d = [b[0] - a[0], b[1] - a[1]];
+        let tile = |v: f64| (v / TILE).floor() as i64;
+        let (lo, hi) = (
+            [a[0].min(b[0]), a[1].min(b[1])],
+            [a[0].max(b[0]), a[1].max(b[1])],
+        );
+        self.each_obstacle(
+            (tile(lo[0] - self.reach), tile(hi[0] + self.reach)),
+            (tile(lo[1] - self.reach), tile(hi[1] + self.reach)),
+            |rect| {
+                let poly = self.grown(rect);
+                let (mut from, mut to) = (f64::NEG_INFINITY, f64::INFINITY);
+                for k in 0..8 {
+                    let (v, w) = (poly[k], poly[(k + 1) % 8]);
+                    let e = [w[0] - v[0], w[1] - v[1]];
+                    // Inside where c0 + u c1 > 0.
+                    let c0 = e[0] * (a[1] - v[1]) - e[1] * (a[0] - v[0]);
+                    let c1 = e[0] * d[1] - e[1] * d[0];
+                    if c1 == 0.0 {
+                        if c0 <= 0.0 {
+                            return true;
+                        }
+                    } else if c1 > 0.0 {
+                        from = from.max(-c0 / c1);
+                    } else {
+                        to = to.min(-c0 / c1);
+                    }
+                }
+                let (from, to) = (from + SIDE_SLACK, to - SIDE_SLACK);
+                if from < to {
+                    stretches.push((from, to));
+                }
+                true
+            },
+        );
+        stretches.sort_by(|p, q| p.0.total_cmp(&q.0));
+        // Walk the first uncovered point along the side.
+        let mut x = 0.0;
+        let mut i = 0;
+        loop {
+            let mut next = x;
+            while i < stretches.len() && stretches[i].0 < x {
+                next = next.max(stretches[i].1);
+                i += 1;
+            }
+            if next <= x {
+                return false;
+            }
+            if next > 1.0 {
+                return true;
+            }
+            x = next;
+        }
     }
 
     /// Whether the segment p–q enters no grown obstacle: the obstacles of each row of tiles
@@ -479,10 +625,15 @@ impl Ground {
         t: [f64; 2],
         budget: &mut usize,
     ) -> Result<Option<Vec<[f64; 2]>>, PathError> {
-        let n = self.candidates.len();
+        let reached = self.reachable(s);
+        if !self.tiles_of(t).any(|i| reached[i]) {
+            return Ok(None);
+        }
+        let candidates = self.find_candidates(&reached);
+        let n = candidates.len();
         let (start, goal) = (n, n + 1);
         let point = |i: usize| match i {
-            _ if i < n => self.candidates[i].at,
+            _ if i < n => candidates[i].at,
             _ if i == start => s,
             _ => t,
         };
@@ -490,7 +641,7 @@ impl Ground {
         // start and goal need no tangency).
         let tangent = |i: usize, other: [f64; 2]| {
             i >= n || {
-                let c = &self.candidates[i];
+                let c = &candidates[i];
                 let (a, b) = (orient(other, c.at, c.prev), orient(other, c.at, c.next));
                 !(a > 0.0 && b < 0.0 || a < 0.0 && b > 0.0)
             }

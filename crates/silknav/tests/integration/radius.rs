@@ -1,0 +1,556 @@
+//! Paths for a walker of radius r (`World::find_path_with_radius`) against a brute-force
+//! oracle written from the rule alone: the obstacles found with cell lookup and line of sight,
+//! each grown octagon in its half-plane form, every candidate vertex from the octagon's polar
+//! form, a full visibility graph by Cyrus–Beck clipping, Dijkstra. And every leg of every
+//! answer measured against every obstacle with plain Euclidean segment distances.
+
+use jmxv::nvm::EDGE_BLOCKED;
+use jmxv::RegionId;
+use proptest::prelude::*;
+use silknav::worldgen::{generate, GenOptions, Landscape};
+use silknav::{PathError, PathScratch, Position, World, WorldPath};
+use silknav_testkit::rng::SplitMix64;
+use std::f64::consts::{PI, SQRT_2};
+
+const REGION: (u8, u8) = (40, 30);
+/// How deep (world units) the oracle lets a leg graze a grown obstacle, or a vertex lie in
+/// one, before it counts as inside: its own floating point, not the rule.
+const GRAZE: f64 = 1e-7;
+/// How much of the radius a returned leg may lose: f32 waypoints (6.2e-5 per axis).
+const CLEARANCE_SLACK: f64 = 1e-4;
+
+fn origin() -> [f64; 2] {
+    [f64::from(REGION.0) * 1920.0, f64::from(REGION.1) * 1920.0]
+}
+
+fn at(p: [f64; 2]) -> Position {
+    Position::from_world(p[0], p[1]).unwrap()
+}
+
+fn xz(p: Position) -> [f64; 2] {
+    [p.world_x(), p.world_z()]
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// A one-region world walkable only in the window of `n × n` tiles at local tile (w0, w0),
+/// minus the tiles `blocked` marks (row-major in the window), with every `wall_every`-th
+/// passable side between two cells made a wall (0: none).
+fn window_world(w0: usize, n: usize, blocked: &[bool], wall_every: usize) -> World {
+    let region = RegionId::new(REGION.0, REGION.1);
+    let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
+        let inside = (w0..w0 + n).contains(&x) && (w0..w0 + n).contains(&z);
+        !inside || blocked[(z - w0) * n + (x - w0)]
+    });
+    if wall_every > 0 {
+        let mut k = 0;
+        for e in &mut mesh.internal_edges {
+            if e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX {
+                if k % wall_every == 0 {
+                    e.flag |= EDGE_BLOCKED;
+                }
+                k += 1;
+            }
+        }
+    }
+    World::from_navmeshes([(region, &mesh)])
+}
+
+/// The obstacles of the window and a ring of tiles around it (beyond the ring nothing is
+/// reachable, and nothing beyond it is nearer than the ring), as `[x0, z0, x1, z1]`: the
+/// squares of tiles without a cell, and the sides between two walkable tiles whose centres
+/// do not see each other.
+fn obstacles(world: &World, w0: usize, n: usize) -> Vec<[f64; 4]> {
+    let o = origin();
+    let corner = |tx: i64, tz: i64| [o[0] + tx as f64 * 20.0, o[1] + tz as f64 * 20.0];
+    let centre = |tx: i64, tz: i64| {
+        let c = corner(tx, tz);
+        at([c[0] + 10.0, c[1] + 10.0])
+    };
+    let open = |tx: i64, tz: i64| world.cell_at(centre(tx, tz)).is_some();
+    let (lo, hi) = (w0 as i64 - 1, (w0 + n) as i64);
+    let mut out = Vec::new();
+    for tz in lo..=hi {
+        for tx in lo..=hi {
+            let c = corner(tx, tz);
+            if !open(tx, tz) {
+                out.push([c[0], c[1], c[0] + 20.0, c[1] + 20.0]);
+                continue;
+            }
+            if open(tx + 1, tz)
+                && world.line_of_sight(centre(tx, tz), centre(tx + 1, tz)) != Ok(true)
+            {
+                out.push([c[0] + 20.0, c[1], c[0] + 20.0, c[1] + 20.0]);
+            }
+            if open(tx, tz + 1)
+                && world.line_of_sight(centre(tx, tz), centre(tx, tz + 1)) != Ok(true)
+            {
+                out.push([c[0], c[1] + 20.0, c[0] + 20.0, c[1] + 20.0]);
+            }
+        }
+    }
+    out
+}
+
+/// The grown rectangle as eight half-planes `n · y < c` (its interior), from the support
+/// functions: the rectangle's plus r times the octagon's, which is r in each of the eight
+/// side directions.
+fn half_planes(rect: [f64; 4], r: f64) -> [([f64; 2], f64); 8] {
+    let [x0, z0, x1, z1] = rect;
+    let d = r * SQRT_2;
+    [
+        ([1.0, 0.0], x1 + r),
+        ([-1.0, 0.0], -x0 + r),
+        ([0.0, 1.0], z1 + r),
+        ([0.0, -1.0], -z0 + r),
+        ([1.0, 1.0], x1 + z1 + d),
+        ([-1.0, -1.0], -x0 - z0 + d),
+        ([1.0, -1.0], x1 - z0 + d),
+        ([-1.0, 1.0], z1 - x0 + d),
+    ]
+}
+
+/// Whether p is inside the grown rectangle by more than `GRAZE`.
+fn deep_inside(rect: [f64; 4], r: f64, p: [f64; 2]) -> bool {
+    half_planes(rect, r)
+        .iter()
+        .all(|&(n, c)| n[0] * p[0] + n[1] * p[1] < c - GRAZE * n[0].hypot(n[1]))
+}
+
+/// Whether the segment p–q enters the grown rectangle by more than `GRAZE`: Cyrus–Beck
+/// clipping of the segment by the shrunken open half-planes.
+fn enters(rect: [f64; 4], r: f64, p: [f64; 2], q: [f64; 2]) -> bool {
+    let reach = 1.1 * r;
+    let (lo_x, hi_x) = (p[0].min(q[0]), p[0].max(q[0]));
+    let (lo_z, hi_z) = (p[1].min(q[1]), p[1].max(q[1]));
+    if hi_x < rect[0] - reach
+        || lo_x > rect[2] + reach
+        || hi_z < rect[1] - reach
+        || lo_z > rect[3] + reach
+    {
+        return false;
+    }
+    let d = [q[0] - p[0], q[1] - p[1]];
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    for (n, c) in half_planes(rect, r) {
+        let c = c - GRAZE * n[0].hypot(n[1]);
+        let num = c - (n[0] * p[0] + n[1] * p[1]);
+        let den = n[0] * d[0] + n[1] * d[1];
+        if den == 0.0 {
+            if num <= 0.0 {
+                return false;
+            }
+        } else if den > 0.0 {
+            hi = hi.min(num / den);
+        } else {
+            lo = lo.max(num / den);
+        }
+    }
+    lo < hi
+}
+
+/// The brute-force answer for one world and radius.
+struct Oracle {
+    r: f64,
+    rects: Vec<[f64; 4]>,
+    vertices: Vec<[f64; 2]>,
+    sees: Vec<Vec<(usize, f64)>>,
+}
+
+impl Oracle {
+    fn new(rects: Vec<[f64; 4]>, r: f64) -> Oracle {
+        // The octagon's vertices in polar form: circumradius r / cos(π/8), at ±22.5° off the
+        // axes; each at the rectangle corner on its side.
+        let big = r / (PI / 8.0).cos();
+        let mut vertices = Vec::new();
+        for rect in &rects {
+            for k in 0..8 {
+                let angle = PI / 8.0 + k as f64 * PI / 4.0;
+                let (c, s) = (angle.cos(), angle.sin());
+                let x = if c > 0.0 { rect[2] } else { rect[0] };
+                let z = if s > 0.0 { rect[3] } else { rect[1] };
+                let v = [x + big * c, z + big * s];
+                if !rects.iter().any(|&o| deep_inside(o, r, v)) {
+                    vertices.push(v);
+                }
+            }
+        }
+        vertices.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        vertices.dedup_by(|a, b| dist(*a, *b) < 1e-9);
+        let oracle = Oracle {
+            r,
+            rects,
+            vertices,
+            sees: Vec::new(),
+        };
+        let mut sees = vec![Vec::new(); oracle.vertices.len()];
+        for i in 0..oracle.vertices.len() {
+            for j in i + 1..oracle.vertices.len() {
+                let (a, b) = (oracle.vertices[i], oracle.vertices[j]);
+                if oracle.clear(a, b) {
+                    sees[i].push((j, dist(a, b)));
+                    sees[j].push((i, dist(a, b)));
+                }
+            }
+        }
+        Oracle { sees, ..oracle }
+    }
+
+    fn clear(&self, a: [f64; 2], b: [f64; 2]) -> bool {
+        !self.rects.iter().any(|&o| enters(o, self.r, a, b))
+    }
+
+    fn shortest(&self, s: [f64; 2], t: [f64; 2]) -> Result<f64, PathError> {
+        if self.rects.iter().any(|&o| deep_inside(o, self.r, s)) {
+            return Err(PathError::StartBlocked);
+        }
+        if self.rects.iter().any(|&o| deep_inside(o, self.r, t)) {
+            return Err(PathError::GoalBlocked);
+        }
+        if self.clear(s, t) {
+            return Ok(dist(s, t));
+        }
+        let n = self.vertices.len();
+        let to_goal: Vec<bool> = self.vertices.iter().map(|&v| self.clear(v, t)).collect();
+        let mut best = vec![f64::INFINITY; n];
+        let mut heap = std::collections::BinaryHeap::new();
+        for (i, &v) in self.vertices.iter().enumerate() {
+            if self.clear(s, v) {
+                best[i] = dist(s, v);
+                heap.push((std::cmp::Reverse(best[i].to_bits()), i));
+            }
+        }
+        let mut answer = f64::INFINITY;
+        while let Some((std::cmp::Reverse(d), i)) = heap.pop() {
+            let d = f64::from_bits(d);
+            if d > best[i] || d >= answer {
+                continue;
+            }
+            if to_goal[i] {
+                answer = answer.min(d + dist(self.vertices[i], t));
+            }
+            for &(j, w) in &self.sees[i] {
+                if d + w < best[j] {
+                    best[j] = d + w;
+                    heap.push((std::cmp::Reverse(best[j].to_bits()), j));
+                }
+            }
+        }
+        if answer.is_finite() {
+            Ok(answer)
+        } else {
+            Err(PathError::Unreachable)
+        }
+    }
+}
+
+/// The Euclidean distance between two segments.
+fn segment_distance(a: [f64; 2], b: [f64; 2], c: [f64; 2], d: [f64; 2]) -> f64 {
+    let cross = |o: [f64; 2], p: [f64; 2], q: [f64; 2]| {
+        (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+    };
+    let (d1, d2) = (cross(a, b, c), cross(a, b, d));
+    let (d3, d4) = (cross(c, d, a), cross(c, d, b));
+    if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+        return 0.0;
+    }
+    let to_segment = |p: [f64; 2], u: [f64; 2], v: [f64; 2]| {
+        let e = [v[0] - u[0], v[1] - u[1]];
+        let len2 = e[0] * e[0] + e[1] * e[1];
+        let t = if len2 == 0.0 {
+            0.0
+        } else {
+            (((p[0] - u[0]) * e[0] + (p[1] - u[1]) * e[1]) / len2).clamp(0.0, 1.0)
+        };
+        dist(p, [u[0] + t * e[0], u[1] + t * e[1]])
+    };
+    to_segment(a, c, d)
+        .min(to_segment(b, c, d))
+        .min(to_segment(c, a, b))
+        .min(to_segment(d, a, b))
+}
+
+/// The Euclidean distance between a segment and a closed rectangle (or a side).
+fn rect_distance(a: [f64; 2], b: [f64; 2], rect: [f64; 4]) -> f64 {
+    let [x0, z0, x1, z1] = rect;
+    let inside = |p: [f64; 2]| (x0..=x1).contains(&p[0]) && (z0..=z1).contains(&p[1]);
+    if inside(a) || inside(b) {
+        return 0.0;
+    }
+    let c = [[x0, z0], [x1, z0], [x1, z1], [x0, z1]];
+    (0..4)
+        .map(|k| segment_distance(a, b, c[k], c[(k + 1) % 4]))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The checks of every answer: its ends, the sum of its legs, and the clearance of every leg
+/// from every obstacle.
+fn validate(path: &WorldPath, s: Position, t: Position, r: f64, rects: &[[f64; 4]]) {
+    assert_eq!(path.waypoints.first(), Some(&s));
+    assert_eq!(path.waypoints.last(), Some(&t));
+    let mut sum = 0.0;
+    for leg in path.waypoints.windows(2) {
+        let (a, b) = (xz(leg[0]), xz(leg[1]));
+        sum += dist(a, b);
+        for &rect in rects {
+            let d = rect_distance(a, b, rect);
+            assert!(
+                d >= r - CLEARANCE_SLACK,
+                "{s:?} → {t:?}, r = {r}: leg {a:?} → {b:?} passes {d} from {rect:?}"
+            );
+        }
+    }
+    let turns = path.waypoints.len() as f64 - 2.0;
+    assert!(
+        (sum - path.length).abs() <= 1e-4 * turns.max(1.0),
+        "{sum} vs {}",
+        path.length
+    );
+}
+
+/// A random point of the window (world units).
+fn random_point(rng: &mut SplitMix64, w0: usize, n: usize) -> [f64; 2] {
+    let o = origin();
+    let span = n as f64 * 20.0;
+    let base = w0 as f64 * 20.0;
+    [
+        o[0] + base + rng.unit() * span,
+        o[1] + base + rng.unit() * span,
+    ]
+}
+
+/// Random queries in the window against the oracle, for each radius; returns how many found a
+/// path, found none, and were blocked at an end.
+fn against_oracle(
+    world: &World,
+    w0: usize,
+    n: usize,
+    radii: &[f64],
+    queries: usize,
+    seed: u64,
+) -> [usize; 3] {
+    let rects = obstacles(world, w0, n);
+    let oracles: Vec<Oracle> = radii
+        .iter()
+        .map(|&r| Oracle::new(rects.clone(), r))
+        .collect();
+    let mut rng = SplitMix64::new(seed);
+    let mut scratch = PathScratch::new();
+    let mut counts = [0; 3];
+    for _ in 0..queries {
+        // Mostly points where the middle radius fits, so that most queries have a path.
+        let middle = radii[radii.len() / 2];
+        let mut point = || {
+            let mut p = random_point(&mut rng, w0, n);
+            for _ in 0..8 {
+                if !rects.iter().any(|&o| deep_inside(o, middle, p)) {
+                    break;
+                }
+                p = random_point(&mut rng, w0, n);
+            }
+            p
+        };
+        let (s, t) = (point(), point());
+        let (ps, pt) = (at(s), at(t));
+        let (s, t) = (xz(ps), xz(pt));
+        let mut previous: Option<f64> = Some(0.0);
+        for oracle in &oracles {
+            let r = oracle.r;
+            let want = oracle.shortest(s, t);
+            let got = world.find_path_with_radius(ps, pt, r, &mut scratch);
+            match (&got, want) {
+                (Ok(path), Ok(want)) => {
+                    validate(path, ps, pt, r, &rects);
+                    assert!(
+                        (path.length - want).abs() <= 1e-6 * want.max(1.0),
+                        "{s:?} → {t:?}, r = {r}: {} vs oracle {want}",
+                        path.length
+                    );
+                    counts[0] += 1;
+                }
+                (Err(e), Err(f)) if *e == f => {
+                    counts[if f == PathError::Unreachable { 1 } else { 2 }] += 1;
+                }
+                _ => panic!("{s:?} → {t:?}, r = {r}: {got:?} vs oracle {want:?}"),
+            }
+            // Larger radii: never shorter, never where a smaller one found nothing.
+            let length = got.ok().map(|p| p.length);
+            match (previous, length) {
+                (Some(a), Some(b)) => {
+                    assert!(b >= a - 1e-9, "{s:?} → {t:?}: {a} then {b} at r = {r}")
+                }
+                (None, Some(b)) => panic!("{s:?} → {t:?}: none, then {b} at r = {r}"),
+                _ => {}
+            }
+            previous = length;
+        }
+    }
+    counts
+}
+
+/// A random mask of blocked tiles with about `density` of them blocked.
+fn random_mask(rng: &mut SplitMix64, n: usize, density: f64) -> Vec<bool> {
+    (0..n * n).map(|_| rng.unit() < density).collect()
+}
+
+#[test]
+fn paths_equal_the_oracle_on_window_worlds() {
+    let mut rng = SplitMix64::new(11);
+    let radii = [0.5, 4.3, 9.999, 10.0, 13.7, 21.0];
+    let mut totals = [0; 3];
+    for (k, (density, walls)) in [(0.15, 0), (0.2, 7), (0.1, 4)].into_iter().enumerate() {
+        let n = 14;
+        let mask = random_mask(&mut rng, n, density);
+        let world = window_world(30, n, &mask, walls);
+        let counts = against_oracle(&world, 30, n, &radii, 60, 100 + k as u64);
+        eprintln!("window world {k}: {counts:?} (found, unreachable, blocked ends)");
+        for (t, c) in totals.iter_mut().zip(counts) {
+            *t += c;
+        }
+    }
+    assert!(
+        totals[0] > 300 && totals[1] > 10 && totals[2] > 50,
+        "{totals:?}"
+    );
+}
+
+#[test]
+fn radius_zero_is_the_exact_path_and_radii_only_lengthen_it() {
+    let mut rng = SplitMix64::new(12);
+    let n = 20;
+    let mask = random_mask(&mut rng, n, 0.2);
+    let world = window_world(30, n, &mask, 5);
+    let mut scratch = PathScratch::new();
+    let mut compared = 0;
+    for _ in 0..200 {
+        let (s, t) = (
+            at(random_point(&mut rng, 30, n)),
+            at(random_point(&mut rng, 30, n)),
+        );
+        let exact = world.find_path(s, t, &mut scratch);
+        assert_eq!(world.find_path_with_radius(s, t, 0.0, &mut scratch), exact);
+        let Ok(exact) = exact else { continue };
+        let mut previous = exact.length;
+        for r in [1e-3, 0.1, 2.0, 6.0, 10.0, 15.0] {
+            match world.find_path_with_radius(s, t, r, &mut scratch) {
+                Ok(path) => {
+                    assert!(path.length >= previous - 1e-9, "{s:?} → {t:?} at r = {r}");
+                    previous = path.length;
+                    compared += 1;
+                }
+                Err(_) => break,
+            }
+        }
+    }
+    assert!(compared > 300, "{compared}");
+}
+
+#[test]
+fn paths_keep_their_radius_on_a_generated_world() {
+    let generated = generate(&GenOptions {
+        seed: 7,
+        width: 3,
+        height: 3,
+        origin: (60, 40),
+        landscape: Landscape::Rugged,
+    })
+    .unwrap();
+    let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let tiles = 3 * 96;
+    let origin = [60.0 * 1920.0, 40.0 * 1920.0];
+    let mut rng = SplitMix64::new(9);
+    let mut scratch = PathScratch::with_budget(2_000_000);
+    let (mut found, mut slowest) = (0, 0.0_f64);
+    for i in 0..24 {
+        let r = [5.0, 10.0, 20.0][i % 3];
+        // Points where the walker fits: farther than the octagon reaches from every obstacle.
+        let point = |rng: &mut SplitMix64| loop {
+            let p = [
+                origin[0] + rng.unit() * tiles as f64 * 20.0,
+                origin[1] + rng.unit() * tiles as f64 * 20.0,
+            ];
+            if obstacles_in(&world, p, p, r)
+                .iter()
+                .all(|&o| rect_distance(p, p, o) > r * 1.0824)
+            {
+                return at(p);
+            }
+        };
+        let (s, t) = (point(&mut rng), point(&mut rng));
+        let started = std::time::Instant::now();
+        let got = world.find_path_with_radius(s, t, r, &mut scratch);
+        slowest = slowest.max(started.elapsed().as_secs_f64());
+        if let Ok(path) = got {
+            // The obstacles along the path: every tile and side within reach of a waypoint's
+            // box, found by cell lookup and line of sight.
+            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            for p in &path.waypoints {
+                let p = xz(*p);
+                for k in 0..2 {
+                    lo[k] = lo[k].min(p[k]);
+                    hi[k] = hi[k].max(p[k]);
+                }
+            }
+            let near = obstacles_in(&world, lo, hi, r);
+            validate(&path, s, t, r, &near);
+            found += 1;
+        }
+    }
+    eprintln!(
+        "generated world: {found} of 24 paths, slowest query {slowest:.3} s (unoptimised build)"
+    );
+    assert!(found > 12, "{found}");
+}
+
+/// The obstacles of the tiles within `r + 40` of the box `lo`–`hi` (world units).
+fn obstacles_in(world: &World, lo: [f64; 2], hi: [f64; 2], r: f64) -> Vec<[f64; 4]> {
+    let tile = |v: f64| (v / 20.0).floor() as i64;
+    let (x0, z0) = (tile(lo[0] - r - 40.0), tile(lo[1] - r - 40.0));
+    let (x1, z1) = (tile(hi[0] + r + 40.0), tile(hi[1] + r + 40.0));
+    let centre =
+        |tx: i64, tz: i64| Position::from_world(tx as f64 * 20.0 + 10.0, tz as f64 * 20.0 + 10.0);
+    let open = |tx: i64, tz: i64| centre(tx, tz).is_some_and(|p| world.cell_at(p).is_some());
+    let mut out = Vec::new();
+    for tz in z0..=z1 {
+        for tx in x0..=x1 {
+            let c = [tx as f64 * 20.0, tz as f64 * 20.0];
+            if !open(tx, tz) {
+                out.push([c[0], c[1], c[0] + 20.0, c[1] + 20.0]);
+                continue;
+            }
+            let sees = |dx: i64, dz: i64| {
+                world.line_of_sight(centre(tx, tz).unwrap(), centre(tx + dx, tz + dz).unwrap())
+                    == Ok(true)
+            };
+            if open(tx + 1, tz) && !sees(1, 0) {
+                out.push([c[0] + 20.0, c[1], c[0] + 20.0, c[1] + 20.0]);
+            }
+            if open(tx, tz + 1) && !sees(0, 1) {
+                out.push([c[0], c[1] + 20.0, c[0] + 20.0, c[1] + 20.0]);
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Small random worlds: the oracle's answers, clearance, and lengths growing with r.
+    #[test]
+    fn small_random_worlds_agree_with_the_oracle(
+        bits in proptest::collection::vec(any::<bool>(), 64),
+        dense in 0usize..3,
+        walls in prop_oneof![Just(0usize), 3usize..9],
+        r1 in 0.2f64..6.0,
+        r2 in 6.0f64..14.0,
+        seed in any::<u64>(),
+    ) {
+        // Keep roughly one tile in (dense + 3) blocked: `bits` blocks half, thin it out.
+        let mask: Vec<bool> = bits.iter().enumerate().map(|(i, &b)| b && (i * 7 + dense) % (dense + 2) == 0).collect();
+        let world = window_world(40, 8, &mask, walls);
+        against_oracle(&world, 40, 8, &[r1, r2], 12, seed);
+    }
+}
