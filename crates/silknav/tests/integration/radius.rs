@@ -462,8 +462,8 @@ fn paths_keep_their_radius_on_a_generated_world() {
     let origin = [60.0 * 1920.0, 40.0 * 1920.0];
     let mut rng = SplitMix64::new(9);
     let mut scratch = PathScratch::with_budget(2_000_000);
-    let (mut found, mut slowest) = (0, 0.0_f64);
-    for i in 0..24 {
+    let (mut found, mut times) = (0, vec![Vec::new(); 3]);
+    for i in 0..36 {
         let r = [5.0, 10.0, 20.0][i % 3];
         // Points where the walker fits: farther than the octagon reaches from every obstacle.
         let point = |rng: &mut SplitMix64| loop {
@@ -481,27 +481,41 @@ fn paths_keep_their_radius_on_a_generated_world() {
         let (s, t) = (point(&mut rng), point(&mut rng));
         let started = std::time::Instant::now();
         let got = world.find_path_with_radius(s, t, r, &mut scratch);
-        slowest = slowest.max(started.elapsed().as_secs_f64());
-        if let Ok(path) = got {
-            // The obstacles along the path: every tile and side within reach of a waypoint's
-            // box, found by cell lookup and line of sight.
-            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-            for p in &path.waypoints {
-                let p = xz(*p);
-                for k in 0..2 {
-                    lo[k] = lo[k].min(p[k]);
-                    hi[k] = hi[k].max(p[k]);
+        times[i % 3].push(started.elapsed().as_secs_f64());
+        match got {
+            Ok(path) => {
+                // The obstacles along the path: every tile and side within reach of the
+                // waypoints' box (legs stay in it), by cell lookup and line of sight.
+                let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+                for p in &path.waypoints {
+                    let p = xz(*p);
+                    for k in 0..2 {
+                        lo[k] = lo[k].min(p[k]);
+                        hi[k] = hi[k].max(p[k]);
+                    }
                 }
+                validate(&path, s, t, r, &obstacles_in(&world, lo, hi, r));
+                let exact = world.find_path(s, t, &mut scratch).unwrap();
+                assert!(
+                    path.length >= exact.length - 1e-9,
+                    "{s:?} → {t:?} at r = {r}"
+                );
+                found += 1;
             }
-            let near = obstacles_in(&world, lo, hi, r);
-            validate(&path, s, t, r, &near);
-            found += 1;
+            Err(PathError::Unreachable) => {}
+            Err(e) => panic!("{s:?} → {t:?} at r = {r}: {e}"),
         }
     }
-    eprintln!(
-        "generated world: {found} of 24 paths, slowest query {slowest:.3} s (unoptimised build)"
-    );
-    assert!(found > 12, "{found}");
+    for (r, times) in [5, 10, 20].iter().zip(&mut times) {
+        times.sort_by(f64::total_cmp);
+        eprintln!(
+            "generated 3×3 world, r = {r}: median {:.4} s, slowest {:.4} s over {} queries",
+            times[times.len() / 2],
+            times[times.len() - 1],
+            times.len()
+        );
+    }
+    assert!(found > 18, "{found} paths of 36");
 }
 
 /// The obstacles of the tiles within `r + 40` of the box `lo`–`hi` (world units).
