@@ -355,6 +355,14 @@ fn against_oracle(
         let (s, t) = (point(), point());
         let (ps, pt) = (at(s), at(t));
         let (s, t) = (xz(ps), xz(pt));
+        // Radius 0 is the exact path. Lengths are chained from the first radius on, not from
+        // r = 0: find_path may miss a path or return a longer one (the ignored `find_path_*`
+        // tests below), which is not the radius search's doing.
+        let exact = world.find_path(ps, pt, &mut scratch);
+        assert_eq!(
+            world.find_path_with_radius(ps, pt, 0.0, &mut scratch),
+            exact
+        );
         let mut previous: Option<f64> = Some(0.0);
         for oracle in &oracles {
             let r = oracle.r;
@@ -375,7 +383,7 @@ fn against_oracle(
                 }
                 _ => panic!("{s:?} → {t:?}, r = {r}: {got:?} vs oracle {want:?}"),
             }
-            // Larger radii: never shorter, never where a smaller one found nothing.
+            // A larger radius: never shorter, never a path where a smaller one found none.
             let length = got.ok().map(|p| p.length);
             match (previous, length) {
                 (Some(a), Some(b)) => {
@@ -567,4 +575,71 @@ proptest! {
         let world = window_world(40, 8, &mask, walls);
         against_oracle(&world, 40, 8, &[r1, r2], 12, seed);
     }
+}
+
+/// Found by the property test: `find_path` (r = 0) answers `Unreachable` from (40.5, 41.7)
+/// to (41.5, 45.5) (tiles), though it finds the legs of a path between them: its search
+/// misses a path that exists. Radius 2 finds one (the oracle agrees). Kept for the path
+/// index's owners.
+#[test]
+#[ignore = "find_path misses an existing path here (its search, not the radius search)"]
+fn find_path_finds_the_path_line_of_sight_walks() {
+    let mut mask = vec![false; 64];
+    for (x, z) in [(6, 2), (2, 3), (2, 4), (2, 5)] {
+        mask[z * 8 + x] = true;
+    }
+    let world = window_world(40, 8, &mask, 3);
+    let o = origin();
+    let q = |x: f64, z: f64| at([o[0] + x * 20.0, o[1] + z * 20.0]);
+    let mut scratch = PathScratch::new();
+    // Each leg is in sight, so the path exists at r = 0.
+    let legs = [
+        (40.5, 41.7),
+        (42.5, 41.5),
+        (42.5, 42.5),
+        (43.5, 42.5),
+        (43.5, 46.5),
+        (41.5, 46.5),
+        (41.5, 45.5),
+    ];
+    for w in legs.windows(2) {
+        let (a, b) = (q(w[0].0, w[0].1), q(w[1].0, w[1].1));
+        assert_eq!(world.line_of_sight(a, b), Ok(true), "{w:?}");
+    }
+    let (s, t) = (q(40.5, 41.7), q(41.5, 45.5));
+    assert!(world.find_path_with_radius(s, t, 2.0, &mut scratch).is_ok());
+    assert!(world.find_path(s, t, &mut scratch).is_ok());
+}
+
+/// Found by the oracle test with more worlds: `find_path` (r = 0) returns a path of 197.49
+/// where one of 189.80 keeps 0.5 from every obstacle (each of its legs in line of sight).
+#[test]
+#[ignore = "find_path returns a longer path than one with clearance 0.5 here"]
+fn find_path_is_no_longer_than_a_radius_path() {
+    let mut rng = SplitMix64::new(11);
+    let n = 14;
+    let mut world = None;
+    for (density, walls) in [(0.15, 0), (0.2, 7), (0.1, 4)] {
+        let mask = random_mask(&mut rng, n, density);
+        world = Some(window_world(30, n, &mask, walls));
+    }
+    let world = world.unwrap();
+    let (s, t) = (
+        at([77586.94189453125, 58290.0]),
+        at([77571.20318603516, 58397.41882324219]),
+    );
+    let mut scratch = PathScratch::new();
+    let wide = world
+        .find_path_with_radius(s, t, 0.5, &mut scratch)
+        .unwrap();
+    for leg in wide.waypoints.windows(2) {
+        assert_eq!(world.line_of_sight(leg[0], leg[1]), Ok(true));
+    }
+    let exact = world.find_path(s, t, &mut scratch).unwrap();
+    assert!(
+        exact.length <= wide.length + 1e-9,
+        "{} > {}",
+        exact.length,
+        wide.length
+    );
 }
