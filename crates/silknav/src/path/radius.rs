@@ -244,6 +244,25 @@ struct Candidate {
     next: [f64; 2],
 }
 
+/// The tiles of a [`Ground`] a path from the start may pass through
+/// ([`Ground::reachable`]).
+struct Reached {
+    /// Per tile of the box.
+    tiles: Vec<bool>,
+    /// Whether the flood reached the box's border: then the free ground outside the box
+    /// (outside, the snapshot has no obstacles) is reached too.
+    escaped: bool,
+}
+
+impl Reached {
+    /// Whether a path from the start may reach `p`: a tile holding it is reached.
+    fn holds(&self, ground: &Ground, p: [f64; 2]) -> bool {
+        ground
+            .tiles_of(p)
+            .any(|i| i.map_or(self.escaped, |i| self.tiles[i]))
+    }
+}
+
 /// The obstacles of a box of tiles, and the candidates they make for radius r. Everything
 /// outside the box is free.
 struct Ground {
@@ -414,7 +433,7 @@ impl Ground {
 
     /// The octagon vertices at obstacle corners that may be convex corners of the union and
     /// lie in a reached tile.
-    fn find_candidates(&self, reached: &[bool]) -> Vec<Candidate> {
+    fn find_candidates(&self, reached: &Reached) -> Vec<Candidate> {
         let mut out = Vec::new();
         let g = |v: i64| v as f64 * TILE;
         for gz in self.z0..=self.z0 + self.h {
@@ -445,7 +464,7 @@ impl Ground {
                     let c = [g(gx), g(gz)];
                     let at = |k: usize| [c[0] + self.offsets[k][0], c[1] + self.offsets[k][1]];
                     let v = at(k);
-                    if !self.tiles_of(v).any(|i| reached[i]) {
+                    if !reached.holds(self, v) {
                         continue;
                     }
                     let corner = self.each_obstacle_near(v, |rect| {
@@ -464,9 +483,9 @@ impl Ground {
         out
     }
 
-    /// The tiles of the box whose closed square holds `p` (two on a side, four at a grid
-    /// vertex), as indices into the box.
-    fn tiles_of(&self, p: [f64; 2]) -> impl Iterator<Item = usize> + '_ {
+    /// The tiles whose closed square holds `p` (two on a side, four at a grid vertex), as
+    /// indices into the box, `None` for a tile outside it.
+    fn tiles_of(&self, p: [f64; 2]) -> impl Iterator<Item = Option<usize>> + '_ {
         let span = |v: f64| {
             let t = (v / TILE).floor() as i64;
             if t as f64 * TILE == v {
@@ -477,7 +496,7 @@ impl Ground {
         };
         let xs = span(p[0]);
         span(p[1]).flat_map(move |z| {
-            xs.clone().filter_map(move |x| {
+            xs.clone().map(move |x| {
                 let (x, z) = (x - self.x0, z - self.z0);
                 ((0..self.w).contains(&x) && (0..self.h).contains(&z))
                     .then_some((z * self.w + x) as usize)
@@ -491,9 +510,13 @@ impl Ground {
     /// vertex belongs to all four sides there), so it never leaves these tiles; they may hold
     /// more (a tile's free part may be in pieces). Where the flood reaches the box's border,
     /// the free ground outside joins every border tile.
-    fn reachable(&self, s: [f64; 2]) -> Vec<bool> {
+    fn reachable(&self, s: [f64; 2]) -> Reached {
         let mut reached = vec![false; self.blocked.len()];
-        let mut stack: Vec<usize> = self.tiles_of(s).filter(|&i| !self.blocked[i]).collect();
+        let mut stack: Vec<usize> = self
+            .tiles_of(s)
+            .flatten()
+            .filter(|&i| !self.blocked[i])
+            .collect();
         for &i in &stack {
             reached[i] = true;
         }
@@ -536,7 +559,10 @@ impl Ground {
                 }
             }
         }
-        reached
+        Reached {
+            tiles: reached,
+            escaped,
+        }
     }
 
     /// Whether the interiors of the grown obstacles cover the tile side a–b from end to end,
@@ -643,7 +669,7 @@ impl Ground {
         budget: &mut usize,
     ) -> Result<Option<Vec<[f64; 2]>>, PathError> {
         let reached = self.reachable(s);
-        if !self.tiles_of(t).any(|i| reached[i]) {
+        if !reached.holds(self, t) {
             return Ok(None);
         }
         let candidates = self.find_candidates(&reached);

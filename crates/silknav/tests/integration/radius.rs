@@ -7,6 +7,7 @@
 use jmxv::nvm::EDGE_BLOCKED;
 use jmxv::RegionId;
 use proptest::prelude::*;
+use silknav::build::{build_world, RegionInput};
 use silknav::worldgen::{generate, GenOptions, Landscape};
 use silknav::{PathError, PathScratch, Position, World, WorldPath};
 use silknav_testkit::rng::SplitMix64;
@@ -58,11 +59,41 @@ fn window_world(w0: usize, n: usize, blocked: &[bool], wall_every: usize) -> Wor
     World::from_navmeshes([(region, &mesh)])
 }
 
+/// Two regions side by side along x, joined by global edges, walkable in the window of
+/// `n × n` tiles at tile (w0[0], w0[1]) of the first region's frame, which straddles their
+/// border; walls as in [`window_world`], in both regions' files.
+fn two_region_world(w0: [usize; 2], n: usize, blocked: &[bool], wall_every: usize) -> World {
+    let inputs: Vec<RegionInput> = (0..2)
+        .map(|k| {
+            let mut input = RegionInput::open(RegionId::new(REGION.0 + k as u8, REGION.1));
+            for (t, b) in input.blocked.iter_mut().enumerate() {
+                let (x, z) = (t % 96 + 96 * k, t / 96);
+                let inside = (w0[0]..w0[0] + n).contains(&x) && (w0[1]..w0[1] + n).contains(&z);
+                *b = !inside || blocked[(z - w0[1]) * n + (x - w0[0])];
+            }
+            input
+        })
+        .collect();
+    let mut meshes = build_world(&inputs);
+    for mesh in meshes.values_mut() {
+        let mut k = 0;
+        for e in &mut mesh.internal_edges {
+            if wall_every > 0 && e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX {
+                if k % wall_every == 0 {
+                    e.flag |= EDGE_BLOCKED;
+                }
+                k += 1;
+            }
+        }
+    }
+    World::from_navmeshes(meshes.iter().map(|(id, m)| (*id, m)))
+}
+
 /// The obstacles of the window and a ring of tiles around it (beyond the ring nothing is
 /// reachable, and nothing beyond it is nearer than the ring), as `[x0, z0, x1, z1]`: the
 /// squares of tiles without a cell, and the sides between two walkable tiles whose centres
 /// do not see each other.
-fn obstacles(world: &World, w0: usize, n: usize) -> Vec<[f64; 4]> {
+fn obstacles(world: &World, w0: [usize; 2], n: usize) -> Vec<[f64; 4]> {
     let o = origin();
     let corner = |tx: i64, tz: i64| [o[0] + tx as f64 * 20.0, o[1] + tz as f64 * 20.0];
     let centre = |tx: i64, tz: i64| {
@@ -70,10 +101,10 @@ fn obstacles(world: &World, w0: usize, n: usize) -> Vec<[f64; 4]> {
         at([c[0] + 10.0, c[1] + 10.0])
     };
     let open = |tx: i64, tz: i64| world.cell_at(centre(tx, tz)).is_some();
-    let (lo, hi) = (w0 as i64 - 1, (w0 + n) as i64);
+    let (lo, hi) = (w0.map(|w| w as i64 - 1), w0.map(|w| (w + n) as i64));
     let mut out = Vec::new();
-    for tz in lo..=hi {
-        for tx in lo..=hi {
+    for tz in lo[1]..=hi[1] {
+        for tx in lo[0]..=hi[0] {
             let c = corner(tx, tz);
             if !open(tx, tz) {
                 out.push([c[0], c[1], c[0] + 20.0, c[1] + 20.0]);
@@ -311,13 +342,13 @@ fn validate(path: &WorldPath, s: Position, t: Position, r: f64, rects: &[[f64; 4
 }
 
 /// A random point of the window (world units).
-fn random_point(rng: &mut SplitMix64, w0: usize, n: usize) -> [f64; 2] {
+fn random_point(rng: &mut SplitMix64, w0: [usize; 2], n: usize) -> [f64; 2] {
     let o = origin();
     let span = n as f64 * 20.0;
-    let base = w0 as f64 * 20.0;
+    let base = w0.map(|w| w as f64 * 20.0);
     [
-        o[0] + base + rng.unit() * span,
-        o[1] + base + rng.unit() * span,
+        o[0] + base[0] + rng.unit() * span,
+        o[1] + base[1] + rng.unit() * span,
     ]
 }
 
@@ -325,7 +356,7 @@ fn random_point(rng: &mut SplitMix64, w0: usize, n: usize) -> [f64; 2] {
 /// path, found none, and were blocked at an end.
 fn against_oracle(
     world: &World,
-    w0: usize,
+    w0: [usize; 2],
     n: usize,
     radii: &[f64],
     queries: usize,
@@ -412,7 +443,7 @@ fn paths_equal_the_oracle_on_window_worlds() {
         let n = 14;
         let mask = random_mask(&mut rng, n, density);
         let world = window_world(30, n, &mask, walls);
-        let counts = against_oracle(&world, 30, n, &radii, 60, 100 + k as u64);
+        let counts = against_oracle(&world, [30, 30], n, &radii, 60, 100 + k as u64);
         eprintln!("window world {k}: {counts:?} (found, unreachable, blocked ends)");
         for (t, c) in totals.iter_mut().zip(counts) {
             *t += c;
@@ -425,17 +456,44 @@ fn paths_equal_the_oracle_on_window_worlds() {
 }
 
 #[test]
+fn paths_equal_the_oracle_across_a_region_border() {
+    let mut rng = SplitMix64::new(13);
+    let n = 16;
+    let mut totals = [0; 3];
+    for (k, walls) in [0, 4].into_iter().enumerate() {
+        let mut mask = random_mask(&mut rng, n, 0.1);
+        // Row 47 open from end to end.
+        mask[7 * n..8 * n].fill(false);
+        let world = two_region_world([88, 40], n, &mask, walls);
+        assert_eq!(world.regions().len(), 2);
+        // The border is open ground: a path crosses it.
+        let o = origin();
+        let q = |x: f64| at([o[0] + x * 20.0, o[1] + 47.5 * 20.0]);
+        let mut scratch = PathScratch::new();
+        let crossing = world.find_path(q(88.5), q(103.5), &mut scratch);
+        assert!(crossing.is_ok(), "{crossing:?}");
+        let counts = against_oracle(&world, [88, 40], n, &[3.1, 10.0, 14.2], 60, 200 + k as u64);
+        for (t, c) in totals.iter_mut().zip(counts) {
+            *t += c;
+        }
+    }
+    eprintln!("across a region border: {totals:?} (found, unreachable, blocked ends)");
+    assert!(totals[0] > 150, "{totals:?}");
+}
+
+#[test]
 fn radius_zero_is_the_exact_path_and_radii_only_lengthen_it() {
     let mut rng = SplitMix64::new(12);
     let n = 20;
     let mask = random_mask(&mut rng, n, 0.2);
     let world = window_world(30, n, &mask, 5);
+    let w0 = [30, 30];
     let mut scratch = PathScratch::new();
     let mut compared = 0;
     for _ in 0..200 {
         let (s, t) = (
-            at(random_point(&mut rng, 30, n)),
-            at(random_point(&mut rng, 30, n)),
+            at(random_point(&mut rng, w0, n)),
+            at(random_point(&mut rng, w0, n)),
         );
         let exact = world.find_path(s, t, &mut scratch);
         assert_eq!(world.find_path_with_radius(s, t, 0.0, &mut scratch), exact);
@@ -573,7 +631,7 @@ proptest! {
         // Keep roughly one tile in (dense + 3) blocked: `bits` blocks half, thin it out.
         let mask: Vec<bool> = bits.iter().enumerate().map(|(i, &b)| b && (i * 7 + dense) % (dense + 2) == 0).collect();
         let world = window_world(40, 8, &mask, walls);
-        against_oracle(&world, 40, 8, &[r1, r2], 12, seed);
+        against_oracle(&world, [40, 40], 8, &[r1, r2], 12, seed);
     }
 }
 
