@@ -85,6 +85,38 @@ pub fn segment_enters_convex(poly: &[[f64; 2]], p: [f64; 2], q: [f64; 2]) -> boo
     left && right
 }
 
+/// How much the stretch [`interior_stretch`] returns is narrowed at each end, as a fraction
+/// of the segment: for segments of a tile side (20 units) 2e-8 units, far above the
+/// rounding of its arithmetic on world coordinates (about 1e-10 units), so that a point of
+/// the segment outside the polygon's interior is never inside the stretch.
+pub const STRETCH_SLACK: f64 = 1e-9;
+
+/// The part of the segment a–b inside the interior of the convex polygon `poly` (vertices
+/// counter-clockwise), as the open interval of the parameter u (point a + u (b − a)),
+/// narrowed by [`STRETCH_SLACK`] at each end; `None` when that leaves nothing. Plain floating
+/// point: an under-approximation, for tests that must never call a free point covered.
+pub fn interior_stretch(poly: &[[f64; 2]], a: [f64; 2], b: [f64; 2]) -> Option<(f64, f64)> {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let (mut from, mut to) = (f64::NEG_INFINITY, f64::INFINITY);
+    for (v, w) in edges(poly) {
+        let e = [w[0] - v[0], w[1] - v[1]];
+        // Strictly left of the edge where c0 + u c1 > 0.
+        let c0 = e[0] * (a[1] - v[1]) - e[1] * (a[0] - v[0]);
+        let c1 = e[0] * d[1] - e[1] * d[0];
+        if c1 == 0.0 {
+            if c0 <= 0.0 {
+                return None;
+            }
+        } else if c1 > 0.0 {
+            from = from.max(-c0 / c1);
+        } else {
+            to = to.min(-c0 / c1);
+        }
+    }
+    let (from, to) = (from + STRETCH_SLACK, to - STRETCH_SLACK);
+    (from < to).then_some((from, to))
+}
+
 /// The edges of a polygon, closing it.
 fn edges(poly: &[[f64; 2]]) -> impl Iterator<Item = ([f64; 2], [f64; 2])> + '_ {
     poly.iter()
@@ -112,6 +144,11 @@ mod tests {
         // The diagonal, from vertex to vertex, crosses the interior.
         assert!(segment_enters_convex(&square, [0.0, 0.0], [2.0, 2.0]));
         assert!(convex_contains(&square, [2.0, 1.0]));
+        // Through the middle: the inside is u in (0.25, 0.75), narrowed; along an edge: none.
+        let (from, to) = interior_stretch(&square, [-1.0, 1.0], [3.0, 1.0]).unwrap();
+        assert!(from > 0.25 && from < 0.25 + 2.0 * STRETCH_SLACK);
+        assert!(to < 0.75 && to > 0.75 - 2.0 * STRETCH_SLACK);
+        assert_eq!(interior_stretch(&square, [-1.0, 0.0], [3.0, 0.0]), None);
         assert!(!convex_contains_strictly(&square, [2.0, 1.0]));
     }
 

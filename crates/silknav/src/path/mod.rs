@@ -2,6 +2,8 @@
 //!
 //! [`World::find_path`] returns the Euclidean-shortest path between two points of the walkable
 //! ground, across any number of regions.
+//! [`World::find_path_with_radius`] does so for a walker of radius r, keeping r from every
+//! blocked tile and wall ([`radius`]).
 //!
 //! # Rules
 //! The ground is the one line of sight uses ([`crate::world::raycast`]): the closed walkable
