@@ -165,11 +165,19 @@ impl World {
             world_box[2] as f64 * TILE + ring,
             world_box[3] as f64 * TILE + ring,
         ];
-        let near = |p: [f64; 2]| Ground::new(&grid, [p[0], p[1], p[0], p[1]], radius, world_box);
-        if !near(s).free(s) {
+        // Off the loaded regions' box (or not a number) is off the ground; on it, the
+        // obstacles around the point decide.
+        let on_ground = |p: [f64; 2]| {
+            let inside =
+                |v: f64, lo: i64, hi: i64| (lo as f64 * TILE..=hi as f64 * TILE).contains(&v);
+            inside(p[0], world_box[0], world_box[2])
+                && inside(p[1], world_box[1], world_box[3])
+                && Ground::new(&grid, [p[0], p[1], p[0], p[1]], radius, world_box).free(p)
+        };
+        if !on_ground(s) {
             return Err(PathError::StartBlocked);
         }
-        if !near(t).free(t) {
+        if !on_ground(t) {
             return Err(PathError::GoalBlocked);
         }
         let mut budget = scratch.budget.unwrap_or(usize::MAX);
@@ -810,6 +818,19 @@ mod tests {
         assert!(world
             .find_path_with_radius(diagonal, inside, 10.0, &mut scratch)
             .is_ok());
+        // Not a number, or far off the world.
+        let nan = Position::new(inside.region, f32::NAN, 5.0);
+        let far = Position::new(inside.region, 3e38, 5.0);
+        for p in [nan, far] {
+            assert_eq!(
+                world.find_path_with_radius(p, inside, 5.0, &mut scratch),
+                Err(PathError::StartBlocked)
+            );
+            assert_eq!(
+                world.find_path_with_radius(inside, p, 5.0, &mut scratch),
+                Err(PathError::GoalBlocked)
+            );
+        }
         // Wider than the world: refused at once, the snapshot bounded by the world's ring.
         assert_eq!(
             world.find_path_with_radius(inside, inside, 1e9, &mut scratch),
