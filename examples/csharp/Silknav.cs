@@ -83,7 +83,7 @@ namespace Silknav
         public struct PathOptions
         {
             public uint Flags;
-            public double Clearance;
+            public double Clearance, Radius;
         }
 
         [StructLayout(LayoutKind.Sequential)]
@@ -193,9 +193,9 @@ namespace Silknav
         /// or null (the reason word says why); budget &lt; 0: no limit; clearance 0: the
         /// default.</summary>
         public Path? Path(double x1, double z1, double x2, double z2, out string reason, long budget = -1,
-                          bool exact = false, double clearance = 0)
+                          bool exact = false, double clearance = 0, double radius = 0)
         {
-            var options = new Native.PathOptions { Flags = exact ? Native.PATH_EXACT : 0, Clearance = clearance };
+            var options = new Native.PathOptions { Flags = exact ? Native.PATH_EXACT : 0, Clearance = clearance, Radius = radius };
             int status = Check(Native.silknav_path_find_with(handle, x1, z1, x2, z2, budget, in options, out var found));
             reason = Native.ReasonWord(found.Reason);
             try

@@ -215,13 +215,14 @@ impl PyWorld {
     /// as `silknav path`: walkable by default (every leg of it is walked to its end by
     /// `move`; its turning points lie `clearance` units off the corners, default
     /// `silknav.DEFAULT_CLEARANCE`), or with `exact=True` the exact optimum, whose waypoints
-    /// sit on the corners of blocked ground. `budget` limits the search to that many corner
-    /// expansions. The first call builds the world's path index (see `prepare_paths`).
+    /// sit on the corners of blocked ground; `radius` is the walker's (the path keeps at least
+    /// that far from every wall and blocked tile). `budget` limits the search to that many
+    /// corner expansions. The first call builds the world's path index (see `prepare_paths`).
     ///
     /// Raises `QueryError` (`.reason` `"start-blocked"`, `"goal-blocked"`, `"unreachable"`,
     /// `"budget-exceeded"` or `"not-walkable"`) when there is no path, `ValueError` for a
     /// clearance out of range (more than 0, less than 10) or given with `exact=True`.
-    #[pyo3(signature = (x1, z1, x2, z2, *, budget = None, exact = false, clearance = None))]
+    #[pyo3(signature = (x1, z1, x2, z2, *, budget = None, exact = false, clearance = None, radius = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn path(
         &self,
@@ -233,8 +234,9 @@ impl PyWorld {
         budget: Option<usize>,
         exact: bool,
         clearance: Option<f64>,
+        radius: f64,
     ) -> PyResult<Path> {
-        let options = path_options(exact, clearance)?;
+        let options = path_options(exact, clearance, radius)?;
         let found = py.detach(|| {
             let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
             let q = SegmentQuery::new(x1, z1, x2, z2);
@@ -301,7 +303,7 @@ impl PyWorld {
     /// The shortest paths of many segments at once, on all cores with the GIL released:
     /// `segments` is an N×4 array of `(x1, z1, x2, z2)`; `budget`, `exact` and `clearance`
     /// as for `path`. Element `i` of the answer is what `path` answers for row `i`.
-    #[pyo3(signature = (segments, *, budget = None, exact = false, clearance = None))]
+    #[pyo3(signature = (segments, *, budget = None, exact = false, clearance = None, radius = 0.0))]
     fn paths<'py>(
         &self,
         py: Python<'py>,
@@ -309,8 +311,9 @@ impl PyWorld {
         budget: Option<usize>,
         exact: bool,
         clearance: Option<f64>,
+        radius: f64,
     ) -> PyResult<PathBatch> {
-        let options = path_options(exact, clearance)?;
+        let options = path_options(exact, clearance, radius)?;
         batch::paths(py, &self.world, &segments, budget, &options)
     }
 
@@ -325,8 +328,14 @@ impl PyWorld {
 }
 
 /// The library's path options of `path`'s and `paths`' keywords.
-fn path_options(exact: bool, clearance: Option<f64>) -> PyResult<PathOptions> {
-    match (exact, clearance) {
+fn path_options(exact: bool, clearance: Option<f64>, radius: f64) -> PyResult<PathOptions> {
+    if !silknav::is_valid_radius(radius) {
+        return Err(PyValueError::new_err(format!(
+            "radius: {radius}: the radius must be 0 or from 0.000001 to {} units",
+            silknav::MAX_RADIUS
+        )));
+    }
+    let options = match (exact, clearance) {
         (true, None) => Ok(PathOptions::exact()),
         (true, Some(_)) => Err(PyValueError::new_err(
             "clearance: an exact path has no clearance",
@@ -338,5 +347,6 @@ fn path_options(exact: bool, clearance: Option<f64>) -> PyResult<PathOptions> {
         (false, Some(c)) => Err(PyValueError::new_err(format!(
             "clearance: {c}: the clearance must be more than 0 and less than 10 units"
         ))),
-    }
+    }?;
+    Ok(options.with_radius(radius))
 }

@@ -226,6 +226,7 @@ def test_snaps_equal_the_command_lines_and_start_walks(cli, world, world_dir):
         (5, {}, ()),
         (None, {"exact": True}, ("--exact",)),
         (None, {"clearance": 0.5}, ("--clearance", 0.5)),
+        (None, {"radius": 6.0}, ("--radius", 6.0)),
     ],
 )
 def test_paths_equal_the_command_lines(cli, world, world_dir, budget, options, flags):
@@ -259,6 +260,9 @@ def test_path_options_out_of_range_are_value_errors(world):
     for options in ({"clearance": 0.0}, {"clearance": 10.0}, {"exact": True, "clearance": 1.0}):
         with pytest.raises(ValueError, match="clearance"):
             world.path(X0 + 100, Z0 + 100, X0 + 300, Z0 + 300, **options)
+    for radius in (-1.0, 1e-9, 1000.0, float("nan")):
+        with pytest.raises(ValueError, match="radius"):
+            world.path(X0 + 100, Z0 + 100, X0 + 300, Z0 + 300, radius=radius)
 
 
 def test_a_paths_legs_are_walked_to_their_ends(world_dir):

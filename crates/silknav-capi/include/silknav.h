@@ -128,6 +128,9 @@ typedef struct silknav_path_options {
   // How far a walkable path's turning points lie off the corners (`--clearance`): more
   // than 0 and less than 10 units; 0 for the default (`SILKNAV_DEFAULT_CLEARANCE`).
   double clearance;
+  // The walker's radius (`--radius`): the path keeps at least this far from every wall
+  // and blocked tile; 0 for a point, else from 0.000001 to 960 units.
+  double radius;
 } silknav_path_options;
 
 // The cell under a point.

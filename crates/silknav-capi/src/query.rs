@@ -755,6 +755,9 @@ pub struct silknav_path_options {
     /// How far a walkable path's turning points lie off the corners (`--clearance`): more
     /// than 0 and less than 10 units; 0 for the default (`SILKNAV_DEFAULT_CLEARANCE`).
     pub clearance: f64,
+    /// The walker's radius (`--radius`): the path keeps at least this far from every wall
+    /// and blocked tile; 0 for a point, else from 0.000001 to 960 units.
+    pub radius: f64,
 }
 
 /// `silknav_path_options.flags`: the exact shortest path (`silknav path --exact`).
@@ -782,8 +785,15 @@ pub(crate) unsafe fn path_options(
             o.flags & !SILKNAV_PATH_EXACT
         )));
     }
+    if !silknav::is_valid_radius(o.radius) {
+        return Err(Failure::argument(format!(
+            "options.radius: {}: the radius must be 0 or from 0.000001 to {} units",
+            o.radius,
+            silknav::MAX_RADIUS
+        )));
+    }
     let exact = o.flags & SILKNAV_PATH_EXACT != 0;
-    match (exact, o.clearance) {
+    let options = match (exact, o.clearance) {
         (true, c) if c != 0.0 => Err(Failure::argument(
             "options.clearance: an exact path has no clearance",
         )),
@@ -793,7 +803,8 @@ pub(crate) unsafe fn path_options(
         (false, c) => Err(Failure::argument(format!(
             "options.clearance: {c}: the clearance must be more than 0 and less than 10 units"
         ))),
-    }
+    }?;
+    Ok(options.with_radius(o.radius))
 }
 
 /// The shortest path from (x1, z1) to (x2, z2) (`silknav path`), each search limited to

@@ -324,6 +324,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let options = silknav_path_options {
             flags: SILKNAV_PATH_EXACT,
             clearance: 0.0,
+            radius: 0.0,
         };
         // SAFETY: a live handle, readable options and a writable silknav_path.
         let status = unsafe {
@@ -568,13 +569,20 @@ fn bad_pointers_and_arguments_are_refused() {
         }
         // Path options out of range.
         let mut path = empty_path();
-        for (flags, clearance, message) in [
-            (2, 0.0, "unknown bits 0x2"),
-            (0, 10.0, "less than 10"),
-            (0, -1.0, "less than 10"),
-            (SILKNAV_PATH_EXACT, 1.0, "no clearance"),
+        for (flags, clearance, radius, message) in [
+            (2, 0.0, 0.0, "unknown bits 0x2"),
+            (0, 10.0, 0.0, "less than 10"),
+            (0, -1.0, 0.0, "less than 10"),
+            (SILKNAV_PATH_EXACT, 1.0, 0.0, "no clearance"),
+            (0, 0.0, -1.0, "options.radius"),
+            (0, 0.0, 1e-9, "options.radius"),
+            (SILKNAV_PATH_EXACT, 0.0, 961.0, "options.radius"),
         ] {
-            let options = silknav_path_options { flags, clearance };
+            let options = silknav_path_options {
+                flags,
+                clearance,
+                radius,
+            };
             assert_eq!(
                 silknav_path_find_with(w.handle, 0.0, 0.0, 1.0, 1.0, -1, &options, &mut path),
                 SILKNAV_ERROR_ARGUMENT

@@ -206,7 +206,7 @@ impl Query for SnapRequest {
 }
 
 /// `POST /api/path`: a segment and the options of `silknav path`: a search budget (corners
-/// expanded), `exact` (`--exact`) and `clearance` (`--clearance`).
+/// expanded), `exact` (`--exact`), `clearance` (`--clearance`) and `radius` (`--radius`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PathRequest {
@@ -220,15 +220,18 @@ pub(crate) struct PathRequest {
     exact: bool,
     #[serde(default)]
     clearance: Option<f64>,
+    #[serde(default)]
+    radius: f64,
 }
 
 impl PathRequest {
     fn options(&self) -> PathOptions {
-        if self.exact {
+        let options = if self.exact {
             PathOptions::exact()
         } else {
             PathOptions::new().with_clearance(self.clearance.unwrap_or(DEFAULT_CLEARANCE))
-        }
+        };
+        options.with_radius(self.radius)
     }
 }
 
@@ -239,6 +242,16 @@ thread_local! {
 
 impl Query for PathRequest {
     fn check(&self, limits: &Limits, at: &str) -> Result<(), ApiError> {
+        if !silknav::is_valid_radius(self.radius) {
+            return Err(ApiError::bad(
+                format!("{at}radius"),
+                format!(
+                    "{at}radius: {}: the radius must be 0 or from 0.000001 to {} units",
+                    self.radius,
+                    silknav::MAX_RADIUS
+                ),
+            ));
+        }
         if let Some(c) = self.clearance {
             if self.exact {
                 return Err(ApiError::bad(

@@ -43,9 +43,114 @@ fn orient_near_degenerate(a: [f64; 2], b: [f64; 2], c: [f64; 2], det: f64) -> f6
     robust::orient2d(coord(a), coord(b), coord(c))
 }
 
+/// The smallest positive radius of a walker ([`World::find_path_with_radius`]): the octagon
+/// around an obstacle corner has sides of 0.83 r, which the f64 world coordinates (steps of
+/// 6e-11 below 2^19) must represent with room to spare for its shape to stay convex.
+///
+/// [`World::find_path_with_radius`]: crate::World::find_path_with_radius
+pub const MIN_RADIUS: f64 = 1e-6;
+
+/// Whether `p` lies in the closed convex polygon `poly` (vertices counter-clockwise): on or to
+/// the left of every edge. Exact for the given vertices.
+pub fn convex_contains(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
+    edges(poly).all(|(a, b)| orient(a, b, p) >= 0.0)
+}
+
+/// Whether `p` lies in the interior of the convex polygon `poly` (vertices counter-clockwise):
+/// strictly to the left of every edge. Exact for the given vertices.
+pub fn convex_contains_strictly(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
+    edges(poly).all(|(a, b)| orient(a, b, p) > 0.0)
+}
+
+/// Whether the closed segment p–q meets the interior of the convex polygon `poly` (vertices
+/// counter-clockwise, no two equal). Touching the boundary, or running along an edge, is not
+/// entering. Exact for the given points.
+///
+/// Separating axes: the segment misses the interior exactly when a line weakly separates them,
+/// and for convex polygons one can be found among the lines of the polygon's edges (both ends
+/// on or right of an edge) and the segment's own line (the polygon on one closed side).
+pub fn segment_enters_convex(poly: &[[f64; 2]], p: [f64; 2], q: [f64; 2]) -> bool {
+    if p == q {
+        return convex_contains_strictly(poly, p);
+    }
+    if edges(poly).any(|(a, b)| orient(a, b, p) <= 0.0 && orient(a, b, q) <= 0.0) {
+        return false;
+    }
+    let (mut left, mut right) = (false, false);
+    for &v in poly {
+        let side = orient(p, q, v);
+        left |= side > 0.0;
+        right |= side < 0.0;
+    }
+    left && right
+}
+
+/// How much the stretch [`interior_stretch`] returns is narrowed at each end, as a fraction
+/// of the segment: for segments of a tile side (20 units) 2e-8 units, far above the
+/// rounding of its arithmetic on world coordinates (about 1e-10 units), so that a point of
+/// the segment outside the polygon's interior is never inside the stretch.
+pub const STRETCH_SLACK: f64 = 1e-9;
+
+/// The part of the segment a–b inside the interior of the convex polygon `poly` (vertices
+/// counter-clockwise), as the open interval of the parameter u (point a + u (b − a)),
+/// narrowed by [`STRETCH_SLACK`] at each end; `None` when that leaves nothing. Plain floating
+/// point: an under-approximation, for tests that must never call a free point covered.
+pub fn interior_stretch(poly: &[[f64; 2]], a: [f64; 2], b: [f64; 2]) -> Option<(f64, f64)> {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let (mut from, mut to) = (f64::NEG_INFINITY, f64::INFINITY);
+    for (v, w) in edges(poly) {
+        let e = [w[0] - v[0], w[1] - v[1]];
+        // Strictly left of the edge where c0 + u c1 > 0.
+        let c0 = e[0] * (a[1] - v[1]) - e[1] * (a[0] - v[0]);
+        let c1 = e[0] * d[1] - e[1] * d[0];
+        if c1 == 0.0 {
+            if c0 <= 0.0 {
+                return None;
+            }
+        } else if c1 > 0.0 {
+            from = from.max(-c0 / c1);
+        } else {
+            to = to.min(-c0 / c1);
+        }
+    }
+    let (from, to) = (from + STRETCH_SLACK, to - STRETCH_SLACK);
+    (from < to).then_some((from, to))
+}
+
+/// The edges of a polygon, closing it.
+fn edges(poly: &[[f64; 2]]) -> impl Iterator<Item = ([f64; 2], [f64; 2])> + '_ {
+    poly.iter()
+        .zip(poly.iter().cycle().skip(1))
+        .map(|(&a, &b)| (a, b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn segments_against_a_square() {
+        let square = [[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]];
+        // Through, along an edge, touching a vertex, outside, inside, ending on the boundary.
+        assert!(segment_enters_convex(&square, [-1.0, 1.0], [3.0, 1.0]));
+        assert!(!segment_enters_convex(&square, [-1.0, 0.0], [3.0, 0.0]));
+        assert!(!segment_enters_convex(&square, [-1.0, 1.0], [1.0, 3.0]));
+        assert!(!segment_enters_convex(&square, [-1.0, 3.0], [3.0, 3.0]));
+        assert!(segment_enters_convex(&square, [0.5, 0.5], [0.6, 0.6]));
+        assert!(segment_enters_convex(&square, [0.5, 0.5], [0.5, 0.5]));
+        assert!(!segment_enters_convex(&square, [2.0, 2.0], [2.0, 2.0]));
+        assert!(!segment_enters_convex(&square, [-1.0, 1.0], [0.0, 1.0]));
+        assert!(segment_enters_convex(&square, [-1.0, 1.0], [1e-300, 1.0]));
+        // The diagonal, from vertex to vertex, crosses the interior.
+        assert!(segment_enters_convex(&square, [0.0, 0.0], [2.0, 2.0]));
+        assert!(convex_contains(&square, [2.0, 1.0]));
+        // Through the middle: the inside is u in (0.25, 0.75), narrowed; along an edge: none.
+        let (from, to) = interior_stretch(&square, [-1.0, 1.0], [3.0, 1.0]).unwrap();
+        assert!(from > 0.25 && from < 0.25 + 2.0 * STRETCH_SLACK);
+        assert!(to < 0.75 && to > 0.75 - 2.0 * STRETCH_SLACK);
+        assert_eq!(interior_stretch(&square, [-1.0, 0.0], [3.0, 0.0]), None);
+        assert!(!convex_contains_strictly(&square, [2.0, 1.0]));
+    }
 
     #[test]
     fn exact_where_naive_arithmetic_fails() {

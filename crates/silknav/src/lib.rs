@@ -13,7 +13,8 @@
 //! - [`lint`]: world lint, the checks that need several files.
 //! - [`movingai`]: Moving AI grid benchmark maps as worlds.
 //! - [`objects`]: buildings, gates and bridges: their files resolved, placed and indexed.
-//! - [`path`]: exact any-angle shortest paths across regions.
+//! - [`path`]: exact any-angle shortest paths across regions, also for a walker that keeps a
+//!   radius from every obstacle ([`path::radius`]).
 //! - [`world`]: a world of regions in memory and the game server's queries on it.
 //!
 //! # Features
@@ -91,8 +92,8 @@ pub mod world;
 pub mod worldgen;
 
 pub use path::{
-    is_valid_clearance, PathError, PathIndexStats, PathOptions, PathScratch, WorldPath,
-    DEFAULT_CLEARANCE,
+    is_valid_clearance, is_valid_radius, PathError, PathIndexStats, PathOptions, PathScratch,
+    WorldPath, DEFAULT_CLEARANCE, MAX_RADIUS,
 };
 pub use world::{
     CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndexFound, PathIndexUse,

@@ -269,9 +269,11 @@ class World:
         budget: Optional[int] = None,
         exact: bool = False,
         clearance: Optional[float] = None,
+        radius: float = 0.0,
     ) -> Path:
         """The shortest path: walkable by ``move`` leg by leg (turning ``clearance`` off the
-        corners), or with ``exact=True`` the exact optimum. Raises ``ValueError`` for a
+        corners), or with ``exact=True`` the exact optimum; ``radius``: the walker's, kept from
+        every wall. Raises ``ValueError`` for a
         clearance out of (0, 10) or with ``exact``, ``QueryError`` (``start-blocked``,
         ``goal-blocked``, ``not-walkable``,
         ``unreachable``, ``budget-exceeded``)."""
@@ -290,6 +292,7 @@ class World:
         budget: Optional[int] = None,
         exact: bool = False,
         clearance: Optional[float] = None,
+        radius: float = 0.0,
     ) -> PathBatch:
         """Shortest paths of an N×4 ``(x1, z1, x2, z2)`` array, on all cores, as ``path``."""
 

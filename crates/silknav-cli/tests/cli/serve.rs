@@ -189,6 +189,14 @@ fn check_all(dir: &Path, root: &Path, bx: [f64; 4], extra: &[&str], budget_bites
         r#""clearance":0.25"#,
         some,
     );
+    let radius = ["path", "--radius", "6"];
+    with_fields(
+        radius.to_vec(),
+        "/api/path",
+        &seg,
+        r#""radius":6"#,
+        &some[..15],
+    );
     with_fields(
         vec!["move", "--guard", "off"],
         "/api/move",

@@ -64,7 +64,12 @@ fn one_query_one_answer_a_batch_an_array_in_order() {
 
 #[test]
 fn paths_answer_as_the_library_with_the_budget_asked() {
-    let server = serve(Limits::default());
+    // A radius search takes milliseconds in a release build, seconds in a test build on a
+    // loaded machine: the timeout is not what this test is about.
+    let server = serve(Limits {
+        timeout: std::time::Duration::from_secs(300),
+        ..Limits::default()
+    });
     let world = demo_world();
     let points = open_points(&world, 21);
     let mut found = 0;
@@ -93,7 +98,15 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
                     PathOptions::new().with_clearance(0.5),
                     serde_json::json!({"clearance": 0.5}),
                 ),
-            ] {
+                (
+                    PathOptions::new().with_radius(4.0),
+                    serde_json::json!({"radius": 4.0}),
+                ),
+            ]
+            .into_iter()
+            // The radius search on a few pairs: a test build takes seconds for one.
+            .filter(|(o, _)| o.radius == 0.0 || found < 4)
+            {
                 let path = silknav::query::path_with(&world, q, &options, &mut scratch);
                 let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
                 let mut body = body.clone();

@@ -2,6 +2,8 @@
 //!
 //! [`World::find_path`] returns the Euclidean-shortest path between two points of the walkable
 //! ground, across any number of regions.
+//! [`World::find_path_with_radius`] does so for a walker of radius r, keeping r from every
+//! blocked tile and wall ([`radius`]).
 //!
 //! # Rules
 //! The ground is the one line of sight uses ([`crate::world::raycast`]): the closed walkable
@@ -101,6 +103,7 @@ mod cells;
 pub(crate) mod file;
 mod graph;
 pub(crate) mod index;
+pub mod radius;
 mod search;
 mod visibility;
 pub(crate) mod walkable;
@@ -117,7 +120,18 @@ pub fn is_valid_clearance(clearance: f64) -> bool {
     clearance > 0.0 && clearance < 10.0
 }
 
-/// How a path is made: walkable by the server's walk (the default) or the exact optimum.
+/// The largest walker radius the command line, the server and the bindings take, in world
+/// units (half a region: a larger walker fits nowhere a path could matter).
+pub const MAX_RADIUS: f64 = 960.0;
+
+/// Whether `radius` is one [`PathOptions::radius`] takes: 0, or from
+/// [`crate::geometry::MIN_RADIUS`] (a millionth of a unit) to [`MAX_RADIUS`].
+pub fn is_valid_radius(radius: f64) -> bool {
+    radius == 0.0 || (crate::geometry::MIN_RADIUS..=MAX_RADIUS).contains(&radius)
+}
+
+/// How a path is made: walkable by the server's walk (the default) or the exact optimum, for
+/// a walker of no size (the default) or of a radius.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub struct PathOptions {
@@ -129,6 +143,12 @@ pub struct PathOptions {
     /// ([`DEFAULT_CLEARANCE`]); ignored with [`PathOptions::exact`]. Meant to be small
     /// against a tile (20 units): values from 0.001 to 5 are sensible.
     pub clearance: f64,
+    /// The walker's radius in world units (0, the default: a point): the path keeps at least
+    /// this far from every wall and blocked tile ([`radius`] has the rule). A walkable path
+    /// of radius r has the exact radius path's turning points (already r off the corners), its
+    /// long legs split, and every leg checked with the server's walk; its `exact_length` is
+    /// the exact radius path's. Must be [`is_valid_radius`].
+    pub radius: f64,
 }
 
 impl Default for PathOptions {
@@ -136,6 +156,7 @@ impl Default for PathOptions {
         PathOptions {
             exact: false,
             clearance: DEFAULT_CLEARANCE,
+            radius: 0.0,
         }
     }
 }
@@ -157,6 +178,12 @@ impl PathOptions {
     /// These options with another clearance.
     pub fn with_clearance(mut self, clearance: f64) -> PathOptions {
         self.clearance = clearance;
+        self
+    }
+
+    /// These options for a walker of radius `radius` ([`PathOptions::radius`]).
+    pub fn with_radius(mut self, radius: f64) -> PathOptions {
+        self.radius = radius;
         self
     }
 }
@@ -325,6 +352,23 @@ impl World {
         options: &PathOptions,
         scratch: &mut PathScratch,
     ) -> Result<WorldPath, PathError> {
+        if options.radius > 0.0 {
+            let path = self.find_path_with_radius(from, to, options.radius, scratch)?;
+            if options.exact {
+                return Ok(path);
+            }
+            let waypoints = walkable::split_and_check(self, &path.waypoints)?;
+            let points: Vec<[f64; 2]> = waypoints
+                .iter()
+                .map(|w| [w.world_x(), w.world_z()])
+                .collect();
+            return Ok(WorldPath {
+                length: polyline_length(&points),
+                waypoints,
+                exact_length: path.length,
+                exact: false,
+            });
+        }
         self.find_path_counting(from, to, options, scratch, true)
             .map(|(path, _)| path)
     }

@@ -126,6 +126,31 @@ pub(crate) fn split_long_legs(pts: &[[f64; 2]]) -> Vec<[f64; 2]> {
     out
 }
 
+/// The waypoints of a path whose turning points need no moving (a radius path's, already off
+/// every corner), with its long legs split, each leg checked with the terrain walk.
+///
+/// # Errors
+/// [`PathError::NotWalkable`] when the walk refuses a leg.
+pub(crate) fn split_and_check(
+    world: &World,
+    path: &[Position],
+) -> Result<Vec<Position>, PathError> {
+    let points: Vec<[f64; 2]> = path.iter().map(|&w| world_xz(w)).collect();
+    let split = split_long_legs(&points);
+    let last = split.len() - 1;
+    let mut out = Vec::with_capacity(split.len());
+    out.push(path[0]);
+    for &p in &split[1..last] {
+        out.push(position(p).ok_or(PathError::NotWalkable)?);
+    }
+    out.push(path[path.len() - 1]);
+    if out.windows(2).all(|leg| leg_walks(world, leg[0], leg[1])) {
+        Ok(out)
+    } else {
+        Err(PathError::NotWalkable)
+    }
+}
+
 /// Whether the terrain walk from `a` to `b` arrives, as the path's legs must.
 pub(crate) fn leg_walks(world: &World, a: Position, b: Position) -> bool {
     let options = MoveOptions::new().with_terrain_only(true);

@@ -13,6 +13,7 @@ mod objects;
 mod oracle;
 mod paths;
 mod queries;
+mod radius;
 mod server_walk;
 mod snap;
 mod walkable;

@@ -1,6 +1,7 @@
-//! `silknav path DIR X1 Z1 X2 Z2 [--exact] [--clearance C]`: the shortest path from the start
-//! to the goal, walkable by the server's walk (each leg arrives under `silknav move`), or with
-//! `--exact` the exact optimum, whose waypoints sit on the corners of blocked ground.
+//! `silknav path DIR X1 Z1 X2 Z2 [--exact] [--clearance C] [--radius R]`: the shortest path
+//! from the start to the goal, walkable by the server's walk (each leg arrives under `silknav
+//! move`), or with `--exact` the exact optimum, whose waypoints sit on the corners of blocked
+//! ground; with `--radius R`, for a walker of radius R, keeping R from every wall.
 //!
 //! Text: `LENGTH X Z X Z …`, the length with three decimals, then the waypoints in world
 //! coordinates, start and goal included; or `none REASON` when there is no path
@@ -40,6 +41,23 @@ pub struct PathArgs {
     /// in world units (more than 0, less than 10)
     #[arg(long, value_name = "C", default_value_t = DEFAULT_CLEARANCE, value_parser = clearance, conflicts_with = "exact")]
     clearance: f64,
+    /// The walker's radius in world units: the path keeps at least this far from every wall
+    /// and blocked tile (obstacles grown by an octagon; 0: a point) [up to 960]
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = radius)]
+    radius: f64,
+}
+
+/// A radius on the command line: 0, or from a millionth of a unit to 960.
+fn radius(s: &str) -> Result<f64, String> {
+    let r: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if silknav::is_valid_radius(r) {
+        Ok(r)
+    } else {
+        Err(format!(
+            "the radius must be 0 or from 0.000001 to {} units",
+            silknav::MAX_RADIUS
+        ))
+    }
 }
 
 /// A clearance on the command line: a number in (0, 10).
@@ -55,11 +73,12 @@ fn clearance(s: &str) -> Result<f64, String> {
 impl PathArgs {
     /// The path options the arguments ask for.
     fn options(&self) -> PathOptions {
-        if self.exact {
+        let options = if self.exact {
             PathOptions::exact()
         } else {
             PathOptions::new().with_clearance(self.clearance)
-        }
+        };
+        options.with_radius(self.radius)
     }
 }
 
