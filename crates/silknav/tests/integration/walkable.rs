@@ -421,7 +421,9 @@ fn walkable_whenever_exact() {
     assert!(found > 1500, "too few paths ({found})");
 }
 
-/// The bigger sweep: 5,000 random queries per world.
+/// The bigger sweep: 5,000 random queries per world. Its last run found 51,471 exact paths and
+/// one not walkable, still open: generated seed 1, 246720 127200 → 247260 124080 (a start on
+/// a tile corner).
 ///
 /// `cargo test -p silknav --release --test integration walkable::walkable_whenever_exact_sweep
 /// -- --ignored --nocapture`
