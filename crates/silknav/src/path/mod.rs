@@ -41,11 +41,28 @@
 //! - every leg is walked; a refused leg is repaired by inserting, in order: from a start on a
 //!   grid line, a first step `clearance` into its own tile; to a goal on a grid line, a last
 //!   step from inside its own tile; otherwise, for each grid vertex with obstacles that the
-//!   leg passes within `2·clearance + 0.5` units (where the exact path grazes a vertex or
-//!   runs along a wall and switches sides), a point `clearance` off that vertex on the leg's
-//!   open side. The new legs are walked in turn. A leg that no repair fixes (or more than 64
-//!   repairs) answers [`PathError::NotWalkable`] rather than a path that lies; on the test
-//!   worlds that never happens.
+//!   leg passes within `2·clearance + 0.5` units, plus as far as the refused walk strayed
+//!   from the leg (its 0.2-unit nudges toward the centres of the cells it enters add up over
+//!   a long leg), where the obstacles all lie on one side of the leg, a point `clearance` off
+//!   that vertex on the leg's open side. A wall along the leg, or nearly along it (less than
+//!   that reach across a tile's length: a leg between points moved off the corners runs
+//!   beside a wall at a slant), counts on neither side, so that the slant alone never puts a
+//!   wall on the far side from the blocked tile it bounds. When no vertex qualifies, a
+//!   *detour*: the first point `clearance` off a vertex with obstacles near the leg, into an
+//!   open tile, that the walk reaches from the leg's start and that is not on the path yet.
+//!   The new legs are walked in turn;
+//! - a start (or goal) on a grid line may be where the exact path leaves (or arrives)
+//!   through a tile other than its own, at a vertex where blocked tiles meet diagonally,
+//!   which the walk cannot: when the path above is not walkable, the exact path is sought
+//!   again from (and to) the point `clearance` into its own tile, and made walkable in the
+//!   same way, behind a first (and before a last) step to that point. The walked length may
+//!   then exceed the bound below by the detour round the pinch.
+//!
+//! A leg that no repair fixes (or more than 64 repairs) answers [`PathError::NotWalkable`]
+//! rather than a path that lies; on the test worlds that never happens (`cargo test -p
+//! silknav --test integration walkable_whenever_exact`: every query with an exact path on the
+//! generated 3×3 worlds of seeds 1 to 5, an open one and every Moving AI map has a walkable
+//! one; the bigger sweep is `walkable_whenever_exact_sweep`, ignored by default).
 //!
 //! [`WorldPath::length`] is the walked polyline's length, [`WorldPath::exact_length`] the
 //! exact optimum's. The walked length is at most `exact_length + 7·clearance·turns` (turns:
@@ -384,48 +401,31 @@ impl World {
         scratch: &mut PathScratch,
         repair: bool,
     ) -> Result<(WorldPath, usize), PathError> {
-        let index = self.path_index();
-        let ground = Grid::global(self);
         let s = [from.world_x(), from.world_z()];
         let t = [to.world_x(), to.world_z()];
-        let start = search::endpoint(index, &ground, s).ok_or(PathError::StartBlocked)?;
-        let goal = search::endpoint(index, &ground, t).ok_or(PathError::GoalBlocked)?;
         if !options.exact {
-            // The server's walk starts, and ends, only on the tile a point belongs to.
-            if self.terrain_cell_at(from).is_none() {
-                return Err(PathError::StartBlocked);
+            // The server's walk starts, and ends, only on the tile a point belongs to; off
+            // the ground altogether, the start is answered first, as for an exact path.
+            let (from_ok, to_ok) = (
+                self.terrain_cell_at(from).is_some(),
+                self.terrain_cell_at(to).is_some(),
+            );
+            if !(from_ok && to_ok) {
+                let (index, ground) = (self.path_index(), Grid::global(self));
+                if search::endpoint(index, &ground, s).is_none() {
+                    return Err(PathError::StartBlocked);
+                }
+                if search::endpoint(index, &ground, t).is_none() {
+                    return Err(PathError::GoalBlocked);
+                }
+                return Err(if from_ok {
+                    PathError::GoalBlocked
+                } else {
+                    PathError::StartBlocked
+                });
             }
-            if self.terrain_cell_at(to).is_none() {
-                return Err(PathError::GoalBlocked);
-            }
         }
-        let connected = start.roots().iter().any(|&a| {
-            goal.roots()
-                .iter()
-                .any(|&b| index.component[a as usize] == index.component[b as usize])
-        });
-        if !connected {
-            return Err(PathError::Unreachable);
-        }
-        let budget = scratch.budget.unwrap_or(usize::MAX);
-        // With the corners' visibility recorded per rectangle, the straight segment is the
-        // one thing left to test, by the terrain's line of sight (same ground, same rules:
-        // paths do not consult objects).
-        if index.has_seen_by() && self.terrain_line_of_sight(from, to) == Ok(true) {
-            scratch.search.corners.clear();
-        } else {
-            scratch.search.run(index, &start, &goal, budget)?;
-        }
-        let mut exact = Vec::with_capacity(scratch.search.corners.len() + 2);
-        exact.push(s);
-        exact.extend(
-            scratch
-                .search
-                .corners
-                .iter()
-                .map(|&c| index.corners[c as usize].point()),
-        );
-        exact.push(t);
+        let exact = self.exact_polyline(s, t, scratch)?;
         let exact_length = polyline_length(&exact);
         if options.exact {
             let mut waypoints = Vec::with_capacity(exact.len());
@@ -443,8 +443,25 @@ impl World {
             };
             return Ok((path, 0));
         }
-        let (waypoints, repairs) =
-            walkable::walkable(self, from, to, &exact, options.clearance, repair)?;
+        let walked = walkable::walkable(self, from, to, &exact, options.clearance, repair);
+        let (waypoints, repairs) = match walked {
+            Err(PathError::NotWalkable) if repair => {
+                // A start (or goal) on a grid line may be where the exact path leaves through
+                // a tile other than its own (at a vertex where blocked tiles meet
+                // diagonally), which the walk cannot: then the path leaves from a point
+                // `clearance` into its own tile, and the exact path is sought from there.
+                let own = |p| walkable::into_own_tile(p, options.clearance).unwrap_or(p);
+                let (s2, t2) = (own(s), own(t));
+                if (s2, t2) == (s, t) {
+                    return Err(PathError::NotWalkable);
+                }
+                let inner = self
+                    .exact_polyline(s2, t2, scratch)
+                    .map_err(|_| PathError::NotWalkable)?;
+                walkable::walkable(self, from, to, &inner, options.clearance, repair)?
+            }
+            walked => walked?,
+        };
         let points: Vec<[f64; 2]> = waypoints
             .iter()
             .map(|w| [w.world_x(), w.world_z()])
@@ -456,6 +473,56 @@ impl World {
             exact: false,
         };
         Ok((path, repairs))
+    }
+
+    /// The exact shortest path from `s` to `t` (world coordinates): the start, the corners
+    /// it turns at, the goal.
+    fn exact_polyline(
+        &self,
+        s: [f64; 2],
+        t: [f64; 2],
+        scratch: &mut PathScratch,
+    ) -> Result<Vec<[f64; 2]>, PathError> {
+        let index = self.path_index();
+        let ground = Grid::global(self);
+        let start = search::endpoint(index, &ground, s).ok_or(PathError::StartBlocked)?;
+        let goal = search::endpoint(index, &ground, t).ok_or(PathError::GoalBlocked)?;
+        let connected = start.roots().iter().any(|&a| {
+            goal.roots()
+                .iter()
+                .any(|&b| index.component[a as usize] == index.component[b as usize])
+        });
+        if !connected {
+            return Err(PathError::Unreachable);
+        }
+        let budget = scratch.budget.unwrap_or(usize::MAX);
+        // With the corners' visibility recorded per rectangle, the straight segment is the
+        // one thing left to test, by the terrain's line of sight (same ground, same rules:
+        // paths do not consult objects).
+        let straight = index.has_seen_by()
+            && match (
+                Position::from_world(s[0], s[1]),
+                Position::from_world(t[0], t[1]),
+            ) {
+                (Some(a), Some(b)) => self.terrain_line_of_sight(a, b) == Ok(true),
+                _ => false,
+            };
+        if straight {
+            scratch.search.corners.clear();
+        } else {
+            scratch.search.run(index, &start, &goal, budget)?;
+        }
+        let mut exact = Vec::with_capacity(scratch.search.corners.len() + 2);
+        exact.push(s);
+        exact.extend(
+            scratch
+                .search
+                .corners
+                .iter()
+                .map(|&c| index.corners[c as usize].point()),
+        );
+        exact.push(t);
+        Ok(exact)
     }
 
     /// The cells a path passes through, in order (each once per visit). Where a segment runs

@@ -153,8 +153,18 @@ pub(crate) fn split_and_check(
 
 /// Whether the terrain walk from `a` to `b` arrives, as the path's legs must.
 pub(crate) fn leg_walks(world: &World, a: Position, b: Position) -> bool {
+    walk_leg(world, a, b).is_ok()
+}
+
+/// The terrain walk from `a` to `b`: `Ok` when it arrives, else where it stopped (`None`
+/// when it failed).
+fn walk_leg(world: &World, a: Position, b: Position) -> Result<(), Option<Position>> {
     let options = MoveOptions::new().with_terrain_only(true);
-    matches!(world.move_with(a, b, &options), Ok(o) if o.stop == MoveStop::Arrived)
+    match world.move_with(a, b, &options) {
+        Ok(o) if o.stop == MoveStop::Arrived => Ok(()),
+        Ok(o) => Err(Some(o.position)),
+        Err(_) => Err(None),
+    }
 }
 
 fn position(p: [f64; 2]) -> Option<Position> {
@@ -167,7 +177,7 @@ fn world_xz(p: Position) -> [f64; 2] {
 
 /// A point on a grid line moved `clearance` into the tile it belongs to (the tile on the +x
 /// / +z side of the line, as for the server's cell lookup); `None` off the grid lines.
-fn into_own_tile(p: [f64; 2], clearance: f64) -> Option<[f64; 2]> {
+pub(crate) fn into_own_tile(p: [f64; 2], clearance: f64) -> Option<[f64; 2]> {
     let (on_x, on_z) = (cell_coordinate(p[0]).1, cell_coordinate(p[1]).1);
     (on_x || on_z).then(|| {
         [
@@ -178,7 +188,8 @@ fn into_own_tile(p: [f64; 2], clearance: f64) -> Option<[f64; 2]> {
 }
 
 /// The walkable waypoints for the exact path `exact` (start, corners, goal in world
-/// coordinates), the start and goal kept verbatim: corners moved off by `clearance`, long
+/// coordinates), the start and goal kept verbatim (`exact` may run between points other
+/// than `from` and `to`, which are then its first and last legs' ends): corners moved off by `clearance`, long
 /// legs split, then every leg checked with [`leg_walks`] and, when `repair`, repaired.
 /// Returns the waypoints and the number of repairs.
 ///
@@ -193,11 +204,19 @@ pub(crate) fn walkable(
     clearance: f64,
     repair: bool,
 ) -> Result<(Vec<Position>, usize), PathError> {
-    let mut pts = vec![exact[0]];
+    let (s, t) = (world_xz(from), world_xz(to));
+    let (s2, t2) = (exact[0], exact[exact.len() - 1]);
+    let mut pts = vec![s];
+    if s2 != s {
+        pts.push(s2);
+    }
     for w in exact.windows(3) {
         pts.extend(corner_points(w[0], w[1], w[2], clearance));
     }
-    pts.push(exact[exact.len() - 1]);
+    if t2 != t {
+        pts.push(t2);
+    }
+    pts.push(t);
     let pts = split_long_legs(&pts);
     let last = pts.len() - 1;
     let mut out = Vec::with_capacity(pts.len());
@@ -211,15 +230,27 @@ pub(crate) fn walkable(
     let mut repairs = 0;
     let mut j = 0;
     while j + 1 < out.len() {
-        if leg_walks(world, out[j], out[j + 1]) {
-            j += 1;
-            continue;
-        }
+        let stop = match walk_leg(world, out[j], out[j + 1]) {
+            Ok(()) => {
+                j += 1;
+                continue;
+            }
+            Err(stop) => stop,
+        };
         if !repair || repairs == MAX_REPAIRS {
             return Err(PathError::NotWalkable);
         }
         repairs += 1;
-        let inserted = repair_leg(&ground, &out, j, clearance);
+        // The walk strays from the leg by its 0.2-unit nudges toward the centres of the
+        // cells it enters; over a long leg they add up. Vertices as far off the leg as the
+        // stop (plus a nudge and a half) may be the ones it went the wrong way round.
+        let (u, v) = (world_xz(out[j]), world_xz(out[j + 1]));
+        let strayed = stop.map_or(0.0, |p| distance_to_line(u, v, world_xz(p)));
+        let reach = 2.0 * clearance + 0.5 + strayed;
+        let mut inserted = repair_leg(&ground, &out, j, clearance, reach);
+        if inserted.is_empty() {
+            inserted = detour(world, &ground, &out, j, clearance, reach);
+        }
         if inserted.is_empty() {
             return Err(PathError::NotWalkable);
         }
@@ -227,6 +258,56 @@ pub(crate) fn walkable(
         out.splice(j + 1..j + 1, inserted.ok_or(PathError::NotWalkable)?);
     }
     Ok((out, repairs))
+}
+
+/// The distance of `p` from the line through `u` and `v` (from `u` when they coincide).
+fn distance_to_line(u: [f64; 2], v: [f64; 2], p: [f64; 2]) -> f64 {
+    let (d, rel) = (sub(v, u), sub(p, u));
+    let len = d[0].hypot(d[1]);
+    if len == 0.0 {
+        rel[0].hypot(rel[1])
+    } else {
+        cross(d, rel).abs() / len
+    }
+}
+
+/// The grid vertices (gx, gz) within `reach` of the segment `u–v` (projecting onto it): the
+/// ones the walk, which strays from the segment by its 0.2-unit nudges, may pass on either
+/// side.
+fn vertices_near(u: [f64; 2], v: [f64; 2], reach: f64) -> impl Iterator<Item = (i64, i64)> {
+    let d = sub(v, u);
+    let len = d[0].hypot(d[1]);
+    let (gx0, gx1) = (
+        ((u[0].min(v[0]) - reach) / TILE).floor() as i64,
+        ((u[0].max(v[0]) + reach) / TILE).ceil() as i64,
+    );
+    let (gz0, gz1) = (
+        ((u[1].min(v[1]) - reach) / TILE).floor() as i64,
+        ((u[1].max(v[1]) + reach) / TILE).ceil() as i64,
+    );
+    (gz0..=gz1)
+        .flat_map(move |gz| (gx0..=gx1).map(move |gx| (gx, gz)))
+        .filter(move |&(gx, gz)| {
+            let rel = sub([gx as f64 * TILE, gz as f64 * TILE], u);
+            let t = (rel[0] * d[0] + rel[1] * d[1]) / (len * len);
+            (0.0..=1.0).contains(&t) && cross(d, rel).abs() / len <= reach
+        })
+}
+
+/// The tiles round grid vertex (gx, gz), in the order of [`DIAGONALS`].
+fn quadrants(gx: i64, gz: i64) -> [(i64, i64); 4] {
+    [(gx, gz), (gx - 1, gz), (gx - 1, gz - 1), (gx, gz - 1)]
+}
+
+/// Whether grid vertex (gx, gz) touches an obstacle: a blocked tile or a wall.
+fn has_obstacle(ground: &Grid<'_>, gx: i64, gz: i64) -> bool {
+    quadrants(gx, gz)
+        .iter()
+        .any(|&(tx, tz)| !ground.open(tx, tz))
+        || ground.wall_horizontal(gz, gx)
+        || ground.wall_vertical(gx, gz)
+        || ground.wall_horizontal(gz, gx - 1)
+        || ground.wall_vertical(gx, gz - 1)
 }
 
 /// Points to insert between waypoints `j` and `j + 1` so that the walk may accept the leg:
@@ -238,7 +319,13 @@ pub(crate) fn walkable(
 ///   the leg.
 ///
 /// Empty when none applies (the path is then not walkable).
-fn repair_leg(ground: &Grid<'_>, pts: &[Position], j: usize, clearance: f64) -> Vec<[f64; 2]> {
+fn repair_leg(
+    ground: &Grid<'_>,
+    pts: &[Position],
+    j: usize,
+    clearance: f64,
+    reach: f64,
+) -> Vec<[f64; 2]> {
     let (u, v) = (world_xz(pts[j]), world_xz(pts[j + 1]));
     if j == 0 {
         if let Some(q) = into_own_tile(u, clearance) {
@@ -259,30 +346,15 @@ fn repair_leg(ground: &Grid<'_>, pts: &[Position], j: usize, clearance: f64) -> 
     if len == 0.0 {
         return Vec::new();
     }
-    // The walk strays from the segment by its 0.2-unit nudges; vertices this near matter.
-    let reach = 2.0 * clearance + 0.5;
-    let (gx0, gx1) = (
-        ((u[0].min(v[0]) - reach) / TILE).floor() as i64,
-        ((u[0].max(v[0]) + reach) / TILE).ceil() as i64,
-    );
-    let (gz0, gz1) = (
-        ((u[1].min(v[1]) - reach) / TILE).floor() as i64,
-        ((u[1].max(v[1]) + reach) / TILE).ceil() as i64,
-    );
     let mut found: Vec<(f64, [f64; 2])> = Vec::new();
-    for gz in gz0..=gz1 {
-        for gx in gx0..=gx1 {
-            let c = [gx as f64 * TILE, gz as f64 * TILE];
-            let rel = sub(c, u);
-            let t = (rel[0] * d[0] + rel[1] * d[1]) / (len * len);
-            if !(0.0..=1.0).contains(&t) || cross(d, rel).abs() / len > reach {
-                continue;
-            }
-            if let Some(q) = vertex_offset(ground, gx, gz, d, clearance) {
-                let q = [c[0] + q[0], c[1] + q[1]];
-                if position(q).is_some_and(|p| p != pts[j] && p != pts[j + 1]) {
-                    found.push((t, q));
-                }
+    for (gx, gz) in vertices_near(u, v, reach) {
+        let c = [gx as f64 * TILE, gz as f64 * TILE];
+        let rel = sub(c, u);
+        let t = (rel[0] * d[0] + rel[1] * d[1]) / (len * len);
+        if let Some(q) = vertex_offset(ground, gx, gz, u, v, clearance) {
+            let q = [c[0] + q[0], c[1] + q[1]];
+            if position(q).is_some_and(|p| p != pts[j] && p != pts[j + 1]) {
+                found.push((t, q));
             }
         }
     }
@@ -297,9 +369,12 @@ fn vertex_offset(
     ground: &Grid<'_>,
     gx: i64,
     gz: i64,
-    d: [f64; 2],
+    u: [f64; 2],
+    v: [f64; 2],
     clearance: f64,
 ) -> Option<[f64; 2]> {
+    let d = sub(v, u);
+    let len = d[0].hypot(d[1]);
     // Sample points of the obstacles at the vertex: the blocked quadrants' diagonals and the
     // walls' directions.
     let mut samples: Vec<[f64; 2]> = Vec::new();
@@ -323,8 +398,21 @@ fn vertex_offset(
         return None;
     }
     // Sides are taken from the line through the vertex along the leg, so that a wall along
-    // the leg (which the leg may run beside) counts on neither side.
-    let side = |w: [f64; 2]| sign(cross(d, w));
+    // the leg (which the leg may run beside) counts on neither side. A wall *nearly* along
+    // the leg counts on neither side too: a leg between corners moved off by the clearance
+    // runs beside a wall at a slight slant (less than `reach` across a tile's length), and
+    // the slant alone must not put the wall on the far side of the leg from the blocked
+    // ground it bounds.
+    let unit = [d[0] / len, d[1] / len];
+    let reach = 2.0 * clearance + 0.5;
+    let side = |w: [f64; 2]| {
+        let across = cross(unit, w);
+        if w[0] * w[1] == 0.0 && across.abs() * TILE <= reach {
+            0
+        } else {
+            sign(across)
+        }
+    };
     let sides: Vec<i8> = samples.iter().map(|&w| side(w)).collect();
     let blocked = if sides.iter().all(|&s| s >= 0) && sides.iter().any(|&s| s > 0) {
         1
@@ -344,4 +432,49 @@ fn vertex_offset(
         })
         .filter(|w| -f64::from(blocked) * cross(d, *w) > 0.0)
         .map(|w| [clearance * w[0], clearance * w[1]])
+}
+
+/// The last resort for a refused leg that [`repair_leg`] has nothing for: a point
+/// `clearance` off a grid vertex with obstacles near the leg, into one of its open tiles,
+/// that the walk reaches from the leg's start, taking the vertices in order along the leg
+/// and, at each, the points nearest the leg first. A point already on the path is never
+/// taken again, so repeated detours end. Empty when no such point is walked to.
+fn detour(
+    world: &World,
+    ground: &Grid<'_>,
+    pts: &[Position],
+    j: usize,
+    clearance: f64,
+    reach: f64,
+) -> Vec<[f64; 2]> {
+    let (u, v) = (world_xz(pts[j]), world_xz(pts[j + 1]));
+    let d = sub(v, u);
+    let len = d[0].hypot(d[1]);
+    if len == 0.0 {
+        return Vec::new();
+    }
+    let mut found: Vec<(f64, f64, [f64; 2])> = Vec::new();
+    for (gx, gz) in vertices_near(u, v, reach) {
+        let c = [gx as f64 * TILE, gz as f64 * TILE];
+        let rel = sub(c, u);
+        let t = (rel[0] * d[0] + rel[1] * d[1]) / (len * len);
+        if !has_obstacle(ground, gx, gz) {
+            continue;
+        }
+        for (w, (tx, tz)) in DIAGONALS.iter().zip(quadrants(gx, gz)) {
+            if !ground.open(tx, tz) {
+                continue;
+            }
+            let q = [c[0] + clearance * w[0], c[1] + clearance * w[1]];
+            let off = cross(d, sub(q, u)).abs() / len;
+            found.push((t, off, q));
+        }
+    }
+    found.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    found
+        .into_iter()
+        .filter_map(|(_, _, q)| Some((q, position(q)?)))
+        .find(|&(_, p)| !pts.contains(&p) && leg_walks(world, pts[j], p))
+        .map(|(q, _)| vec![q])
+        .unwrap_or_default()
 }

@@ -604,7 +604,7 @@ fn path_options_give_the_radius_path_exact_or_walkable() {
     let mut rng = SplitMix64::new(17);
     let mut scratch = PathScratch::with_budget(2_000_000);
     let (mut walked, mut legs) = (0, 0);
-    for i in 0..24 {
+    for i in 0..10 {
         let r = [3.0, 8.0][i % 2];
         let mut point = || {
             at([
@@ -632,7 +632,7 @@ fn path_options_give_the_radius_path_exact_or_walkable() {
             (a, b) => panic!("{s:?} → {t:?} at r = {r}: {a:?} but walkable {b:?}"),
         }
     }
-    assert!(walked > 6 && legs > walked, "{walked} paths, {legs} legs");
+    assert!(walked > 3 && legs > walked, "{walked} paths, {legs} legs");
 }
 
 /// The obstacles of the tiles within `r + 40` of the box `lo`–`hi` (world units).
