@@ -798,7 +798,7 @@ pub(crate) unsafe fn path_options(
             "options.clearance: an exact path has no clearance",
         )),
         (true, _) => Ok(PathOptions::exact()),
-        (false, c) if c == 0.0 => Ok(PathOptions::new()),
+        (false, 0.0) => Ok(PathOptions::new()),
         (false, c) if silknav::is_valid_clearance(c) => Ok(PathOptions::new().with_clearance(c)),
         (false, c) => Err(Failure::argument(format!(
             "options.clearance: {c}: the clearance must be more than 0 and less than 10 units"
