@@ -162,9 +162,11 @@ pub struct PathOptions {
     pub clearance: f64,
     /// The walker's radius in world units (0, the default: a point): the path keeps at least
     /// this far from every wall and blocked tile ([`radius`] has the rule). A walkable path
-    /// of radius r has the exact radius path's turning points (already r off the corners), its
-    /// long legs split, and every leg checked with the server's walk; its `exact_length` is
-    /// the exact radius path's. Must be [`is_valid_radius`].
+    /// of radius r has the exact radius path's turning points (already r off the corners;
+    /// one on a grid line moved [`PathOptions::clearance`] off it, away from the inside of its
+    /// bend, so its legs keep at least r minus the clearance), its long legs split, and every
+    /// leg checked with the server's walk; its `exact_length` is the exact radius path's.
+    /// Must be [`is_valid_radius`].
     pub radius: f64,
 }
 
@@ -374,7 +376,7 @@ impl World {
             if options.exact {
                 return Ok(path);
             }
-            let waypoints = walkable::split_and_check(self, &path.waypoints)?;
+            let waypoints = walkable::split_and_check(self, &path.waypoints, options.clearance)?;
             let points: Vec<[f64; 2]> = waypoints
                 .iter()
                 .map(|w| [w.world_x(), w.world_z()])

@@ -126,16 +126,40 @@ pub(crate) fn split_long_legs(pts: &[[f64; 2]]) -> Vec<[f64; 2]> {
     out
 }
 
-/// The waypoints of a path whose turning points need no moving (a radius path's, already off
-/// every corner), with its long legs split, each leg checked with the terrain walk.
+/// The waypoints of a radius path (its turning points already `r` off every obstacle) made
+/// walkable: a turning point on a grid line (where the walk finds no edge to cross; a radius
+/// that is a multiple of the tile puts octagon vertices there) moved `clearance` off it, away
+/// from the inside of its bend; long legs split; each leg checked with the terrain walk.
 ///
 /// # Errors
 /// [`PathError::NotWalkable`] when the walk refuses a leg.
 pub(crate) fn split_and_check(
     world: &World,
     path: &[Position],
+    clearance: f64,
 ) -> Result<Vec<Position>, PathError> {
-    let points: Vec<[f64; 2]> = path.iter().map(|&w| world_xz(w)).collect();
+    let mut points: Vec<[f64; 2]> = path.iter().map(|&w| world_xz(w)).collect();
+    for j in 1..points.len().saturating_sub(1) {
+        let (p, w, n) = (points[j - 1], points[j], points[j + 1]);
+        let unit = |v: [f64; 2]| {
+            let l = v[0].hypot(v[1]);
+            if l > 0.0 {
+                [v[0] / l, v[1] / l]
+            } else {
+                [0.0, 0.0]
+            }
+        };
+        let (up, un) = (unit(sub(p, w)), unit(sub(n, w)));
+        let outward = [-(up[0] + un[0]), -(up[1] + un[1])];
+        let mut moved = w;
+        for k in 0..2 {
+            if cell_coordinate(w[k]).1 {
+                let away = if outward[k] < 0.0 { -1.0 } else { 1.0 };
+                moved[k] = w[k] + away * clearance;
+            }
+        }
+        points[j] = moved;
+    }
     let split = split_long_legs(&points);
     let last = split.len() - 1;
     let mut out = Vec::with_capacity(split.len());

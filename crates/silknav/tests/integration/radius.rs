@@ -605,7 +605,8 @@ fn path_options_give_the_radius_path_exact_or_walkable() {
     let mut scratch = PathScratch::with_budget(2_000_000);
     let (mut walked, mut legs) = (0, 0);
     for i in 0..10 {
-        let r = [3.0, 8.0][i % 2];
+        // 20: octagon vertices on grid lines, which the walkable form moves off.
+        let r = [3.0, 20.0][i % 2];
         let mut point = || {
             at([
                 origin[0] + 100.0 + rng.unit() * 5560.0,
