@@ -19,6 +19,9 @@
 //!   (walkable) path is walked to its end by `move_along`, where an exact path exists the
 //!   walkable one is never refused as not walkable, and where the straight segment has line
 //!   of sight the exact length is the straight distance;
+//! - for one query in four (kind bits 6 and 7 set), a walker of radius 2.5, 10, 20 or 35 (kind
+//!   bits 2 and 3): its path is never shorter than the point's, and its walkable form's legs
+//!   arrive under `move_along`;
 //! - searches have a budget, so nothing hangs.
 
 use jmxv::RegionId;
@@ -216,6 +219,48 @@ pub fn check(data: &[u8]) {
                     matches!(walk, Ok(m) if m.stop == MoveStop::Arrived),
                     "leg {leg:?} of {a:?} -> {b:?}: {walk:?}"
                 );
+            }
+        }
+
+        // A walker of some size (one query in four): never shorter than the point's path,
+        // and walkable when it exists (or the search ran out of budget).
+        if kind & 0xc0 == 0xc0 {
+            let radius = [2.5, 10.0, 20.0, 35.0][usize::from(kind >> 2) & 3];
+            let options = PathOptions::exact().with_radius(radius);
+            let wide = world.find_path_with(pa, pb, &options, &mut scratch);
+            if let (Ok(wide), Ok(point)) = (&wide, &exact) {
+                assert!(
+                    wide.length >= point.length - 1e-6,
+                    "{a:?} -> {b:?}: radius {radius} {wide:?} shorter than {point:?}"
+                );
+            }
+            let walkable = world.find_path_with(
+                pa,
+                pb,
+                &PathOptions::new().with_radius(radius),
+                &mut scratch,
+            );
+            match (&wide, &walkable) {
+                (Ok(_), Ok(path)) => {
+                    for leg in path.waypoints.windows(2) {
+                        let walk = world.move_along(leg[0], leg[1]);
+                        assert!(
+                            matches!(walk, Ok(m) if m.stop == MoveStop::Arrived),
+                            "radius {radius} leg {leg:?} of {a:?} -> {b:?}: {walk:?}"
+                        );
+                    }
+                }
+                (Ok(_), Err(e)) => {
+                    assert_eq!(
+                        *e,
+                        PathError::BudgetExceeded,
+                        "radius {radius}: {a:?} -> {b:?}"
+                    )
+                }
+                (Err(e), w) => assert!(
+                    w.as_ref().err() == Some(e) || *e == PathError::BudgetExceeded,
+                    "radius {radius}: {a:?} -> {b:?}: exact {e:?}, walkable {w:?}"
+                ),
             }
         }
     }

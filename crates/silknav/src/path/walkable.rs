@@ -129,7 +129,8 @@ pub(crate) fn split_long_legs(pts: &[[f64; 2]]) -> Vec<[f64; 2]> {
 /// The waypoints of a radius path (its turning points already `r` off every obstacle) made
 /// walkable: a turning point on a grid line (where the walk finds no edge to cross; a radius
 /// that is a multiple of the tile puts octagon vertices there) moved `clearance` off it, away
-/// from the inside of its bend; long legs split; each leg checked with the terrain walk.
+/// from the inside of its bend; a start or goal on a grid line reached through a point of its
+/// own tile; long legs split; each leg checked with the terrain walk.
 ///
 /// # Errors
 /// [`PathError::NotWalkable`] when the walk refuses a leg.
@@ -159,6 +160,14 @@ pub(crate) fn split_and_check(
             }
         }
         points[j] = moved;
+    }
+    // A start or goal on a grid line: a first (last) step into its own tile, where the walk
+    // starts (ends); the walker's radius keeps that tile open around it.
+    if let Some(q) = into_own_tile(points[0], clearance) {
+        points.insert(1, q);
+    }
+    if let Some(q) = into_own_tile(points[points.len() - 1], clearance) {
+        points.insert(points.len() - 1, q);
     }
     let split = split_long_legs(&points);
     let last = split.len() - 1;
