@@ -19,7 +19,7 @@ fn fuzz_findings_and_seeds_answer_consistently() {
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_none_or(|e| e == "bin"))
+            .filter(|p| p.is_file() && p.extension().is_none_or(|e| e == "bin"))
             .collect();
         files.sort();
         for file in files {
