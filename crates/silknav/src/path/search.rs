@@ -1,7 +1,10 @@
 //! A* over the sparse visibility graph, with the start and goal joined to the corners they see.
 //!
-//! The start's and goal's links come from a visibility scan of each ([`super::visibility`]);
-//! when the goal is in sight of the start the answer is the straight segment. A corner is
+//! The start's and goal's links come from the "seen by" records of their rectangles, or where
+//! none were kept from a visibility scan of each ([`super::visibility`]); when the goal is in
+//! sight of the start the answer is the straight segment. With records, only the end with
+//! fewer of them is linked up front; whether the other end is in sight is asked of its
+//! records for the corners the search expands, a bisection each. A corner is
 //! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
 //! which every shortest path is: a bend that is not taut can be cut short near the corner. The
 //! heuristic is the straight-line distance to the goal (consistent), so a corner's cost is
@@ -32,7 +35,6 @@ pub(crate) struct Search {
     generation: u32,
     nodes: Vec<Node>,
     goal_seen: Vec<u32>,
-    goal_distance: Vec<f64>,
     heap: BinaryHeap<Entry>,
     stack: ScanScratch,
     pub corners: Vec<u32>,
@@ -127,6 +129,21 @@ fn sign(v: f64) -> f64 {
     }
 }
 
+/// Whether corner `c` sees `end`, by the records of `end`'s rectangles (each rectangle's are
+/// grouped by corner, ascending).
+#[inline]
+fn in_sight_of(index: &PathIndex, end: &Endpoint, c: u32) -> bool {
+    let p = index.corners[c as usize].point();
+    end.roots().iter().any(|&rect| {
+        let records = index.seen_by(rect);
+        let first = records.partition_point(|k| k.corner < c);
+        records[first..]
+            .iter()
+            .take_while(|k| k.corner == c)
+            .any(|k| k.cone().holds(p, end.point))
+    })
+}
+
 /// Euclidean distance (coordinates stay far below the range where squaring overflows).
 #[inline]
 pub(crate) fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
@@ -139,7 +156,6 @@ impl Search {
         if self.nodes.len() < corners {
             self.nodes = vec![Node::default(); corners];
             self.goal_seen = vec![0; corners];
-            self.goal_distance = vec![0.0; corners];
             self.generation = 0;
         }
         self.generation = self.generation.wrapping_add(1);
@@ -154,7 +170,30 @@ impl Search {
 
     /// Finds the shortest path; on success `self.corners` holds the corners it turns at, from
     /// the start, and the length is returned.
+    ///
+    /// With the "seen by" records, the search starts from the end whose rectangles have fewer
+    /// of them (paths are the same both ways), links that end to the corners it is in sight of,
+    /// and asks the records of the other end's rectangles only about the corners it expands.
     pub fn run(
+        &mut self,
+        index: &PathIndex,
+        start: &Endpoint,
+        goal: &Endpoint,
+        budget: usize,
+    ) -> Result<f64, PathError> {
+        let records =
+            |end: &Endpoint| -> usize { end.roots().iter().map(|&r| index.seen_by(r).len()).sum() };
+        if index.has_seen_by() && records(goal) < records(start) {
+            let length = self.run_from(index, goal, start, budget)?;
+            self.corners.reverse();
+            Ok(length)
+        } else {
+            self.run_from(index, start, goal, budget)
+        }
+    }
+
+    /// [`Search::run`] from `start`.
+    fn run_from(
         &mut self,
         index: &PathIndex,
         start: &Endpoint,
@@ -169,7 +208,6 @@ impl Search {
         let Search {
             nodes,
             goal_seen,
-            goal_distance,
             heap,
             stack,
             corners,
@@ -199,7 +237,6 @@ impl Search {
         let mut link_goal = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
             if taut_towards(mask, p, t) && goal_seen[c as usize] != generation && in_sight(sight) {
                 goal_seen[c as usize] = generation;
-                goal_distance[c as usize] = distance(p, t);
             }
         };
         if index.has_seen_by() {
@@ -210,13 +247,6 @@ impl Search {
                     let corner = &index.corners[seen.corner as usize];
                     let p = corner.point();
                     link_start(seen.corner, p, corner.taut_mask, Some((&seen.cone(), p, s)));
-                }
-            }
-            for &rect in goal.roots() {
-                for seen in index.seen_by(rect) {
-                    let corner = &index.corners[seen.corner as usize];
-                    let p = corner.point();
-                    link_goal(seen.corner, p, corner.taut_mask, Some((&seen.cone(), p, t)));
                 }
             }
         } else {
@@ -279,8 +309,13 @@ impl Search {
                 FROM_START => s,
                 p => index.corners[p as usize].point(),
             };
-            if goal_seen[u] == generation && taut(from, corner, t) {
-                let through = entry_g + goal_distance[u];
+            let sees_goal = if index.has_seen_by() {
+                taut_towards(corner.taut_mask, here, t) && in_sight_of(index, goal, node)
+            } else {
+                goal_seen[u] == generation
+            };
+            if sees_goal && taut(from, corner, t) {
+                let through = entry_g + distance(here, t);
                 if through < goal_g {
                     goal_g = through;
                     goal_parent = node;
