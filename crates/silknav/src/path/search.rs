@@ -11,7 +11,7 @@
 //! final when it is expanded.
 
 use super::index::{direction_class, Corner, PathIndex, NONE};
-use super::visibility::{sees, Cone, ScanScratch, Target};
+use super::visibility::{sees, sees_point, Cone, ScanScratch, Target};
 use super::PathError;
 use crate::world::raycast::{cell_coordinate, Grid};
 use std::cmp::Ordering;
@@ -171,7 +171,8 @@ impl Search {
     /// Finds the shortest path; on success `self.corners` holds the corners it turns at, from
     /// the start, and the length is returned.
     ///
-    /// With the "seen by" records, the search starts from the end whose rectangles have fewer
+    /// With the "seen by" records, the straight segment is tested first (a scan along it); then
+    /// the search starts from the end whose rectangles have fewer
     /// of them (paths are the same both ways), links that end to the corners it is in sight of,
     /// and asks the records of the other end's rectangles only about the corners it expands.
     pub fn run(
@@ -181,9 +182,21 @@ impl Search {
         goal: &Endpoint,
         budget: usize,
     ) -> Result<f64, PathError> {
+        if !index.has_seen_by() {
+            return self.run_from(index, start, goal, budget);
+        }
+        // The straight segment, by a scan along it.
+        let target = Target {
+            point: goal.point,
+            roots: goal.roots(),
+        };
+        if sees_point(index, start.point, start.roots(), &target, &mut self.stack) {
+            self.corners.clear();
+            return Ok(distance(start.point, goal.point));
+        }
         let records =
             |end: &Endpoint| -> usize { end.roots().iter().map(|&r| index.seen_by(r).len()).sum() };
-        if index.has_seen_by() && records(goal) < records(start) {
+        if records(goal) < records(start) {
             let length = self.run_from(index, goal, start, budget)?;
             self.corners.reverse();
             Ok(length)
@@ -220,7 +233,10 @@ impl Search {
         type Sight<'a> = Option<(&'a Cone, [f64; 2], [f64; 2])>;
         let in_sight = |sight: Sight<'_>| sight.map_or(true, |(k, apex, q)| k.holds(apex, q));
         let mut link_start = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
-            if taut_towards(mask, p, s) && nodes[c as usize].seen != generation && in_sight(sight) {
+            // Sight first: most records of the start's rectangles are of corners that see
+            // other parts of them (the taut test rarely fails, the records being of taut
+            // directions but for the closed cones' edges).
+            if nodes[c as usize].seen != generation && in_sight(sight) && taut_towards(mask, p, s) {
                 let d = distance(s, p);
                 nodes[c as usize] = Node {
                     seen: generation,
@@ -240,13 +256,17 @@ impl Search {
             }
         };
         if index.has_seen_by() {
-            // The caller has ruled out the straight segment; the corners in sight of start
-            // and goal are those whose recorded cones hold them.
+            // `run` has ruled out the straight segment; the corners in sight of the start are
+            // those whose recorded cones hold it.
             for &rect in start.roots() {
                 for seen in index.seen_by(rect) {
-                    let corner = &index.corners[seen.corner as usize];
+                    let c = seen.corner;
+                    let corner = &index.corners[c as usize];
                     let p = corner.point();
-                    link_start(seen.corner, p, corner.taut_mask, Some((&seen.cone(), p, s)));
+                    let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
+                    if whole || seen.cone().holds(p, s) {
+                        link_start(c, p, corner.taut_mask, None);
+                    }
                 }
             }
         } else {
