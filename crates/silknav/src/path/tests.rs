@@ -128,7 +128,7 @@ fn check_segments(name: &str, world: &World) {
     let mut stack = ScanScratch::default();
     let mut rng = crate::rng::SplitMix64::new(5);
     let region = silknav_testkit::TEST_REGION;
-    let mut point = |rng: &mut crate::rng::SplitMix64| {
+    let point = |rng: &mut crate::rng::SplitMix64| {
         let mut coordinate = || {
             let tiles = (rng.next_u64() % (96 * 8)) as f32 / 8.0;
             if rng.next_u64() % 3 == 0 {
