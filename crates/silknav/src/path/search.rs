@@ -172,9 +172,9 @@ impl Search {
     /// the start, and the length is returned.
     ///
     /// With the "seen by" records, the straight segment is tested first (a scan along it); then
-    /// the search starts from the end whose rectangles have fewer
-    /// of them (paths are the same both ways), links that end to the corners it is in sight of,
-    /// and asks the records of the other end's rectangles only about the corners it expands.
+    /// the search starts from the end whose rectangles have fewer records (paths are the same
+    /// both ways), links that end to the corners it is in sight of, and asks the records of the
+    /// other end's rectangles only about the corners it expands.
     pub fn run(
         &mut self,
         index: &PathIndex,
@@ -217,7 +217,6 @@ impl Search {
         let generation = self.generation;
         let (s, t) = (start.point, goal.point);
 
-        // The start's scan: the goal in sight, or the corners it links to.
         let Search {
             nodes,
             goal_seen,
@@ -233,9 +232,9 @@ impl Search {
         type Sight<'a> = Option<(&'a Cone, [f64; 2], [f64; 2])>;
         let in_sight = |sight: Sight<'_>| sight.map_or(true, |(k, apex, q)| k.holds(apex, q));
         let mut link_start = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
-            // Sight first: most records of the start's rectangles are of corners that see
-            // other parts of them (the taut test rarely fails, the records being of taut
-            // directions but for the closed cones' edges).
+            // Sight before the taut test: most corners a scan or the start's records offer
+            // see other parts of the start's rectangles (the taut test rarely fails, the
+            // records being of taut directions but for the closed cones' edges).
             if nodes[c as usize].seen != generation && in_sight(sight) && taut_towards(mask, p, s) {
                 let d = distance(s, p);
                 nodes[c as usize] = Node {
