@@ -85,37 +85,72 @@ fn taut_towards(mask: u8, p: [f64; 2], q: [f64; 2]) -> bool {
     direction_class(p, q).is_some_and(|k| mask & (1 << k) != 0)
 }
 
-/// Whether the bend `p → c → n` is taut at corner `c`: it turns, and the obstacle at `c` lies
-/// inside the bend (between the two segments, on the side of the smaller angle).
-#[inline]
-pub(crate) fn taut(p: [f64; 2], corner: &Corner, n: [f64; 2]) -> bool {
-    let c = corner.point();
-    let o = crate::geometry::orient(c, p, n);
-    if o == 0.0 {
-        return false;
-    }
-    // Counter-clockwise from `a` to `d`, less than 180°.
-    let (a, d) = if o > 0.0 { (p, n) } else { (n, p) };
-    let [e1, e2] = corner.arc;
-    within(c, a, d, e1) && (e1 == e2 || within(c, a, d, e2))
+/// The bends from `p` around a corner: whether `p → c → n` is taut at corner `c` (it turns,
+/// and the obstacle at `c` lies inside the bend: between the two segments, on the side of the
+/// smaller angle), with what depends on `p` alone worked out once for all `n`.
+struct Bend {
+    c: [f64; 2],
+    p: [f64; 2],
+    arc: [u8; 2],
+    /// Whether the arc's axis directions lie counter-clockwise from `c → p` (within 180°),
+    /// as a left turn needs, and clockwise from it, as a right turn needs.
+    left: bool,
+    right: bool,
 }
 
-/// Whether the axis direction class `e` lies in the closed counter-clockwise sector from
-/// `c → a` to `c → d` (less than 180°): cross(a − c, e) ≥ 0 and cross(e, d − c) ≥ 0, with
-/// each cross product reduced to the sign of one coordinate difference (exact).
-#[inline]
-fn within(c: [f64; 2], a: [f64; 2], d: [f64; 2], e: u8) -> bool {
-    // cross(v, e) for the unit axis vectors e = +x, +z, −x, −z.
-    let cross = |v: [f64; 2], e: u8| -> f64 {
-        let (vx, vz) = (v[0] - c[0], v[1] - c[1]);
-        match e {
-            0 => -sign(vz),
-            2 => sign(vx),
-            4 => sign(vz),
-            _ => -sign(vx),
+impl Bend {
+    #[inline]
+    pub fn new(p: [f64; 2], corner: &Corner) -> Bend {
+        let c = corner.point();
+        Bend {
+            c,
+            p,
+            arc: corner.arc,
+            left: all_of(corner.arc, |e| cross(c, p, e) >= 0.0),
+            right: all_of(corner.arc, |e| cross(c, p, e) <= 0.0),
         }
-    };
-    cross(a, e) >= 0.0 && -cross(d, e) >= 0.0
+    }
+
+    /// Whether some bend from `p` can be taut.
+    #[inline]
+    pub fn any(&self) -> bool {
+        self.left || self.right
+    }
+
+    /// Whether `p → c → n` is taut: turning counter-clockwise from `c → p` to `c → n` (less
+    /// than 180°), each axis direction `e` of the arc lies in that sector, cross(p − c, e) ≥ 0
+    /// and cross(e, n − c) ≥ 0; turning clockwise, the same with `p` and `n` exchanged. Each
+    /// cross product is the sign of one coordinate difference (exact).
+    #[inline]
+    pub fn taut(&self, n: [f64; 2]) -> bool {
+        let o = crate::geometry::orient(self.c, self.p, n);
+        if o > 0.0 {
+            self.left && all_of(self.arc, |e| cross(self.c, n, e) <= 0.0)
+        } else if o < 0.0 {
+            self.right && all_of(self.arc, |e| cross(self.c, n, e) >= 0.0)
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether `f` holds for both axis directions of an obstacle arc (the one of a thin wall's end).
+#[inline]
+fn all_of(arc: [u8; 2], f: impl Fn(u8) -> bool) -> bool {
+    f(arc[0]) && (arc[0] == arc[1] || f(arc[1]))
+}
+
+/// The sign of cross(v − c, e) for the unit axis vector of direction class `e` (+x, +z, −x,
+/// −z for 0, 2, 4, 6).
+#[inline]
+fn cross(c: [f64; 2], v: [f64; 2], e: u8) -> f64 {
+    let (vx, vz) = (v[0] - c[0], v[1] - c[1]);
+    match e {
+        0 => -sign(vz),
+        2 => sign(vx),
+        4 => sign(vz),
+        _ => -sign(vx),
+    }
 }
 
 #[inline]
@@ -333,7 +368,8 @@ impl Search {
             } else {
                 goal_seen[u] == generation
             };
-            if sees_goal && taut(from, corner, t) {
+            let bend = Bend::new(from, corner);
+            if sees_goal && bend.taut(t) {
                 let through = entry_g + distance(here, t);
                 if through < goal_g {
                     goal_g = through;
@@ -345,11 +381,16 @@ impl Search {
                     });
                 }
             }
-            for e in index.edges_of(node) {
+            let edges = if bend.any() {
+                index.edges_of(node)
+            } else {
+                &[]
+            };
+            for e in edges {
                 let next = e.point();
                 let candidate = entry_g + distance(here, next);
                 let v = &mut nodes[e.to as usize];
-                if v.seen == generation && candidate >= v.g || !taut(from, corner, next) {
+                if v.seen == generation && candidate >= v.g || !bend.taut(next) {
                     continue;
                 }
                 *v = Node {
