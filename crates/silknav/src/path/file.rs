@@ -850,6 +850,20 @@ fn check(index: &PathIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
                 format!("corner {} of {corners}", index.seen[i].corner),
             ));
         }
+        // Searches find a corner's records of a rectangle by bisection.
+        for r in 0..rects {
+            let (a, b) = (
+                index.seen_start[r] as usize,
+                index.seen_start[r + 1] as usize,
+            );
+            if let Some(i) = (a + 1..b).find(|&i| index.seen[i - 1].corner > index.seen[i].corner) {
+                return Err(view.bad(
+                    SEEN,
+                    i,
+                    format!("rectangle {r}'s records are not ascending by corner"),
+                ));
+            }
+        }
     }
     Ok(())
 }

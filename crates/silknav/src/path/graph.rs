@@ -13,12 +13,17 @@
 //! ([`scan_within`]): for a corner with one blocked quadrant, one quadrant and one ray instead
 //! of the three open quadrants, a third of the rectangles. The "seen by" records need every
 //! taut direction; for worlds small enough to keep them, a second scan covers the taut
-//! directions below (classes 4 to 7). Each corner's edges are sorted by the corner they lead
-//! to, so the graph does not depend on the order the scans ran in: built on one thread or on
-//! many, it is the same.
+//! directions below (classes 4 to 7). A scan cuts a rectangle's directions into pieces at
+//! every portal end in front of it; a corner's pieces of one rectangle that touch are joined
+//! into one record ([`merge_cones`]). In open ground that is what lets the records fit: the
+//! bench's open 4×4-region world keeps 1.12 million, where the pieces overflowed the 2 million
+//! limit and every query fell back to two scans. Each corner's edges are sorted by the corner
+//! they lead to, so the graph does not depend on the order the scans ran in: built on one
+//! thread or on many, it is the same.
 
 use super::index::{direction_class, vertex_point, Corner, PathIndex, NONE, TILE};
 use super::visibility::{scan_within, Cone, ScanScratch};
+use crate::geometry::orient;
 
 use bytemuck::{Pod, Zeroable};
 use rayon::prelude::*;
@@ -99,7 +104,12 @@ pub(crate) fn build(
         let mut kept = if keep { Some(Vec::new()) } else { None };
         scan_half(index, c, UPWARDS, scratch, Some(pairs), kept.as_mut(), true);
         if let Some(kept) = kept {
-            keep_seen(&seen_total, &too_many, seen, kept);
+            keep_seen(
+                &seen_total,
+                &too_many,
+                seen,
+                merge_cones(&index.corners, kept),
+            );
         }
         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
         if finished % CHUNK == 0 || finished == count {
@@ -116,7 +126,12 @@ pub(crate) fn build(
             }
             let mut kept = Vec::new();
             scan_half(index, c, !UPWARDS, scratch, None, Some(&mut kept), false);
-            keep_seen(&seen_total, &too_many, seen, kept);
+            keep_seen(
+                &seen_total,
+                &too_many,
+                seen,
+                merge_cones(&index.corners, kept),
+            );
         })
     };
     let too_many = too_many.load(Ordering::Relaxed);
@@ -127,6 +142,7 @@ pub(crate) fn build(
         (Vec::new(), Vec::new())
     } else {
         seen_by_rect(
+            &index.corners,
             index.rects.len(),
             chunks.into_iter().chain(below).flat_map(|c| c.1),
         )
@@ -339,10 +355,15 @@ fn edges_from_pairs<'a>(
 }
 
 /// The records grouped by rectangle (as [`SeenBy`]), each rectangle's by corner.
-fn seen_by_rect(rects: usize, records: impl Iterator<Item = (u32, Seen)>) -> SeenBy {
+fn seen_by_rect(
+    corners: &[Corner],
+    rects: usize,
+    records: impl Iterator<Item = (u32, Seen)>,
+) -> SeenBy {
     let mut records: Vec<(u32, Seen)> = records.collect();
     // Stable: one corner's records keep the order its scans made them in.
     records.sort_by_key(|(rect, seen)| (*rect, seen.corner));
+    let records = merge_cones(corners, records);
     let mut start = vec![0u32; rects + 1];
     for (rect, _) in &records {
         start[*rect as usize + 1] += 1;
@@ -351,4 +372,67 @@ fn seen_by_rect(rects: usize, records: impl Iterator<Item = (u32, Seen)>) -> See
         start[i] += start[i - 1];
     }
     (start, records.into_iter().map(|(_, s)| s).collect())
+}
+
+/// One corner's records of a rectangle that tell the same as `records` (grouped by rectangle
+/// and corner), with fewer of them: a record seeing the rectangle whole stands for all of
+/// that corner's records of it, and cones that touch or overlap are joined into one.
+///
+/// A corner sees a rectangle it reaches through portals within less than 180° (from outside
+/// its closure, or from its boundary), so its cones of one rectangle are ordered by their
+/// right rays, and two closed cones of which the second's right ray is not past the first's
+/// left ray (by one exact orientation test on grid points) hold together exactly the points
+/// of the cone from the first's right ray to the farther left ray. Scans cut a rectangle's
+/// directions into such pieces at every portal end in front of it, which in open ground is
+/// most of them.
+fn merge_cones(corners: &[Corner], mut records: Vec<(u32, Seen)>) -> Vec<(u32, Seen)> {
+    // Stable: the order within a group is the scans'.
+    records.sort_by_key(|(rect, seen)| (*rect, seen.corner));
+    let mut out = Vec::with_capacity(records.len());
+    let mut i = 0;
+    while i < records.len() {
+        let (rect, first) = records[i];
+        let mut j = i + 1;
+        while j < records.len() && records[j].0 == rect && records[j].1.corner == first.corner {
+            j += 1;
+        }
+        let group = &mut records[i..j];
+        i = j;
+        let corner = &corners[first.corner as usize];
+        let apex = [corner.gx, corner.gz];
+        if let Some(&whole) = group
+            .iter()
+            .find(|(_, k)| k.right == apex && k.left == apex)
+        {
+            out.push(whole);
+            continue;
+        }
+        let v = corner.point();
+        let o = |q: [i32; 2]| vertex_point(q[0], q[1]);
+        // Clockwise first: `a` before `b` when b's right ray is counter-clockwise of a's.
+        group.sort_by(|(_, a), (_, b)| {
+            let turn = orient(v, o(a.right), o(b.right));
+            if turn > 0.0 {
+                std::cmp::Ordering::Less
+            } else if turn < 0.0 {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        let mut current = group[0].1;
+        for &(_, next) in &group[1..] {
+            if orient(v, o(current.left), o(next.right)) <= 0.0 {
+                // Touching or overlapping: the union reaches the farther left ray.
+                if orient(v, o(current.left), o(next.left)) > 0.0 {
+                    current.left = next.left;
+                }
+            } else {
+                out.push((rect, current));
+                current = next;
+            }
+        }
+        out.push((rect, current));
+    }
+    out
 }

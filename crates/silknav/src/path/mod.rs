@@ -89,14 +89,18 @@
 //!    the *sparse visibility graph*: for each corner, the corners it sees in directions taut
 //!    at both ends. Visibility comes from an exact cone scan through the portals
 //!    (`visibility`).
-//!    The same scans record, per rectangle, the cones through which each corner sees it
-//!    (kept when they fit in about 48 MB: up to 2 million records).
-//! 2. **Query**: a straight segment when the goal is in sight of the start; otherwise the
-//!    corners the start and the goal see — by testing the start and goal against their
-//!    rectangles' recorded cones (visibility is symmetric), or where none were kept by two
-//!    scans — then A* over the graph with the straight-line heuristic, expanding each corner
-//!    only along edges that keep the path taut there. Start and goal in different components
-//!    are answered without a search.
+//!    The same scans record, per rectangle, the cones through which each corner sees it, a
+//!    corner's touching cones of one rectangle joined into one (kept when they fit in about
+//!    48 MB: up to 2 million records; joining is what makes open ground fit).
+//! 2. **Query**: a straight segment when the goal is in sight of the start (with records, by
+//!    a scan of that one direction: the rectangles the segment crosses); otherwise A* over the
+//!    graph with the straight-line heuristic, expanding each corner only along edges that keep
+//!    the path taut there. With records the search starts from the end whose rectangles have
+//!    fewer of them, linked to the corners whose recorded cones hold it (visibility is
+//!    symmetric); whether the other end is in sight of a corner is asked of that end's
+//!    records only for the corners the search expands (a bisection: they are sorted by
+//!    corner). Without records, two scans link both ends. Start and goal in different
+//!    components are answered without a search.
 //!
 //! Every geometric decision is an exact orientation test ([`crate::geometry`]) on grid points
 //! (exact in f64) and the query points, so grazing a corner or running along a wall is decided
@@ -498,22 +502,8 @@ impl World {
             return Err(PathError::Unreachable);
         }
         let budget = scratch.budget.unwrap_or(usize::MAX);
-        // With the corners' visibility recorded per rectangle, the straight segment is the
-        // one thing left to test, by the terrain's line of sight (same ground, same rules:
-        // paths do not consult objects).
-        let straight = index.has_seen_by()
-            && match (
-                Position::from_world(s[0], s[1]),
-                Position::from_world(t[0], t[1]),
-            ) {
-                (Some(a), Some(b)) => self.terrain_line_of_sight(a, b) == Ok(true),
-                _ => false,
-            };
-        if straight {
-            scratch.search.corners.clear();
-        } else {
-            scratch.search.run(index, &start, &goal, budget)?;
-        }
+        // The search tests the straight segment itself first (through the rectangles).
+        scratch.search.run(index, &start, &goal, budget)?;
         let mut exact = Vec::with_capacity(scratch.search.corners.len() + 2);
         exact.push(s);
         exact.extend(

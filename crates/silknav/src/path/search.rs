@@ -1,14 +1,17 @@
 //! A* over the sparse visibility graph, with the start and goal joined to the corners they see.
 //!
-//! The start's and goal's links come from a visibility scan of each ([`super::visibility`]);
-//! when the goal is in sight of the start the answer is the straight segment. A corner is
+//! The start's and goal's links come from the "seen by" records of their rectangles, or where
+//! none were kept from a visibility scan of each ([`super::visibility`]); when the goal is in
+//! sight of the start the answer is the straight segment. With records, only the end with
+//! fewer of them is linked up front; whether the other end is in sight is asked of its
+//! records for the corners the search expands, a bisection each. A corner is
 //! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
 //! which every shortest path is: a bend that is not taut can be cut short near the corner. The
 //! heuristic is the straight-line distance to the goal (consistent), so a corner's cost is
 //! final when it is expanded.
 
 use super::index::{direction_class, Corner, PathIndex, NONE};
-use super::visibility::{sees, Cone, ScanScratch, Target};
+use super::visibility::{sees, sees_point, Cone, ScanScratch, Target};
 use super::PathError;
 use crate::world::raycast::{cell_coordinate, Grid};
 use std::cmp::Ordering;
@@ -32,7 +35,6 @@ pub(crate) struct Search {
     generation: u32,
     nodes: Vec<Node>,
     goal_seen: Vec<u32>,
-    goal_distance: Vec<f64>,
     heap: BinaryHeap<Entry>,
     stack: ScanScratch,
     pub corners: Vec<u32>,
@@ -83,37 +85,72 @@ fn taut_towards(mask: u8, p: [f64; 2], q: [f64; 2]) -> bool {
     direction_class(p, q).is_some_and(|k| mask & (1 << k) != 0)
 }
 
-/// Whether the bend `p → c → n` is taut at corner `c`: it turns, and the obstacle at `c` lies
-/// inside the bend (between the two segments, on the side of the smaller angle).
-#[inline]
-pub(crate) fn taut(p: [f64; 2], corner: &Corner, n: [f64; 2]) -> bool {
-    let c = corner.point();
-    let o = crate::geometry::orient(c, p, n);
-    if o == 0.0 {
-        return false;
-    }
-    // Counter-clockwise from `a` to `d`, less than 180°.
-    let (a, d) = if o > 0.0 { (p, n) } else { (n, p) };
-    let [e1, e2] = corner.arc;
-    within(c, a, d, e1) && (e1 == e2 || within(c, a, d, e2))
+/// The bends from `p` around a corner: whether `p → c → n` is taut at corner `c` (it turns,
+/// and the obstacle at `c` lies inside the bend: between the two segments, on the side of the
+/// smaller angle), with what depends on `p` alone worked out once for all `n`.
+struct Bend {
+    c: [f64; 2],
+    p: [f64; 2],
+    arc: [u8; 2],
+    /// Whether the arc's axis directions lie counter-clockwise from `c → p` (within 180°),
+    /// as a left turn needs, and clockwise from it, as a right turn needs.
+    left: bool,
+    right: bool,
 }
 
-/// Whether the axis direction class `e` lies in the closed counter-clockwise sector from
-/// `c → a` to `c → d` (less than 180°): cross(a − c, e) ≥ 0 and cross(e, d − c) ≥ 0, with
-/// each cross product reduced to the sign of one coordinate difference (exact).
-#[inline]
-fn within(c: [f64; 2], a: [f64; 2], d: [f64; 2], e: u8) -> bool {
-    // cross(v, e) for the unit axis vectors e = +x, +z, −x, −z.
-    let cross = |v: [f64; 2], e: u8| -> f64 {
-        let (vx, vz) = (v[0] - c[0], v[1] - c[1]);
-        match e {
-            0 => -sign(vz),
-            2 => sign(vx),
-            4 => sign(vz),
-            _ => -sign(vx),
+impl Bend {
+    #[inline]
+    pub fn new(p: [f64; 2], corner: &Corner) -> Bend {
+        let c = corner.point();
+        Bend {
+            c,
+            p,
+            arc: corner.arc,
+            left: all_of(corner.arc, |e| cross(c, p, e) >= 0.0),
+            right: all_of(corner.arc, |e| cross(c, p, e) <= 0.0),
         }
-    };
-    cross(a, e) >= 0.0 && -cross(d, e) >= 0.0
+    }
+
+    /// Whether some bend from `p` can be taut.
+    #[inline]
+    pub fn any(&self) -> bool {
+        self.left || self.right
+    }
+
+    /// Whether `p → c → n` is taut: turning counter-clockwise from `c → p` to `c → n` (less
+    /// than 180°), each axis direction `e` of the arc lies in that sector, cross(p − c, e) ≥ 0
+    /// and cross(e, n − c) ≥ 0; turning clockwise, the same with `p` and `n` exchanged. Each
+    /// cross product is the sign of one coordinate difference (exact).
+    #[inline]
+    pub fn taut(&self, n: [f64; 2]) -> bool {
+        let o = crate::geometry::orient(self.c, self.p, n);
+        if o > 0.0 {
+            self.left && all_of(self.arc, |e| cross(self.c, n, e) <= 0.0)
+        } else if o < 0.0 {
+            self.right && all_of(self.arc, |e| cross(self.c, n, e) >= 0.0)
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether `f` holds for both axis directions of an obstacle arc (the one of a thin wall's end).
+#[inline]
+fn all_of(arc: [u8; 2], f: impl Fn(u8) -> bool) -> bool {
+    f(arc[0]) && (arc[0] == arc[1] || f(arc[1]))
+}
+
+/// The sign of cross(v − c, e) for the unit axis vector of direction class `e` (+x, +z, −x,
+/// −z for 0, 2, 4, 6).
+#[inline]
+fn cross(c: [f64; 2], v: [f64; 2], e: u8) -> f64 {
+    let (vx, vz) = (v[0] - c[0], v[1] - c[1]);
+    match e {
+        0 => -sign(vz),
+        2 => sign(vx),
+        4 => sign(vz),
+        _ => -sign(vx),
+    }
 }
 
 #[inline]
@@ -125,6 +162,21 @@ fn sign(v: f64) -> f64 {
     } else {
         0.0
     }
+}
+
+/// Whether corner `c` sees `end`, by the records of `end`'s rectangles (each rectangle's are
+/// grouped by corner, ascending).
+#[inline]
+fn in_sight_of(index: &PathIndex, end: &Endpoint, c: u32) -> bool {
+    let p = index.corners[c as usize].point();
+    end.roots().iter().any(|&rect| {
+        let records = index.seen_by(rect);
+        let first = records.partition_point(|k| k.corner < c);
+        records[first..]
+            .iter()
+            .take_while(|k| k.corner == c)
+            .any(|k| k.cone().holds(p, end.point))
+    })
 }
 
 /// Euclidean distance (coordinates stay far below the range where squaring overflows).
@@ -139,7 +191,6 @@ impl Search {
         if self.nodes.len() < corners {
             self.nodes = vec![Node::default(); corners];
             self.goal_seen = vec![0; corners];
-            self.goal_distance = vec![0.0; corners];
             self.generation = 0;
         }
         self.generation = self.generation.wrapping_add(1);
@@ -154,7 +205,43 @@ impl Search {
 
     /// Finds the shortest path; on success `self.corners` holds the corners it turns at, from
     /// the start, and the length is returned.
+    ///
+    /// With the "seen by" records, the straight segment is tested first (a scan along it); then
+    /// the search starts from the end whose rectangles have fewer records (paths are the same
+    /// both ways), links that end to the corners it is in sight of, and asks the records of the
+    /// other end's rectangles only about the corners it expands.
     pub fn run(
+        &mut self,
+        index: &PathIndex,
+        start: &Endpoint,
+        goal: &Endpoint,
+        budget: usize,
+    ) -> Result<f64, PathError> {
+        if !index.has_seen_by() {
+            return self.run_from(index, start, goal, budget);
+        }
+        // The straight segment, by a scan along it.
+        let target = Target {
+            point: goal.point,
+            roots: goal.roots(),
+        };
+        if sees_point(index, start.point, start.roots(), &target, &mut self.stack) {
+            self.corners.clear();
+            return Ok(distance(start.point, goal.point));
+        }
+        let records =
+            |end: &Endpoint| -> usize { end.roots().iter().map(|&r| index.seen_by(r).len()).sum() };
+        if records(goal) < records(start) {
+            let length = self.run_from(index, goal, start, budget)?;
+            self.corners.reverse();
+            Ok(length)
+        } else {
+            self.run_from(index, start, goal, budget)
+        }
+    }
+
+    /// [`Search::run`] from `start`.
+    fn run_from(
         &mut self,
         index: &PathIndex,
         start: &Endpoint,
@@ -165,11 +252,9 @@ impl Search {
         let generation = self.generation;
         let (s, t) = (start.point, goal.point);
 
-        // The start's scan: the goal in sight, or the corners it links to.
         let Search {
             nodes,
             goal_seen,
-            goal_distance,
             heap,
             stack,
             corners,
@@ -182,7 +267,10 @@ impl Search {
         type Sight<'a> = Option<(&'a Cone, [f64; 2], [f64; 2])>;
         let in_sight = |sight: Sight<'_>| sight.map_or(true, |(k, apex, q)| k.holds(apex, q));
         let mut link_start = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
-            if taut_towards(mask, p, s) && nodes[c as usize].seen != generation && in_sight(sight) {
+            // Sight before the taut test: most corners a scan or the start's records offer
+            // see other parts of the start's rectangles (the taut test rarely fails, the
+            // records being of taut directions but for the closed cones' edges).
+            if nodes[c as usize].seen != generation && in_sight(sight) && taut_towards(mask, p, s) {
                 let d = distance(s, p);
                 nodes[c as usize] = Node {
                     seen: generation,
@@ -199,24 +287,20 @@ impl Search {
         let mut link_goal = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
             if taut_towards(mask, p, t) && goal_seen[c as usize] != generation && in_sight(sight) {
                 goal_seen[c as usize] = generation;
-                goal_distance[c as usize] = distance(p, t);
             }
         };
         if index.has_seen_by() {
-            // The caller has ruled out the straight segment; the corners in sight of start
-            // and goal are those whose recorded cones hold them.
+            // `run` has ruled out the straight segment; the corners in sight of the start are
+            // those whose recorded cones hold it.
             for &rect in start.roots() {
                 for seen in index.seen_by(rect) {
-                    let corner = &index.corners[seen.corner as usize];
+                    let c = seen.corner;
+                    let corner = &index.corners[c as usize];
                     let p = corner.point();
-                    link_start(seen.corner, p, corner.taut_mask, Some((&seen.cone(), p, s)));
-                }
-            }
-            for &rect in goal.roots() {
-                for seen in index.seen_by(rect) {
-                    let corner = &index.corners[seen.corner as usize];
-                    let p = corner.point();
-                    link_goal(seen.corner, p, corner.taut_mask, Some((&seen.cone(), p, t)));
+                    let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
+                    if whole || seen.cone().holds(p, s) {
+                        link_start(c, p, corner.taut_mask, None);
+                    }
                 }
             }
         } else {
@@ -279,8 +363,14 @@ impl Search {
                 FROM_START => s,
                 p => index.corners[p as usize].point(),
             };
-            if goal_seen[u] == generation && taut(from, corner, t) {
-                let through = entry_g + goal_distance[u];
+            let sees_goal = if index.has_seen_by() {
+                taut_towards(corner.taut_mask, here, t) && in_sight_of(index, goal, node)
+            } else {
+                goal_seen[u] == generation
+            };
+            let bend = Bend::new(from, corner);
+            if sees_goal && bend.taut(t) {
+                let through = entry_g + distance(here, t);
                 if through < goal_g {
                     goal_g = through;
                     goal_parent = node;
@@ -291,11 +381,16 @@ impl Search {
                     });
                 }
             }
-            for e in index.edges_of(node) {
+            let edges = if bend.any() {
+                index.edges_of(node)
+            } else {
+                &[]
+            };
+            for e in edges {
                 let next = e.point();
                 let candidate = entry_g + distance(here, next);
                 let v = &mut nodes[e.to as usize];
-                if v.seen == generation && candidate >= v.g || !taut(from, corner, next) {
+                if v.seen == generation && candidate >= v.g || !bend.taut(next) {
                     continue;
                 }
                 *v = Node {

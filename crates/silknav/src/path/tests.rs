@@ -120,6 +120,85 @@ fn scan_sees_what_line_of_sight_sees_with_thin_walls() {
     }
 }
 
+/// The scan along one segment (the straight path's test with records) against the terrain's
+/// line of sight, for random pairs of points within 15 tiles, a third of them on grid lines.
+fn check_segments(name: &str, world: &World) {
+    let index = world.path_index();
+    let ground = crate::world::raycast::Grid::global(world);
+    let mut stack = ScanScratch::default();
+    let mut rng = crate::rng::SplitMix64::new(5);
+    let region = silknav_testkit::TEST_REGION;
+    let point = |rng: &mut crate::rng::SplitMix64| {
+        let mut coordinate = || {
+            let tiles = (rng.next_u64() % (96 * 8)) as f32 / 8.0;
+            if rng.next_u64() % 3 == 0 {
+                tiles.floor() * 20.0
+            } else {
+                tiles * 20.0
+            }
+        };
+        Position::new(region, coordinate(), coordinate())
+    };
+    let (mut compared, mut clear) = (0, 0);
+    while compared < 4000 {
+        let a = point(&mut rng);
+        let b = point(&mut rng);
+        if (a.world_x() - b.world_x()).abs() > 300.0 || (a.world_z() - b.world_z()).abs() > 300.0 {
+            continue;
+        }
+        let s = [a.world_x(), a.world_z()];
+        let t = [b.world_x(), b.world_z()];
+        let (Some(start), Some(goal)) = (
+            super::search::endpoint(index, &ground, s),
+            super::search::endpoint(index, &ground, t),
+        ) else {
+            continue;
+        };
+        let target = super::visibility::Target {
+            point: t,
+            roots: goal.roots(),
+        };
+        let scanned = super::visibility::sees_point(index, s, start.roots(), &target, &mut stack);
+        assert_eq!(
+            world.terrain_line_of_sight(a, b),
+            Ok(scanned),
+            "{name}: {a} → {b}"
+        );
+        compared += 1;
+        clear += usize::from(scanned);
+    }
+    assert!(
+        clear > 200 && clear < compared - 200,
+        "{name}: {clear} of {compared} clear"
+    );
+}
+
+#[test]
+fn the_scan_along_a_segment_sees_what_line_of_sight_sees() {
+    let region = silknav_testkit::TEST_REGION;
+    let mesh = silknav_testkit::realistic_region(7);
+    check_segments("realistic", &World::from_navmeshes([(region, &mesh)]));
+    for modulus in [29, 13] {
+        let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
+            (x * 7 + z * 3) % modulus == 0 || (30..34).contains(&x) && (30..60).contains(&z)
+        });
+        for (k, e) in mesh
+            .internal_edges
+            .iter_mut()
+            .filter(|e| e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX)
+            .enumerate()
+        {
+            if k % 3 == 0 {
+                e.flag |= EDGE_BLOCKED;
+            }
+        }
+        check_segments(
+            &format!("mask {modulus}"),
+            &World::from_navmeshes([(region, &mesh)]),
+        );
+    }
+}
+
 #[test]
 fn index_stats_are_the_first_build_and_its_time() {
     let mesh = silknav_testkit::realistic_region(7);

@@ -317,6 +317,24 @@ pub(crate) struct Target<'a> {
     pub roots: &'a [u32],
 }
 
+/// Whether `target` is in sight of `root` (in the free space of its rectangles `roots`): the
+/// scan of the one direction towards it, which visits only the rectangles the segment runs
+/// through (both sides where it passes exactly through a portal's end), and decides as the
+/// full scan would.
+pub(crate) fn sees_point(
+    index: &PathIndex,
+    root: [f64; 2],
+    roots: &[u32],
+    target: &Target<'_>,
+    scratch: &mut ScanScratch,
+) -> bool {
+    let t = target.point;
+    let ray = [Cone { right: t, left: t }];
+    scan_within(index, root, roots, Some(&ray), scratch, |rect, cone| {
+        target.roots.contains(&rect) && cone.map_or(true, |k| k.holds(root, t))
+    })
+}
+
 /// Everything `root` sees from the free space of its rectangles `roots`: calls
 /// `corner(c, cone)` for every corner on a rectangle in sight (possibly more than once), with
 /// the cone the rectangle is seen through (`None`: seen whole), so that the caller tests the
