@@ -371,7 +371,11 @@ impl PathIndex {
             component: component.into(),
             ..PathIndex::default()
         };
-        let (edge_start, edges, (seen_start, seen)) = graph::build(&index, progress);
+        let (edge_start, edges, (seen_start, seen)) = graph::build(
+            &index,
+            &|c: &Corner, d: &Corner| edge_keeps_side(&ground, c, d),
+            progress,
+        );
         index.edge_start = edge_start.into();
         index.edges = edges.into();
         index.seen_start = seen_start.into();
@@ -666,4 +670,100 @@ fn classify(ground: &Grid<'_>, gx: i64, gz: i64) -> Option<((u8, u8), u8, u8)> {
         }
     }
     Some((arc, taut_mask, roots))
+}
+
+/// Whether a path may use the edge between corners `c` and `d` without crossing a wall: true
+/// unless the edge runs along a grid line and no side of it works.
+///
+/// A leg along a grid line may run along thin walls (wall edges between two walkable tiles),
+/// and sight along it passes whichever side is open. A path, though, is on one side of such a
+/// wall: where a corner's obstacle arc spans a right angle and the leg leaves along one of its
+/// rays, a taut bend there keeps the leg on the outer side of that ray (away from the arc).
+/// Along the leg, the side can change only across a tile side that is no wall with walkable
+/// tiles on both sides; it must stay open, and the walker cannot pass a vertex where a wall
+/// meets the line from its side. A corner at the end of a single thin wall does not fix the
+/// side (that depends on the other leg of the bend), nor does a vertex off the line.
+pub(crate) fn edge_keeps_side(ground: &Grid<'_>, c: &Corner, d: &Corner) -> bool {
+    const LEFT: u8 = 1;
+    const RIGHT: u8 = 2;
+    let (p, q) = (c.point(), d.point());
+    let Some(k) = direction_class(p, q) else {
+        return true;
+    };
+    if k % 2 == 1 {
+        return true;
+    }
+    // The side a corner's bend keeps a leg leaving it in class `k` on (relative to that
+    // direction), or both.
+    let fixed = |corner: &Corner, k: u8| {
+        let [a, b] = corner.arc;
+        if a == b {
+            LEFT | RIGHT
+        } else if k == a {
+            // The arc lies counter-clockwise of the leg, on its left.
+            RIGHT
+        } else if k == b {
+            LEFT
+        } else {
+            LEFT | RIGHT
+        }
+    };
+    let (ux, uz) = [(1, 0), (0, 1), (-1, 0), (0, -1)][usize::from(k / 2)];
+    let (x0, z0) = (i64::from(c.gx), i64::from(c.gz));
+    let steps = i64::from((d.gx - c.gx).abs() + (d.gz - c.gz).abs());
+    // Per segment from vertex (x, z): its left and right tiles and whether it is a wall edge.
+    let segment = |x: i64, z: i64| match k {
+        0 => ((x, z), (x, z - 1), ground.wall_edge_horizontal(z, x)),
+        2 => ((x - 1, z), (x, z), ground.wall_edge_vertical(x, z)),
+        4 => (
+            (x - 1, z - 1),
+            (x - 1, z),
+            ground.wall_edge_horizontal(z, x - 1),
+        ),
+        _ => (
+            (x, z - 1),
+            (x - 1, z - 1),
+            ground.wall_edge_vertical(x, z - 1),
+        ),
+    };
+    // Per vertex on the line: whether a wall meets it from the left, from the right.
+    let across = |x: i64, z: i64| match k {
+        0 => (ground.wall_vertical(x, z), ground.wall_vertical(x, z - 1)),
+        2 => (
+            ground.wall_horizontal(z, x - 1),
+            ground.wall_horizontal(z, x),
+        ),
+        4 => (ground.wall_vertical(x, z - 1), ground.wall_vertical(x, z)),
+        _ => (
+            ground.wall_horizontal(z, x),
+            ground.wall_horizontal(z, x - 1),
+        ),
+    };
+    let mut sides = fixed(c, k);
+    for j in 0..steps {
+        let (x, z) = (x0 + j * ux, z0 + j * uz);
+        if j > 0 {
+            let (left, right) = across(x, z);
+            if left {
+                sides &= !LEFT;
+            }
+            if right {
+                sides &= !RIGHT;
+            }
+        }
+        let (l, r, wall) = segment(x, z);
+        let open = if ground.open(l.0, l.1) { LEFT } else { 0 }
+            | if ground.open(r.0, r.1) { RIGHT } else { 0 };
+        sides &= open;
+        if sides != 0 && open == LEFT | RIGHT && !wall {
+            sides = LEFT | RIGHT;
+        }
+        if sides == 0 {
+            return false;
+        }
+    }
+    // Seen from `d`, the leg's left is its right.
+    let back = fixed(d, (k + 4) % 8);
+    let back = ((back & LEFT) << 1) | ((back & RIGHT) >> 1);
+    sides & back != 0
 }
