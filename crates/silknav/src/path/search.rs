@@ -68,6 +68,10 @@ pub(crate) struct Endpoint {
     pub point: [f64; 2],
     pub roots: [u32; 4],
     pub count: usize,
+    /// Corners on a grid line through the point that sight reaches along the line, but no
+    /// path on a side of the thin walls there that a bend at the corner keeps
+    /// ([`super::index::walk_line`]): not linked.
+    pub refused: Vec<u32>,
 }
 
 impl Endpoint {
@@ -182,7 +186,11 @@ impl Search {
         type Sight<'a> = Option<(&'a Cone, [f64; 2], [f64; 2])>;
         let in_sight = |sight: Sight<'_>| sight.map_or(true, |(k, apex, q)| k.holds(apex, q));
         let mut link_start = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
-            if taut_towards(mask, p, s) && nodes[c as usize].seen != generation && in_sight(sight) {
+            if taut_towards(mask, p, s)
+                && nodes[c as usize].seen != generation
+                && in_sight(sight)
+                && !start.refused.contains(&c)
+            {
                 let d = distance(s, p);
                 nodes[c as usize] = Node {
                     seen: generation,
@@ -197,7 +205,11 @@ impl Search {
             }
         };
         let mut link_goal = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
-            if taut_towards(mask, p, t) && goal_seen[c as usize] != generation && in_sight(sight) {
+            if taut_towards(mask, p, t)
+                && goal_seen[c as usize] != generation
+                && in_sight(sight)
+                && !goal.refused.contains(&c)
+            {
                 goal_seen[c as usize] = generation;
                 goal_distance[c as usize] = distance(p, t);
             }
@@ -329,6 +341,7 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
         point,
         roots: [NONE; 4],
         count: 0,
+        refused: Vec::new(),
     };
     for &dz in zs {
         for &dx in xs {
@@ -339,5 +352,59 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
             }
         }
     }
+    if end.count > 0 && (on_x || on_z) {
+        refuse_along_lines(index, ground, [tx, tz], [on_x, on_z], &mut end.refused);
+    }
     (end.count > 0).then_some(end)
+}
+
+/// The corners a point on a grid line (tile (tx, tz), on its west and/or south side) reaches
+/// along the line only on a side that a bend at the corner cannot keep (see
+/// [`super::index::edge_keeps_side`]); the point may leave on either side it touches.
+fn refuse_along_lines(
+    index: &PathIndex,
+    ground: &Grid<'_>,
+    [tx, tz]: [i64; 2],
+    [on_x, on_z]: [bool; 2],
+    refused: &mut Vec<u32>,
+) {
+    use super::index::{fixed_side, swap_sides, walk_line, LEFT, RIGHT};
+    // Direction classes along the lines through the point, and the vertex each walk starts
+    // from (behind the point when it lies inside a tile side).
+    let mut walks: Vec<(u8, (i64, i64))> = Vec::with_capacity(4);
+    if on_x {
+        walks.push((2, (tx, tz)));
+        walks.push((6, (tx, if on_z { tz } else { tz + 1 })));
+    }
+    if on_z {
+        walks.push((0, (tx, tz)));
+        walks.push((4, (if on_x { tx } else { tx + 1 }, tz)));
+    }
+    for (k, start) in walks {
+        walk_line(ground, start, k, LEFT | RIGHT, |_, x, z, sides| {
+            if sides == LEFT | RIGHT {
+                // Either side: every bend can keep it.
+                return true;
+            }
+            // A corner at this vertex, by the rectangles around it.
+            for (ox, oz) in [(0, 0), (-1, 0), (-1, -1), (0, -1)] {
+                let rect = index.rect_at(ground, x + ox, z + oz);
+                if rect == NONE {
+                    continue;
+                }
+                if let Some(c) = index
+                    .corners_of(rect)
+                    .iter()
+                    .find(|c| (i64::from(c.gx), i64::from(c.gz)) == (x, z))
+                {
+                    let back = swap_sides(fixed_side(&index.corners[c.id as usize], (k + 4) % 8));
+                    if sides & back == 0 && !refused.contains(&c.id) {
+                        refused.push(c.id);
+                    }
+                    break;
+                }
+            }
+            true
+        });
+    }
 }
