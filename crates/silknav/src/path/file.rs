@@ -41,7 +41,7 @@ use xxhash_rust::xxh3::Xxh3;
 /// The first 8 bytes of every path index file.
 pub const MAGIC: [u8; 8] = *b"SNAVPIDX";
 /// The format version this silknav writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The name of the index file in a world's navmesh folder.
 pub const INDEX_FILE_NAME: &str = "silknav.index";
 /// What an archive's index file is named after: `Data.pk2` → `Data.pk2.silknav.index`.

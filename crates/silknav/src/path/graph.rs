@@ -90,9 +90,12 @@ type Chunk = (Vec<[u32; 2]>, Vec<(u32, Seen)>);
 
 /// The edges of every corner: (`edge_start`, `edges`), as in [`PathIndex`], and what each
 /// rectangle is seen by. Built on rayon's current pool; `progress(done, total)` is called as
-/// corners are done (from the pool's threads, counts possibly out of order).
+/// corners are done (from the pool's threads, counts possibly out of order). Of the pairs of
+/// corners in sight of each other in taut directions, only those `keep` accepts become edges
+/// (see [`super::index::edge_keeps_side`]).
 pub(crate) fn build(
     index: &PathIndex,
+    keep: &(dyn Fn(&Corner, &Corner) -> bool + Sync),
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> (Vec<u32>, Vec<Edge>, SeenBy) {
     let count = index.corners.len();
@@ -136,6 +139,10 @@ pub(crate) fn build(
     };
     let too_many = too_many.load(Ordering::Relaxed);
 
+    let mut chunks = chunks;
+    chunks.par_iter_mut().for_each(|(pairs, _)| {
+        pairs.retain(|&[c, d]| keep(&index.corners[c as usize], &index.corners[d as usize]));
+    });
     let (edge_start, edges) =
         edges_from_pairs(&index.corners, chunks.iter().map(|c| c.0.as_slice()));
     let seen = if too_many {

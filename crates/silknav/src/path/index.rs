@@ -371,7 +371,11 @@ impl PathIndex {
             component: component.into(),
             ..PathIndex::default()
         };
-        let (edge_start, edges, (seen_start, seen)) = graph::build(&index, progress);
+        let (edge_start, edges, (seen_start, seen)) = graph::build(
+            &index,
+            &|c: &Corner, d: &Corner| edge_keeps_side(&ground, c, d),
+            progress,
+        );
         index.edge_start = edge_start.into();
         index.edges = edges.into();
         index.seen_start = seen_start.into();
@@ -666,4 +670,132 @@ fn classify(ground: &Grid<'_>, gx: i64, gz: i64) -> Option<((u8, u8), u8, u8)> {
         }
     }
     Some((arc, taut_mask, roots))
+}
+
+/// Sides of a leg along a grid line, relative to its direction (see [`edge_keeps_side`]).
+pub(crate) const LEFT: u8 = 1;
+pub(crate) const RIGHT: u8 = 2;
+
+/// The side a corner's bend keeps a leg leaving it in direction class `k` on (relative to
+/// that direction): the outer side of a ray of a right-angled obstacle arc the leg runs
+/// along; both otherwise.
+pub(crate) fn fixed_side(corner: &Corner, k: u8) -> u8 {
+    let [a, b] = corner.arc;
+    if a == b {
+        LEFT | RIGHT
+    } else if k == a {
+        // The arc lies counter-clockwise of the leg, on its left.
+        RIGHT
+    } else if k == b {
+        LEFT
+    } else {
+        LEFT | RIGHT
+    }
+}
+
+/// Walks the grid line from vertex (x0, z0) in axis direction class `k`, on the sides in
+/// `sides` (relative to `k`) at the start: calls `visit(j, x, z, sides)` at each vertex
+/// j = 1, 2, … with the sides a walker can be on arriving there, while sight along the line
+/// goes on (a walkable tile beside each tile side, no wall across the line at a vertex) and
+/// `visit` returns true. The side changes only across a tile side that is no wall with
+/// walkable tiles on both sides; a walker cannot pass a vertex where a wall meets the line
+/// from its side.
+pub(crate) fn walk_line(
+    ground: &Grid<'_>,
+    (x0, z0): (i64, i64),
+    k: u8,
+    mut sides: u8,
+    mut visit: impl FnMut(i64, i64, i64, u8) -> bool,
+) {
+    let (ux, uz) = [(1, 0), (0, 1), (-1, 0), (0, -1)][usize::from(k / 2 % 4)];
+    // Per segment from vertex (x, z): its left and right tiles and whether it is a wall edge.
+    let segment = |x: i64, z: i64| match k {
+        0 => ((x, z), (x, z - 1), ground.wall_edge_horizontal(z, x)),
+        2 => ((x - 1, z), (x, z), ground.wall_edge_vertical(x, z)),
+        4 => (
+            (x - 1, z - 1),
+            (x - 1, z),
+            ground.wall_edge_horizontal(z, x - 1),
+        ),
+        _ => (
+            (x, z - 1),
+            (x - 1, z - 1),
+            ground.wall_edge_vertical(x, z - 1),
+        ),
+    };
+    // Per vertex on the line: whether a wall meets it from the left, from the right.
+    let across = |x: i64, z: i64| match k {
+        0 => (ground.wall_vertical(x, z), ground.wall_vertical(x, z - 1)),
+        2 => (
+            ground.wall_horizontal(z, x - 1),
+            ground.wall_horizontal(z, x),
+        ),
+        4 => (ground.wall_vertical(x, z - 1), ground.wall_vertical(x, z)),
+        _ => (
+            ground.wall_horizontal(z, x),
+            ground.wall_horizontal(z, x - 1),
+        ),
+    };
+    let (mut x, mut z) = (x0, z0);
+    for j in 1.. {
+        let (l, r, wall) = segment(x, z);
+        let open = if ground.open(l.0, l.1) { LEFT } else { 0 }
+            | if ground.open(r.0, r.1) { RIGHT } else { 0 };
+        if open == 0 {
+            return;
+        }
+        sides &= open;
+        if sides != 0 && open == LEFT | RIGHT && !wall {
+            sides = LEFT | RIGHT;
+        }
+        (x, z) = (x + ux, z + uz);
+        if !visit(j, x, z, sides) {
+            return;
+        }
+        let (left, right) = across(x, z);
+        if left && right {
+            return;
+        }
+        if left {
+            sides &= !LEFT;
+        }
+        if right {
+            sides &= !RIGHT;
+        }
+    }
+}
+
+/// Seen from the other end, a leg's left is its right.
+#[inline]
+pub(crate) fn swap_sides(sides: u8) -> u8 {
+    ((sides & LEFT) << 1) | ((sides & RIGHT) >> 1)
+}
+
+/// Whether a path may use the edge between corners `c` and `d` without crossing a wall: true
+/// unless the edge runs along a grid line and no side of it works.
+///
+/// A leg along a grid line may run along thin walls (wall edges between two walkable tiles),
+/// and sight along it passes whichever side is open. A path, though, is on one side of such a
+/// wall: where a corner's obstacle arc spans a right angle and the leg leaves along one of its
+/// rays, a taut bend there keeps the leg on the outer side of that ray (away from the arc),
+/// and the side must stay open along the leg ([`walk_line`]). A corner at the end of a single
+/// thin wall does not fix the side (that depends on the other leg of the bend).
+pub(crate) fn edge_keeps_side(ground: &Grid<'_>, c: &Corner, d: &Corner) -> bool {
+    let Some(k) = direction_class(c.point(), d.point()) else {
+        return true;
+    };
+    if k % 2 == 1 {
+        return true;
+    }
+    let steps = i64::from((d.gx - c.gx).abs() + (d.gz - c.gz).abs());
+    let back = swap_sides(fixed_side(d, (k + 4) % 8));
+    let mut keeps = false;
+    let start = (i64::from(c.gx), i64::from(c.gz));
+    walk_line(ground, start, k, fixed_side(c, k), |j, _, _, sides| {
+        if j == steps {
+            keeps = sides & back != 0;
+        }
+        j < steps && sides != 0
+    });
+    keeps
 }

@@ -88,7 +88,11 @@
 //!    (runs of passable sides); the corners; the connected components of the rectangles; and
 //!    the *sparse visibility graph*: for each corner, the corners it sees in directions taut
 //!    at both ends. Visibility comes from an exact cone scan through the portals
-//!    (`visibility`).
+//!    (`visibility`). Sight along a grid line passes thin walls on whichever side is open,
+//!    but a path keeps to one side of them: a bend at a right-angled corner keeps a leg
+//!    along one of its rays on the outer side, so an edge (or a start's or goal's link) along
+//!    a grid line is kept only when a side a path can be on stays open all the way
+//!    (`index::edge_keeps_side`).
 //!    The same scans record, per rectangle, the cones through which each corner sees it, a
 //!    corner's touching cones of one rectangle joined into one (kept when they fit in about
 //!    48 MB: up to 2 million records; joining is what makes open ground fit).

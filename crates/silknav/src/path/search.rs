@@ -70,6 +70,10 @@ pub(crate) struct Endpoint {
     pub point: [f64; 2],
     pub roots: [u32; 4],
     pub count: usize,
+    /// Corners on a grid line through the point that sight reaches along the line, but no
+    /// path on a side of the thin walls there that a bend at the corner keeps
+    /// ([`super::index::walk_line`]): not linked.
+    pub refused: Vec<u32>,
 }
 
 impl Endpoint {
@@ -165,9 +169,13 @@ fn sign(v: f64) -> f64 {
 }
 
 /// Whether corner `c` sees `end`, by the records of `end`'s rectangles (each rectangle's are
-/// grouped by corner, ascending).
+/// grouped by corner, ascending), and links to it ([`Endpoint::refused`] aside).
 #[inline]
 fn in_sight_of(index: &PathIndex, end: &Endpoint, c: u32) -> bool {
+    // A link along a thin wall from the side no path keeps is no link.
+    if end.refused.contains(&c) {
+        return false;
+    }
     let p = index.corners[c as usize].point();
     end.roots().iter().any(|&rect| {
         let records = index.seen_by(rect);
@@ -270,7 +278,11 @@ impl Search {
             // Sight before the taut test: most corners a scan or the start's records offer
             // see other parts of the start's rectangles (the taut test rarely fails, the
             // records being of taut directions but for the closed cones' edges).
-            if nodes[c as usize].seen != generation && in_sight(sight) && taut_towards(mask, p, s) {
+            if nodes[c as usize].seen != generation
+                && in_sight(sight)
+                && taut_towards(mask, p, s)
+                && !start.refused.contains(&c)
+            {
                 let d = distance(s, p);
                 nodes[c as usize] = Node {
                     seen: generation,
@@ -285,7 +297,11 @@ impl Search {
             }
         };
         let mut link_goal = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
-            if taut_towards(mask, p, t) && goal_seen[c as usize] != generation && in_sight(sight) {
+            if taut_towards(mask, p, t)
+                && goal_seen[c as usize] != generation
+                && in_sight(sight)
+                && !goal.refused.contains(&c)
+            {
                 goal_seen[c as usize] = generation;
             }
         };
@@ -424,6 +440,7 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
         point,
         roots: [NONE; 4],
         count: 0,
+        refused: Vec::new(),
     };
     for &dz in zs {
         for &dx in xs {
@@ -434,5 +451,59 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
             }
         }
     }
+    if end.count > 0 && (on_x || on_z) {
+        refuse_along_lines(index, ground, [tx, tz], [on_x, on_z], &mut end.refused);
+    }
     (end.count > 0).then_some(end)
+}
+
+/// The corners a point on a grid line (tile (tx, tz), on its west and/or south side) reaches
+/// along the line only on a side that a bend at the corner cannot keep (see
+/// [`super::index::edge_keeps_side`]); the point may leave on either side it touches.
+fn refuse_along_lines(
+    index: &PathIndex,
+    ground: &Grid<'_>,
+    [tx, tz]: [i64; 2],
+    [on_x, on_z]: [bool; 2],
+    refused: &mut Vec<u32>,
+) {
+    use super::index::{fixed_side, swap_sides, walk_line, LEFT, RIGHT};
+    // Direction classes along the lines through the point, and the vertex each walk starts
+    // from (behind the point when it lies inside a tile side).
+    let mut walks: Vec<(u8, (i64, i64))> = Vec::with_capacity(4);
+    if on_x {
+        walks.push((2, (tx, tz)));
+        walks.push((6, (tx, if on_z { tz } else { tz + 1 })));
+    }
+    if on_z {
+        walks.push((0, (tx, tz)));
+        walks.push((4, (if on_x { tx } else { tx + 1 }, tz)));
+    }
+    for (k, start) in walks {
+        walk_line(ground, start, k, LEFT | RIGHT, |_, x, z, sides| {
+            if sides == LEFT | RIGHT {
+                // Either side: every bend can keep it.
+                return true;
+            }
+            // A corner at this vertex, by the rectangles around it.
+            for (ox, oz) in [(0, 0), (-1, 0), (-1, -1), (0, -1)] {
+                let rect = index.rect_at(ground, x + ox, z + oz);
+                if rect == NONE {
+                    continue;
+                }
+                if let Some(c) = index
+                    .corners_of(rect)
+                    .iter()
+                    .find(|c| (i64::from(c.gx), i64::from(c.gz)) == (x, z))
+                {
+                    let back = swap_sides(fixed_side(&index.corners[c.id as usize], (k + 4) % 8));
+                    if sides & back == 0 && !refused.contains(&c.id) {
+                        refused.push(c.id);
+                    }
+                    break;
+                }
+            }
+            true
+        });
+    }
 }

@@ -1,6 +1,6 @@
 //! The visibility scan against line of sight, corner by corner.
 
-use super::index::{direction_class, vertex_point, PathIndex, NONE};
+use super::index::{direction_class, edge_keeps_side, vertex_point, PathIndex, NONE};
 use super::visibility::{scan, sees, Cone, ScanScratch};
 use super::{PathError, PathOptions, PathScratch};
 use crate::{Position, World};
@@ -219,7 +219,8 @@ type PlainGraph = (Vec<Vec<u32>>, Vec<Vec<(u32, Cone)>>);
 
 /// The graph as first built, the plain way: every corner scans every direction and keeps the
 /// corners it sees in directions taut at both ends; and the "seen by" records of those scans.
-fn graph_by_full_scans(index: &PathIndex) -> PlainGraph {
+fn graph_by_full_scans(world: &World, index: &PathIndex) -> PlainGraph {
+    let ground = crate::world::raycast::Grid::global(world);
     let mut edges = vec![Vec::new(); index.corners.len()];
     let mut seen = vec![Vec::new(); index.rects.len()];
     let mut stack = ScanScratch::default();
@@ -243,6 +244,7 @@ fn graph_by_full_scans(index: &PathIndex) -> PlainGraph {
                 if corner.taut_mask & (1 << class) != 0
                     && other.taut_mask & (1 << ((class + 4) % 8)) != 0
                     && cone.map_or(true, |k| k.holds(p, q))
+                    && edge_keeps_side(&ground, corner, &index.corners[other.id as usize])
                 {
                     edges[c].push(other.id);
                 }
@@ -277,7 +279,7 @@ fn seeing(index: &PathIndex, records: impl Iterator<Item = (u32, Cone)>, s: [f64
 fn check_graph(name: &str, world: &World) {
     let index = world.path_index();
     assert!(index.has_seen_by(), "{name}: records kept");
-    let (edges, seen) = graph_by_full_scans(index);
+    let (edges, seen) = graph_by_full_scans(world, index);
     for (c, want) in edges.iter().enumerate() {
         let got: Vec<u32> = index.edges_of(c as u32).iter().map(|e| e.to).collect();
         assert_eq!(&got, want, "{name}: corner {c}");
@@ -460,5 +462,77 @@ fn clearance_experiment() {
             }
         }
         println!("{clearance:>6}: {paths} paths, {legs} legs, {refused} refused (no repairs); {failed} not walkable, {repairs} repairs");
+    }
+}
+
+#[cfg(test)]
+fn window_world(w0: usize, n: usize, blocked: &[bool], wall_every: usize) -> World {
+    let region = jmxv::RegionId::new(40, 30);
+    let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
+        let inside = (w0..w0 + n).contains(&x) && (w0..w0 + n).contains(&z);
+        !inside || blocked[(z - w0) * n + (x - w0)]
+    });
+    if wall_every > 0 {
+        let mut k = 0;
+        for e in &mut mesh.internal_edges {
+            if e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX {
+                if k % wall_every == 0 {
+                    e.flag |= EDGE_BLOCKED;
+                }
+                k += 1;
+            }
+        }
+    }
+    World::from_navmeshes([(region, &mesh)])
+}
+
+/// A thin wall (x = 42 between tiles (41, 42) and (42, 42)) meets the blocked tiles (42, 43..46)
+/// on its east at (42, 43), and with a wall along z = 42 on its west makes a right-angled
+/// corner at (42, 42). Sight runs along x = 42 from (42, 42) to (42, 46), but no path does: a
+/// bend at (42, 42) keeps the leg east of the wall, where (42, 43) is blocked, and west of it
+/// lies only the inside of the corner. With that edge, the search reached (42, 46) from the
+/// wrong side first and answered `Unreachable`.
+#[test]
+fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
+    let mut mask = vec![false; 64];
+    for (x, z) in [(6, 2), (2, 3), (2, 4), (2, 5)] {
+        mask[z * 8 + x] = true;
+    }
+    let world = window_world(40, 8, &mask, 3);
+    let index = world.path_index();
+    let (bx, bz) = (40 * 96, 30 * 96);
+    let corner = |x: i32, z: i32| {
+        index
+            .corners
+            .iter()
+            .position(|c| (c.gx, c.gz) == (bx + x, bz + z))
+            .unwrap() as u32
+    };
+    let (a, b) = (corner(42, 42), corner(42, 46));
+    assert_eq!(index.corners[a as usize].arc, [2, 4]);
+    assert!(index.edges_of(a).iter().all(|e| e.to != b));
+    assert!(index.edges_of(b).iter().all(|e| e.to != a));
+    // Sight along the wall is clear all the same.
+    let o = [40.0 * 1920.0, 30.0 * 1920.0];
+    let q = |x: f64, z: f64| Position::from_world(o[0] + x * 20.0, o[1] + z * 20.0).unwrap();
+    assert_eq!(world.line_of_sight(q(42.0, 42.0), q(42.0, 46.0)), Ok(true));
+    // The path goes round: (42, 42), (43, 43), (43, 46), (42, 46).
+    let mut scratch = PathScratch::new();
+    let path = world
+        .find_path_with(
+            q(40.5, 41.7),
+            q(41.5, 45.5),
+            &PathOptions::exact(),
+            &mut scratch,
+        )
+        .unwrap();
+    let want = 20.0 * (1.5f64.hypot(0.3) + 2f64.sqrt() + 3.0 + 1.0 + 0.5f64.sqrt());
+    assert!(
+        (path.length - want).abs() < 1e-9,
+        "{} vs {want}",
+        path.length
+    );
+    for leg in path.waypoints.windows(2) {
+        assert_eq!(world.line_of_sight(leg[0], leg[1]), Ok(true));
     }
 }

@@ -300,6 +300,43 @@ impl<'w> Oracle<'w> {
         }
     }
 
+    /// Whether the segment runs along a grid line through a vertex of the oracle's strictly
+    /// between its ends (then a path along it stops there, so that its side is checked).
+    fn passes(&self, a: [f64; 2], b: [f64; 2]) -> bool {
+        let between = |u: f64, lo: f64, hi: f64| lo.min(hi) < u && u < lo.max(hi);
+        self.vertices.iter().any(|v| {
+            (a[0] == b[0] && v[0] == a[0] && between(v[1], a[1], b[1]))
+                || (a[1] == b[1] && v[1] == a[1] && between(v[0], a[0], b[0]))
+        })
+    }
+
+    /// The sides (left, right of the direction to `q`) a point `p` on a tile side may leave
+    /// along that side's line towards `q` on: those with a walkable tile. Both elsewhere.
+    fn sides_at(&self, p: [f64; 2], q: [f64; 2]) -> Option<(bool, bool)> {
+        let on = |v: f64| (v / 20.0).fract() == 0.0;
+        let tile = |v: f64| (v / 20.0).floor() as i64;
+        let open = |x: i64, z: i64| open_tile(self.world, x, z);
+        if p[0] == q[0] && on(p[0]) && !on(p[1]) {
+            let (x, z) = ((p[0] / 20.0) as i64, tile(p[1]));
+            let (west, east) = (open(x - 1, z), open(x, z));
+            Some(if q[1] > p[1] {
+                (west, east)
+            } else {
+                (east, west)
+            })
+        } else if p[1] == q[1] && on(p[1]) && !on(p[0]) {
+            let (x, z) = (tile(p[0]), (p[1] / 20.0) as i64);
+            let (south, north) = (open(x, z - 1), open(x, z));
+            Some(if q[0] > p[0] {
+                (north, south)
+            } else {
+                (south, north)
+            })
+        } else {
+            None
+        }
+    }
+
     fn shortest(&self, s: Position, t: Position) -> Option<f64> {
         let p = |q: Position| [q.world_x(), q.world_z()];
         let (sp, tp) = (p(s), p(t));
@@ -323,7 +360,7 @@ impl<'w> Oracle<'w> {
                       v: usize,
                       from: [f64; 2],
                       d: f64,
-                      p: usize| {
+                      sides: Option<(bool, bool)>| {
             if from == self.vertices[v] {
                 // The start itself: it may leave into any sector.
                 let all = self.sectors[v].iter().fold(0, |m, s| m | s);
@@ -337,15 +374,15 @@ impl<'w> Oracle<'w> {
             }
             let back = class(self.vertices[v], from);
             let mut mask = self.sectors[v][back];
-            let forward = (back + 4) % 8;
-            if mask.count_ones() == 2
-                && p != usize::MAX
-                && self.sectors[p / 8][forward].count_ones() == 2
-            {
-                let (u, k) = (p / 8, p % 8);
-                let left = self.sectors[u][(forward + 1) % 8] & (1 << k) != 0;
-                let side = if left { (back + 7) % 8 } else { (back + 1) % 8 };
-                mask &= self.sectors[v][side];
+            if let (2, Some((left, right))) = (mask.count_ones(), sides) {
+                let mut keep = 0;
+                if left {
+                    keep |= self.sectors[v][(back + 7) % 8];
+                }
+                if right {
+                    keep |= self.sectors[v][(back + 1) % 8];
+                }
+                mask &= keep;
             }
             while mask != 0 {
                 let k = mask.trailing_zeros();
@@ -357,8 +394,9 @@ impl<'w> Oracle<'w> {
             }
         };
         for (i, v) in self.vertices.iter().enumerate() {
-            if self.world.line_of_sight(s, at(v[0], v[1])) == Ok(true) {
-                arrive(&mut heap, &mut best, i, sp, dist(sp, *v), usize::MAX);
+            if !self.passes(sp, *v) && self.world.line_of_sight(s, at(v[0], v[1])) == Ok(true) {
+                let sides = self.sides_at(sp, *v);
+                arrive(&mut heap, &mut best, i, sp, dist(sp, *v), sides);
             }
         }
         let mut answer = f64::INFINITY;
@@ -370,12 +408,34 @@ impl<'w> Oracle<'w> {
             }
             let here = self.vertices[i];
             let within = |q: [f64; 2]| q == here || self.sectors[i][class(here, q)] & (1 << k) != 0;
-            if to_goal[i] && within(tp) {
+            // Along a wall to the goal, on the side the path ran on, which must be open there.
+            let goal_side = || {
+                let forward = class(here, tp);
+                if self.sectors[i][forward].count_ones() != 2 {
+                    return true;
+                }
+                let left = self.sectors[i][(forward + 1) % 8] & (1 << k) != 0;
+                let Some((l, r)) = self.sides_at(tp, here) else {
+                    return true;
+                };
+                // Seen from the goal towards `here`, left and right swap.
+                if left {
+                    r
+                } else {
+                    l
+                }
+            };
+            if to_goal[i] && within(tp) && !self.passes(here, tp) && goal_side() {
                 answer = answer.min(d + dist(here, tp));
             }
             for &(j, w) in &self.sees[i] {
                 if within(self.vertices[j]) {
-                    arrive(&mut heap, &mut best, j, here, d + w, st);
+                    let forward = class(here, self.vertices[j]);
+                    let sides = (self.sectors[i][forward].count_ones() == 2).then(|| {
+                        let left = self.sectors[i][(forward + 1) % 8] & (1 << k) != 0;
+                        (left, !left)
+                    });
+                    arrive(&mut heap, &mut best, j, here, d + w, sides);
                 }
             }
         }
@@ -487,6 +547,68 @@ fn paths_equal_the_visibility_graph_oracle_on_small_worlds() {
         eprintln!("{name}: {found} paths equal the oracle's, {none} unreachable in both, {} oracle vertices", oracle.vertices.len());
         assert!(found > 100, "{name}: too few paths ({found})");
     }
+}
+
+/// Small windows of open ground with random blocked tiles and many random thin walls (blocked
+/// edges between two walkable tiles): thin walls that end, bend, meet blocked tiles and run
+/// along their sides, where a leg along a grid line must keep to one side of the wall. The
+/// oracle checks that side at every wall vertex on the line, and at a start or goal on one.
+#[test]
+fn paths_equal_the_visibility_graph_oracle_with_thin_walls() {
+    let region = RegionId::new(40, 30);
+    let (bx, bz) = (40 * 96, 30 * 96);
+    let mut rng = SplitMix64::new(23);
+    let mut scratch = PathScratch::new();
+    let (mut found, mut none) = (0, 0);
+    for world_no in 0..200 {
+        let (w0, n) = (40usize, rng.range(6, 13) as usize);
+        let density = rng.unit() * 0.25;
+        let blocked: Vec<bool> = (0..n * n).map(|_| rng.chance(density)).collect();
+        let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
+            let inside = (w0..w0 + n).contains(&x) && (w0..w0 + n).contains(&z);
+            !inside || blocked[(z - w0) * n + (x - w0)]
+        });
+        let walls = 0.1 + rng.unit() * 0.4;
+        for e in &mut mesh.internal_edges {
+            if e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX && rng.chance(walls) {
+                e.flag |= EDGE_BLOCKED;
+            }
+        }
+        let world = World::from_navmeshes([(region, &mesh)]);
+        let (x0, x1) = (bx + w0 as i64, bx + (w0 + n) as i64);
+        let (z0, z1) = (bz + w0 as i64, bz + (w0 + n) as i64);
+        let tiles = ([x0, z0], [x1, z1]);
+        let oracle = Oracle::new(&world, wall_vertices(&world, tiles));
+        for _ in 0..25 {
+            let (s, t) = (
+                random_walkable(&world, &mut rng, tiles),
+                random_walkable(&world, &mut rng, tiles),
+            );
+            match (
+                world.find_path_with(s, t, &PathOptions::exact(), &mut scratch),
+                oracle.shortest(s, t),
+            ) {
+                (Ok(path), Some(want)) => {
+                    validate(&world, s, t, &path);
+                    assert!(
+                        (path.length - want).abs() <= 1e-9 * want.max(1.0),
+                        "world {world_no}: {s:?} → {t:?}: {} vs oracle {want}",
+                        path.length
+                    );
+                    found += 1;
+                }
+                (Err(PathError::Unreachable), None) => none += 1,
+                (got, want) => {
+                    panic!("world {world_no}: {s:?} → {t:?}: {got:?} vs oracle {want:?}")
+                }
+            }
+        }
+    }
+    eprintln!("{found} paths equal the oracle's, {none} unreachable in both");
+    assert!(
+        found > 700 && none > 50,
+        "{found} paths, {none} unreachable"
+    );
 }
 
 /// Connected components of the walkable tiles (4-neighbours whose shared side sight can cross),
