@@ -501,3 +501,47 @@ fn every_leg_of_a_path_arrives_under_move() {
     );
     assert_eq!(bad.code, 2, "{}", bad.stderr);
 }
+
+/// The same composition with objects (no `--terrain-only`): the default paths on a world with
+/// buildings, fortresses and bridges go round what refuses a walker, so every leg of every
+/// path found is walked to its end by `move`, objects included.
+#[test]
+fn every_leg_of_a_path_arrives_under_move_with_objects() {
+    let dir = temp();
+    gen_world(dir.path(), "g", 1, "3x3");
+    // Points spread over the world's 3×3 regions (x from 245760, z from 122880), off the grid.
+    let mut rng = silknav_testkit::rng::SplitMix64::new(7);
+    let mut point = || {
+        (
+            245_760.0 + rng.unit() * 5760.0,
+            122_880.0 + rng.unit() * 5760.0,
+        )
+    };
+    let batch: String = (0..120)
+        .map(|_| {
+            let ((x1, z1), (x2, z2)) = (point(), point());
+            format!("{x1} {z1} {x2} {z2}\n")
+        })
+        .collect();
+    let run = silknav_with_stdin(dir.path(), &["path", "g"], batch.as_bytes());
+    let mut legs = String::new();
+    let mut found = 0;
+    for line in run.stdout.lines() {
+        if line.starts_with("none") {
+            continue;
+        }
+        found += 1;
+        let (_, points) = parse_answer(line);
+        for leg in points.windows(2) {
+            legs += &format!("{} {} {} {}\n", leg[0][0], leg[0][1], leg[1][0], leg[1][1]);
+        }
+    }
+    assert!(found >= 20, "{}", run.stdout);
+    let moved = silknav_with_stdin(dir.path(), &["move", "g"], legs.as_bytes());
+    assert_eq!(moved.code, 0, "{}", moved.stderr);
+    let answers: Vec<&str> = moved.stdout.lines().collect();
+    assert_eq!(answers.len(), legs.lines().count());
+    for (leg, answer) in legs.lines().zip(&answers) {
+        assert_eq!(answer.split(' ').nth(2), Some("arrived"), "{leg}: {answer}");
+    }
+}

@@ -24,10 +24,12 @@
 //! The exact path turns on the corners of blocked ground, where the server's walk refuses
 //! to start (a point on a tile corner belongs to the tile on its +x/+z side) or stops at once
 //! (a walk that starts on its cell's side cannot leave through it). So by default
-//! [`World::find_path`] returns a path every leg of which the server's walk *on the terrain*
+//! [`World::find_path`] returns a path every leg of which the server's walk walks from its
+//! start to its end, stopping with [`crate::world::MoveStop::Arrived`]: first on the terrain
 //! ([`crate::world::MoveOptions::terrain_only`], `silknav move --terrain-only`: the ground
-//! paths are found on; objects are not part of paths yet) walks from its start to its end,
-//! stopping with [`crate::world::MoveStop::Arrived`]:
+//! paths are found on), by the rules below; then, in a world with objects, with the objects
+//! too (what `silknav move` answers), each leg a building, wall or gate refuses being
+//! replaced by a detour round it or through its doorways ([`detour`]):
 //! - the start and goal must lie where the walk can start and end: the tile each belongs to
 //!   (half-open, as for [`World::cell_at`]) must be open, else [`PathError::StartBlocked`] /
 //!   [`PathError::GoalBlocked`], as `silknav move` answers `start-blocked`;
@@ -58,17 +60,20 @@
 //!   same way, behind a first (and before a last) step to that point. The walked length may
 //!   then exceed the bound below by the detour round the pinch.
 //!
-//! A leg that no repair fixes (or more than 64 repairs) answers [`PathError::NotWalkable`]
-//! rather than a path that lies; on the test worlds that never happens (`cargo test -p
+//! A leg that no repair fixes (or more than 64 repairs), or that no detour round the objects
+//! replaces, answers [`PathError::NotWalkable`] rather than a path that lies (on the demo
+//! world this happens only where the goal is sealed inside an object no walk enters); on the test worlds that never happens (`cargo test -p
 //! silknav --test integration walkable_whenever_exact`: every query with an exact path on the
 //! generated 3×3 worlds of seeds 1 to 5, an open one and every Moving AI map has a walkable
 //! one; the bigger sweep is `walkable_whenever_exact_sweep`, ignored by default).
 //!
 //! [`WorldPath::length`] is the walked polyline's length, [`WorldPath::exact_length`] the
-//! exact optimum's. The walked length is at most `exact_length + 7·clearance·turns` (turns:
+//! exact optimum's on the terrain (objects are not part of exact paths yet: an exact path may
+//! cross a building). The walked length is at most `exact_length + 7·clearance·turns` (turns:
 //! the exact path's corners; up to three points per corner, each `√2·clearance` or
 //! `2·clearance` round it), plus the f32 rounding of the waypoints (under 0.001 each): the
-//! cost of walkability is a few thousandths of a unit per turn.
+//! cost of walkability is a few thousandths of a unit per turn. A detour round an object adds
+//! the way round it, which no bound on the terrain optimum covers.
 //!
 //! The default clearance is measured: `cargo test -p silknav --lib clearance_experiment --
 //! --ignored --nocapture` finds random paths (200 queries per world) on three generated
@@ -125,6 +130,7 @@ pub use file::{
 
 mod array;
 mod cells;
+pub mod detour;
 pub(crate) mod file;
 mod graph;
 pub(crate) mod index;
@@ -471,6 +477,12 @@ impl World {
                 walkable::walkable(self, from, to, &inner, options.clearance, repair)?
             }
             walked => walked?,
+        };
+        // Legs through buildings, gates and the ground under them go round them.
+        let waypoints = if self.objects.is_empty() {
+            waypoints
+        } else {
+            detour::around_objects(self, &waypoints)?.0
         };
         let points: Vec<[f64; 2]> = waypoints
             .iter()
