@@ -361,6 +361,70 @@ fn demo_world_experiment() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Paths round objects on the generated worlds of seeds 2 to 5 (3×3 regions, with their
+/// villages, fortresses, bridges and stairs): for 60 random pairs each, every leg of the
+/// default path arrives under the full walk (objects included), the walked path is no shorter
+/// than the terrain's optimum, and `not-walkable` comes only where an end is sealed inside an
+/// object.
+#[test]
+fn walkable_round_objects_on_generated_worlds() {
+    let full = MoveOptions::new();
+    let mut scratch = PathScratch::new();
+    let (mut paths, mut detoured) = (0, 0);
+    for seed in 2..=5 {
+        let dir = tempfile_dir(&format!("objects-{seed}"));
+        generate(&GenOptions {
+            seed,
+            width: 3,
+            height: 3,
+            origin: DEFAULT_ORIGIN,
+            landscape: Landscape::Rugged,
+        })
+        .unwrap()
+        .into_files()
+        .write_data_root(&dir, silknav::files::Overwrite::Replace)
+        .unwrap();
+        let world = World::load(&dir).unwrap();
+        assert!(world.object_instances().len() > 0);
+        let mut rng = SplitMix64::new(seed + 100);
+        for _ in 0..60 {
+            let (a, b) = (
+                random_point(&world, &mut rng),
+                random_point(&world, &mut rng),
+            );
+            let path = match world.find_path(a, b, &mut scratch) {
+                Ok(path) => path,
+                Err(PathError::NotWalkable) => {
+                    assert!(
+                        sealed(&world, b, true) || sealed(&world, a, false),
+                        "seed {seed}: not-walkable between reachable points {a:?} {b:?}"
+                    );
+                    continue;
+                }
+                Err(_) => continue,
+            };
+            paths += 1;
+            assert!(path.length >= path.exact_length - 1e-3, "{path:?}");
+            let terrain = world
+                .find_path_with(a, b, &PathOptions::exact(), &mut scratch)
+                .unwrap();
+            if path.waypoints.len() > terrain.waypoints.len() + 2 {
+                detoured += 1;
+            }
+            for leg in path.waypoints.windows(2) {
+                let walked = world.move_with(leg[0], leg[1], &full);
+                assert!(
+                    matches!(walked, Ok(m) if m.stop == MoveStop::Arrived),
+                    "seed {seed}: {a:?} → {b:?}, leg {leg:?}: {walked:?}"
+                );
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    eprintln!("{paths} paths, about {detoured} with detours");
+    assert!(paths > 150, "{paths}");
+}
+
 /// Whether no walk between `p` and any point within 60 units of it (on a 3-unit lattice set
 /// off the tile grid) arrives: toward `p` when `to`, else away from it.
 fn sealed(world: &World, p: Position, to: bool) -> bool {
