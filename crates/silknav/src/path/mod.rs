@@ -519,7 +519,7 @@ impl World {
         }
         let budget = scratch.budget.unwrap_or(usize::MAX);
         // The search tests the straight segment itself first (through the rectangles).
-        scratch.search.run(index, &start, &goal, budget)?;
+        scratch.search.run(index, &ground, &start, &goal, budget)?;
         let mut exact = Vec::with_capacity(scratch.search.corners.len() + 2);
         exact.push(s);
         exact.extend(

@@ -70,10 +70,11 @@ pub(crate) struct Endpoint {
     pub point: [f64; 2],
     pub roots: [u32; 4],
     pub count: usize,
-    /// Corners on a grid line through the point that sight reaches along the line, but no
-    /// path on a side of the thin walls there that a bend at the corner keeps
-    /// ([`super::index::walk_line`]): not linked.
-    pub refused: Vec<u32>,
+    /// The tile the point belongs to, and whether the point lies on its west side (a grid
+    /// line x = const) and on its south side (z = const): a corner on such a line is linked
+    /// only when a path keeps to a side of the thin walls along it ([`refuses`]).
+    tile: [i64; 2],
+    on: [bool; 2],
 }
 
 impl Endpoint {
@@ -169,11 +170,11 @@ fn sign(v: f64) -> f64 {
 }
 
 /// Whether corner `c` sees `end`, by the records of `end`'s rectangles (each rectangle's are
-/// grouped by corner, ascending), and links to it ([`Endpoint::refused`] aside).
+/// grouped by corner, ascending), and links to it ([`refuses`] aside).
 #[inline]
-fn in_sight_of(index: &PathIndex, end: &Endpoint, c: u32) -> bool {
+fn in_sight_of(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
     // A link along a thin wall from the side no path keeps is no link.
-    if end.refused.contains(&c) {
+    if refuses(index, ground, end, c) {
         return false;
     }
     let p = index.corners[c as usize].point();
@@ -221,12 +222,13 @@ impl Search {
     pub fn run(
         &mut self,
         index: &PathIndex,
+        ground: &Grid<'_>,
         start: &Endpoint,
         goal: &Endpoint,
         budget: usize,
     ) -> Result<f64, PathError> {
         if !index.has_seen_by() {
-            return self.run_from(index, start, goal, budget);
+            return self.run_from(index, ground, start, goal, budget);
         }
         // The straight segment, by a scan along it.
         let target = Target {
@@ -240,11 +242,11 @@ impl Search {
         let records =
             |end: &Endpoint| -> usize { end.roots().iter().map(|&r| index.seen_by(r).len()).sum() };
         if records(goal) < records(start) {
-            let length = self.run_from(index, goal, start, budget)?;
+            let length = self.run_from(index, ground, goal, start, budget)?;
             self.corners.reverse();
             Ok(length)
         } else {
-            self.run_from(index, start, goal, budget)
+            self.run_from(index, ground, start, goal, budget)
         }
     }
 
@@ -252,6 +254,7 @@ impl Search {
     fn run_from(
         &mut self,
         index: &PathIndex,
+        ground: &Grid<'_>,
         start: &Endpoint,
         goal: &Endpoint,
         budget: usize,
@@ -281,7 +284,7 @@ impl Search {
             if nodes[c as usize].seen != generation
                 && in_sight(sight)
                 && taut_towards(mask, p, s)
-                && !start.refused.contains(&c)
+                && !refuses(index, ground, start, c)
             {
                 let d = distance(s, p);
                 nodes[c as usize] = Node {
@@ -300,7 +303,7 @@ impl Search {
             if taut_towards(mask, p, t)
                 && goal_seen[c as usize] != generation
                 && in_sight(sight)
-                && !goal.refused.contains(&c)
+                && !refuses(index, ground, goal, c)
             {
                 goal_seen[c as usize] = generation;
             }
@@ -380,7 +383,7 @@ impl Search {
                 p => index.corners[p as usize].point(),
             };
             let sees_goal = if index.has_seen_by() {
-                taut_towards(corner.taut_mask, here, t) && in_sight_of(index, goal, node)
+                taut_towards(corner.taut_mask, here, t) && in_sight_of(index, ground, goal, node)
             } else {
                 goal_seen[u] == generation
             };
@@ -440,7 +443,8 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
         point,
         roots: [NONE; 4],
         count: 0,
-        refused: Vec::new(),
+        tile: [tx, tz],
+        on: [on_x, on_z],
     };
     for &dz in zs {
         for &dx in xs {
@@ -451,59 +455,72 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
             }
         }
     }
-    if end.count > 0 && (on_x || on_z) {
-        refuse_along_lines(index, ground, [tx, tz], [on_x, on_z], &mut end.refused);
-    }
     (end.count > 0).then_some(end)
 }
 
-/// The corners a point on a grid line (tile (tx, tz), on its west and/or south side) reaches
-/// along the line only on a side that a bend at the corner cannot keep (see
-/// [`super::index::edge_keeps_side`]); the point may leave on either side it touches.
-fn refuse_along_lines(
-    index: &PathIndex,
-    ground: &Grid<'_>,
-    [tx, tz]: [i64; 2],
-    [on_x, on_z]: [bool; 2],
-    refused: &mut Vec<u32>,
-) {
+/// Whether the link between `end` and corner `c` runs along a grid line through the point
+/// (on the tile side or grid vertex it lies on) and reaches `c` only on a side that a bend at
+/// the corner cannot keep (see [`super::index::edge_keeps_side`]); the point may leave on
+/// either side it touches. Asked per corner, when the search would link one: only corners on
+/// the lines through the point need the walk along the line.
+fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
     use super::index::{fixed_side, swap_sides, walk_line, LEFT, RIGHT};
-    // Direction classes along the lines through the point, and the vertex each walk starts
-    // from (behind the point when it lies inside a tile side).
-    let mut walks: Vec<(u8, (i64, i64))> = Vec::with_capacity(4);
-    if on_x {
-        walks.push((2, (tx, tz)));
-        walks.push((6, (tx, if on_z { tz } else { tz + 1 })));
+    let [on_x, on_z] = end.on;
+    if !(on_x || on_z) {
+        return false;
     }
-    if on_z {
-        walks.push((0, (tx, tz)));
-        walks.push((4, (if on_x { tx } else { tx + 1 }, tz)));
+    let corner = &index.corners[c as usize];
+    let (gx, gz) = (i64::from(corner.gx), i64::from(corner.gz));
+    let [tx, tz] = end.tile;
+    let p = corner.point();
+    // The direction class along the line, and the vertex the walk starts from (behind the
+    // point when it lies inside a tile side).
+    let (k, start) = if on_x && gx == tx && p[1] != end.point[1] {
+        if p[1] > end.point[1] {
+            (2, (tx, tz))
+        } else {
+            (6, (tx, if on_z { tz } else { tz + 1 }))
+        }
+    } else if on_z && gz == tz && p[0] != end.point[0] {
+        if p[0] > end.point[0] {
+            (0, (tx, tz))
+        } else {
+            (4, (if on_x { tx } else { tx + 1 }, tz))
+        }
+    } else {
+        return false;
+    };
+    let mut refused = false;
+    walk_line(ground, start, k, LEFT | RIGHT, |_, x, z, sides| {
+        if (x, z) != (gx, gz) {
+            return true;
+        }
+        // Either side open: every bend can keep it. Else the corner of this vertex the
+        // rectangles around it list first decides.
+        if sides != LEFT | RIGHT && first_corner_at(index, ground, x, z) == Some(c) {
+            let back = swap_sides(fixed_side(corner, (k + 4) % 8));
+            refused = sides & back == 0;
+        }
+        false
+    });
+    refused
+}
+
+/// The first corner at grid vertex (x, z) that the rectangles around it list, those of tiles
+/// (x, z), (x − 1, z), (x − 1, z − 1) and (x, z − 1) in turn, if any.
+fn first_corner_at(index: &PathIndex, ground: &Grid<'_>, x: i64, z: i64) -> Option<u32> {
+    for (ox, oz) in [(0, 0), (-1, 0), (-1, -1), (0, -1)] {
+        let rect = index.rect_at(ground, x + ox, z + oz);
+        if rect == NONE {
+            continue;
+        }
+        if let Some(c) = index
+            .corners_of(rect)
+            .iter()
+            .find(|c| (i64::from(c.gx), i64::from(c.gz)) == (x, z))
+        {
+            return Some(c.id);
+        }
     }
-    for (k, start) in walks {
-        walk_line(ground, start, k, LEFT | RIGHT, |_, x, z, sides| {
-            if sides == LEFT | RIGHT {
-                // Either side: every bend can keep it.
-                return true;
-            }
-            // A corner at this vertex, by the rectangles around it.
-            for (ox, oz) in [(0, 0), (-1, 0), (-1, -1), (0, -1)] {
-                let rect = index.rect_at(ground, x + ox, z + oz);
-                if rect == NONE {
-                    continue;
-                }
-                if let Some(c) = index
-                    .corners_of(rect)
-                    .iter()
-                    .find(|c| (i64::from(c.gx), i64::from(c.gz)) == (x, z))
-                {
-                    let back = swap_sides(fixed_side(&index.corners[c.id as usize], (k + 4) % 8));
-                    if sides & back == 0 && !refused.contains(&c.id) {
-                        refused.push(c.id);
-                    }
-                    break;
-                }
-            }
-            true
-        });
-    }
+    None
 }
