@@ -60,12 +60,17 @@
 //!   same way, behind a first (and before a last) step to that point. The walked length may
 //!   then exceed the bound below by the detour round the pinch.
 //!
-//! A leg that no repair fixes (or more than 64 repairs), or that no detour round the objects
-//! replaces, answers [`PathError::NotWalkable`] rather than a path that lies (on the demo
-//! world this happens only where the goal is sealed inside an object no walk enters); on the test worlds that never happens (`cargo test -p
-//! silknav --test integration walkable_whenever_exact`: every query with an exact path on the
-//! generated 3×3 worlds of seeds 1 to 5, an open one and every Moving AI map has a walkable
-//! one; the bigger sweep is `walkable_whenever_exact_sweep`, ignored by default).
+//! A leg that no repair fixes (or more than 64 repairs) gets, as a last resort, the detour
+//! that legs refused by objects get ([`detour`]: a lattice search round it, under the terrain
+//! walk). When no detour is found either, the answer is [`PathError::NotWalkable`] rather
+//! than a path that lies. On the test worlds this happens only where no walk can join the
+//! ends at all: a goal sealed inside an object no walk enters, or an end on a grid vertex
+//! whose own tile no path joins to the other end's (the exact path passes through a diagonal
+//! pinch there, which the walk cannot). `cargo test -p silknav --test integration
+//! walkable_whenever_exact` checks this on every query with an exact path on the generated
+//! 3×3 worlds of seeds 1 to 5, an open one and every Moving AI map; the bigger sweep
+//! (`walkable_whenever_exact_sweep`, ignored by default: 51,471 exact paths) finds one such
+//! pinch and no other refusal.
 //!
 //! [`WorldPath::length`] is the walked polyline's length, [`WorldPath::exact_length`] the
 //! exact optimum's on the terrain (objects are not part of exact paths yet: an exact path may

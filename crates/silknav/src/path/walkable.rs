@@ -270,8 +270,11 @@ pub(crate) fn walkable(
             }
             Err(stop) => stop,
         };
-        if !repair || repairs == MAX_REPAIRS {
+        if !repair {
             return Err(PathError::NotWalkable);
+        }
+        if repairs == MAX_REPAIRS {
+            return lattice_detours(world, &out, repairs);
         }
         repairs += 1;
         // The walk strays from the leg by its 0.2-unit nudges toward the centres of the
@@ -285,12 +288,24 @@ pub(crate) fn walkable(
             inserted = detour(world, &ground, &out, j, clearance, reach);
         }
         if inserted.is_empty() {
-            return Err(PathError::NotWalkable);
+            return lattice_detours(world, &out, repairs);
         }
         let inserted: Option<Vec<Position>> = inserted.into_iter().map(position).collect();
         out.splice(j + 1..j + 1, inserted.ok_or(PathError::NotWalkable)?);
     }
     Ok((out, repairs))
+}
+
+/// The last resort when the repairs find no point that fixes a leg: every leg the terrain walk
+/// refuses replaced by a detour over a lattice of points round it
+/// ([`super::detour`], under the terrain walk), with the repairs made so far.
+fn lattice_detours(
+    world: &World,
+    out: &[Position],
+    repairs: usize,
+) -> Result<(Vec<Position>, usize), PathError> {
+    let (out, detours) = super::detour::around(super::detour::Walk::terrain(world), out)?;
+    Ok((out, repairs + detours))
 }
 
 /// The distance of `p` from the line through `u` and `v` (from `u` when they coincide).
