@@ -190,12 +190,16 @@ impl Lattice {
         for &p in std::iter::once(&from).chain(targets) {
             window.grow(xz(p));
         }
-        let boxes = instance_boxes(world);
+        let boxes = world.object_boxes.get_or_init(|| instance_boxes(world));
         let mut inside = vec![false; boxes.len()];
         loop {
             let mut grew = false;
-            for (k, b) in boxes.iter().enumerate() {
-                if !inside[k] && window.meets(b) {
+            for (k, &[x0, z0, x1, z1]) in boxes.iter().enumerate() {
+                let b = Box2 {
+                    lo: [x0, z0],
+                    hi: [x1, z1],
+                };
+                if !inside[k] && window.meets(&b) {
                     inside[k] = true;
                     window.grow([b.lo[0], b.lo[1]]);
                     window.grow([b.hi[0], b.hi[1]]);
@@ -473,8 +477,8 @@ impl Box2 {
     }
 }
 
-/// The world-unit box of every object instance's triangles.
-fn instance_boxes(world: &World) -> Vec<Box2> {
+/// The world-unit box of every object instance's triangles (min x, min z, max x, max z).
+fn instance_boxes(world: &World) -> Vec<[f64; 4]> {
     let size = f64::from(crate::world::REGION_SIZE);
     world
         .object_instances()
@@ -488,7 +492,7 @@ fn instance_boxes(world: &World) -> Vec<Box2> {
                     b.grow([origin[0] + w[0], origin[1] + w[2]]);
                 }
             }
-            b
+            [b.lo[0], b.lo[1], b.hi[0], b.hi[1]]
         })
         .collect()
 }
