@@ -265,12 +265,13 @@ def test_path_options_out_of_range_are_value_errors(world):
             world.path(X0 + 100, Z0 + 100, X0 + 300, Z0 + 300, radius=radius)
 
 
-def test_a_paths_legs_are_walked_to_their_ends(world_dir):
+@pytest.mark.parametrize("objects", [False, True])
+def test_a_paths_legs_are_walked_to_their_ends(world_dir, objects):
     """The chain users make: each leg of a path is handed to ``move``, which arrives at its
-    end; each leg of the exact path has line of sight; waypoints have heights. Paths use the
-    terrain alone for now (they walk through buildings), so the chain holds on the
-    terrain-only world."""
-    world = silknav.World.load(world_dir, objects=False)
+    end, on the terrain-only world and with the objects (paths go round buildings); each leg
+    of the exact path has line of sight on the terrain (exact paths ignore objects); waypoints
+    have heights."""
+    world = silknav.World.load(world_dir, objects=objects)
     rows = segments(world, 40, 6)
     legs = 0
     for x1, z1, x2, z2 in rows:
@@ -288,7 +289,7 @@ def test_a_paths_legs_are_walked_to_their_ends(world_dir):
             assert abs(walk.x - bx) < 1e-3 and abs(walk.z - bz) < 1e-3, (bx, bz, walk)
             legs += 1
         for (ax, az), (bx, bz) in zip(exact.waypoints, exact.waypoints[1:]):
-            assert world.los(ax, az, bx, bz)
+            assert objects or world.los(ax, az, bx, bz)
         for x, z in p.waypoints:
             assert world.height(x, z) is not None
     assert legs > 20

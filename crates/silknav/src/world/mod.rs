@@ -34,7 +34,8 @@
 //!   below answers the ground.
 //!
 //! Line of sight walks over the terrain and object cells by the rules in [`raycast`]; movement
-//! follows the server ([`movement`]); paths use the terrain alone.
+//! follows the server ([`movement`]); paths are found on the terrain and go round objects
+//! ([`crate::path::detour`]).
 
 pub mod height;
 mod load;
