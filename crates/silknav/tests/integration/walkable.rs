@@ -7,6 +7,7 @@ use jmxv::RegionId;
 use silknav::world::{MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{PathError, PathOptions, PathScratch, Position, World, WorldPath, DEFAULT_CLEARANCE};
+use silknav_testkit::fuzz_world::own_tiles_unreachable;
 use silknav_testkit::rng::SplitMix64;
 
 /// A random point where the server's walk can start: anywhere, on a tile corner or on a tile
@@ -92,23 +93,6 @@ fn check(world: &World, from: Position, to: Position, scratch: &mut PathScratch)
         exact.length
     );
     Some(path.waypoints.len() - 1)
-}
-
-/// Whether no exact path joins the points `from` and `to` moved 0.001 into the tiles they
-/// belong to (the tile on the +x / +z side of a grid line they lie on).
-fn own_tiles_unreachable(
-    world: &World,
-    from: Position,
-    to: Position,
-    scratch: &mut PathScratch,
-) -> bool {
-    let own = |p: Position| {
-        let nudge = |v: f64| if v % 20.0 == 0.0 { v + 0.001 } else { v };
-        Position::from_world(nudge(p.world_x()), nudge(p.world_z())).unwrap()
-    };
-    let (a, b) = (own(from), own(to));
-    (a, b) != (from, to)
-        && world.find_path_with(a, b, &PathOptions::exact(), scratch) == Err(PathError::Unreachable)
 }
 
 fn check_world(name: &str, world: &World, queries: usize, seed: u64) {
