@@ -32,7 +32,7 @@
 //! cross is not sought out).
 
 use super::search::distance;
-use super::walkable::MAX_LEG_SPAN;
+use super::walkable::{world_xz, MAX_LEG_SPAN};
 use super::PathError;
 use crate::world::{MoveOptions, MoveStop, Position, World};
 use std::cmp::Ordering;
@@ -102,7 +102,7 @@ impl<'w> Walk<'w> {
 
     /// Whether the walk from `a` arrives at `b`, within the server's reach.
     fn arrives(self, a: Position, b: Position) -> bool {
-        let (p, q) = (xz(a), xz(b));
+        let (p, q) = (world_xz(a), world_xz(b));
         if (q[0] - p[0]).abs() > MAX_LEG_SPAN || (q[1] - p[1]).abs() > MAX_LEG_SPAN {
             return false;
         }
@@ -133,12 +133,12 @@ pub(crate) fn around(
         let mut rest = vec![0.0; targets.len()];
         let mut beyond: f64 = path[last..]
             .windows(2)
-            .map(|w| distance(xz(w[0]), xz(w[1])))
+            .map(|w| distance(world_xz(w[0]), world_xz(w[1])))
             .sum();
         for k in (0..targets.len()).rev() {
             rest[k] = beyond;
             if k > 0 {
-                beyond += distance(xz(targets[k - 1]), xz(targets[k]));
+                beyond += distance(world_xz(targets[k - 1]), world_xz(targets[k]));
             }
         }
         let found = MARGINS.iter().find_map(|&margin| {
@@ -151,10 +151,6 @@ pub(crate) fn around(
         i += 1 + reached;
     }
     Ok((out, detours))
-}
-
-fn xz(p: Position) -> [f64; 2] {
-    [p.world_x(), p.world_z()]
 }
 
 /// `points` pulled taut: the first point, then repeatedly the farthest later point the walk
@@ -188,18 +184,14 @@ impl Lattice {
     fn new(world: &World, from: Position, targets: &[Position], margin: f64) -> Option<Lattice> {
         let mut window = Box2::EMPTY;
         for &p in std::iter::once(&from).chain(targets) {
-            window.grow(xz(p));
+            window.grow(world_xz(p));
         }
         let boxes = world.object_boxes.get_or_init(|| instance_boxes(world));
         let mut inside = vec![false; boxes.len()];
         loop {
             let mut grew = false;
-            for (k, &[x0, z0, x1, z1]) in boxes.iter().enumerate() {
-                let b = Box2 {
-                    lo: [x0, z0],
-                    hi: [x1, z1],
-                };
-                if !inside[k] && window.meets(&b) {
+            for (k, b) in boxes.iter().enumerate() {
+                if !inside[k] && window.meets(b) {
                     inside[k] = true;
                     window.grow([b.lo[0], b.lo[1]]);
                     window.grow([b.hi[0], b.hi[1]]);
@@ -263,7 +255,7 @@ impl Lattice {
         rest: &[f64],
     ) -> Option<(Vec<Position>, usize)> {
         let count = self.nx * self.nz;
-        let target_at: Vec<[f64; 2]> = targets.iter().map(|&t| xz(t)).collect();
+        let target_at: Vec<[f64; 2]> = targets.iter().map(|&t| world_xz(t)).collect();
         // Per lattice point: unknown, a point a walk can start at, or not.
         let mut state = vec![State::Unknown; count];
         let open = |n: usize, state: &mut [State]| -> Option<Position> {
@@ -301,7 +293,7 @@ impl Lattice {
         let mut parent = vec![u32::MAX; count];
         let mut queue = BinaryHeap::new();
         // Node ids: lattice points, then `count + k` for target k reached.
-        let start = xz(from);
+        let start = world_xz(from);
         for n in self.near(start, 2.0) {
             let Some(p) = open(n, &mut state) else {
                 continue;
@@ -451,7 +443,7 @@ impl PartialOrd for Entry {
 
 /// A box in world units.
 #[derive(Debug, Clone, Copy)]
-struct Box2 {
+pub(crate) struct Box2 {
     lo: [f64; 2],
     hi: [f64; 2],
 }
@@ -477,8 +469,8 @@ impl Box2 {
     }
 }
 
-/// The world-unit box of every object instance's triangles (min x, min z, max x, max z).
-fn instance_boxes(world: &World) -> Vec<[f64; 4]> {
+/// The world-unit box of every object instance's triangles.
+fn instance_boxes(world: &World) -> Vec<Box2> {
     let size = f64::from(crate::world::REGION_SIZE);
     world
         .object_instances()
@@ -492,7 +484,7 @@ fn instance_boxes(world: &World) -> Vec<[f64; 4]> {
                     b.grow([origin[0] + w[0], origin[1] + w[2]]);
                 }
             }
-            [b.lo[0], b.lo[1], b.hi[0], b.hi[1]]
+            b
         })
         .collect()
 }
@@ -545,7 +537,7 @@ mod tests {
             let mut length = 0.0;
             for leg in legs.windows(2) {
                 assert!(walk.arrives(leg[0], leg[1]), "{a} → {b}: {leg:?}");
-                length += distance(xz(leg[0]), xz(leg[1]));
+                length += distance(world_xz(leg[0]), world_xz(leg[1]));
             }
             assert!(length >= exact.length - 1e-6, "{a} → {b}");
             worst = worst.max(length / exact.length);

@@ -204,7 +204,7 @@ fn position(p: [f64; 2]) -> Option<Position> {
     Position::from_world(p[0], p[1])
 }
 
-fn world_xz(p: Position) -> [f64; 2] {
+pub(crate) fn world_xz(p: Position) -> [f64; 2] {
     [p.world_x(), p.world_z()]
 }
 
@@ -274,7 +274,7 @@ pub(crate) fn walkable(
             return Err(PathError::NotWalkable);
         }
         if repairs == MAX_REPAIRS {
-            return lattice_detours(world, &out, repairs);
+            return lattice_detours(world, out, j, repairs);
         }
         repairs += 1;
         // The walk strays from the leg by its 0.2-unit nudges toward the centres of the
@@ -288,7 +288,7 @@ pub(crate) fn walkable(
             inserted = detour(world, &ground, &out, j, clearance, reach);
         }
         if inserted.is_empty() {
-            return lattice_detours(world, &out, repairs);
+            return lattice_detours(world, out, j, repairs);
         }
         let inserted: Option<Vec<Position>> = inserted.into_iter().map(position).collect();
         out.splice(j + 1..j + 1, inserted.ok_or(PathError::NotWalkable)?);
@@ -296,15 +296,20 @@ pub(crate) fn walkable(
     Ok((out, repairs))
 }
 
-/// The last resort when the repairs find no point that fixes a leg: every leg the terrain walk
-/// refuses replaced by a detour over a lattice of points round it
-/// ([`super::detour`], under the terrain walk), with the repairs made so far.
+/// The last resort when the repairs find no point that fixes leg `j` of `out`: from there on,
+/// every leg the terrain walk refuses replaced by a detour over a lattice of points round it
+/// ([`super::detour`], under the terrain walk; the legs before `j` are walked already), with
+/// the repairs made so far.
 fn lattice_detours(
     world: &World,
-    out: &[Position],
+    mut out: Vec<Position>,
+    j: usize,
     repairs: usize,
 ) -> Result<(Vec<Position>, usize), PathError> {
-    let (out, detours) = super::detour::around(super::detour::Walk::terrain(world), out)?;
+    let walk = super::detour::Walk::terrain(world);
+    let (rest, detours) = super::detour::around(walk, &out[j..])?;
+    out.truncate(j);
+    out.extend(rest);
     Ok((out, repairs + detours))
 }
 

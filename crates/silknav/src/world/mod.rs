@@ -76,10 +76,9 @@ pub struct World {
     pub(crate) objects: crate::objects::Objects,
     /// The path index, built on first use ([`World::prepare_paths`]) or read from a file.
     pub(crate) paths: std::sync::OnceLock<crate::path::index::PathIndex>,
-    /// Each object instance's box in world units (min x, min z, max x, max z), in
-    /// [`World::object_instances`]' order, worked out on the first detour round objects
-    /// ([`crate::path::detour`]).
-    pub(crate) object_boxes: std::sync::OnceLock<Vec<[f64; 4]>>,
+    /// Each object instance's box in world units, in [`World::object_instances`]' order,
+    /// worked out on the first detour round objects ([`crate::path::detour`]).
+    pub(crate) object_boxes: std::sync::OnceLock<Vec<crate::path::detour::Box2>>,
     /// The digest of the inputs the path index depends on ([`World::inputs_digest`]).
     pub(crate) inputs: Option<crate::path::InputsDigest>,
 }
