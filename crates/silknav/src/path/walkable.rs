@@ -100,7 +100,8 @@ pub(crate) fn corner_points(
 }
 
 /// `pts` with every leg reaching farther than [`MAX_LEG_SPAN`] along x or z cut into equal
-/// pieces (a cut point that falls on a grid line moved a little along the leg, off it).
+/// pieces (a cut point that falls on a grid line, in f64 or once stored as a [`Position`],
+/// moved a little along the leg, off it).
 pub(crate) fn split_long_legs(pts: &[[f64; 2]]) -> Vec<[f64; 2]> {
     let mut out = Vec::with_capacity(pts.len());
     out.push(pts[0]);
@@ -117,7 +118,12 @@ pub(crate) fn split_long_legs(pts: &[[f64; 2]]) -> Vec<[f64; 2]> {
                     let t = base + f64::from(k) * 0.37 / len;
                     [a[0] + t * d[0], a[1] + t * d[1]]
                 })
-                .find(|q| !cell_coordinate(q[0]).1 && !cell_coordinate(q[1]).1)
+                .find(|&q| {
+                    // Judged as the walk sees it: stored in its region's f32 frame, where a
+                    // point a hair off a region border lands on it.
+                    let q = position(q).map_or(q, world_xz);
+                    !cell_coordinate(q[0]).1 && !cell_coordinate(q[1]).1
+                })
                 .unwrap_or([a[0] + base * d[0], a[1] + base * d[1]]);
             out.push(point);
         }
@@ -530,4 +536,42 @@ fn detour(
         .find(|&(_, p)| !pts.contains(&p) && leg_walks(world, pts[j], p))
         .map(|(q, _)| vec![q])
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cut point whose f64 value is a hair off a region border lands on it once stored in
+    /// its region's f32 frame; the walk then finds no edge to leave it by. Legs symmetric
+    /// about a border put their halfway cut there (the fuzz finding
+    /// `radius-cut-on-region-border.bin`); no cut may stay on a grid line as stored.
+    #[test]
+    fn long_legs_are_cut_off_grid_lines_as_stored() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        let border = 129.0 * 1920.0;
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let half = 960.0 + rng.unit() * 900.0;
+            let z = 64.0 * 1920.0 + 20.0 + rng.unit() * 1800.0;
+            let dz = rng.unit() * 8.0 - 4.0;
+            let (a, b) = ([border + half, z], [border - half, z + dz]);
+            // As the path's ends are given: positions in their regions' frames.
+            let (a, b) = (
+                world_xz(position(a).unwrap()),
+                world_xz(position(b).unwrap()),
+            );
+            let cut = split_long_legs(&[a, b]);
+            assert!(cut.len() >= 3, "{a:?} -> {b:?} is long: {cut:?}");
+            for &q in &cut[1..cut.len() - 1] {
+                let stored = world_xz(position(q).unwrap());
+                assert!(
+                    !cell_coordinate(stored[0]).1 && !cell_coordinate(stored[1]).1,
+                    "{a:?} -> {b:?}: cut {q:?} is stored on a grid line: {stored:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 2000);
+    }
 }

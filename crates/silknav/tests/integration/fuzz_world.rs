@@ -42,18 +42,3 @@ fn seeded_random_worlds_answer_consistently() {
         check(&data);
     }
 }
-
-/// Inputs the fuzzer found failing whose cause is not fixed yet
-/// (`tests/fuzz-regressions/world_queries/open/`): a walkable path refused where an exact
-/// one exists. Run them with `--ignored`; when one passes, it moves up to the replayed folder.
-#[test]
-#[ignore = "open findings: walkable paths refused where an exact path exists"]
-fn open_fuzz_findings() {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions/world_queries/open");
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let file = entry.unwrap().path();
-        eprintln!("replaying {}", file.display());
-        check(&std::fs::read(&file).unwrap());
-    }
-}
