@@ -172,10 +172,23 @@ fn compare(
     words
 }
 
-/// Cells and heights at the mesh points and random points, to the bit.
+/// Cells and heights at the mesh points, at points a thousandth to one unit off them (where
+/// the float tests decide by a hair), and at random points, to the bit.
 fn compare_cells(world: &World, oracle: &ServerOracle, seed: u64, n: usize) -> usize {
     let mut rng = SplitMix64::new(seed);
     let mut points = mesh_points(world);
+    let jittered: Vec<Position> = points
+        .iter()
+        .filter_map(|p| {
+            let reach = 10f64.powf(rng.unit() * 3.0 - 3.0);
+            let angle = rng.unit() * std::f64::consts::TAU;
+            Position::from_world(
+                p.world_x() + reach * angle.cos(),
+                p.world_z() + reach * angle.sin(),
+            )
+        })
+        .collect();
+    points.extend(jittered);
     points.extend(near_points(world, &mut rng, n, 400.0));
     let mut on_objects = 0;
     for &p in &points {
