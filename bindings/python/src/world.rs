@@ -251,28 +251,21 @@ impl PyWorld {
     /// exactly along a tile side counts the tile on its left): the `cells` of the command
     /// line's JSON answer.
     fn path_cells(&self, path: &Path) -> PyResult<Vec<Cell>> {
-        let waypoints = path
-            .waypoints
-            .iter()
-            .map(|&(x, z)| silknav::Position::from_world(x, z))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| {
-                pyo3::exceptions::PyValueError::new_err(
-                    "a waypoint lies outside the terrain id space",
-                )
-            })?;
-        let path = silknav::WorldPath {
-            waypoints,
-            length: path.length,
-            exact_length: path.exact_length,
-            exact: path.exact,
-        };
         Ok(self
             .world
-            .path_cells(&path)
+            .path_cells(&world_path(path)?)
             .into_iter()
             .map(Cell::from)
             .collect())
+    }
+
+    /// The height of each waypoint of a path as a walker who walks its legs one by one with
+    /// `move` stands there: the start at the height its walk starts at, every other waypoint
+    /// at the height the walk of the leg before it arrives at (None where there is none):
+    /// the `heights` of the command line's JSON answer.
+    fn path_heights(&self, py: Python<'_>, path: &Path) -> PyResult<Vec<Option<f32>>> {
+        let path = world_path(path)?;
+        Ok(py.detach(|| self.world.path_heights(&path)))
     }
 
     /// Builds the world's path index now, if it has none yet (otherwise the first path
@@ -349,4 +342,22 @@ fn path_options(exact: bool, clearance: Option<f64>, radius: f64) -> PyResult<Pa
         ))),
     }?;
     Ok(options.with_radius(radius))
+}
+
+/// The library's path of a Python `Path`.
+fn world_path(path: &Path) -> PyResult<silknav::WorldPath> {
+    let waypoints = path
+        .waypoints
+        .iter()
+        .map(|&(x, z)| silknav::Position::from_world(x, z))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err("a waypoint lies outside the terrain id space")
+        })?;
+    Ok(silknav::WorldPath {
+        waypoints,
+        length: path.length,
+        exact_length: path.exact_length,
+        exact: path.exact,
+    })
 }

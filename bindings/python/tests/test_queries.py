@@ -250,6 +250,9 @@ def test_paths_equal_the_command_lines(cli, world, world_dir, budget, options, f
         assert want["cells"] == [
             {"region": c.region, "cell": c.cell} for c in world.path_cells(p)
         ]
+        assert [None if h is None else f32(h) for h in want["heights"]] == [
+            None if h is None else f32(h) for h in world.path_heights(p)
+        ]
     expected = {"found", "goal-blocked"}
     if budget is not None:
         expected.add("budget-exceeded")
@@ -268,9 +271,9 @@ def test_path_options_out_of_range_are_value_errors(world):
 @pytest.mark.parametrize("objects", [False, True])
 def test_a_paths_legs_are_walked_to_their_ends(world_dir, objects):
     """The chain users make: each leg of a path is handed to ``move``, which arrives at its
-    end, on the terrain-only world and with the objects (paths go round buildings); each leg
-    of the exact path has line of sight on the terrain (exact paths ignore objects); waypoints
-    have heights."""
+    end, on the terrain-only world and with the objects (paths go round buildings), at the
+    height ``path_heights`` gives its end; each leg of the exact path has line of sight on the
+    terrain (exact paths ignore objects); waypoints have heights."""
     world = silknav.World.load(world_dir, objects=objects)
     rows = segments(world, 40, 6)
     legs = 0
@@ -281,12 +284,15 @@ def test_a_paths_legs_are_walked_to_their_ends(world_dir, objects):
         except silknav.QueryError:
             continue
         assert exact.length == p.exact_length <= p.length
-        for (ax, az), (bx, bz) in zip(p.waypoints, p.waypoints[1:]):
+        heights = world.path_heights(p)
+        assert len(heights) == len(p.waypoints)
+        for (ax, az), (bx, bz), height in zip(p.waypoints, p.waypoints[1:], heights[1:]):
             walk = world.move(ax, az, bx, bz)
             # The server holds the goal in the start region's frame, in f32: a leg into
             # another region arrives within that rounding of its end.
             assert walk.stop == "arrived", (ax, az, bx, bz, walk)
             assert abs(walk.x - bx) < 1e-3 and abs(walk.z - bz) < 1e-3, (bx, bz, walk)
+            assert walk.height == height, (bx, bz, walk, height)
             legs += 1
         for (ax, az), (bx, bz) in zip(exact.waypoints, exact.waypoints[1:]):
             assert objects or world.los(ax, az, bx, bz)

@@ -540,6 +540,21 @@ silknav_status silknav_path_find_with(const struct silknav_world *world,
                                       const struct silknav_path_options *options,
                                       struct silknav_path *out);
 
+// The height of each waypoint of a path found by `silknav_path_find` (the `heights` of
+// `silknav path --json`): where a walker who walks the legs one by one with `silknav_move`
+// stands there (the start at the height its walk starts at, every other waypoint at the
+// height the walk of the leg before it arrives at). `out[k]` receives waypoint `k`'s
+// height, NaN where there is none. `SILKNAV_OK`, or `SILKNAV_NO` for a result without a path
+// (nothing written).
+//
+// # Safety
+// `world` is NULL or a live handle; `path` is NULL or points to a `silknav_path` filled by
+// `silknav_path_find` or `silknav_paths` and not freed; `out` is NULL or points to
+// `path->count` writable `float`s.
+silknav_status silknav_path_heights(const struct silknav_world *world,
+                                    const struct silknav_path *path,
+                                    float *out);
+
 // Frees a path's waypoints and leaves `*path` an empty result (`waypoints` NULL, `count`
 // 0), so that freeing it again does nothing. NULL is allowed.
 //

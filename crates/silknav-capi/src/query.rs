@@ -7,7 +7,7 @@ use crate::world::silknav_world;
 use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveStop, RayError, Snap};
-use silknav::{CellRef, PathError, PathOptions, PathScratch, WorldPath};
+use silknav::{CellRef, PathError, PathOptions, PathScratch, Position, WorldPath};
 
 /// Why an answer is "no", in the results' `reason` fields; `silknav_reason_word` gives the
 /// command line's word for each.
@@ -869,6 +869,54 @@ pub unsafe extern "C" fn silknav_path_find_with(
         let status = yes_if(found.is_ok());
         out.write(silknav_path::new(found));
         Ok(status)
+    })
+}
+
+/// The height of each waypoint of a path found by `silknav_path_find` (the `heights` of
+/// `silknav path --json`): where a walker who walks the legs one by one with `silknav_move`
+/// stands there (the start at the height its walk starts at, every other waypoint at the
+/// height the walk of the leg before it arrives at). `out[k]` receives waypoint `k`'s
+/// height, NaN where there is none. `SILKNAV_OK`, or `SILKNAV_NO` for a result without a path
+/// (nothing written).
+///
+/// # Safety
+/// `world` is NULL or a live handle; `path` is NULL or points to a `silknav_path` filled by
+/// `silknav_path_find` or `silknav_paths` and not freed; `out` is NULL or points to
+/// `path->count` writable `float`s.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_path_heights(
+    world: *const silknav_world,
+    path: *const silknav_path,
+    out: *mut f32,
+) -> silknav_status {
+    guard(|| {
+        // SAFETY: the caller's promise on `world`.
+        let world = unsafe { world_of(world) }?;
+        // SAFETY: the caller's promise on `path`.
+        let path = unsafe { pointers::shared(path, "path") }?;
+        if path.count == 0 {
+            return Ok(SILKNAV_NO);
+        }
+        let count = path.count;
+        // SAFETY: `2 * count` doubles filled by silknav, by the caller's promise.
+        let flat = unsafe { pointers::array(path.waypoints, 2 * count, "path->waypoints") }?;
+        // SAFETY: the caller's promise on `out`.
+        let out = unsafe { pointers::array_mut(out, count, "out") }?;
+        let waypoints = flat
+            .chunks_exact(2)
+            .map(|p| Position::from_world(p[0], p[1]))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| Failure::argument("a waypoint lies outside the terrain id space"))?;
+        let found = WorldPath {
+            waypoints,
+            length: path.length,
+            exact_length: path.exact_length,
+            exact: false,
+        };
+        for (o, h) in out.iter_mut().zip(world.path_heights(&found)) {
+            *o = h.unwrap_or(f32::NAN);
+        }
+        Ok(SILKNAV_OK)
     })
 }
 

@@ -373,11 +373,29 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
                 for (pair, w) in flat.chunks_exact(2).zip(&p.waypoints) {
                     assert_eq!(pair, [w.world_x(), w.world_z()]);
                 }
+                // The waypoints' heights: the library's, NaN for none.
+                let mut heights = vec![-1.0f32; path.count];
+                // SAFETY: a live handle, a filled path and `count` writable floats.
+                let status = unsafe { silknav_path_heights(w.handle, &path, heights.as_mut_ptr()) };
+                assert_eq!(status, SILKNAV_OK);
+                let expected: Vec<u32> = w
+                    .world
+                    .path_heights(&p)
+                    .iter()
+                    .map(|h| h.unwrap_or(f32::NAN).to_bits())
+                    .collect();
+                assert_eq!(
+                    heights.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
+                    expected
+                );
                 kinds.insert("path");
             }
             Err(e) => {
                 assert_eq!((status, word(path.reason)), (SILKNAV_NO, e.word()));
                 assert!(path.waypoints.is_null() && path.count == 0);
+                // SAFETY: a live handle and a result without a path (nothing is written).
+                let status = unsafe { silknav_path_heights(w.handle, &path, ptr::null_mut()) };
+                assert_eq!(status, SILKNAV_NO);
                 kinds.insert(e.word());
             }
         }

@@ -260,6 +260,10 @@ pub struct Path {
     mode: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     waypoints: Option<Vec<[f64; 2]>>,
+    /// Per waypoint, the height a walker walking the legs with `move` stands at there
+    /// ([`World::path_heights`]; `null` where none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    heights: Option<Vec<Option<f32>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cells: Option<Vec<PathCell>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -272,8 +276,8 @@ struct PathCell {
     cell: u16,
 }
 
-/// The shortest path, with the cells it crosses ([`World::path_cells`]), or why there is
-/// none ([`crate::query::path`]).
+/// The shortest path, with its waypoints' heights ([`World::path_heights`]) and the cells it
+/// crosses ([`World::path_cells`]), or why there is none ([`crate::query::path`]).
 pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
     match answer {
         Ok(p) => Path {
@@ -286,6 +290,7 @@ pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
                     .map(|w| [w.world_x(), w.world_z()])
                     .collect(),
             ),
+            heights: Some(world.path_heights(p)),
             cells: Some(
                 world
                     .path_cells(p)
@@ -303,6 +308,7 @@ pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
             exact_length: None,
             mode: None,
             waypoints: None,
+            heights: None,
             cells: None,
             error: Some(e.word()),
         },

@@ -279,6 +279,9 @@ class World:
         ``unreachable``, ``budget-exceeded``)."""
     def path_cells(self, path: Path) -> List[Cell]:
         """The cells a path passes through, in order."""
+    def path_heights(self, path: Path) -> List[Optional[float]]:
+        """Per waypoint, the height a walker walking the legs with ``move`` stands at there
+        (the start at the height its walk starts at); None where there is none."""
     def prepare_paths(self) -> Dict[str, Any]:
         """Builds the path index now; its ``rects``, ``corners``, ``edges``, ``heap_bytes``
         and ``build_seconds``."""

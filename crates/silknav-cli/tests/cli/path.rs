@@ -244,7 +244,7 @@ fn a_batch_answers_line_by_line() {
 }
 
 #[test]
-fn json_has_the_length_the_waypoints_and_the_cells() {
+fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
     let (dir, _, world) = world();
     let (from, to) = (at(START), at(GOAL));
     let run = run_path(dir.path(), &["--json"], from, to);
@@ -254,7 +254,14 @@ fn json_has_the_length_the_waypoints_and_the_cells() {
     let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
-        ["cells", "exact_length", "length", "mode", "waypoints"],
+        [
+            "cells",
+            "exact_length",
+            "heights",
+            "length",
+            "mode",
+            "waypoints"
+        ],
         "(sorted) {json}"
     );
     assert_eq!(json["length"].as_f64(), Some(path.length), "exact");
@@ -272,6 +279,20 @@ fn json_has_the_length_the_waypoints_and_the_cells() {
         .map(|w| [w.world_x(), w.world_z()])
         .collect();
     assert_eq!(waypoints, expected);
+    // Heights as f32, one per waypoint: the start's is the ground's (no object there), the
+    // others where each leg's walk arrives.
+    let heights: Vec<Option<f32>> = json["heights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_f64().map(|h| h as f32))
+        .collect();
+    assert_eq!(heights, world.path_heights(&path));
+    assert_eq!(heights[0], world.height_at(position(from)));
+    for (leg, h) in path.waypoints.windows(2).zip(&heights[1..]) {
+        let walk = world.move_along(leg[0], leg[1]).unwrap();
+        assert_eq!(Some(walk.height), *h);
+    }
     let cells: Vec<(String, u64)> = json["cells"]
         .as_array()
         .unwrap()
@@ -544,4 +565,31 @@ fn every_leg_of_a_path_arrives_under_move_with_objects() {
     for (leg, answer) in legs.lines().zip(&answers) {
         assert_eq!(answer.split(' ').nth(2), Some("arrived"), "{leg}: {answer}");
     }
+
+    // The heights the JSON answer gives the waypoints are where those walks arrive, and the
+    // start's is where a walk starts (the height `silknav height` gives off objects).
+    let run = silknav_with_stdin(dir.path(), &["path", "g", "--json"], batch.as_bytes());
+    let moved = silknav_with_stdin(dir.path(), &["move", "g", "--json"], legs.as_bytes());
+    let mut walks = moved.stdout.lines();
+    let (mut checked, mut on_objects) = (0, 0);
+    for line in run.stdout.lines() {
+        let answer: serde_json::Value = serde_json::from_str(line).unwrap();
+        let Some(heights) = answer["heights"].as_array() else {
+            continue;
+        };
+        let waypoints = answer["waypoints"].as_array().unwrap();
+        assert_eq!(heights.len(), waypoints.len(), "{line}");
+        for height in &heights[1..] {
+            let walk: serde_json::Value = serde_json::from_str(walks.next().unwrap()).unwrap();
+            assert_eq!(walk["stop"], "arrived");
+            assert_eq!(*height, walk["height"], "{line}: {walk}");
+            checked += 1;
+            on_objects += usize::from(!walk["cell"]["object"].is_null());
+        }
+    }
+    assert_eq!(walks.next(), None, "as many walks as legs");
+    assert!(
+        checked >= 100 && on_objects > 0,
+        "{checked} legs, {on_objects} on objects"
+    );
 }

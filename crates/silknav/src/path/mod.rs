@@ -538,6 +538,28 @@ impl World {
         Ok(exact)
     }
 
+    /// The height of each waypoint of a path, as a walker who walks its legs one by one with
+    /// [`World::move_along`] (what `silknav move` does) stands there: the start at the height
+    /// its walk starts at ([`World::start_height`]), every other waypoint at the height the
+    /// walk of the leg before it arrives at. Where that walk does not arrive (an exact path's
+    /// corner), the height a walk would start at from the waypoint; `None` where there is
+    /// none (a corner on a blocked tile).
+    ///
+    /// On an object's floor it is the object triangle's height; under a bridge deck the walk
+    /// of a leg starts on the deck, as the server's walk without a reference height does.
+    pub fn path_heights(&self, path: &WorldPath) -> Vec<Option<f32>> {
+        let mut out = Vec::with_capacity(path.waypoints.len());
+        out.push(path.waypoints.first().and_then(|&w| self.start_height(w)));
+        for leg in path.waypoints.windows(2) {
+            let walked = match self.move_along(leg[0], leg[1]) {
+                Ok(m) if m.stop == crate::world::MoveStop::Arrived => Some(m.height),
+                _ => None,
+            };
+            out.push(walked.or_else(|| self.start_height(leg[1])));
+        }
+        out
+    }
+
     /// The cells a path passes through, in order (each once per visit). Where a segment runs
     /// exactly along a tile side, the tile on its left is counted.
     pub fn path_cells(&self, path: &WorldPath) -> Vec<CellRef> {

@@ -377,7 +377,7 @@ fn demo_world_experiment() {
 fn walkable_round_objects_on_generated_worlds() {
     let full = MoveOptions::new();
     let mut scratch = PathScratch::new();
-    let (mut paths, mut detoured) = (0, 0);
+    let (mut paths, mut detoured, mut on_objects) = (0, 0, 0);
     for seed in 2..=5 {
         let dir = tempfile_dir(&format!("objects-{seed}"));
         generate(&GenOptions {
@@ -425,11 +425,30 @@ fn walkable_round_objects_on_generated_worlds() {
                     "seed {seed}: {a:?} → {b:?}, leg {leg:?}: {walked:?}"
                 );
             }
+            // Each waypoint's height is a surface there: the terrain's off objects, an
+            // object floor's (the surface nearest that height is itself) on one. A walk ends
+            // a leg from another region in that region's frame, where the height may come
+            // out an ulp or two apart.
+            let heights = world.path_heights(&path);
+            assert_eq!(heights.len(), path.waypoints.len());
+            let near = |a: f32, b: f32| (a - b).abs() <= 1e-5 * (1.0 + a.abs());
+            for (&w, h) in path.waypoints.iter().zip(&heights) {
+                let h = h.expect("a walkable path's waypoints stand somewhere");
+                let surface = match world.cell_at(w) {
+                    Some(c) if c.object.is_some() => {
+                        on_objects += 1;
+                        world.height_at_y(w, h)
+                    }
+                    _ => world.height_at(w),
+                };
+                assert!(near(h, surface.unwrap()), "{w:?}: {h} {surface:?}");
+            }
         }
         std::fs::remove_dir_all(&dir).ok();
     }
-    eprintln!("{paths} paths, about {detoured} with detours");
+    eprintln!("{paths} paths, about {detoured} with detours, {on_objects} waypoints on objects");
     assert!(paths > 150, "{paths}");
+    assert!(on_objects > 0, "some waypoints stand on objects");
 }
 
 /// Whether no walk between `p` and any point within 60 units of it (on a 3-unit lattice set
