@@ -260,9 +260,10 @@ impl PyWorld {
     }
 
     /// The height of each waypoint of a path as a walker who walks its legs one by one with
-    /// `move` stands there: the start at the height its walk starts at, every other waypoint
-    /// at the height the walk of the leg before it arrives at (None where there is none):
-    /// the `heights` of the command line's JSON answer.
+    /// `move`, each from the height the one before arrived at (`y=`), stands there: the
+    /// start at the height a walk starts at without one, every other waypoint at the height
+    /// the walk of the leg before it arrives at (None where there is none): the `heights` of
+    /// the command line's JSON answer.
     fn path_heights(&self, py: Python<'_>, path: &Path) -> PyResult<Vec<Option<f32>>> {
         let path = world_path(path)?;
         Ok(py.detach(|| self.world.path_heights(&path)))

@@ -271,8 +271,9 @@ def test_path_options_out_of_range_are_value_errors(world):
 @pytest.mark.parametrize("objects", [False, True])
 def test_a_paths_legs_are_walked_to_their_ends(world_dir, objects):
     """The chain users make: each leg of a path is handed to ``move``, which arrives at its
-    end, on the terrain-only world and with the objects (paths go round buildings), at the
-    height ``path_heights`` gives its end; each leg of the exact path has line of sight on the
+    end, on the terrain-only world and with the objects (paths go round buildings), started
+    at the height ``path_heights`` gives its start and arriving at the one it gives its end;
+    each leg of the exact path has line of sight on the
     terrain (exact paths ignore objects); waypoints have heights."""
     world = silknav.World.load(world_dir, objects=objects)
     rows = segments(world, 40, 6)
@@ -286,8 +287,10 @@ def test_a_paths_legs_are_walked_to_their_ends(world_dir, objects):
         assert exact.length == p.exact_length <= p.length
         heights = world.path_heights(p)
         assert len(heights) == len(p.waypoints)
-        for (ax, az), (bx, bz), height in zip(p.waypoints, p.waypoints[1:], heights[1:]):
-            walk = world.move(ax, az, bx, bz)
+        for (ax, az), (bx, bz), y, height in zip(
+            p.waypoints, p.waypoints[1:], heights, heights[1:]
+        ):
+            walk = world.move(ax, az, bx, bz, y=y)
             # The server holds the goal in the start region's frame, in f32: a leg into
             # another region arrives within that rounding of its end.
             assert walk.stop == "arrived", (ax, az, bx, bz, walk)

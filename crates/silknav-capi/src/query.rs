@@ -873,9 +873,10 @@ pub unsafe extern "C" fn silknav_path_find_with(
 }
 
 /// The height of each waypoint of a path found by `silknav_path_find` (the `heights` of
-/// `silknav path --json`): where a walker who walks the legs one by one with `silknav_move`
-/// stands there (the start at the height its walk starts at, every other waypoint at the
-/// height the walk of the leg before it arrives at). `out[k]` receives waypoint `k`'s
+/// `silknav path --json`): where a walker who walks the legs one by one with
+/// `silknav_move_with`, each from the height the one before arrived at, stands there (the
+/// start at the height a walk starts at without one, every other waypoint at the height the
+/// walk of the leg before it arrives at). `out[k]` receives waypoint `k`'s
 /// height, NaN where there is none. `SILKNAV_OK`, or `SILKNAV_NO` for a result without a path
 /// (nothing written).
 ///

@@ -260,8 +260,9 @@ pub struct Path {
     mode: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     waypoints: Option<Vec<[f64; 2]>>,
-    /// Per waypoint, the height a walker walking the legs with `move` stands at there
-    /// ([`World::path_heights`]; `null` where none).
+    /// Per waypoint, the height a walker walking the legs with `move`, each from the height
+    /// the one before arrived at, stands at there ([`World::path_heights`]; `null` where
+    /// none).
     #[serde(skip_serializing_if = "Option::is_none")]
     heights: Option<Vec<Option<f32>>>,
     #[serde(skip_serializing_if = "Option::is_none")]

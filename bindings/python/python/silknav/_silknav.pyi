@@ -280,8 +280,8 @@ class World:
     def path_cells(self, path: Path) -> List[Cell]:
         """The cells a path passes through, in order."""
     def path_heights(self, path: Path) -> List[Optional[float]]:
-        """Per waypoint, the height a walker walking the legs with ``move`` stands at there
-        (the start at the height its walk starts at); None where there is none."""
+        """Per waypoint, the height a walker walking the legs with ``move``, each from the
+        height the one before arrived at (``y=``), stands at there; None where none."""
     def prepare_paths(self) -> Dict[str, Any]:
         """Builds the path index now; its ``rects``, ``corners``, ``edges``, ``heap_bytes``
         and ``build_seconds``."""

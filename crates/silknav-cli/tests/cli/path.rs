@@ -280,7 +280,7 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
         .collect();
     assert_eq!(waypoints, expected);
     // Heights as f32, one per waypoint: the start's is the ground's (no object there), the
-    // others where each leg's walk arrives.
+    // others where each leg's walk arrives, started at the height before.
     let heights: Vec<Option<f32>> = json["heights"]
         .as_array()
         .unwrap()
@@ -289,9 +289,11 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
         .collect();
     assert_eq!(heights, world.path_heights(&path));
     assert_eq!(heights[0], world.height_at(position(from)));
-    for (leg, h) in path.waypoints.windows(2).zip(&heights[1..]) {
-        let walk = world.move_along(leg[0], leg[1]).unwrap();
-        assert_eq!(Some(walk.height), *h);
+    for (k, leg) in path.waypoints.windows(2).enumerate() {
+        let walk = world
+            .move_along_y(leg[0], heights[k].unwrap(), leg[1])
+            .unwrap();
+        assert_eq!(Some(walk.height), heights[k + 1]);
     }
     let cells: Vec<(String, u64)> = json["cells"]
         .as_array()
@@ -566,12 +568,12 @@ fn every_leg_of_a_path_arrives_under_move_with_objects() {
         assert_eq!(answer.split(' ').nth(2), Some("arrived"), "{leg}: {answer}");
     }
 
-    // The heights the JSON answer gives the waypoints are where those walks arrive, and the
-    // start's is where a walk starts (the height `silknav height` gives off objects).
+    // The heights the JSON answer gives the waypoints are where the walks of the legs
+    // arrive when each starts at the height the one before arrived at (`--y`, as the
+    // server keeps a walker's height).
     let run = silknav_with_stdin(dir.path(), &["path", "g", "--json"], batch.as_bytes());
-    let moved = silknav_with_stdin(dir.path(), &["move", "g", "--json"], legs.as_bytes());
-    let mut walks = moved.stdout.lines();
-    let (mut checked, mut on_objects) = (0, 0);
+    let mut chained = String::new();
+    let mut expected = Vec::new();
     for line in run.stdout.lines() {
         let answer: serde_json::Value = serde_json::from_str(line).unwrap();
         let Some(heights) = answer["heights"].as_array() else {
@@ -579,15 +581,25 @@ fn every_leg_of_a_path_arrives_under_move_with_objects() {
         };
         let waypoints = answer["waypoints"].as_array().unwrap();
         assert_eq!(heights.len(), waypoints.len(), "{line}");
-        for height in &heights[1..] {
-            let walk: serde_json::Value = serde_json::from_str(walks.next().unwrap()).unwrap();
-            assert_eq!(walk["stop"], "arrived");
-            assert_eq!(*height, walk["height"], "{line}: {walk}");
-            checked += 1;
-            on_objects += usize::from(!walk["cell"]["object"].is_null());
+        for (k, leg) in waypoints.windows(2).enumerate() {
+            chained += &format!(
+                "{} {} {} {} {}\n",
+                leg[0][0], leg[0][1], leg[1][0], leg[1][1], heights[k]
+            );
+            expected.push(heights[k + 1].clone());
         }
     }
-    assert_eq!(walks.next(), None, "as many walks as legs");
+    let moved = silknav_with_stdin(dir.path(), &["move", "g", "--json"], chained.as_bytes());
+    assert_eq!(moved.code, 0, "{}", moved.stderr);
+    let (mut checked, mut on_objects) = (0, 0);
+    for ((leg, answer), height) in chained.lines().zip(moved.stdout.lines()).zip(&expected) {
+        let walk: serde_json::Value = serde_json::from_str(answer).unwrap();
+        assert_eq!(walk["stop"], "arrived", "{leg}: {walk}");
+        assert_eq!(walk["height"], *height, "{leg}: {walk}");
+        checked += 1;
+        on_objects += usize::from(!walk["cell"]["object"].is_null());
+    }
+    assert_eq!(checked, expected.len(), "as many walks as legs");
     assert!(
         checked >= 100 && on_objects > 0,
         "{checked} legs, {on_objects} on objects"

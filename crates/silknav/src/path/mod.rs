@@ -539,23 +539,29 @@ impl World {
     }
 
     /// The height of each waypoint of a path, as a walker who walks its legs one by one with
-    /// [`World::move_along`] (what `silknav move` does) stands there: the start at the height
-    /// its walk starts at ([`World::start_height`]), every other waypoint at the height the
-    /// walk of the leg before it arrives at. Where that walk does not arrive (an exact path's
-    /// corner), the height a walk would start at from the waypoint; `None` where there is
-    /// none (a corner on a blocked tile).
+    /// [`World::move_along_y`], each from the height the leg before it arrived at (the game
+    /// server keeps a walker's height, and picks the floor nearest it), stands there: the
+    /// start at the height a walk starts at without one ([`World::start_height`]: the
+    /// highest object floor, else the terrain), every other waypoint at the height the walk
+    /// of the leg before it arrives at. Where that walk does not arrive (an exact path's
+    /// corner), the surface there nearest the height before ([`World::height_at_y`]); `None`
+    /// where there is none, and the next leg then starts as the first.
     ///
-    /// On an object's floor it is the object triangle's height; under a bridge deck the walk
-    /// of a leg starts on the deck, as the server's walk without a reference height does.
+    /// On an object's floor it is the object triangle's height; a path under a bridge deck
+    /// stays on the ground below, as the walker does.
     pub fn path_heights(&self, path: &WorldPath) -> Vec<Option<f32>> {
-        let mut out = Vec::with_capacity(path.waypoints.len());
+        let mut out: Vec<Option<f32>> = Vec::with_capacity(path.waypoints.len());
         out.push(path.waypoints.first().and_then(|&w| self.start_height(w)));
         for leg in path.waypoints.windows(2) {
-            let walked = match self.move_along(leg[0], leg[1]) {
-                Ok(m) if m.stop == crate::world::MoveStop::Arrived => Some(m.height),
-                _ => None,
+            let before = *out.last().expect("the start is there");
+            let height = match before {
+                Some(y) => match self.move_along_y(leg[0], y, leg[1]) {
+                    Ok(m) if m.stop == crate::world::MoveStop::Arrived => Some(m.height),
+                    _ => self.height_at_y(leg[1], y),
+                },
+                None => self.start_height(leg[1]),
             };
-            out.push(walked.or_else(|| self.start_height(leg[1])));
+            out.push(height);
         }
         out
     }

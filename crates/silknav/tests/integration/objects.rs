@@ -5,6 +5,7 @@
 
 use silknav::objects::resolve::{ObjectProblem, ObjectResolver};
 use silknav::objects::{InstanceKey, ObjectCellRef};
+use silknav::world::MoveStop;
 use silknav::{LoadFindingKind, LoadOptions, Position, World};
 use silknav_testkit::object_oracle::{ObjectOracle, OracleRay, Placed};
 use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
@@ -784,4 +785,53 @@ impl NoneOrObject for Option<silknav::CellRef> {
     fn is_none_or_object(&self) -> bool {
         self.map_or(true, |c| c.object.is_some())
     }
+}
+
+/// A path that passes under a bridge deck keeps the ground's height there: each leg is walked
+/// from the height the one before arrived at, as the server keeps a walker's height, so the
+/// leg that starts under the deck starts on the ground, not on the deck above.
+#[test]
+fn path_heights_stay_on_the_ground_under_a_bridge() {
+    let (_dir, _files, world) = world();
+    let local = |x: f64, z: f64| Position::new(WEST, x as f32, z as f32);
+    // Bridge 4 at (1200, 1200), yaw 1.9: across its middle, from one side to the other.
+    let (c, s) = (1.9f64.cos(), 1.9f64.sin());
+    let (mx, mz) = (1200.0 + 300.0 * c - 40.0 * s, 1200.0 + 300.0 * s + 40.0 * c);
+    let mid = local(mx, mz);
+    let side = |t: f64| local(mx - t * s, mz + t * c);
+    let (a, b) = (side(-120.0), side(120.0));
+    assert!(
+        world.cell_at(mid).unwrap().object.is_some(),
+        "the deck is over mid"
+    );
+    for p in [a, b] {
+        assert!(
+            world.cell_at(p).unwrap().object.is_none(),
+            "{p} is off the bridge"
+        );
+    }
+    let path = silknav::WorldPath {
+        waypoints: vec![a, mid, b],
+        length: 240.0,
+        exact_length: 240.0,
+        exact: false,
+    };
+    let heights = world.path_heights(&path);
+    let ground: Vec<f32> = path
+        .waypoints
+        .iter()
+        .map(|&p| world.height_at(p).unwrap())
+        .collect();
+    assert_eq!(heights, ground.iter().map(|&g| Some(g)).collect::<Vec<_>>());
+    // Each leg, started at the height before, arrives; the deck is far above.
+    for (k, leg) in path.waypoints.windows(2).enumerate() {
+        let walk = world.move_along_y(leg[0], ground[k], leg[1]).unwrap();
+        assert_eq!(walk.stop, MoveStop::Arrived, "leg {k}");
+        assert!(walk.cell.object.is_none(), "leg {k} walks on the ground");
+    }
+    let deck = world.start_height(mid).unwrap();
+    assert!(
+        deck > ground[1] + 30.0,
+        "a walk from mid without a height starts on the deck"
+    );
 }
