@@ -337,8 +337,16 @@ fn demo_world_experiment() {
                 }
             };
             paths += 1;
-            for leg in path.waypoints.windows(2) {
-                for (walk, o) in [("full", &full), ("terrain", &terrain)] {
+            let heights = world.path_heights(&path);
+            for (k, leg) in path.waypoints.windows(2).enumerate() {
+                // The full walk from the highest floor, from the height the leg before
+                // arrived at (`move --y`, the walker the heights describe), and on the terrain.
+                let chained = MoveOptions::new().with_start_y(heights[k].unwrap_or(0.0));
+                for (walk, o) in [
+                    ("full", &full),
+                    ("chained", &chained),
+                    ("terrain", &terrain),
+                ] {
                     let word = match world.move_with(leg[0], leg[1], o) {
                         Ok(m) => m.stop.word().to_owned(),
                         Err(e) => e.word().to_owned(),
@@ -361,6 +369,7 @@ fn demo_world_experiment() {
         };
         if mode == "walkable" {
             assert_eq!(failed("full"), 0, "{counts:?}");
+            assert_eq!(failed("chained"), 0, "{counts:?}");
         } else {
             assert!(failed("terrain") > 100, "{counts:?}");
         }
@@ -431,6 +440,16 @@ fn walkable_round_objects_on_generated_worlds() {
             // out an ulp or two apart.
             let heights = world.path_heights(&path);
             assert_eq!(heights.len(), path.waypoints.len());
+            // Walked from the height the leg before arrived at (`move --y`), each leg arrives
+            // too, at the next waypoint's height.
+            for (k, leg) in path.waypoints.windows(2).enumerate() {
+                let walked = world.move_along_y(leg[0], heights[k].unwrap(), leg[1]);
+                assert!(
+                    matches!(walked, Ok(m) if m.stop == MoveStop::Arrived && Some(m.height) == heights[k + 1]),
+                    "seed {seed}: {a:?} → {b:?}, leg {leg:?} from {:?}: {walked:?}",
+                    heights[k]
+                );
+            }
             let near = |a: f32, b: f32| (a - b).abs() <= 1e-5 * (1.0 + a.abs());
             for (&w, h) in path.waypoints.iter().zip(&heights) {
                 let h = h.expect("a walkable path's waypoints stand somewhere");
