@@ -16,9 +16,10 @@
 //!   that one has a cell;
 //! - a path starts and ends at the points asked, its length is the sum of its legs and at least
 //!   the straight distance, each of its exact legs has line of sight, each leg of the default
-//!   (walkable) path is walked to its end by `move_along`, where an exact path exists the
-//!   walkable one is never refused as not walkable, and where the straight segment has line
-//!   of sight the exact length is the straight distance;
+//!   (walkable) path is walked to its end by `move_along`, and by `move_along_y` from the
+//!   height the leg before arrived at, to the height `path_heights` gives its end; where an
+//!   exact path exists the walkable one is never refused as not walkable, and where the
+//!   straight segment has line of sight the exact length is the straight distance;
 //! - for one query in four (kind bits 6 and 7 set), a walker of radius 2.5, 10, 20 or 35 (kind
 //!   bits 2 and 3): its path is never shorter than the point's, and its walkable form's legs
 //!   arrive under `move_along`;
@@ -214,11 +215,22 @@ pub fn check(data: &[u8]) {
                 exact.is_ok(),
                 "a walkable path where no exact one: {path:?}"
             );
-            for leg in path.waypoints.windows(2) {
+            let heights = world.path_heights(&path);
+            assert_eq!(heights.len(), path.waypoints.len());
+            for (k, leg) in path.waypoints.windows(2).enumerate() {
                 let walk = world.move_along(leg[0], leg[1]);
                 assert!(
                     matches!(walk, Ok(m) if m.stop == MoveStop::Arrived),
                     "leg {leg:?} of {a:?} -> {b:?}: {walk:?}"
+                );
+                // From the height the leg before arrived at: the same walk, to the height
+                // the path gives the leg's end.
+                let y = heights[k].expect("a walkable path's waypoints stand somewhere");
+                let chained = world.move_along_y(leg[0], y, leg[1]);
+                assert!(
+                    matches!(chained, Ok(m) if m.stop == MoveStop::Arrived
+                        && Some(m.height) == heights[k + 1]),
+                    "leg {leg:?} of {a:?} -> {b:?} from {y}: {chained:?}, heights {heights:?}"
                 );
             }
         }
