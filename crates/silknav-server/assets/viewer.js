@@ -201,11 +201,13 @@
       drawing = { kind: "path", points: json.waypoints, hit: null };
       line.innerHTML = `<b>${fmt(json.length)}</b> units, ${json.waypoints.length} waypoints`;
       const list = document.createElement("ol");
-      for (const [x, z] of json.waypoints) {
+      json.waypoints.forEach(([x, z], k) => {
         const item = document.createElement("li");
-        item.textContent = `${fmt(x)}, ${fmt(z)}`;
+        // The height a walker walking the legs with move stands at there.
+        const height = json.heights[k];
+        item.textContent = `${fmt(x)}, ${fmt(z)}` + (height === null ? "" : `, height ${fmt(height)}`);
         list.append(item);
-      }
+      });
       result.append(list);
     } else {
       result.dataset.clear = String(json.clear);

@@ -299,6 +299,20 @@ async fn check_viewer(client: &Client, addr: SocketAddr, world: &World) {
     assert_eq!(Some(length), api["length"].as_f64(), "{api}");
     let items = client.find_all(Locator::Css("#result li")).await.unwrap();
     assert_eq!(items.len(), api["waypoints"].as_array().unwrap().len());
+    // Each waypoint is listed with its height, where it has one.
+    let heights = api["heights"].as_array().unwrap();
+    for (item, height) in items.iter().zip(heights) {
+        let text = item.text().await.unwrap();
+        let shown = text
+            .split_once(", height ")
+            .map(|(_, h)| h.parse::<f64>().unwrap());
+        match height.as_f64() {
+            // Rounded to three decimals.
+            Some(h) => assert!(shown.is_some_and(|s| (s - h).abs() <= 5e-4), "{text}: {h}"),
+            None => assert_eq!(shown, None, "{text}"),
+        }
+    }
+    assert!(heights.iter().any(|h| !h.is_null()), "{api}");
     // The line is drawn: the middle of its first leg has the path's colour.
     let w = &api["waypoints"];
     let mid = [
