@@ -562,8 +562,6 @@ impl World {
         })
     }
 
-    /// The surface a walk starts on: by reference height, or the one [`World::cell_at`]
-    /// picks, at its height; `None` when it has no cell.
     /// The height [`World::move_along`] starts a walk at: the highest object triangle under
     /// the point (of those its tile's cell lists), else the terrain's; `None` where no walk
     /// starts (a blocked tile without an object, outside the loaded regions).
@@ -572,6 +570,8 @@ impl World {
         self.start_surface(from, None).map(|r| r.y)
     }
 
+    /// The surface a walk starts on: by reference height, or the one [`World::cell_at`]
+    /// picks, at its height; `None` when it has no cell.
     fn start_surface(&self, from: Position, y: Option<f32>) -> Option<Resolved> {
         let r = match y {
             Some(y) if y.is_finite() => self.find_nav_cell(from, y)?,
