@@ -373,6 +373,8 @@ impl PathIndexFile {
         index.seen_start = view.array(SEEN_START)?;
         index.seen = view.array(SEEN)?;
         check(&index, &view)?;
+        // Made, not stored: it is small and quick to make where it is kept at all.
+        index.table = super::table::CornerTable::build(&index).map(Arc::new);
         index.file = Some((file, Duration::ZERO));
         Ok(PathIndexFile {
             index,

@@ -11,6 +11,7 @@
 
 use super::array::{Array, FileBytes};
 use super::graph;
+use super::table::CornerTable;
 use crate::world::raycast::Grid;
 use crate::world::region::Region;
 use crate::world::World;
@@ -19,6 +20,7 @@ use jmxv::nvm::{HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
 use rayon::prelude::*;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Tiles per region side, as a signed global coordinate step.
@@ -167,6 +169,9 @@ pub(crate) struct PathIndex {
     /// worlds where that would take too much memory).
     pub seen_start: Array<u32>,
     pub seen: Array<graph::Seen>,
+    /// The shortest distance between every two corners, for small indexes
+    /// ([`super::table`]): made, never stored in a file.
+    pub table: Option<Arc<CornerTable>>,
     /// How long the build took (for a loaded index, the build that wrote the file).
     pub build_time: Duration,
     /// The file the arrays are views of, when loaded from one, and how long loading took.
@@ -380,6 +385,7 @@ impl PathIndex {
         index.edges = edges.into();
         index.seen_start = seen_start.into();
         index.seen = seen.into();
+        index.table = CornerTable::build(&index).map(Arc::new);
         index.build_time = started.elapsed();
         index
     }
@@ -441,6 +447,7 @@ impl PathIndex {
             + self.edges.heap_bytes()
             + self.seen_start.heap_bytes()
             + self.seen.heap_bytes()
+            + self.table.as_ref().map_or(0, |t| t.heap_bytes())
     }
 }
 

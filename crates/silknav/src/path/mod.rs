@@ -115,6 +115,16 @@
 //!    records only for the corners the search expands (a bisection: they are sorted by
 //!    corner). Without records, two scans link both ends. Start and goal in different
 //!    components are answered without a search.
+//! 3. **Corner table** (small indexes only: corners × (edges + corners) at most a million,
+//!    about 10 ms to make; `table`): the shortest graph distance between every two
+//!    corners and the corner before the last on that path, by one Dijkstra search per corner
+//!    (10 MB at most, made with the index and again when an index file is read, never
+//!    stored). A query there links both ends by their records and takes the least
+//!    `|s a| + D(a, b) + |b t|` over the corners `a` and `b` they link to: each piece of a
+//!    shortest path is a shortest path, so that least sum is the optimum, and no search runs.
+//!    The corners the answer turns at count as expanded against a budget
+//!    ([`PathScratch::with_budget`]). On open ground with many records the table does not
+//!    pay (the links cost more than the search saves), which is one reason for the limits.
 //!
 //! Every geometric decision is an exact orientation test ([`crate::geometry`]) on grid points
 //! (exact in f64) and the query points, so grazing a corner or running along a wall is decided
@@ -141,6 +151,7 @@ mod graph;
 pub(crate) mod index;
 pub mod radius;
 mod search;
+mod table;
 mod visibility;
 pub(crate) mod walkable;
 
@@ -333,6 +344,9 @@ pub struct PathIndexStats {
     /// "Seen by" records kept (none for worlds where they would take too much memory: then
     /// each query scans from its start and goal).
     pub seen_records: usize,
+    /// Whether the index has a table of the shortest distance between every two corners
+    /// (small worlds only; see the module docs), so that its paths need no search.
+    pub corner_table: bool,
     /// Heap bytes of the index (for a loaded index, the file's bytes it is read in place from).
     pub heap_bytes: usize,
     /// Wall-clock time the build took (for a loaded index, the build that wrote the file).
@@ -350,6 +364,7 @@ impl PathIndexStats {
             corners: index.corners.len(),
             edges: index.edges.len(),
             seen_records: index.seen.len(),
+            corner_table: index.table.is_some(),
             heap_bytes: index.heap_bytes(),
             build_time: index.build_time,
             load_time: index.file.as_ref().map(|(_, t)| *t),

@@ -11,6 +11,7 @@
 //! final when it is expanded.
 
 use super::index::{direction_class, Corner, PathIndex, NONE};
+use super::table::CornerTable;
 use super::visibility::{sees, sees_point, Cone, ScanScratch, Target};
 use super::PathError;
 use crate::world::raycast::{cell_coordinate, Grid};
@@ -35,8 +36,12 @@ pub(crate) struct Search {
     generation: u32,
     nodes: Vec<Node>,
     goal_seen: Vec<u32>,
+    start_seen: Vec<u32>,
     heap: BinaryHeap<Entry>,
     stack: ScanScratch,
+    /// The corners the start and the goal link to, with their distances ([`Search::by_table`]).
+    start_links: Vec<(u32, f64)>,
+    goal_links: Vec<(u32, f64)>,
     pub corners: Vec<u32>,
 }
 
@@ -188,6 +193,40 @@ fn in_sight_of(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> 
     })
 }
 
+/// Appends to `out` each corner `end` links to by the "seen by" records of its rectangles,
+/// with its distance from `end`, once each: the corners whose recorded cones hold the point,
+/// whose taut directions include the leg's, and that [`refuses`] lets link. `marks[c]` is set
+/// to `generation` when corner `c` is linked.
+fn links(
+    index: &PathIndex,
+    ground: &Grid<'_>,
+    end: &Endpoint,
+    generation: u32,
+    marks: &mut [u32],
+    out: &mut Vec<(u32, f64)>,
+) {
+    let point = end.point;
+    for &rect in end.roots() {
+        for seen in index.seen_by(rect) {
+            let c = seen.corner;
+            let mark = &mut marks[c as usize];
+            if *mark == generation {
+                continue;
+            }
+            let corner = &index.corners[c as usize];
+            let p = corner.point();
+            let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
+            if (whole || seen.cone().holds(p, point))
+                && taut_towards(corner.taut_mask, p, point)
+                && !refuses(index, ground, end, c)
+            {
+                *mark = generation;
+                out.push((c, distance(point, p)));
+            }
+        }
+    }
+}
+
 /// Euclidean distance (coordinates stay far below the range where squaring overflows).
 #[inline]
 pub(crate) fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
@@ -200,12 +239,14 @@ impl Search {
         if self.nodes.len() < corners {
             self.nodes = vec![Node::default(); corners];
             self.goal_seen = vec![0; corners];
+            self.start_seen = vec![0; corners];
             self.generation = 0;
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.nodes.fill(Node::default());
             self.goal_seen.fill(0);
+            self.start_seen.fill(0);
             self.generation = 1;
         }
         self.heap.clear();
@@ -239,6 +280,11 @@ impl Search {
             self.corners.clear();
             return Ok(distance(start.point, goal.point));
         }
+        if let Some(table) = &index.table {
+            if let Some(answer) = self.by_table(index, ground, table, start, goal, budget) {
+                return answer;
+            }
+        }
         let records =
             |end: &Endpoint| -> usize { end.roots().iter().map(|&r| index.seen_by(r).len()).sum() };
         if records(goal) < records(start) {
@@ -248,6 +294,73 @@ impl Search {
         } else {
             self.run_from(index, ground, start, goal, budget)
         }
+    }
+
+    /// [`Search::run`] by the corner table: the least `|s a| + D(a, b) + |b t|` over the
+    /// corners `a` the start links to and `b` the goal links to (linked as the search links
+    /// them), after the straight segment is ruled out. The corners the path turns at count as
+    /// expanded against the budget (a search expands at least those). `None` when the table
+    /// cannot give the path's corners (never for a table this silknav made; the search then
+    /// answers).
+    fn by_table(
+        &mut self,
+        index: &PathIndex,
+        ground: &Grid<'_>,
+        table: &CornerTable,
+        start: &Endpoint,
+        goal: &Endpoint,
+        budget: usize,
+    ) -> Option<Result<f64, PathError>> {
+        self.prepare(index.corners.len());
+        let generation = self.generation;
+        let Search {
+            start_seen,
+            goal_seen,
+            start_links,
+            goal_links,
+            corners,
+            ..
+        } = self;
+        start_links.clear();
+        goal_links.clear();
+        links(index, ground, start, generation, start_seen, start_links);
+        links(index, ground, goal, generation, goal_seen, goal_links);
+        let t = goal.point;
+        // No path through `a` is shorter than `|s a|` plus the straight line from `a` to the
+        // goal: the corner with the lowest such bound goes first, so that the best is found
+        // early and the bound rules out most of the others.
+        let bound = |&(a, to_a): &(u32, f64)| to_a + distance(index.corners[a as usize].point(), t);
+        if let Some(first) = (0..start_links.len())
+            .min_by(|&i, &j| bound(&start_links[i]).total_cmp(&bound(&start_links[j])))
+        {
+            start_links.swap(0, first);
+        }
+        let mut best = (f64::INFINITY, NONE, NONE);
+        for link in start_links.iter() {
+            let (a, to_a) = *link;
+            if bound(link) >= best.0 {
+                continue;
+            }
+            let row = table.row(a);
+            for &(b, from_b) in goal_links.iter() {
+                let through = to_a + row[b as usize] + from_b;
+                if through < best.0 {
+                    best = (through, a, b);
+                }
+            }
+        }
+        let (length, a, b) = best;
+        if a == NONE {
+            return Some(Err(PathError::Unreachable));
+        }
+        if !table.corners_between(a, b, corners) {
+            return None;
+        }
+        if corners.len() > budget {
+            corners.clear();
+            return Some(Err(PathError::BudgetExceeded));
+        }
+        Some(Ok(length))
     }
 
     /// [`Search::run`] from `start`.

@@ -536,3 +536,134 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
         assert_eq!(world.line_of_sight(leg[0], leg[1]), Ok(true));
     }
 }
+
+/// The corner table's answers are the search's: on every test world with at most 3,000
+/// corners (generated worlds, Moving AI maps, single regions with thin walls), random queries (a third of the ends
+/// on grid lines) get the same length with the table and without it, and the table's path is
+/// a path: each leg in sight, its length the one answered.
+#[test]
+fn the_corner_table_answers_what_the_search_answers() {
+    use super::search::{endpoint, Search};
+    use crate::world::raycast::Grid;
+    let mut worlds = experiment_worlds();
+    let region = silknav_testkit::TEST_REGION;
+    for (modulus, every) in [(29, 3), (13, 2), (41, 4), (17, 5), (7, 2)] {
+        let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
+            (x * 7 + z * 3) % modulus == 0 || (30..34).contains(&x) && (30..60).contains(&z)
+        });
+        for (k, e) in mesh
+            .internal_edges
+            .iter_mut()
+            .filter(|e| e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX)
+            .enumerate()
+        {
+            if k % every == 0 {
+                e.flag |= EDGE_BLOCKED;
+            }
+        }
+        worlds.push((
+            format!("mask {modulus}, walls {every}"),
+            World::from_navmeshes([(region, &mesh)]),
+        ));
+    }
+    let mut rng = crate::rng::SplitMix64::new(41);
+    let (mut with_table, mut turning) = (0, 0);
+    for (name, world) in &worlds {
+        // Tables for worlds above the size limit too, for the thin walls.
+        let mut plain = world.path_index().clone();
+        if plain.corners.len() > 3000 {
+            continue;
+        }
+        with_table += 1;
+        plain.table = None;
+        let mut with = plain.clone();
+        with.table = Some(std::sync::Arc::new(super::table::CornerTable::make(&plain)));
+        let index = &with;
+        let ground = Grid::global(world);
+        let (mut by_table, mut by_search) = (Search::default(), Search::default());
+        let points = random_points(world, &mut rng, 600);
+        for pair in points.chunks_exact(2) {
+            let (s, t) = (
+                [pair[0].world_x(), pair[0].world_z()],
+                [pair[1].world_x(), pair[1].world_z()],
+            );
+            let (Some(start), Some(goal)) =
+                (endpoint(index, &ground, s), endpoint(index, &ground, t))
+            else {
+                continue;
+            };
+            let connected = start.roots().iter().any(|&a| {
+                goal.roots()
+                    .iter()
+                    .any(|&b| index.component[a as usize] == index.component[b as usize])
+            });
+            if !connected {
+                continue;
+            }
+            let got = by_table.run(index, &ground, &start, &goal, usize::MAX);
+            let want = by_search.run(&plain, &ground, &start, &goal, usize::MAX);
+            let label = format!("{name}: {s:?} → {t:?}");
+            match (got, want) {
+                (Ok(a), Ok(b)) => {
+                    assert!((a - b).abs() <= 1e-9 * b.max(1.0), "{label}: {a} vs {b}")
+                }
+                (got, want) => assert_eq!(got, want, "{label}"),
+            }
+            if by_table.corners.is_empty() {
+                continue;
+            }
+            turning += 1;
+            let mut polyline = vec![s];
+            polyline.extend(
+                by_table
+                    .corners
+                    .iter()
+                    .map(|&c| index.corners[c as usize].point()),
+            );
+            polyline.push(t);
+            let length: f64 = polyline
+                .windows(2)
+                .map(|l| super::search::distance(l[0], l[1]))
+                .sum();
+            let b = by_search
+                .run(&plain, &ground, &start, &goal, usize::MAX)
+                .unwrap();
+            assert!(
+                (length - b).abs() <= 1e-9 * b.max(1.0),
+                "{label}: {length} vs {b}"
+            );
+            for leg in polyline.windows(2) {
+                let (a, b) = (
+                    Position::from_world(leg[0][0], leg[0][1]).unwrap(),
+                    Position::from_world(leg[1][0], leg[1][1]).unwrap(),
+                );
+                assert_eq!(world.line_of_sight(a, b), Ok(true), "{label}: leg {leg:?}");
+            }
+            // The budget counts the corners turned at.
+            let mut tight = Search::default();
+            assert_eq!(
+                tight.run(index, &ground, &start, &goal, by_table.corners.len() - 1),
+                Err(PathError::BudgetExceeded),
+                "{label}"
+            );
+        }
+    }
+    assert!(with_table >= 12, "{with_table} worlds with a table");
+    assert!(turning > 2000, "{turning} paths that turn");
+    // The worlds' own indexes keep a table by its size limit.
+    for (name, world) in &worlds {
+        let index = world.path_index();
+        let work = index.corners.len() * (index.edges.len() + index.corners.len());
+        assert_eq!(
+            index.table.is_some(),
+            work <= super::table::MAX_WORK,
+            "{name}"
+        );
+        if ["arena.map", "maze512-32-9.map", "rmtst01.map"].contains(&name.as_str()) {
+            assert!(index.table.is_some(), "{name}");
+        }
+        if name == "random512-25-0.map" {
+            assert!(index.table.is_none(), "{name}");
+        }
+    }
+}

@@ -99,6 +99,9 @@ fn built_in_parallel_loaded_from_the_file_and_built_on_one_thread_answer_the_sam
     let stats = loaded.prepare_paths();
     assert!(stats.load_time.is_some(), "{stats:?}");
     assert_eq!(stats.edges, parallel.prepare_paths().edges);
+    // The corner table is made again on reading (it is not in the file).
+    assert!(stats.corner_table, "{stats:?}");
+    assert!(parallel.prepare_paths().corner_table);
 
     let single = pool(1).install(|| {
         let world = terrain(root.path(), PathIndexUse::Skip);
