@@ -35,7 +35,11 @@ fn orient_near_degenerate(a: [f64; 2], b: [f64; 2], c: [f64; 2], det: f64) -> f6
     // difference, product and the determinant were exact.
     if [a, b, c]
         .iter()
-        .all(|p| p.iter().all(|&v| v == v.trunc() && v.abs() < SMALL))
+        // (A cast, not `trunc`, which is a library call on the baseline x86-64 target.)
+        .all(|p| {
+            p.iter()
+                .all(|&v| v.abs() < SMALL && v == f64::from(v as i32))
+        })
     {
         return det;
     }

@@ -39,9 +39,9 @@ pub(crate) struct Search {
     start_seen: Vec<u32>,
     heap: BinaryHeap<Entry>,
     stack: ScanScratch,
-    /// The corners the start and the goal link to, with their distances ([`Search::by_table`]).
-    start_links: Vec<(u32, f64)>,
-    goal_links: Vec<(u32, f64)>,
+    /// The corners the start and the goal link to ([`Search::by_table`]).
+    start_links: Vec<Link>,
+    goal_links: Vec<Link>,
     pub corners: Vec<u32>,
 }
 
@@ -193,17 +193,26 @@ fn in_sight_of(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> 
     })
 }
 
-/// Appends to `out` each corner `end` links to by the "seen by" records of its rectangles,
-/// with its distance from `end`, once each: the corners whose recorded cones hold the point,
-/// whose taut directions include the leg's, and that [`refuses`] lets link. `marks[c]` is set
-/// to `generation` when corner `c` is linked.
+/// A corner an end of a path links to ([`Search::by_table`]).
+#[derive(Debug, Clone, Copy)]
+struct Link {
+    corner: u32,
+    /// From the end to the corner.
+    distance: f64,
+    /// Whether [`refuses`] is still to be asked (a link along a grid line through the end).
+    unchecked: bool,
+}
+
+/// Appends to `out` each corner `end` may link to by the "seen by" records of its rectangles,
+/// once each: the corners whose recorded cones hold the point and whose taut directions
+/// include the leg's; [`refuses`] is left to be asked. `marks[c]` is set to `generation` when
+/// corner `c` is linked.
 fn links(
     index: &PathIndex,
-    ground: &Grid<'_>,
     end: &Endpoint,
     generation: u32,
     marks: &mut [u32],
-    out: &mut Vec<(u32, f64)>,
+    out: &mut Vec<Link>,
 ) {
     let point = end.point;
     for &rect in end.roots() {
@@ -216,12 +225,13 @@ fn links(
             let corner = &index.corners[c as usize];
             let p = corner.point();
             let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
-            if (whole || seen.cone().holds(p, point))
-                && taut_towards(corner.taut_mask, p, point)
-                && !refuses(index, ground, end, c)
-            {
+            if (whole || seen.cone().holds(p, point)) && taut_towards(corner.taut_mask, p, point) {
                 *mark = generation;
-                out.push((c, distance(point, p)));
+                out.push(Link {
+                    corner: c,
+                    distance: distance(point, p),
+                    unchecked: along_line(end, corner),
+                });
             }
         }
     }
@@ -323,36 +333,53 @@ impl Search {
         } = self;
         start_links.clear();
         goal_links.clear();
-        links(index, ground, start, generation, start_seen, start_links);
-        links(index, ground, goal, generation, goal_seen, goal_links);
+        links(index, start, generation, start_seen, start_links);
+        links(index, goal, generation, goal_seen, goal_links);
         let t = goal.point;
         // No path through `a` is shorter than `|s a|` plus the straight line from `a` to the
         // goal: the corner with the lowest such bound goes first, so that the best is found
         // early and the bound rules out most of the others.
-        let bound = |&(a, to_a): &(u32, f64)| to_a + distance(index.corners[a as usize].point(), t);
+        let bound =
+            |link: &Link| link.distance + distance(index.corners[link.corner as usize].point(), t);
         if let Some(first) = (0..start_links.len())
             .min_by(|&i, &j| bound(&start_links[i]).total_cmp(&bound(&start_links[j])))
         {
             start_links.swap(0, first);
         }
-        let mut best = (f64::INFINITY, NONE, NONE);
-        for link in start_links.iter() {
-            let (a, to_a) = *link;
-            if bound(link) >= best.0 {
-                continue;
-            }
-            let row = table.row(a);
-            for &(b, from_b) in goal_links.iter() {
-                let through = to_a + row[b as usize] + from_b;
-                if through < best.0 {
-                    best = (through, a, b);
+        // The best pair; a link along a grid line through its end is checked only when it is
+        // part of the best pair ([`refuses`] walks the line), and dropped if refused.
+        let (length, a, b) = loop {
+            let mut best = (f64::INFINITY, usize::MAX, usize::MAX);
+            for (i, link) in start_links.iter().enumerate() {
+                if bound(link) >= best.0 {
+                    continue;
+                }
+                let row = table.row(link.corner);
+                for (j, to) in goal_links.iter().enumerate() {
+                    let through = link.distance + row[to.corner as usize] + to.distance;
+                    if through < best.0 {
+                        best = (through, i, j);
+                    }
                 }
             }
-        }
-        let (length, a, b) = best;
-        if a == NONE {
-            return Some(Err(PathError::Unreachable));
-        }
+            let (length, i, j) = best;
+            if i == usize::MAX {
+                return Some(Err(PathError::Unreachable));
+            }
+            let refused = |links: &mut Vec<Link>, k: usize, end: &Endpoint| {
+                let link = &mut links[k];
+                let refused = link.unchecked && refuses(index, ground, end, link.corner);
+                link.unchecked = false;
+                if refused {
+                    links.swap_remove(k);
+                }
+                refused
+            };
+            if refused(start_links, i, start) || refused(goal_links, j, goal) {
+                continue;
+            }
+            break (length, start_links[i].corner, goal_links[j].corner);
+        };
         if !table.corners_between(a, b, corners) {
             return None;
         }
@@ -579,10 +606,10 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
 fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
     use super::index::{fixed_side, swap_sides, walk_line, LEFT, RIGHT};
     let [on_x, on_z] = end.on;
-    if !(on_x || on_z) {
+    let corner = &index.corners[c as usize];
+    if !along_line(end, corner) {
         return false;
     }
-    let corner = &index.corners[c as usize];
     let (gx, gz) = (i64::from(corner.gx), i64::from(corner.gz));
     let [tx, tz] = end.tile;
     let p = corner.point();
@@ -617,6 +644,17 @@ fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool
         false
     });
     refused
+}
+
+/// Whether the link between `end` and `corner` runs along a grid line through the point, the
+/// only links [`refuses`] may refuse.
+#[inline]
+fn along_line(end: &Endpoint, corner: &Corner) -> bool {
+    let [on_x, on_z] = end.on;
+    let [tx, tz] = end.tile;
+    let p = corner.point();
+    on_x && i64::from(corner.gx) == tx && p[1] != end.point[1]
+        || on_z && i64::from(corner.gz) == tz && p[0] != end.point[0]
 }
 
 /// The first corner at grid vertex (x, z) that the rectangles around it list, those of tiles
