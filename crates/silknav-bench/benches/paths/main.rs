@@ -1042,7 +1042,9 @@ fn results_markdown(rows: &[Row], seconds: f64) -> String {
          by how much (mean over the queries, and the worst ratio to the optimum). `-`: the mesh \
          does not fit one Detour tile.\n\
          - **index**: `World::prepare_paths`, built once per world before the queries: its build \
-         time, its corners and visibility edges, and its heap bytes."
+         time, its corners and visibility edges, and its heap bytes (with, on the worlds small \
+         enough for one, the table of distances between every two corners: arena, rmtst01, \
+         maze512-32-9)."
             .into(),
     );
     line(String::new());
