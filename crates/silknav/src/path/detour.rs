@@ -17,6 +17,11 @@
 //!   neighbours when the whole walk between them arrives) to any of the next waypoints
 //!   (reached from a lattice point within two spacings of it, by a walk that arrives), each
 //!   waypoint counted at its cost plus the rest of the path beyond it;
+//! - a step between two lattice points in one open terrain cell whose box meets the box of
+//!   none of the objects that cell lists is known to arrive without a walk (the server's walk
+//!   crosses no edge there and asks no object in its way: `lattice_steps_answered_at_once_are_walks_that_arrive`
+//!   checks it against the walk); on the demo world this halves the time of 300 random paths
+//!   (0.42 s to 0.22 s, the same answers);
 //! - the lattice path pulled taut: from its start, the farthest of its points the whole walk
 //!   reaches, arriving and within 1900 units along x and along z, and so on.
 //!
@@ -48,8 +53,9 @@ pub const SPACING: f64 = 4.0;
 /// The most points a lattice holds; a bigger window gets a wider spacing.
 pub const MAX_LATTICE: usize = 160_000;
 /// The weight of the A* heuristic over the lattice: with 1.5, 300 random paths on the demo
-/// world take a fifth of the time the plain search takes (0.42 s against 1.95 s), and come
-/// out, pulled taut, 0.04% longer in all.
+/// world took a fifth of the time the plain search took (0.42 s against 1.95 s, before the
+/// shortcut of [`Walk::step_arrives`]), and come out, pulled taut, 0.04% longer in all. A
+/// weight of 5 walked 38% less, for paths 0.24% longer in all (measured then too).
 pub const HEURISTIC_WEIGHT: f64 = 1.5;
 /// How the lattice is set off the tile grid (tiles are 20 units): no point on a tile side.
 const LATTICE_OFFSET: f64 = 0.4173;
@@ -98,6 +104,42 @@ impl<'w> Walk<'w> {
         } else {
             self.world.cell_at(p).is_some()
         }
+    }
+
+    /// Whether the walk from lattice point `a` arrives at lattice point `b` (off the tile
+    /// grid, in one region): at once when both lie in one open terrain cell and the box of
+    /// the step meets the box of none of the objects that cell lists (for the whole walk):
+    /// the server's walk then starts on the terrain, crosses no edge, finds no object in its
+    /// way and arrives; otherwise by the walk ([`Walk::arrives`]).
+    fn step_arrives(self, a: Position, b: Position) -> bool {
+        self.step_is_clear(a, b) || self.arrives(a, b)
+    }
+
+    /// Whether [`Walk::step_arrives`] answers at once.
+    fn step_is_clear(self, a: Position, b: Position) -> bool {
+        let world = self.world;
+        if let (Some(ca), Some(cb)) = (world.terrain_cell_at(a), world.terrain_cell_at(b)) {
+            if ca == cb && a.region == ca.region && b.region == ca.region {
+                if self.terrain_only {
+                    return true;
+                }
+                let (lo, hi) = ([a.x.min(b.x), a.z.min(b.z)], [a.x.max(b.x), a.z.max(b.z)]);
+                let slot = world.region_slot(ca.region);
+                let clear = slot
+                    .zip(world.region(ca.region))
+                    .is_some_and(|(slot, region)| {
+                        region.objects_of_cell(ca.cell).iter().all(|&k| {
+                            world.objects.placement(slot, k).map_or(true, |p| {
+                                let [x0, z0, x1, z1] = p.bounds;
+                                // Written so that a NaN side never clears.
+                                hi[0] < x0 || hi[1] < z0 || lo[0] > x1 || lo[1] > z1
+                            })
+                        })
+                    });
+                return clear;
+            }
+        }
+        false
     }
 
     /// Whether the walk from `a` arrives at `b`, within the server's reach.
@@ -359,7 +401,7 @@ impl Lattice {
                 let Some(q) = open(m, &mut state) else {
                     continue;
                 };
-                if walk.arrives(here, q) {
+                if walk.step_arrives(here, q) {
                     cost[m] = c;
                     parent[m] = n as u32;
                     queue.push(Entry::new(
@@ -549,5 +591,73 @@ mod tests {
             total / f64::from(tried)
         );
         assert!(worst < 1.1, "{worst}");
+    }
+
+    /// The lattice's shortcut never answers what the walk would not: on generated worlds with
+    /// their objects, random steps of 4 to 8 units (a lattice's) in every direction from
+    /// points off the tile grid round the objects; wherever the shortcut answers at once, the
+    /// walk (the whole one, or the terrain one) arrives.
+    #[test]
+    fn lattice_steps_answered_at_once_are_walks_that_arrive() {
+        use crate::files::Overwrite;
+        use crate::worldgen::{Landscape, DEFAULT_ORIGIN};
+        let (mut clear, mut walked) = (0, 0);
+        for seed in 1..=3 {
+            let dir = tempfile::tempdir().unwrap();
+            generate(&GenOptions {
+                seed,
+                width: 3,
+                height: 3,
+                origin: DEFAULT_ORIGIN,
+                landscape: Landscape::Rugged,
+            })
+            .unwrap()
+            .into_files()
+            .write_data_root(dir.path(), Overwrite::Refuse)
+            .unwrap();
+            let world = World::load(dir.path()).unwrap();
+            let boxes = instance_boxes(&world);
+            assert!(!boxes.is_empty());
+            let mut rng = crate::rng::SplitMix64::new(seed);
+            for walk in [Walk::whole(&world), Walk::terrain(&world)] {
+                for _ in 0..20_000 {
+                    let b = &boxes[rng.range(0, boxes.len() as u32) as usize];
+                    let pick = |lo: f64, hi: f64, u: f64| {
+                        let v = lo - 60.0 + u * (hi - lo + 120.0);
+                        if v % 20.0 == 0.0 {
+                            v + LATTICE_OFFSET
+                        } else {
+                            v
+                        }
+                    };
+                    let p = [
+                        pick(b.lo[0], b.hi[0], rng.unit()),
+                        pick(b.lo[1], b.hi[1], rng.unit()),
+                    ];
+                    let (angle, length) =
+                        (rng.unit() * std::f64::consts::TAU, 4.0 + 4.0 * rng.unit());
+                    let q = [p[0] + length * angle.cos(), p[1] + length * angle.sin()];
+                    let (Some(a), Some(c)) = (
+                        Position::from_world(p[0], p[1]),
+                        Position::from_world(q[0], q[1]),
+                    ) else {
+                        continue;
+                    };
+                    if !walk.starts_at(a) {
+                        continue;
+                    }
+                    if walk.step_is_clear(a, c) {
+                        clear += 1;
+                        assert!(walk.arrives(a, c), "seed {seed}: {p:?} → {q:?}");
+                    } else {
+                        walked += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            clear > 50_000 && walked > 10_000,
+            "{clear} clear, {walked} walked"
+        );
     }
 }
