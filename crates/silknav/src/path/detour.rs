@@ -54,7 +54,7 @@ pub const SPACING: f64 = 4.0;
 pub const MAX_LATTICE: usize = 160_000;
 /// The weight of the A* heuristic over the lattice: with 1.5, 300 random paths on the demo
 /// world took a fifth of the time the plain search took (0.42 s against 1.95 s, before the
-/// shortcut of [`Walk::step_arrives`]), and come out, pulled taut, 0.04% longer in all. A
+/// shortcut for lattice steps in the module docs), and come out, pulled taut, 0.04% longer in all. A
 /// weight of 5 walked 38% less, for paths 0.24% longer in all (measured then too).
 pub const HEURISTIC_WEIGHT: f64 = 1.5;
 /// How the lattice is set off the tile grid (tiles are 20 units): no point on a tile side.
