@@ -19,9 +19,10 @@
 //!   waypoint counted at its cost plus the rest of the path beyond it;
 //! - a step between two lattice points in one open terrain cell whose box meets the box of
 //!   none of the objects that cell lists is known to arrive without a walk (the server's walk
-//!   crosses no edge there and asks no object in its way: `lattice_steps_answered_at_once_are_walks_that_arrive`
-//!   checks it against the walk); on the demo world this halves the time of 300 random paths
-//!   (0.42 s to 0.22 s, the same answers);
+//!   crosses no edge there and asks no object in its way; the test
+//!   `lattice_steps_answered_at_once_are_walks_that_arrive` checks it against the walk): on
+//!   the demo world this halves the time of 300 random paths (0.42 s to 0.22 s, the same
+//!   answers);
 //! - the lattice path pulled taut: from its start, the farthest of its points the whole walk
 //!   reaches, arriving and within 1900 units along x and along z, and so on.
 //!
@@ -54,8 +55,8 @@ pub const SPACING: f64 = 4.0;
 pub const MAX_LATTICE: usize = 160_000;
 /// The weight of the A* heuristic over the lattice: with 1.5, 300 random paths on the demo
 /// world took a fifth of the time the plain search took (0.42 s against 1.95 s, before the
-/// shortcut for lattice steps in the module docs), and come out, pulled taut, 0.04% longer in all. A
-/// weight of 5 walked 38% less, for paths 0.24% longer in all (measured then too).
+/// shortcut for lattice steps in the module docs), and come out, pulled taut, 0.04% longer
+/// in all. A weight of 5 walked 38% less, for paths 0.24% longer in all (measured then too).
 pub const HEURISTIC_WEIGHT: f64 = 1.5;
 /// How the lattice is set off the tile grid (tiles are 20 units): no point on a tile side.
 const LATTICE_OFFSET: f64 = 0.4173;
