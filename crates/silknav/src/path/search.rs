@@ -45,11 +45,13 @@ pub(crate) struct Search {
     pub corners: Vec<u32>,
 }
 
+/// A heap entry of corner `node` at estimate `f` and cost `g` (also the corner table's
+/// Dijkstra searches', with `f = g`).
 #[derive(Debug, Clone, Copy)]
-struct Entry {
-    f: f64,
-    g: f64,
-    node: u32,
+pub(super) struct Entry {
+    pub f: f64,
+    pub g: f64,
+    pub node: u32,
 }
 
 impl PartialEq for Entry {
@@ -291,9 +293,7 @@ impl Search {
             return Ok(distance(start.point, goal.point));
         }
         if let Some(table) = &index.table {
-            if let Some(answer) = self.by_table(index, ground, table, start, goal, budget) {
-                return answer;
-            }
+            return self.by_table(index, ground, table, start, goal, budget);
         }
         let records =
             |end: &Endpoint| -> usize { end.roots().iter().map(|&r| index.seen_by(r).len()).sum() };
@@ -309,9 +309,7 @@ impl Search {
     /// [`Search::run`] by the corner table: the least `|s a| + D(a, b) + |b t|` over the
     /// corners `a` the start links to and `b` the goal links to (linked as the search links
     /// them), after the straight segment is ruled out. The corners the path turns at count as
-    /// expanded against the budget (a search expands at least those). `None` when the table
-    /// cannot give the path's corners (never for a table this silknav made; the search then
-    /// answers).
+    /// expanded against the budget (a search expands at least those).
     fn by_table(
         &mut self,
         index: &PathIndex,
@@ -320,7 +318,7 @@ impl Search {
         start: &Endpoint,
         goal: &Endpoint,
         budget: usize,
-    ) -> Option<Result<f64, PathError>> {
+    ) -> Result<f64, PathError> {
         self.prepare(index.corners.len());
         let generation = self.generation;
         let Search {
@@ -341,8 +339,11 @@ impl Search {
         // early and the bound rules out most of the others.
         let bound =
             |link: &Link| link.distance + distance(index.corners[link.corner as usize].point(), t);
-        if let Some(first) = (0..start_links.len())
-            .min_by(|&i, &j| bound(&start_links[i]).total_cmp(&bound(&start_links[j])))
+        if let Some((_, first)) = start_links
+            .iter()
+            .enumerate()
+            .map(|(i, link)| (bound(link), i))
+            .min_by(|x, y| x.0.total_cmp(&y.0))
         {
             start_links.swap(0, first);
         }
@@ -364,7 +365,7 @@ impl Search {
             }
             let (length, i, j) = best;
             if i == usize::MAX {
-                return Some(Err(PathError::Unreachable));
+                return Err(PathError::Unreachable);
             }
             let refused = |links: &mut Vec<Link>, k: usize, end: &Endpoint| {
                 let link = &mut links[k];
@@ -380,14 +381,12 @@ impl Search {
             }
             break (length, start_links[i].corner, goal_links[j].corner);
         };
-        if !table.corners_between(a, b, corners) {
-            return None;
-        }
+        table.corners_between(a, b, corners);
         if corners.len() > budget {
             corners.clear();
-            return Some(Err(PathError::BudgetExceeded));
+            return Err(PathError::BudgetExceeded);
         }
-        Some(Ok(length))
+        Ok(length)
     }
 
     /// [`Search::run`] from `start`.
@@ -406,8 +405,10 @@ impl Search {
         let Search {
             nodes,
             goal_seen,
+            start_seen,
             heap,
             stack,
+            start_links,
             corners,
             ..
         } = self;
@@ -451,16 +452,11 @@ impl Search {
         if index.has_seen_by() {
             // `run` has ruled out the straight segment; the corners in sight of the start are
             // those whose recorded cones hold it.
-            for &rect in start.roots() {
-                for seen in index.seen_by(rect) {
-                    let c = seen.corner;
-                    let corner = &index.corners[c as usize];
-                    let p = corner.point();
-                    let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
-                    if whole || seen.cone().holds(p, s) {
-                        link_start(c, p, corner.taut_mask, None);
-                    }
-                }
+            start_links.clear();
+            links(index, start, generation, start_seen, start_links);
+            for link in start_links.iter() {
+                let corner = &index.corners[link.corner as usize];
+                link_start(link.corner, corner.point(), corner.taut_mask, None);
             }
         } else {
             // The start's scan: the goal in sight, or the corners it links to; then the goal's.
@@ -605,31 +601,11 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
 /// the lines through the point need the walk along the line.
 fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
     use super::index::{fixed_side, swap_sides, walk_line, LEFT, RIGHT};
-    let [on_x, on_z] = end.on;
     let corner = &index.corners[c as usize];
-    if !along_line(end, corner) {
-        return false;
-    }
-    let (gx, gz) = (i64::from(corner.gx), i64::from(corner.gz));
-    let [tx, tz] = end.tile;
-    let p = corner.point();
-    // The direction class along the line, and the vertex the walk starts from (behind the
-    // point when it lies inside a tile side).
-    let (k, start) = if on_x && gx == tx && p[1] != end.point[1] {
-        if p[1] > end.point[1] {
-            (2, (tx, tz))
-        } else {
-            (6, (tx, if on_z { tz } else { tz + 1 }))
-        }
-    } else if on_z && gz == tz && p[0] != end.point[0] {
-        if p[0] > end.point[0] {
-            (0, (tx, tz))
-        } else {
-            (4, (if on_x { tx } else { tx + 1 }, tz))
-        }
-    } else {
+    let Some((k, start)) = line_walk(end, corner) else {
         return false;
     };
+    let (gx, gz) = (i64::from(corner.gx), i64::from(corner.gz));
     let mut refused = false;
     walk_line(ground, start, k, LEFT | RIGHT, |_, x, z, sides| {
         if (x, z) != (gx, gz) {
@@ -650,11 +626,33 @@ fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool
 /// only links [`refuses`] may refuse.
 #[inline]
 fn along_line(end: &Endpoint, corner: &Corner) -> bool {
+    line_walk(end, corner).is_some()
+}
+
+/// Where [`refuses`] walks for the link between `end` and `corner` when it runs along a grid
+/// line through the point: the direction class along the line, and the vertex the walk starts
+/// from (behind the point when it lies inside a tile side); `None` for other links.
+#[inline]
+fn line_walk(end: &Endpoint, corner: &Corner) -> Option<(u8, (i64, i64))> {
     let [on_x, on_z] = end.on;
     let [tx, tz] = end.tile;
+    let (gx, gz) = (i64::from(corner.gx), i64::from(corner.gz));
     let p = corner.point();
-    on_x && i64::from(corner.gx) == tx && p[1] != end.point[1]
-        || on_z && i64::from(corner.gz) == tz && p[0] != end.point[0]
+    if on_x && gx == tx && p[1] != end.point[1] {
+        Some(if p[1] > end.point[1] {
+            (2, (tx, tz))
+        } else {
+            (6, (tx, if on_z { tz } else { tz + 1 }))
+        })
+    } else if on_z && gz == tz && p[0] != end.point[0] {
+        Some(if p[0] > end.point[0] {
+            (0, (tx, tz))
+        } else {
+            (4, (if on_x { tx } else { tx + 1 }, tz))
+        })
+    } else {
+        None
+    }
 }
 
 /// The first corner at grid vertex (x, z) that the rectangles around it list, those of tiles

@@ -14,9 +14,8 @@
 //! in the file).
 
 use super::index::PathIndex;
-use super::search::distance;
+use super::search::{distance, Entry};
 use rayon::prelude::*;
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// The most work a table may take to make, as corners × (edges + corners): a million is
@@ -36,33 +35,6 @@ pub(crate) struct CornerTable {
     distance: Vec<f64>,
     /// `before[a · n + b]`: the corner before `b` on that path ([`NO_CORNER`] for `b = a`).
     before: Vec<u16>,
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    d: f64,
-    corner: u32,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Entry) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Entry) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    /// Smallest distance first (a max-heap of reversed order), then the lower corner.
-    fn cmp(&self, other: &Entry) -> Ordering {
-        other
-            .d
-            .total_cmp(&self.d)
-            .then(other.corner.cmp(&self.corner))
-    }
 }
 
 impl CornerTable {
@@ -104,25 +76,18 @@ impl CornerTable {
     }
 
     /// Appends the corners of the shortest path from `a` to `b` to `out`, `a` and `b`
-    /// included; `false` (and `out` as it was) when there is none.
-    pub fn corners_between(&self, a: u32, b: u32, out: &mut Vec<u32>) -> bool {
+    /// included. `b` must be reachable from `a` (a finite distance in `a`'s row): the corners
+    /// before it then lead back to `a`, a shortest-path tree having no cycle.
+    pub fn corners_between(&self, a: u32, b: u32, out: &mut Vec<u32>) {
         let from = out.len();
         let row = a as usize * self.n;
         let mut c = b;
-        // A shortest path visits each corner at most once.
-        for _ in 0..self.n {
+        out.push(c);
+        while c != a {
+            c = u32::from(self.before[row + c as usize]);
             out.push(c);
-            if c == a {
-                out[from..].reverse();
-                return true;
-            }
-            match self.before[row + c as usize] {
-                NO_CORNER => break,
-                up => c = u32::from(up),
-            }
         }
-        out.truncate(from);
-        false
+        out[from..].reverse();
     }
 
     /// Heap bytes the table holds.
@@ -142,8 +107,15 @@ fn dijkstra(
 ) {
     heap.clear();
     row[a as usize] = 0.0;
-    heap.push(Entry { d: 0.0, corner: a });
-    while let Some(Entry { d, corner }) = heap.pop() {
+    heap.push(Entry {
+        f: 0.0,
+        g: 0.0,
+        node: a,
+    });
+    while let Some(Entry {
+        g: d, node: corner, ..
+    }) = heap.pop()
+    {
         if d > row[corner as usize] {
             continue;
         }
@@ -155,8 +127,9 @@ fn dijkstra(
                 row[to] = candidate;
                 before[to] = corner as u16;
                 heap.push(Entry {
-                    d: candidate,
-                    corner: e.to,
+                    f: candidate,
+                    g: candidate,
+                    node: e.to,
                 });
             }
         }

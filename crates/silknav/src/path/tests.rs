@@ -97,27 +97,32 @@ fn scan_sees_what_line_of_sight_sees() {
 
 #[test]
 fn scan_sees_what_line_of_sight_sees_with_thin_walls() {
-    let region = silknav_testkit::TEST_REGION;
     for (modulus, every) in [(29, 3), (13, 2), (41, 4), (17, 5)] {
-        let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
-            (x * 7 + z * 3) % modulus == 0 || (30..34).contains(&x) && (30..60).contains(&z)
-        });
-        // Some passable edges between two cells become walls.
-        for (k, e) in mesh
-            .internal_edges
-            .iter_mut()
-            .filter(|e| e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX)
-            .enumerate()
-        {
-            if k % every == 0 {
-                e.flag |= EDGE_BLOCKED;
-            }
-        }
         check(
             &format!("mask {modulus}, walls {every}"),
-            &World::from_navmeshes([(region, &mesh)]),
+            &thin_wall_world(modulus, every),
         );
     }
+}
+
+/// One region with a blocked tile where `(7x + 3z) % modulus == 0` and a blocked bar, where
+/// every `every`-th passable edge between two cells is made a wall (a thin wall).
+fn thin_wall_world(modulus: usize, every: usize) -> World {
+    let region = silknav_testkit::TEST_REGION;
+    let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
+        (x * 7 + z * 3) % modulus == 0 || (30..34).contains(&x) && (30..60).contains(&z)
+    });
+    for (k, e) in mesh
+        .internal_edges
+        .iter_mut()
+        .filter(|e| e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX)
+        .enumerate()
+    {
+        if k % every == 0 {
+            e.flag |= EDGE_BLOCKED;
+        }
+    }
+    World::from_navmeshes([(region, &mesh)])
 }
 
 /// The scan along one segment (the straight path's test with records) against the terrain's
@@ -179,23 +184,7 @@ fn the_scan_along_a_segment_sees_what_line_of_sight_sees() {
     let mesh = silknav_testkit::realistic_region(7);
     check_segments("realistic", &World::from_navmeshes([(region, &mesh)]));
     for modulus in [29, 13] {
-        let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
-            (x * 7 + z * 3) % modulus == 0 || (30..34).contains(&x) && (30..60).contains(&z)
-        });
-        for (k, e) in mesh
-            .internal_edges
-            .iter_mut()
-            .filter(|e| e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX)
-            .enumerate()
-        {
-            if k % 3 == 0 {
-                e.flag |= EDGE_BLOCKED;
-            }
-        }
-        check_segments(
-            &format!("mask {modulus}"),
-            &World::from_navmeshes([(region, &mesh)]),
-        );
+        check_segments(&format!("mask {modulus}"), &thin_wall_world(modulus, 3));
     }
 }
 
@@ -323,20 +312,7 @@ fn the_graph_equals_the_one_of_full_scans() {
     let region = silknav_testkit::TEST_REGION;
     let mesh = silknav_testkit::realistic_region(7);
     check_graph("realistic", &World::from_navmeshes([(region, &mesh)]));
-    let mut walls = silknav_testkit::region_from_mask(region, |x, z| {
-        (x * 7 + z * 3) % 13 == 0 || (30..34).contains(&x) && (30..60).contains(&z)
-    });
-    for (k, e) in walls
-        .internal_edges
-        .iter_mut()
-        .filter(|e| e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX)
-        .enumerate()
-    {
-        if k % 3 == 0 {
-            e.flag |= EDGE_BLOCKED;
-        }
-    }
-    check_graph("thin walls", &World::from_navmeshes([(region, &walls)]));
+    check_graph("thin walls", &thin_wall_world(13, 3));
     let generated = crate::worldgen::generate(&crate::worldgen::GenOptions {
         seed: 2,
         width: 2,
@@ -546,24 +522,10 @@ fn the_corner_table_answers_what_the_search_answers() {
     use super::search::{endpoint, Search};
     use crate::world::raycast::Grid;
     let mut worlds = experiment_worlds();
-    let region = silknav_testkit::TEST_REGION;
     for (modulus, every) in [(29, 3), (13, 2), (41, 4), (17, 5), (7, 2)] {
-        let mut mesh = silknav_testkit::region_from_mask(region, |x, z| {
-            (x * 7 + z * 3) % modulus == 0 || (30..34).contains(&x) && (30..60).contains(&z)
-        });
-        for (k, e) in mesh
-            .internal_edges
-            .iter_mut()
-            .filter(|e| e.flag & EDGE_BLOCKED == 0 && e.cell[1] != u16::MAX)
-            .enumerate()
-        {
-            if k % every == 0 {
-                e.flag |= EDGE_BLOCKED;
-            }
-        }
         worlds.push((
             format!("mask {modulus}, walls {every}"),
-            World::from_navmeshes([(region, &mesh)]),
+            thin_wall_world(modulus, every),
         ));
     }
     let mut rng = crate::rng::SplitMix64::new(41);
