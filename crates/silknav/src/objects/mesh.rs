@@ -630,6 +630,11 @@ impl ServerMesh {
         self.edges[0].len()
     }
 
+    /// The number of inline edges.
+    pub fn inline_count(&self) -> usize {
+        self.edges[1].len()
+    }
+
     /// Calls `f` with every outline edge the server's grid lists in the tiles between local
     /// points `a` and `b` (as its `CrossGrid` picks them: `trunc((p − origin) / 100)`, clamped;
     /// an edge listed in several tiles comes several times).

@@ -174,7 +174,54 @@ impl World {
             let (grid, ray) = self.segment(from, to)?;
             return Ok(walk(&grid, &ray).map(|event| grid.hit(&ray, event)));
         }
-        self.surface_walk(from, start, to, true)
+        Ok(self.surface_walk(from, start, to, true)?.err())
+    }
+
+    /// Whether the segment `from → to` is clear starting on the surface `start` (as for
+    /// [`World::raycast_on`]), and if so the surface it ends on: the object triangle, or the
+    /// terrain (`None`).
+    pub(crate) fn sight_arrival(
+        &self,
+        from: Position,
+        start: Option<ObjectCellRef>,
+        to: Position,
+    ) -> Result<Option<Option<ObjectCellRef>>, RayError> {
+        if start.is_none() && self.objects.is_empty() {
+            let (grid, ray) = self.segment(from, to)?;
+            return Ok(walk(&grid, &ray).is_none().then_some(None));
+        }
+        Ok(self.surface_walk(from, start, to, true)?.ok())
+    }
+
+    /// Whether `pos` lies on `surface`: on the walkable terrain's closure (`None`: a corner
+    /// of open ground too), or inside the object triangle named (as the instance's record in
+    /// `pos`'s region places it).
+    pub(crate) fn stands_on(&self, pos: Position, surface: Option<ObjectCellRef>) -> bool {
+        let Some(c) = surface else {
+            return self.segment(pos, pos).is_ok();
+        };
+        let Some(pos) = pos.normalized() else {
+            return false;
+        };
+        let Some(slot) = self.region_slot(pos.region) else {
+            return false;
+        };
+        let Some(p) = self
+            .objects
+            .region_list(slot)
+            .iter()
+            .flatten()
+            .find(|p| p.key == c.instance)
+        else {
+            return false;
+        };
+        let mesh = self.objects.server_mesh(p);
+        let local = super::server_arith::transform(&p.to_local, [pos.x, 0.0, pos.z]);
+        let mut inside = false;
+        mesh.for_each_inside(local[0], local[2], |tri, _| {
+            inside |= tri == u32::from(c.cell);
+        });
+        inside
     }
 
     /// Whether the segment `from → to` is clear ([`World::raycast`] finds nothing).
@@ -217,7 +264,7 @@ impl World {
         start: Option<ObjectCellRef>,
         to: Position,
         sight: bool,
-    ) -> Result<Option<RayHit>, RayError> {
+    ) -> Result<Result<Option<ObjectCellRef>, RayHit>, RayError> {
         let from = from.normalized().ok_or(RayError::StartNotWalkable)?;
         if !to.x.is_finite() || !to.z.is_finite() {
             return Err(RayError::BadEnd);
@@ -271,7 +318,7 @@ impl World {
         // so the next probe does not meet it again (the server pushes the walker off it).
         let mut left_over: Option<(usize, u16, u32)> = None;
         let blocked_at = |t: f64, edge: Option<ObjectEdgeRef>, direction: [f64; 2]| {
-            Ok(Some(object_hit(&whole, origin, t, edge, direction)))
+            Ok(Err(object_hit(&whole, origin, t, edge, direction)))
         };
         for _ in 0..MAX_SURFACE_STEPS {
             let step = match surface {
@@ -314,11 +361,11 @@ impl World {
                         entry.is_some()
                     });
                     match walked {
-                        Walked::Clear => return Ok(None),
+                        Walked::Clear => return Ok(Ok(None)),
                         Walked::Blocked(event) => {
                             let mut hit = grid.hit(&piece, event);
                             hit.t = t + hit.t * (1.0 - t);
-                            return Ok(Some(hit));
+                            return Ok(Err(hit));
                         }
                         Walked::Stopped => {
                             let e = entry.expect("the walk stops at an entry");
@@ -380,7 +427,10 @@ impl World {
                     let frame = Frame::new(self.regions[slot].id, p);
                     let (q0, q1) = (frame.local(at(t)), frame.local(end));
                     let Some((s, key)) = triangle_exit(mesh, tri, previous, q0, q1) else {
-                        return Ok(None);
+                        return Ok(Ok(Some(ObjectCellRef {
+                            instance: p.key,
+                            cell: tri as u16,
+                        })));
                     };
                     t += s * (1.0 - t);
                     Step::Leave {
