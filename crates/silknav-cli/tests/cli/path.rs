@@ -605,3 +605,33 @@ fn every_leg_of_a_path_arrives_under_move_with_objects() {
         "{checked} legs, {on_objects} on objects"
     );
 }
+
+/// `--objects` asks for the exact path through objects: it needs `--exact` (a usage error
+/// without it), and on a world loaded without objects it answers what `--exact` answers.
+#[test]
+fn exact_paths_with_objects_need_exact_and_equal_exact_without_objects() {
+    let dir = temp();
+    gen_world(dir.path(), "g", 1, "2x2");
+    let usage = silknav_with_stdin(
+        dir.path(),
+        &["path", "g", "--objects", "1", "2", "3", "4"],
+        b"",
+    );
+    assert_eq!(usage.code, 2, "{}", usage.stderr);
+    assert!(usage.stderr.contains("--exact"), "{}", usage.stderr);
+    let batch =
+        b"246110 123350 247170 124170\n246110 124170 247170 123350\n246500 124000 246900 123500\n";
+    let plain = silknav_with_stdin(
+        dir.path(),
+        &["path", "g", "--terrain-only", "--exact"],
+        batch,
+    );
+    let objects = silknav_with_stdin(
+        dir.path(),
+        &["path", "g", "--terrain-only", "--exact", "--objects"],
+        batch,
+    );
+    assert_eq!(plain.code, objects.code, "{}", objects.stderr);
+    assert_eq!(plain.stdout, objects.stdout);
+    assert_eq!(plain.stdout.lines().count(), 3);
+}

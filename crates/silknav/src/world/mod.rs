@@ -79,6 +79,8 @@ pub struct World {
     /// Each object instance's box in world units, in [`World::object_instances`]' order,
     /// worked out on the first detour round objects ([`crate::path::detour`]).
     pub(crate) object_boxes: std::sync::OnceLock<Vec<crate::path::detour::Box2>>,
+    /// The points exact paths turn at round objects, made with the first such path.
+    pub(crate) object_corners: std::sync::OnceLock<crate::path::exact_objects::ObjectCorners>,
     /// The digest of the inputs the path index depends on ([`World::inputs_digest`]).
     pub(crate) inputs: Option<crate::path::InputsDigest>,
 }
@@ -187,6 +189,7 @@ impl World {
             objects: crate::objects::Objects::default(),
             paths: std::sync::OnceLock::new(),
             object_boxes: std::sync::OnceLock::new(),
+            object_corners: std::sync::OnceLock::new(),
             inputs: None,
         }
     }
