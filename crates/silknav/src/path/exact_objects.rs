@@ -28,14 +28,21 @@
 //! reached on any surface.
 //!
 //! # Method
-//! A* over (point, surface) states, the straight-line heuristic, expanding a state by the
-//! legs from it to every candidate point and to the goal. The candidates are the points
+//! First, ends that no walk can join are answered at once ([`PathError::Unreachable`]): the
+//! terrain's connected components (the path index's) and the object instances are joined
+//! into sets where a walk may pass between them (an instance with every component under its
+//! box grown by a tile and every component of a tile whose cell lists it, linked instances
+//! with each other), and ends in no common set are refused.
+//!
+//! Then A* over (point, surface) states, the straight-line heuristic, expanding a state by
+//! the legs from it to every candidate point and to the goal. The candidates are the points
 //! inside the ellipse `|s p| + |p t| ≤ L` for a bound `L`, and a leg is tried only when
 //! `g + |u v| + |v t| ≤ L`: a path shorter than `L` lies in that ellipse, so when the best
 //! path found is no longer than `L` it is the shortest; otherwise the search runs again with
-//! `L` its length (or, when none was found, with `L` doubled, until the ellipse holds every
-//! point). `L` starts at the terrain's exact shortest path's length, which is the answer
-//! whenever no object is in the way.
+//! `L` its length (or, when none was found, with `L` a quarter longer, until the ellipse
+//! holds every point). `L` starts a little over the terrain's exact shortest path's length
+//! (0.1% and one unit: where an object's outline passes through a corner, the path turns
+//! beside it), which holds the answer whenever no object is in the way.
 //!
 //! A leg between two terrain corners that meets the box of no object is decided by the
 //! terrain alone: it is taken from the corner's edges of the path index (the legs a shortest
@@ -50,26 +57,31 @@
 //! # Tests and cost
 //! `exact_paths_with_objects_equal_a_visibility_graph` checks the answers against a
 //! brute-force Dijkstra over every point's legs on the small world with houses, a bridge and
-//! a gate (60 random pairs: 46 paths, 28 of them turning round objects, and 14 pairs no path
-//! joins, all equal); `exact_paths_with_objects_are_no_longer_than_other_clear_paths` checks,
-//! on a generated world, that each answer is clear leg by leg and no longer than the
-//! terrain's exact path or the default walkable path wherever their legs are clear too.
+//! a gate (300 random pairs in a release build: 231 paths, 166 of them turning round objects,
+//! and 69 pairs no path joins, all equal; 60 pairs in a debug build);
+//! `exact_paths_with_objects_are_no_longer_than_other_clear_paths` checks, on a generated
+//! world, that each answer is clear leg by leg and no longer than the terrain's exact path or
+//! the default walkable path wherever their legs are clear too.
 //!
-//! It is slow: on the demo world, 0.7 s a path on average (16 of 20 random pairs), and
-//! 2 pairs of the 20 stop at [`MAX_WAITING_LEGS`] after about 20 s each. That is why it is
-//! asked for ([`super::PathOptions::objects`]). Known directions: fewer object points
-//! (those a walker can stand beside), visibility between them made once per world instead
-//! of per query, and the terrain's records linking points to corners.
+//! It is slow where the terrain's optimum is far longer than the straight line and objects
+//! are many: of 20 random pairs on the demo world (`silknav path silknav-demo --exact
+//! --objects`), 15 took under 0.2 s each (most about 5 ms), one was refused at once, and four
+//! took 1.5 s to 13.6 s, walking up to 3.9 million legs; 25 s in all. That is why it is asked
+//! for ([`super::PathOptions::objects`]), and a search that would keep more than
+//! [`MAX_WAITING_LEGS`] waiting gives up. Known directions: fewer object points (those a
+//! walker can stand beside), visibility between them made once per world instead of per
+//! query, and the terrain's records linking points to corners.
 
 use super::index::{direction_class, PathIndex};
 use super::search::distance;
 use super::PathError;
 use crate::objects::mesh::{flag as mesh_flag, EdgeKey};
 use crate::objects::walk::Frame;
-use crate::objects::ObjectCellRef;
+use crate::objects::{InstanceKey, ObjectCellRef};
+use crate::world::raycast::Grid;
 use crate::world::{Position, World};
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 /// How far off an object's vertex, along x and along z, the points a path turns at round it
 /// lie (world units): well above the f32 resolution of region coordinates (0.000122 at 1920)
@@ -94,12 +106,175 @@ pub(crate) struct ObjectCorners {
     xz: Vec<[f64; 2]>,
     /// Each instance's box, world units, grown by [`BOX_MARGIN`]: `[lo x, lo z, hi x, hi z]`.
     boxes: Vec<[f64; 4]>,
+    /// Which terrain components and instances a walk may join ([`Reach`]).
+    reach: Reach,
+}
+
+/// Which of the terrain's connected components (the path index's) and object instances a
+/// walk may join, as sets (union-find over the components, then the instances): an instance
+/// joins every component under its box grown by a tile (where a walker steps off it) and
+/// every component of a tile whose cell lists it (where the terrain walk meets it, however
+/// far along), and the instances its link rows name. Ends in no common set are joined by no
+/// path, which is answered without a search.
+#[derive(Debug, Clone, Default)]
+struct Reach {
+    parent: Vec<u32>,
+    components: usize,
+    instance: HashMap<InstanceKey, u32>,
+}
+
+impl Reach {
+    fn find(&self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            x = self.parent[x as usize];
+        }
+        x
+    }
+
+    fn union(&mut self, a: u32, b: u32) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a != b {
+            self.parent[a.max(b) as usize] = a.min(b);
+        }
+    }
+
+    /// The sets a walk from `p` on `surface` starts in (`any_surface`: the sets of a goal,
+    /// which a walk may reach on any surface): its instance, or the components of the
+    /// rectangles it touches, and for a goal every instance whose box holds it too.
+    fn sets(
+        &self,
+        world: &World,
+        boxes: &[[f64; 4]],
+        p: Position,
+        surface: Option<ObjectCellRef>,
+        any_surface: bool,
+    ) -> Vec<u32> {
+        let index = world.path_index();
+        let xz = [p.world_x(), p.world_z()];
+        let mut out = Vec::new();
+        if let (Some(c), false) = (surface, any_surface) {
+            out.extend(self.instance.get(&c.instance).map(|&k| self.find(k)));
+            return out;
+        }
+        if let Some(end) = super::search::endpoint(index, &Grid::global(world), xz) {
+            out.extend(
+                end.roots()
+                    .iter()
+                    .map(|&r| self.find(index.component[r as usize])),
+            );
+        }
+        for (k, b) in boxes.iter().enumerate() {
+            if segment_meets(xz, xz, b) {
+                out.push(self.find((self.components + k) as u32));
+            }
+        }
+        out
+    }
+
+    /// Whether a walk from `from` (on `surface`) may reach `to`.
+    fn may_join(
+        &self,
+        world: &World,
+        boxes: &[[f64; 4]],
+        from: Position,
+        surface: Option<ObjectCellRef>,
+        to: Position,
+    ) -> bool {
+        let a = self.sets(world, boxes, from, surface, false);
+        let b = self.sets(world, boxes, to, None, true);
+        a.iter().any(|x| b.contains(x))
+    }
+
+    /// The sets of `world`, whose instances (in the order of `keys`) have the boxes `boxes`.
+    fn of(world: &World, keys: &[InstanceKey], boxes: &[[f64; 4]]) -> Reach {
+        const TILES: usize = 96 * 96;
+        let index = world.path_index();
+        let components = index
+            .component
+            .iter()
+            .map(|&c| c as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut reach = Reach {
+            parent: (0..(components + keys.len()) as u32).collect(),
+            components,
+            instance: keys
+                .iter()
+                .enumerate()
+                .map(|(k, &key)| (key, (components + k) as u32))
+                .collect(),
+        };
+        let component_at = |slot: usize, tile: usize| {
+            let local = index.tile_rect[slot * TILES + tile];
+            (local != u16::MAX).then(|| {
+                index.component[(index.region_rect_base[slot] + u32::from(local)) as usize]
+            })
+        };
+        let size = f64::from(crate::world::REGION_SIZE);
+        for (slot, id) in world.regions().enumerate() {
+            let origin = [f64::from(id.x()) * size, f64::from(id.z()) * size];
+            // Under each box grown by a tile.
+            for (k, b) in boxes.iter().enumerate() {
+                let node = (components + k) as u32;
+                let range = |lo: f64, hi: f64, o: f64| {
+                    let first = ((lo - 20.0 - o) / 20.0).floor().max(0.0);
+                    let last = ((hi + 20.0 - o) / 20.0).floor().min(95.0);
+                    (first as usize)..=(last.max(-1.0) as usize)
+                };
+                if b[2] + 20.0 < origin[0]
+                    || b[0] - 20.0 > origin[0] + size
+                    || b[3] + 20.0 < origin[1]
+                    || b[1] - 20.0 > origin[1] + size
+                {
+                    continue;
+                }
+                for tz in range(b[1], b[3], origin[1]) {
+                    for tx in range(b[0], b[2], origin[0]) {
+                        if let Some(c) = component_at(slot, tz * 96 + tx) {
+                            reach.union(node, c);
+                        }
+                    }
+                }
+            }
+            // Where the cells list them, and their links.
+            let region = &world.region_data()[slot];
+            for tile in 0..TILES {
+                let list = region.objects_of_cell(region.raw_tile_cell[tile]);
+                let Some(c) = component_at(slot, tile).filter(|_| !list.is_empty()) else {
+                    continue;
+                };
+                for &k in list {
+                    let node = world
+                        .objects
+                        .placement(slot, k)
+                        .and_then(|p| reach.instance.get(&p.key).copied());
+                    if let Some(node) = node {
+                        reach.union(node, c);
+                    }
+                }
+            }
+            for p in world.objects.region_list(slot).iter().flatten() {
+                for link in &p.links {
+                    let ends = [
+                        Some(p.key),
+                        world.objects.placement(slot, link[0]).map(|o| o.key),
+                    ]
+                    .map(|key| key.and_then(|key| reach.instance.get(&key).copied()));
+                    if let [Some(a), Some(b)] = ends {
+                        reach.union(a, b);
+                    }
+                }
+            }
+        }
+        reach
+    }
 }
 
 impl ObjectCorners {
     /// The points of every object instance of `world`.
     pub fn of(world: &World) -> ObjectCorners {
         let mut out = ObjectCorners::default();
+        let mut instances = Vec::new();
         let mut seen = HashSet::new();
         let mut points = HashSet::new();
         for (slot, id) in world.regions().enumerate() {
@@ -167,9 +342,11 @@ impl ObjectCorners {
                 if b[0] <= b[2] {
                     let m = BOX_MARGIN;
                     out.boxes.push([b[0] - m, b[1] - m, b[2] + m, b[3] + m]);
+                    instances.push(p.key);
                 }
             }
         }
+        out.reach = Reach::of(world, &instances, &out.boxes);
         out
     }
 }
@@ -182,12 +359,31 @@ fn path_turns_at(group: u8, flag: u8) -> bool {
         || (group == 0 && flag & mesh_flag::LINK == 0)
 }
 
-/// Whether the segment `a → b` meets the box `b4` (a conservative test: the segment's box).
+/// Whether the segment `a → b` meets the box `b4` (`[lo x, lo z, hi x, hi z]`), by clipping
+/// the segment to the box's slabs (the boxes are grown by [`BOX_MARGIN`], far above the
+/// rounding of the clip).
 fn segment_meets(a: [f64; 2], b: [f64; 2], b4: &[f64; 4]) -> bool {
-    a[0].min(b[0]) <= b4[2]
-        && a[0].max(b[0]) >= b4[0]
-        && a[1].min(b[1]) <= b4[3]
-        && a[1].max(b[1]) >= b4[1]
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for axis in 0..2 {
+        let (lo, hi) = (b4[axis], b4[axis + 2]);
+        let d = b[axis] - a[axis];
+        if d == 0.0 {
+            if a[axis] < lo || a[axis] > hi {
+                return false;
+            }
+            continue;
+        }
+        let (mut u0, mut u1) = ((lo - a[axis]) / d, (hi - a[axis]) / d);
+        if u0 > u1 {
+            std::mem::swap(&mut u0, &mut u1);
+        }
+        t0 = t0.max(u0);
+        t1 = t1.min(u1);
+        if t0 > t1 {
+            return false;
+        }
+    }
+    true
 }
 
 /// A point of the search: start, goal, a terrain corner (index), an object point (index).
@@ -270,9 +466,17 @@ pub(crate) fn exact_path(
         s: [from.world_x(), from.world_z()],
         t: [to.world_x(), to.world_z()],
     };
+    if !corners
+        .reach
+        .may_join(world, &corners.boxes, from, start.object, to)
+    {
+        return Err(PathError::Unreachable);
+    }
     let straight = distance(search.s, search.t);
+    // A little over the terrain's optimum: where an object's outline passes through a
+    // corner, the path turns beside it, a few hundredths longer.
     let mut bound = hint
-        .unwrap_or(0.0)
+        .map_or(0.0, |h| h * 1.001 + 1.0)
         .max(straight * 1.5)
         .max(straight + 100.0);
     let mut expanded = 0;
@@ -282,7 +486,7 @@ pub(crate) fn exact_path(
             Some(path) if path.1 <= bound => return Ok(path),
             Some(path) => bound = path.1,
             None if everything => return Err(PathError::Unreachable),
-            None => bound *= 2.0,
+            None => bound *= 1.25,
         }
     }
 }
@@ -520,7 +724,6 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::world::REGION_SIZE;
     use std::cmp::Reverse;
-    use std::collections::HashMap;
 
     /// The brute-force search the module's answers are checked against: Dijkstra over
     /// (point, surface) states, every leg to every point walked by line of sight (no
@@ -657,7 +860,7 @@ mod tests {
         let world = World::load(dir.path()).unwrap();
         let mut rng = SplitMix64::new(11);
         let (mut paths, mut turning, mut object_turns) = (0, 0, 0);
-        for _ in 0..60 {
+        for _ in 0..if cfg!(debug_assertions) { 60 } else { 300 } {
             let (from, to) = (
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),

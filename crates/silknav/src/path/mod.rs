@@ -28,8 +28,8 @@
 //! under a bridge and back over it, each leg starting on the surface the one before it ended
 //! on. It turns at the terrain's corners and at points 0.01 units off the objects' vertices
 //! ([`exact_objects`] has the rule, the method and what it costs: a lazy A* whose legs are
-//! walked by line of sight: on the demo world 0.7 s a path, and some pairs stop at its limit
-//! of waiting legs after about 20 s).
+//! walked by line of sight: on the demo world most paths take milliseconds, but a long one
+//! among many objects can take seconds).
 //!
 //! # Walkable paths (the default)
 //! The exact path turns on the corners of blocked ground, where the server's walk refuses
