@@ -206,7 +206,8 @@ impl Query for SnapRequest {
 }
 
 /// `POST /api/path`: a segment and the options of `silknav path`: a search budget (corners
-/// expanded), `exact` (`--exact`), `clearance` (`--clearance`) and `radius` (`--radius`).
+/// expanded), `exact` (`--exact`), `objects` (`--objects`, with `exact`), `clearance`
+/// (`--clearance`) and `radius` (`--radius`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PathRequest {
@@ -219,6 +220,8 @@ pub(crate) struct PathRequest {
     #[serde(default)]
     exact: bool,
     #[serde(default)]
+    objects: bool,
+    #[serde(default)]
     clearance: Option<f64>,
     #[serde(default)]
     radius: f64,
@@ -226,7 +229,9 @@ pub(crate) struct PathRequest {
 
 impl PathRequest {
     fn options(&self) -> PathOptions {
-        let options = if self.exact {
+        let options = if self.exact && self.objects {
+            PathOptions::exact_with_objects()
+        } else if self.exact {
             PathOptions::exact()
         } else {
             PathOptions::new().with_clearance(self.clearance.unwrap_or(DEFAULT_CLEARANCE))
@@ -250,6 +255,12 @@ impl Query for PathRequest {
                     self.radius,
                     silknav::MAX_RADIUS
                 ),
+            ));
+        }
+        if self.objects && !self.exact {
+            return Err(ApiError::bad(
+                format!("{at}objects"),
+                format!("{at}objects: the path through objects is an exact path: set exact too"),
             ));
         }
         if let Some(c) = self.clearance {

@@ -91,9 +91,14 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
             let answer = post(server.addr(), "/api/path", &body.to_string());
             assert_eq!(answer.status, 200);
             assert_eq!(answer.text(), expected, "{body}");
-            // The exact optimum, and a walkable path with another clearance.
+            // The exact optimum (on the terrain, and through objects), and a walkable path
+            // with another clearance.
             for (options, field) in [
                 (PathOptions::exact(), serde_json::json!({"exact": true})),
+                (
+                    PathOptions::exact_with_objects(),
+                    serde_json::json!({"exact": true, "objects": true}),
+                ),
                 (
                     PathOptions::new().with_clearance(0.5),
                     serde_json::json!({"clearance": 0.5}),
@@ -104,8 +109,9 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
                 ),
             ]
             .into_iter()
-            // The radius search on a few pairs: a test build takes seconds for one.
-            .filter(|(o, _)| o.radius == 0.0 || found < 4)
+            // The radius search on a few pairs, the search through objects with the budget
+            // of 3 only: a test build takes seconds for one.
+            .filter(|(o, _)| (o.radius == 0.0 || found < 4) && (!o.objects || budget.is_some()))
             {
                 let path = silknav::query::path_with(&world, q, &options, &mut scratch);
                 let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
@@ -222,6 +228,12 @@ fn bad_requests_name_the_field() {
     let (field, message) = bad("/api/cell", r#"{"x":1,"z":"north"}"#);
     assert_eq!(field, "z");
     assert!(message.contains("expected f64"), "{message}");
+    let (field, message) = bad(
+        "/api/path",
+        r#"{"x1":1,"z1":2,"x2":3,"z2":4,"objects":true}"#,
+    );
+    assert_eq!(field, "objects");
+    assert!(message.contains("set exact too"), "{message}");
     let (field, _) = bad(
         "/api/los",
         r#"[{"x1":1,"z1":2,"x2":3,"z2":4},{"x1":1,"z1":2,"x2":3,"z2":null}]"#,
