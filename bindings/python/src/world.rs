@@ -215,14 +215,17 @@ impl PyWorld {
     /// as `silknav path`: walkable by default (every leg of it is walked to its end by
     /// `move`; its turning points lie `clearance` units off the corners, default
     /// `silknav.DEFAULT_CLEARANCE`), or with `exact=True` the exact optimum, whose waypoints
-    /// sit on the corners of blocked ground; `radius` is the walker's (the path keeps at least
+    /// sit on the corners of blocked ground (with `objects=True` too, in a world with objects,
+    /// the exact path through and round them, as `silknav path --exact --objects`: far
+    /// slower); `radius` is the walker's (the path keeps at least
     /// that far from every wall and blocked tile). `budget` limits the search to that many
     /// corner expansions. The first call builds the world's path index (see `prepare_paths`).
     ///
     /// Raises `QueryError` (`.reason` `"start-blocked"`, `"goal-blocked"`, `"unreachable"`,
     /// `"budget-exceeded"` or `"not-walkable"`) when there is no path, `ValueError` for a
-    /// clearance out of range (more than 0, less than 10) or given with `exact=True`.
-    #[pyo3(signature = (x1, z1, x2, z2, *, budget = None, exact = false, clearance = None, radius = 0.0))]
+    /// clearance out of range (more than 0, less than 10) or given with `exact=True`, and for
+    /// `objects=True` without `exact=True`.
+    #[pyo3(signature = (x1, z1, x2, z2, *, budget = None, exact = false, objects = false, clearance = None, radius = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn path(
         &self,
@@ -233,10 +236,11 @@ impl PyWorld {
         z2: f64,
         budget: Option<usize>,
         exact: bool,
+        objects: bool,
         clearance: Option<f64>,
         radius: f64,
     ) -> PyResult<Path> {
-        let options = path_options(exact, clearance, radius)?;
+        let options = path_options(exact, objects, clearance, radius)?;
         let found = py.detach(|| {
             let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
             let q = SegmentQuery::new(x1, z1, x2, z2);
@@ -295,19 +299,21 @@ impl PyWorld {
     }
 
     /// The shortest paths of many segments at once, on all cores with the GIL released:
-    /// `segments` is an N×4 array of `(x1, z1, x2, z2)`; `budget`, `exact` and `clearance`
-    /// as for `path`. Element `i` of the answer is what `path` answers for row `i`.
-    #[pyo3(signature = (segments, *, budget = None, exact = false, clearance = None, radius = 0.0))]
+    /// `segments` is an N×4 array of `(x1, z1, x2, z2)`; `budget`, `exact`, `objects`,
+    /// `clearance` and `radius` as for `path`. Element `i` of the answer is what `path` answers for row `i`.
+    #[pyo3(signature = (segments, *, budget = None, exact = false, objects = false, clearance = None, radius = 0.0))]
+    #[allow(clippy::too_many_arguments)]
     fn paths<'py>(
         &self,
         py: Python<'py>,
         segments: PyArrayLike2<'py, f64, AllowTypeChange>,
         budget: Option<usize>,
         exact: bool,
+        objects: bool,
         clearance: Option<f64>,
         radius: f64,
     ) -> PyResult<PathBatch> {
-        let options = path_options(exact, clearance, radius)?;
+        let options = path_options(exact, objects, clearance, radius)?;
         batch::paths(py, &self.world, &segments, budget, &options)
     }
 
@@ -322,7 +328,17 @@ impl PyWorld {
 }
 
 /// The library's path options of `path`'s and `paths`' keywords.
-fn path_options(exact: bool, clearance: Option<f64>, radius: f64) -> PyResult<PathOptions> {
+fn path_options(
+    exact: bool,
+    objects: bool,
+    clearance: Option<f64>,
+    radius: f64,
+) -> PyResult<PathOptions> {
+    if objects && !exact {
+        return Err(PyValueError::new_err(
+            "objects: the path through objects is an exact path: set exact=True too",
+        ));
+    }
     if !silknav::is_valid_radius(radius) {
         return Err(PyValueError::new_err(format!(
             "radius: {radius}: the radius must be 0 or from 0.000001 to {} units",
@@ -330,6 +346,7 @@ fn path_options(exact: bool, clearance: Option<f64>, radius: f64) -> PyResult<Pa
         )));
     }
     let options = match (exact, clearance) {
+        (true, None) if objects => Ok(PathOptions::exact_with_objects()),
         (true, None) => Ok(PathOptions::exact()),
         (true, Some(_)) => Err(PyValueError::new_err(
             "clearance: an exact path has no clearance",

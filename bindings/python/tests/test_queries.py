@@ -225,6 +225,7 @@ def test_snaps_equal_the_command_lines_and_start_walks(cli, world, world_dir):
         (None, {}, ()),
         (5, {}, ()),
         (None, {"exact": True}, ("--exact",)),
+        (20, {"exact": True, "objects": True}, ("--exact", "--objects")),
         (None, {"clearance": 0.5}, ("--clearance", 0.5)),
         (None, {"radius": 6.0}, ("--radius", 6.0)),
     ],
@@ -257,6 +258,11 @@ def test_paths_equal_the_command_lines(cli, world, world_dir, budget, options, f
     if budget is not None:
         expected.add("budget-exceeded")
     assert expected <= reasons, reasons
+
+
+def test_objects_needs_exact(world):
+    with pytest.raises(ValueError, match="exact"):
+        world.path(X0, Z0, X0 + 100.0, Z0, objects=True)
 
 
 def test_path_options_out_of_range_are_value_errors(world):

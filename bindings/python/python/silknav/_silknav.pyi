@@ -268,13 +268,16 @@ class World:
         *,
         budget: Optional[int] = None,
         exact: bool = False,
+        objects: bool = False,
         clearance: Optional[float] = None,
         radius: float = 0.0,
     ) -> Path:
         """The shortest path: walkable by ``move`` leg by leg (turning ``clearance`` off the
-        corners), or with ``exact=True`` the exact optimum; ``radius``: the walker's, kept from
-        every wall. Raises ``ValueError`` for a
-        clearance out of (0, 10) or with ``exact``, ``QueryError`` (``start-blocked``,
+        corners), or with ``exact=True`` the exact optimum (with ``objects=True``, through and
+        round the world's objects, as ``silknav path --exact --objects``: far slower);
+        ``radius``: the walker's, kept from every wall. Raises ``ValueError`` for a
+        clearance out of (0, 10) or with ``exact``, for ``objects`` without ``exact``,
+        ``QueryError`` (``start-blocked``,
         ``goal-blocked``, ``not-walkable``,
         ``unreachable``, ``budget-exceeded``)."""
     def path_cells(self, path: Path) -> List[Cell]:
@@ -294,6 +297,7 @@ class World:
         *,
         budget: Optional[int] = None,
         exact: bool = False,
+        objects: bool = False,
         clearance: Optional[float] = None,
         radius: float = 0.0,
     ) -> PathBatch:
