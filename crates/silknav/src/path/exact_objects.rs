@@ -729,6 +729,7 @@ fn ellipse_box(s: [f64; 2], t: [f64; 2], bound: f64) -> ([f64; 2], [f64; 2]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::path::walkable::world_xz;
     use crate::rng::SplitMix64;
     use crate::world::REGION_SIZE;
     use std::cmp::Reverse;
@@ -759,7 +760,7 @@ mod tests {
         points.extend(&corners.points);
         points.push(to);
         let goal = points.len() - 1;
-        let xz = |p: Position| [p.world_x(), p.world_z()];
+        let xz = world_xz;
         let start = world.cell_at(from)?.object;
         // States: (point index or usize::MAX for the start, surface) → best g.
         let mut best: HashMap<(usize, Option<ObjectCellRef>), f64> = HashMap::new();
@@ -886,15 +887,7 @@ mod tests {
                         legs_clear(&world, waypoints),
                         "{from:?} → {to:?}: a leg is blocked"
                     );
-                    let sum: f64 = waypoints
-                        .windows(2)
-                        .map(|w| {
-                            distance(
-                                [w[0].world_x(), w[0].world_z()],
-                                [w[1].world_x(), w[1].world_z()],
-                            )
-                        })
-                        .sum();
+                    let sum = length_of(waypoints);
                     assert!((sum - length).abs() <= 1e-9 * length.max(1.0));
                     paths += 1;
                     turning += usize::from(waypoints.len() > 2);
@@ -913,6 +906,12 @@ mod tests {
         }
         println!("{paths} paths, {turning} turning, {object_turns} round objects");
         assert!(paths >= 40 && turning >= 25 && object_turns >= 25);
+    }
+
+    /// The length of the polyline through `points`.
+    fn length_of(points: &[Position]) -> f64 {
+        let xz: Vec<[f64; 2]> = points.iter().map(|&p| world_xz(p)).collect();
+        crate::path::polyline_length(&xz)
     }
 
     fn corners_of(world: &World) -> &ObjectCorners {
@@ -956,16 +955,9 @@ mod tests {
             };
             paths += 1;
             assert!(legs_clear(&world, &waypoints), "{from:?} → {to:?}");
-            let straight = distance(
-                [from.world_x(), from.world_z()],
-                [to.world_x(), to.world_z()],
-            );
+            let straight = distance(world_xz(from), world_xz(to));
             assert!(length >= straight - 1e-9);
-            let terrain = world.exact_polyline(
-                [from.world_x(), from.world_z()],
-                [to.world_x(), to.world_z()],
-                &mut scratch,
-            );
+            let terrain = world.exact_polyline(world_xz(from), world_xz(to), &mut scratch);
             let terrain = terrain.ok().map(|p| {
                 p.iter()
                     .map(|q| Position::from_world(q[0], q[1]).unwrap())
@@ -980,15 +972,7 @@ mod tests {
                 let n = other.len();
                 (other[0], other[n - 1]) = (from, to);
                 if legs_clear(&world, &other) {
-                    let other_length: f64 = other
-                        .windows(2)
-                        .map(|w| {
-                            distance(
-                                [w[0].world_x(), w[0].world_z()],
-                                [w[1].world_x(), w[1].world_z()],
-                            )
-                        })
-                        .sum();
+                    let other_length = length_of(&other);
                     // The other path may turn where the search has no point (a walkable
                     // path 0.001 off a corner an object's outline passes through, where the
                     // search turns 0.01 off the object's vertex): a few offsets per turn.
