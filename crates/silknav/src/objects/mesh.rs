@@ -122,13 +122,36 @@ struct Tri {
     edges: [Option<EdgeKey>; 3],
 }
 
-/// A triangle's corners, unit normal and plane: all [`ServerMesh::is_inside`] reads.
+/// A triangle's corners, the inward normal of each side and its plane: all
+/// [`ServerMesh::is_inside`] reads.
 #[derive(Debug, Clone, Copy)]
-#[repr(C, align(64))]
+#[repr(C, align(32))]
 struct InsideTri {
     v: [Vec3; 3],
-    normal: Vec3,
+    /// Per side `i` (corner `i` to corner `i + 1`), the side's direction crossed with the
+    /// triangle's unit normal, in double, rounded to float: the server computes it at every
+    /// test from the same floats, so computing it once gives the same bits.
+    side_normals: [Vec3; 3],
     plane: Plane,
+}
+
+impl InsideTri {
+    fn new(v: [Vec3; 3], normal: Vec3, plane: Plane) -> InsideTri {
+        let n = normal.map(f64::from);
+        let side_normals = [0, 1, 2].map(|i| {
+            let e = arith::sub3(v[(i + 1) % 3], v[i]).map(f64::from);
+            [
+                (e[2] * n[1] - e[1] * n[2]) as f32,
+                (e[0] * n[2] - e[2] * n[0]) as f32,
+                (e[1] * n[0] - e[0] * n[1]) as f32,
+            ]
+        });
+        InsideTri {
+            v,
+            side_normals,
+            plane,
+        }
+    }
 }
 
 /// An edge as the server keeps it.
@@ -404,10 +427,12 @@ impl ServerMesh {
             && matches!(nav.event_names[0].as_slice(), b"event" | b"EVENT");
         let inside = tris
             .iter()
-            .map(|t: &Tri| InsideTri {
-                v: t.vertices.map(|k| vertices[k as usize].pos),
-                normal: t.normal,
-                plane: t.plane,
+            .map(|t: &Tri| {
+                InsideTri::new(
+                    t.vertices.map(|k| vertices[k as usize].pos),
+                    t.normal,
+                    t.plane,
+                )
             })
             .collect();
         let mut mesh = ServerMesh {
@@ -568,17 +593,8 @@ impl ServerMesh {
     pub fn is_inside(&self, tri: u32, x: f32, z: f32) -> (bool, f32) {
         let t = &self.inside[tri as usize];
         let y = plane_height(&t.plane, x, z);
-        let v = t.v;
-        let n = t.normal.map(f64::from);
         let p = [x, y, z];
-        for i in 0..3 {
-            let (from, to) = (v[i], v[(i + 1) % 3]);
-            let e = arith::sub3(to, from).map(f64::from);
-            let c = [
-                (e[2] * n[1] - e[1] * n[2]) as f32,
-                (e[0] * n[2] - e[2] * n[0]) as f32,
-                (e[1] * n[0] - e[0] * n[1]) as f32,
-            ];
+        for (&from, &c) in t.v.iter().zip(&t.side_normals) {
             let wv = arith::sub3(p, from).map(f64::from);
             let dot = (wv[1] * f64::from(c[1]) + wv[0] * f64::from(c[0]) + wv[2] * f64::from(c[2]))
                 as f32;
