@@ -177,7 +177,10 @@ pub(crate) fn load_objects(
                     key,
                     mesh,
                     bounds,
-                    yaw: object.yaw.get(),
+                    yaw_cos_sin: {
+                        let yaw = f64::from(object.yaw.get());
+                        [yaw.cos(), yaw.sin()]
+                    },
                     position: object.position.map(|c| c.get()),
                     to_local: server_arith::inverse_affine(&to_world),
                     to_world,

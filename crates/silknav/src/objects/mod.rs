@@ -137,9 +137,11 @@ pub(crate) struct Placement {
     pub mesh: u32,
     pub to_world: Matrix,
     pub to_local: Matrix,
-    /// The record's yaw and position (for line of sight's placement in double).
-    pub yaw: f32,
+    /// The record's position, and the cosine and sine of its yaw in double (for line of
+    /// sight's placement in double, [`walk::Frame`]; kept, as a walk places objects by the
+    /// thousand).
     pub position: [f32; 3],
+    pub yaw_cos_sin: [f64; 2],
     /// The record's link rows: (object index in this region's list, edge of that object,
     /// edge of this one).
     pub links: Vec<[u16; 3]>,

@@ -72,14 +72,14 @@ impl Frame {
     /// The frame of record `p` of the object list of `region`.
     pub fn new(region: RegionId, p: &Placement) -> Frame {
         let size = f64::from(REGION_SIZE);
-        let yaw = f64::from(p.yaw);
+        let [cos, sin] = p.yaw_cos_sin;
         Frame {
             origin: [
                 f64::from(region.x()) * size + f64::from(p.position[0]),
                 f64::from(region.z()) * size + f64::from(p.position[2]),
             ],
-            cos: yaw.cos(),
-            sin: yaw.sin(),
+            cos,
+            sin,
         }
     }
 

@@ -44,6 +44,10 @@
 //! (0.1% and one unit: where an object's outline passes through a corner, the path turns
 //! beside it), which holds the answer whenever no object is in the way.
 //!
+//! Each state keeps its legs sorted by the length of the path they would make, and the
+//! heap holds each state once, by its best leg not yet taken: a heap of every leg would be
+//! millions long on a long path, and keeping it took nearly half of the search's time.
+//!
 //! A leg between two terrain corners that meets the box of no object is decided by the
 //! terrain alone: it is taken from the corner's edges of the path index (the legs a shortest
 //! path can take there: visible and taut at both ends), not walked. Every other leg is
@@ -66,13 +70,19 @@
 //! It is slow where the terrain's optimum is far longer than the straight line and objects
 //! are many: of 20 random pairs on the demo world (`silknav path silknav-demo --exact
 //! --objects`), 15 took under 0.2 s each (most about 5 ms), one was refused at once, and four
-//! took 1.5 s to 13.6 s, walking up to 3.9 million legs; 25 s in all. That is why it is asked
+//! took 1 s to 7 s, walking up to 3.9 million legs; 14 s in all. That is why it is asked
 //! for ([`super::PathOptions::objects`]); a budget ([`super::PathScratch::with_budget`])
 //! counts the states it expands and the legs it walks together (each leg walk takes a few
 //! microseconds, so the server's default budget of a million bounds a request to seconds),
-//! and a search that would keep more than [`MAX_WAITING_LEGS`] waiting gives up. Known directions: fewer object points (those a
-//! walker can stand beside), visibility between them made once per world instead of per
-//! query, and the terrain's records linking points to corners.
+//! and a search that would keep more than [`MAX_WAITING_LEGS`] waiting gives up.
+//!
+//! On the four slow pairs the answer is the terrain's path (or within 0.01 of it): no
+//! object is in the way, but the straight-line heuristic leaves the search every object point
+//! of the ellipse to try, from every state, along a winding optimum. Known directions: a
+//! heuristic from the terrain with the objects' footprints opened (a lower bound, unlike the
+//! terrain's own distances, which a bridge can beat), fewer object points (those a walker can
+//! stand beside), visibility between them made once per world instead of per query, and the
+//! terrain's records linking points to corners.
 
 use super::index::{direction_class, PathIndex};
 use super::search::distance;
@@ -407,22 +417,23 @@ struct State {
     parent: u32,
 }
 
-/// A leg waiting in the heap: from state `parent` to `node`, making the path `g` long; `clear`
-/// when it is known to be clear (an index edge on the terrain), else it is walked when taken.
+/// A leg waiting to be taken: to `node`, making the path `g` long and at least `f` long to
+/// the goal; `clear` when it is known to be clear (an index edge on the terrain), else it is
+/// walked when taken.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Open {
+struct Leg {
     f: f64,
     g: f64,
-    parent: u32,
     node: Node,
     clear: bool,
 }
 
-impl Eq for Open {}
+impl Eq for Leg {}
 
-impl Ord for Open {
-    fn cmp(&self, other: &Open) -> Ordering {
-        // A min-heap on f, the longer path so far first on a tie.
+impl Ord for Leg {
+    fn cmp(&self, other: &Leg) -> Ordering {
+        // The greatest is the one to take first: the least f, the longer path so far on a tie
+        // (it is nearer the goal).
         other
             .f
             .total_cmp(&self.f)
@@ -430,10 +441,34 @@ impl Ord for Open {
     }
 }
 
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Open) -> Option<Ordering> {
+impl PartialOrd for Leg {
+    fn partial_cmp(&self, other: &Leg) -> Option<Ordering> {
         Some(self.cmp(other))
     }
+}
+
+/// What one round of the search knows of the ground inside its ellipse.
+struct Ground {
+    /// Per terrain corner, whether it is inside the ellipse.
+    corner_inside: Vec<bool>,
+    /// The boxes of the objects that meet the ellipse's box.
+    boxes: Vec<[f64; 4]>,
+    /// Per terrain corner, whether it is inside the ellipse and in no object's box.
+    clear_of_objects: Vec<bool>,
+}
+
+impl Ground {
+    /// Whether the segment meets an object's box.
+    fn meets_object(&self, a: [f64; 2], b: [f64; 2]) -> bool {
+        self.boxes.iter().any(|x| segment_meets(a, b, x))
+    }
+}
+
+/// A state in the heap, by the best leg it has not taken yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Open {
+    next: Leg,
+    state: u32,
 }
 
 /// An answer: the waypoints (start, turning points, goal) and the length.
@@ -579,126 +614,171 @@ impl Search<'_> {
             .filter(|b| b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1])
             .copied()
             .collect();
-        let meets_object = |a: [f64; 2], b: [f64; 2]| boxes.iter().any(|x| segment_meets(a, b, x));
+        let mut ground = Ground {
+            corner_inside,
+            boxes,
+            clear_of_objects: Vec::new(),
+        };
         // Corners in no object's box, where a shortest path turns only taut (near an object,
         // the object's edges may make any bend shortest).
-        let clear_of_objects: Vec<bool> = self
+        ground.clear_of_objects = self
             .index
             .corners
             .iter()
             .enumerate()
-            .map(|(c, corner)| corner_inside[c] && !meets_object(corner.point(), corner.point()))
+            .map(|(c, corner)| {
+                ground.corner_inside[c] && !ground.meets_object(corner.point(), corner.point())
+            })
             .collect();
 
-        // Lazy A*: a leg is walked only when the search takes it from the heap (the cheapest
-        // candidate path first), so most legs a state could take are never walked.
+        // Lazy A*: a leg is walked only when the search takes it (the cheapest candidate
+        // path first), so most legs a state could take are never walked. Each state keeps its
+        // legs sorted, and the heap holds each state once, by its best leg not yet taken: a
+        // heap of every leg would be millions long on long paths, and most of the search's
+        // time would go to keeping it.
         let mut states: Vec<State> = Vec::new();
+        let mut legs: Vec<Vec<Leg>> = Vec::new();
+        let mut waiting = 0usize;
         let mut closed: HashSet<(Node, Option<ObjectCellRef>)> = HashSet::new();
-        let mut open = BinaryHeap::new();
-        open.push(Open {
-            f: distance(s, t),
+        let mut open: BinaryHeap<Open> = BinaryHeap::new();
+        closed.insert((Node::Start, start_surface));
+        let mut reached = Some(State {
+            node: Node::Start,
+            surface: start_surface,
             g: 0.0,
             parent: u32::MAX,
-            node: Node::Start,
-            clear: true,
         });
-        while let Some(entry) = open.pop() {
-            let (surface, from) = match states.get(entry.parent as usize) {
-                None => (start_surface, None),
-                Some(parent) => (parent.surface, Some(parent)),
+        loop {
+            if let Some(state) = reached.take() {
+                states.push(state);
+                let index = (states.len() - 1) as u32;
+                if state.node == Node::Goal {
+                    return Ok((Some(self.answer(&states, index)), everything));
+                }
+                *expanded += 1;
+                if *expanded > budget {
+                    return Err(PathError::BudgetExceeded);
+                }
+                let mut out = self.legs_from(state, bound, &candidates, &ground, &closed);
+                waiting += out.len();
+                if waiting > MAX_WAITING_LEGS {
+                    return Err(PathError::BudgetExceeded);
+                }
+                out.sort_unstable();
+                if let Some(&next) = out.last() {
+                    open.push(Open { next, state: index });
+                }
+                legs.push(out);
+            }
+            let Some(Open {
+                next: leg,
+                state: from,
+            }) = open.pop()
+            else {
+                return Ok((None, everything));
             };
-            let arrival = match from {
-                None => start_surface,
-                Some(_) if entry.clear => None,
-                Some(parent) => {
-                    // A walked leg counts against the budget as an expansion does: most of
-                    // the search's time goes to walking legs.
-                    *expanded += 1;
-                    if *expanded > budget {
-                        return Err(PathError::BudgetExceeded);
-                    }
-                    let here = self.position(parent.node);
-                    let there = self.position(entry.node);
-                    match self.world.sight_arrival(here, surface, there) {
-                        Ok(Some(arrival)) if self.world.stands_on(there, arrival) => arrival,
-                        _ => continue,
-                    }
+            let parent = states[from as usize];
+            let rest = &mut legs[from as usize];
+            rest.pop();
+            waiting -= 1;
+            match rest.last() {
+                Some(&next) => open.push(Open { next, state: from }),
+                None => *rest = Vec::new(),
+            }
+            let arrival = if leg.clear {
+                if closed.contains(&(leg.node, None)) {
+                    continue;
+                }
+                None
+            } else {
+                // A walked leg counts against the budget as an expansion does: most of the
+                // search's time goes to walking legs.
+                *expanded += 1;
+                if *expanded > budget {
+                    return Err(PathError::BudgetExceeded);
+                }
+                let here = self.position(parent.node);
+                let there = self.position(leg.node);
+                match self.world.sight_arrival(here, parent.surface, there) {
+                    Ok(Some(arrival)) if self.world.stands_on(there, arrival) => arrival,
+                    _ => continue,
                 }
             };
-            if !closed.insert((entry.node, arrival)) {
+            if !closed.insert((leg.node, arrival)) {
                 continue;
             }
-            states.push(State {
-                node: entry.node,
+            reached = Some(State {
+                node: leg.node,
                 surface: arrival,
-                g: entry.g,
-                parent: entry.parent,
+                g: leg.g,
+                parent: from,
             });
-            let state = (states.len() - 1) as u32;
-            if entry.node == Node::Goal {
-                return Ok((Some(self.answer(&states, state)), everything));
-            }
-            *expanded += 1;
-            if *expanded > budget {
-                return Err(PathError::BudgetExceeded);
-            }
-            let current = states[state as usize];
-            let u = self.xz(current.node);
-            if open.len() > MAX_WAITING_LEGS {
-                return Err(PathError::BudgetExceeded);
-            }
-            let mut push = |node: Node, v: [f64; 2], clear: bool| {
-                let g = current.g + distance(u, v);
-                open.push(Open {
-                    f: g + distance(v, t),
-                    g,
-                    parent: state,
-                    node,
-                    clear,
-                });
-            };
-            let leaves = |v: [f64; 2]| self.may_turn_at(current.node, v, &clear_of_objects);
-            let within =
-                |v: [f64; 2]| current.g + distance(u, v) + distance(v, t) <= bound && leaves(v);
-            // From a terrain corner on the terrain, the legs to other corners that meet no
-            // object are the index's, known clear.
-            let terrain_corner = match (current.node, current.surface) {
-                (Node::Corner(c), None) => Some(c),
-                _ => None,
-            };
-            if let Some(c) = terrain_corner {
-                let range = self.index.edge_start[c as usize] as usize
-                    ..self.index.edge_start[c as usize + 1] as usize;
-                for e in &self.index.edges[range] {
-                    let v = e.point();
-                    let to = Node::Corner(e.to);
-                    if corner_inside[e.to as usize]
-                        && within(v)
-                        && !meets_object(u, v)
-                        && !closed.contains(&(to, None))
-                    {
-                        push(to, v, true);
-                    }
-                }
-            }
-            for &node in &candidates {
-                if node == current.node {
-                    continue;
-                }
-                let v = self.xz(node);
-                if !within(v) || !self.may_turn_at(node, u, &clear_of_objects) {
-                    continue;
-                }
-                if terrain_corner.is_some()
-                    && matches!(node, Node::Corner(_))
-                    && !meets_object(u, v)
+        }
+    }
+
+    /// The legs a state may take, unsorted: to the candidates inside the bound that a
+    /// shortest path may turn towards, the index's edges for a terrain corner on the terrain.
+    fn legs_from(
+        &self,
+        current: State,
+        bound: f64,
+        candidates: &[Node],
+        ground: &Ground,
+        closed: &HashSet<(Node, Option<ObjectCellRef>)>,
+    ) -> Vec<Leg> {
+        let t = self.t;
+        let u = self.xz(current.node);
+        let mut out = Vec::new();
+        let mut push = |node: Node, v: [f64; 2], clear: bool| {
+            let g = current.g + distance(u, v);
+            out.push(Leg {
+                f: g + distance(v, t),
+                g,
+                node,
+                clear,
+            });
+        };
+        let leaves = |v: [f64; 2]| self.may_turn_at(current.node, v, &ground.clear_of_objects);
+        let within =
+            |v: [f64; 2]| current.g + distance(u, v) + distance(v, t) <= bound && leaves(v);
+        // From a terrain corner on the terrain, the legs to other corners that meet no
+        // object are the index's, known clear.
+        let terrain_corner = match (current.node, current.surface) {
+            (Node::Corner(c), None) => Some(c),
+            _ => None,
+        };
+        if let Some(c) = terrain_corner {
+            let range = self.index.edge_start[c as usize] as usize
+                ..self.index.edge_start[c as usize + 1] as usize;
+            for e in &self.index.edges[range] {
+                let v = e.point();
+                let to = Node::Corner(e.to);
+                if ground.corner_inside[e.to as usize]
+                    && within(v)
+                    && !ground.meets_object(u, v)
+                    && !closed.contains(&(to, None))
                 {
-                    continue; // one of the index's edges above, or not a leg of a shortest path
+                    push(to, v, true);
                 }
-                push(node, v, false);
             }
         }
-        Ok((None, everything))
+        for &node in candidates {
+            if node == current.node {
+                continue;
+            }
+            let v = self.xz(node);
+            if !within(v) || !self.may_turn_at(node, u, &ground.clear_of_objects) {
+                continue;
+            }
+            if terrain_corner.is_some()
+                && matches!(node, Node::Corner(_))
+                && !ground.meets_object(u, v)
+            {
+                continue; // one of the index's edges above, or not a leg of a shortest path
+            }
+            push(node, v, false);
+        }
+        out
     }
 
     /// The waypoints and length of the path ending at state `last`.
