@@ -207,3 +207,46 @@ pub fn list_in_cells(mesh: &mut NavMesh, meshes: &BTreeMap<u32, ObjectMesh>) {
         }
     }
 }
+
+/// A path query of [`write_object_world`]'s world that starts where a surface lies over
+/// another (under a bridge's deck or a house's upper floor), with a goal that the exact paths
+/// with objects from the two surfaces reach differently (one of them may find none): the
+/// segment (world x1, z1, x2, z2) and the height of the ground under the start. `None` if the
+/// loaded `world` has no such start.
+pub fn start_under_a_surface(world: &silknav::World) -> Option<([f64; 4], f32)> {
+    use silknav::{PathOptions, PathScratch, Position};
+    let (x0, z0) = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
+    let mut scratch = PathScratch::new();
+    for i in 0..70 {
+        for j in 0..70 {
+            let (x, z) = (
+                x0 + 60.0 + 25.3 * f64::from(i),
+                z0 + 60.0 + 26.1 * f64::from(j),
+            );
+            let p = Position::from_world(x, z)?;
+            let (Some(top), Some(ground)) = (world.cell_at(p), world.height_at(p)) else {
+                continue;
+            };
+            if world.cell_at_y(p, ground).is_none_or(|c| c == top) {
+                continue;
+            }
+            for (gx, gz) in [
+                (x + 150.0, z),
+                (x - 150.0, z),
+                (x, z + 150.0),
+                (x, z - 150.0),
+            ] {
+                let Some(q) = Position::from_world(gx, gz) else {
+                    continue;
+                };
+                let exact = PathOptions::exact_with_objects();
+                let below = world.find_path_with(p, q, &exact.with_start_y(ground), &mut scratch);
+                let above = world.find_path_with(p, q, &exact, &mut scratch);
+                if below.is_ok() && below != above {
+                    return Some(([x, z, gx, gz], ground));
+                }
+            }
+        }
+    }
+    None
+}

@@ -261,8 +261,8 @@ pub struct Path {
     #[serde(skip_serializing_if = "Option::is_none")]
     waypoints: Option<Vec<[f64; 2]>>,
     /// Per waypoint, the height a walker walking the legs with `move`, each from the height
-    /// the one before arrived at, stands at there ([`World::path_heights`]; `null` where
-    /// none).
+    /// the one before arrived at, stands at there ([`World::path_heights_from`]; `null`
+    /// where none).
     #[serde(skip_serializing_if = "Option::is_none")]
     heights: Option<Vec<Option<f32>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -280,6 +280,16 @@ struct PathCell {
 /// The shortest path, with its waypoints' heights ([`World::path_heights`]) and the cells it
 /// crosses ([`World::path_cells`]), or why there is none ([`crate::query::path`]).
 pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
+    path_from(world, answer, None)
+}
+
+/// [`path`] for a walker at height `start_y` at the start: the heights are
+/// [`World::path_heights_from`]'s.
+pub fn path_from(
+    world: &World,
+    answer: &Result<WorldPath, PathError>,
+    start_y: Option<f32>,
+) -> Path {
     match answer {
         Ok(p) => Path {
             length: Some(p.length),
@@ -291,7 +301,7 @@ pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
                     .map(|w| [w.world_x(), w.world_z()])
                     .collect(),
             ),
-            heights: Some(world.path_heights(p)),
+            heights: Some(world.path_heights_from(p, start_y)),
             cells: Some(
                 world
                     .path_cells(p)

@@ -67,7 +67,7 @@ pub struct SegmentQuery {
     /// World z of the end.
     pub z2: f64,
     /// Reference height of the start: the segment starts on the object floor or ground nearest
-    /// it (line of sight and movement).
+    /// it (line of sight and movement; for a path, [`PathOptions::start_y`]).
     pub y: Option<f32>,
 }
 
@@ -195,7 +195,8 @@ pub fn path(
 }
 
 /// [`path`] with [`PathOptions`] (the exact path, or another clearance):
-/// [`World::find_path_with`].
+/// [`World::find_path_with`]. The query's height, when it has one, is the start's
+/// ([`PathOptions::start_y`]).
 ///
 /// # Errors
 /// As for [`path`].
@@ -208,7 +209,11 @@ pub fn path_with(
     let (from, to) = q.ends();
     let from = from.ok_or(PathError::StartBlocked)?;
     let to = to.ok_or(PathError::GoalBlocked)?;
-    world.find_path_with(from, to, options, scratch)
+    let options = PathOptions {
+        start_y: q.y.or(options.start_y),
+        ..*options
+    };
+    world.find_path_with(from, to, &options, scratch)
 }
 
 /// The terrain heights at many points `[x, z]`, on all cores: `out[i]` is [`height`] of

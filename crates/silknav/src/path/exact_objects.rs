@@ -24,8 +24,9 @@
 //! walk can end on the cell of an outline edge it has just crossed, short of that cell, and
 //! a walk that starts on a triangle away from it leaves it nowhere and is clear to any end —
 //! a state no walker stands in. The start is on the surface
-//! [`World::cell_at`] picks (the highest object triangle, else the terrain); the goal may be
-//! reached on any surface.
+//! [`World::cell_at`] picks (the highest object triangle, else the terrain), or with a
+//! height for the start ([`super::PathOptions::start_y`]) the one [`World::cell_at_y`]
+//! picks; the goal may be reached on any surface.
 //!
 //! # Method
 //! First, ends that no walk can join are answered at once ([`PathError::Unreachable`]): the
@@ -474,9 +475,10 @@ struct Open {
 /// An answer: the waypoints (start, turning points, goal) and the length.
 pub(crate) type ExactPath = (Vec<Position>, f64);
 
-/// The exact shortest path from `from` to `to` with objects ([module docs](self)); `hint` is
-/// a first bound on its length (the terrain's exact length), `budget` the most states to
-/// expand and legs to walk, together.
+/// The exact shortest path from `from` to `to` with objects ([module docs](self)), starting
+/// on the surface under `from` nearest `start_y` (the highest without one); `hint` is a first
+/// bound on its length (the terrain's exact length), `budget` the most states to expand and
+/// legs to walk, together.
 ///
 /// # Errors
 /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] where no surface is,
@@ -484,11 +486,16 @@ pub(crate) type ExactPath = (Vec<Position>, f64);
 pub(crate) fn exact_path(
     world: &World,
     from: Position,
+    start_y: Option<f32>,
     to: Position,
     hint: Option<f64>,
     budget: usize,
 ) -> Result<ExactPath, PathError> {
-    let start = world.cell_at(from).ok_or(PathError::StartBlocked)?;
+    let start = match start_y {
+        None => world.cell_at(from),
+        Some(y) => world.cell_at_y(from, y),
+    }
+    .ok_or(PathError::StartBlocked)?;
     world.cell_at(to).ok_or(PathError::GoalBlocked)?;
     let corners = world
         .object_corners
@@ -828,6 +835,16 @@ mod tests {
     }
 
     fn oracle_path(world: &World, from: Position, to: Position) -> Option<(f64, Vec<Stop>)> {
+        oracle_path_from(world, from, world.cell_at(from)?.object, to)
+    }
+
+    /// The oracle's path from `from` on the surface `start` (the terrain for `None`).
+    fn oracle_path_from(
+        world: &World,
+        from: Position,
+        start: Option<ObjectCellRef>,
+        to: Position,
+    ) -> Option<(f64, Vec<Stop>)> {
         let mut points: Vec<Position> = world
             .path_index()
             .corners
@@ -841,7 +858,6 @@ mod tests {
         points.push(to);
         let goal = points.len() - 1;
         let xz = world_xz;
-        let start = world.cell_at(from)?.object;
         // States: (point index or usize::MAX for the start, surface) → best g.
         let mut best: HashMap<(usize, Option<ObjectCellRef>), f64> = HashMap::new();
         let mut done: HashSet<(usize, Option<ObjectCellRef>)> = HashSet::new();
@@ -954,7 +970,7 @@ mod tests {
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),
             );
-            let ours = exact_path(&world, from, to, None, usize::MAX);
+            let ours = exact_path(&world, from, None, to, None, usize::MAX);
             let expected = oracle(&world, from, to);
             match (&ours, expected) {
                 (Ok((waypoints, length)), Some(e)) => {
@@ -986,6 +1002,70 @@ mod tests {
         }
         println!("{paths} paths, {turning} turning, {object_turns} round objects");
         assert!(paths >= 40 && turning >= 25 && object_turns >= 25);
+    }
+
+    /// Where one surface lies over another (a bridge's deck over the ground, a house's upper
+    /// floor over its lower one), a path asked for at a height for the start
+    /// (`PathOptions::start_y`) starts on the surface nearest it: its length is the oracle's
+    /// from that surface, its first height that surface's, and from the lower surface some
+    /// answers differ from the upper one's.
+    #[test]
+    fn exact_paths_with_objects_start_on_the_surface_nearest_the_start_height() {
+        let dir = tempfile::tempdir().unwrap();
+        silknav_testkit::object_world::write_object_world(dir.path());
+        let world = World::load(dir.path()).unwrap();
+        let mut rng = SplitMix64::new(23);
+        let mut scratch = crate::PathScratch::new();
+        let (mut starts, mut differ, mut tries) = (0, 0, 0);
+        while starts < if cfg!(debug_assertions) { 30 } else { 90 } {
+            tries += 1;
+            assert!(tries < 1_000_000, "too few points with two surfaces");
+            let from = random_point(&world, &mut rng);
+            let (Some(top), Some(top_y), Some(ground_y)) = (
+                world.cell_at(from),
+                world.start_height(from),
+                world.height_at(from),
+            ) else {
+                continue;
+            };
+            let Some(lower) = world.cell_at_y(from, ground_y) else {
+                continue;
+            };
+            if lower == top {
+                continue;
+            }
+            starts += 1;
+            // Half of the goals near the start, where the two surfaces' paths part most.
+            let near = Position::from_world(
+                world_xz(from)[0] - 200.0 + 400.0 * rng.unit(),
+                world_xz(from)[1] - 200.0 + 400.0 * rng.unit(),
+            )
+            .filter(|&p| starts % 2 == 0 && world.cell_at(p).is_some());
+            let to = near.unwrap_or_else(|| random_point(&world, &mut rng));
+            let mut answers = Vec::new();
+            for y in [ground_y, top_y] {
+                let (surface, height) = world.surface_at_y(from, y).unwrap();
+                let options = crate::PathOptions::exact_with_objects().with_start_y(y);
+                let ours = world.find_path_with(from, to, &options, &mut scratch);
+                let expected = oracle_path_from(&world, from, surface.unwrap().object, to);
+                match (&ours, &expected) {
+                    (Ok(path), Some((e, _))) => {
+                        assert!(
+                            (path.length - e).abs() <= 1e-9 * e.max(1.0),
+                            "{from:?} at {y} → {to:?}: {} against the oracle's {e}",
+                            path.length
+                        );
+                        assert_eq!(world.path_heights_from(path, Some(y))[0], Some(height));
+                    }
+                    (Err(PathError::Unreachable), None) => {}
+                    _ => panic!("{from:?} at {y} → {to:?}: {ours:?} against {expected:?}"),
+                }
+                answers.push(ours.map(|p| p.length).ok());
+            }
+            differ += usize::from(answers[0] != answers[1]);
+        }
+        println!("{starts} starts with two surfaces, {differ} answered differently");
+        assert!(differ > 0, "{differ} of {starts}");
     }
 
     /// The length of the polyline through `points`.
@@ -1030,7 +1110,7 @@ mod tests {
                 random_point(&world, &mut rng),
             );
             // A budget keeps the pairs whose search would run long (see the module docs) out.
-            let Ok((waypoints, length)) = exact_path(&world, from, to, None, 400) else {
+            let Ok((waypoints, length)) = exact_path(&world, from, None, to, None, 400) else {
                 continue;
             };
             paths += 1;

@@ -216,6 +216,15 @@ pub struct PathOptions {
     /// leg checked with the server's walk; its `exact_length` is the exact radius path's.
     /// Must be [`is_valid_radius`].
     pub radius: f64,
+    /// The walker's height at the start, where a bridge's deck or a building's upper floor
+    /// lies over other ground: the path starts on the surface under the start nearest it,
+    /// the one [`World::move_along_y`] starts on (the server's `FindNavCell`). `None`, the
+    /// default: the surface [`World::cell_at`] picks (the highest). An exact path with
+    /// objects is searched from that surface (from the ground under a deck, a path may go
+    /// out under the deck's side, where the deck's walker may not); every path's heights
+    /// start there ([`World::path_heights_from`]). Paths found on the terrain alone are the
+    /// same from any surface.
+    pub start_y: Option<f32>,
 }
 
 impl Default for PathOptions {
@@ -225,6 +234,7 @@ impl Default for PathOptions {
             objects: false,
             clearance: DEFAULT_CLEARANCE,
             radius: 0.0,
+            start_y: None,
         }
     }
 }
@@ -261,6 +271,12 @@ impl PathOptions {
     /// These options for a walker of radius `radius` ([`PathOptions::radius`]).
     pub fn with_radius(mut self, radius: f64) -> PathOptions {
         self.radius = radius;
+        self
+    }
+
+    /// These options for a walker at height `y` at the start ([`PathOptions::start_y`]).
+    pub fn with_start_y(mut self, y: f32) -> PathOptions {
+        self.start_y = Some(y);
         self
     }
 }
@@ -497,7 +513,8 @@ impl World {
                 .ok()
                 .map(|p| polyline_length(&p));
             let budget = scratch.budget.unwrap_or(usize::MAX);
-            let (waypoints, length) = exact_objects::exact_path(self, from, to, hint, budget)?;
+            let (waypoints, length) =
+                exact_objects::exact_path(self, from, options.start_y, to, hint, budget)?;
             let path = WorldPath {
                 waypoints,
                 length,
@@ -610,8 +627,24 @@ impl World {
     /// On an object's floor it is the object triangle's height; a path under a bridge deck
     /// stays on the ground below, as the walker does.
     pub fn path_heights(&self, path: &WorldPath) -> Vec<Option<f32>> {
+        self.path_heights_from(path, None)
+    }
+
+    /// [`World::path_heights`] for a walker at height `start_y` at the start
+    /// ([`PathOptions::start_y`]): the start at the height of the surface there nearest it
+    /// (`None` where that surface is a blocked tile, as [`World::cell_at_y`] has no cell
+    /// there), the rest as [`World::path_heights`]; `start_y` `None` is
+    /// [`World::path_heights`].
+    pub fn path_heights_from(&self, path: &WorldPath, start_y: Option<f32>) -> Vec<Option<f32>> {
         let mut out: Vec<Option<f32>> = Vec::with_capacity(path.waypoints.len());
-        out.push(path.waypoints.first().and_then(|&w| self.start_height(w)));
+        out.push(path.waypoints.first().and_then(|&w| {
+            match start_y {
+                None => self.start_height(w),
+                Some(y) => self
+                    .surface_at_y(w, y)
+                    .and_then(|(cell, height)| cell.map(|_| height)),
+            }
+        }));
         for leg in path.waypoints.windows(2) {
             let before = *out.last().expect("the start is there");
             let height = match before {
