@@ -225,7 +225,11 @@ impl PyWorld {
     /// `"budget-exceeded"` or `"not-walkable"`) when there is no path, `ValueError` for a
     /// clearance out of range (more than 0, less than 10) or given with `exact=True`, and for
     /// `objects=True` without `exact=True`.
-    #[pyo3(signature = (x1, z1, x2, z2, *, budget = None, exact = false, objects = false, clearance = None, radius = 0.0))]
+    ///
+    /// `y` is the walker's height at the start, as `move`'s: the path starts on the surface
+    /// nearest it (under a bridge's deck rather than on it), as `silknav path --y`; it decides
+    /// where `exact=True, objects=True` starts, and `path_heights(path, y)` starts there.
+    #[pyo3(signature = (x1, z1, x2, z2, y = None, *, budget = None, exact = false, objects = false, clearance = None, radius = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn path(
         &self,
@@ -234,6 +238,7 @@ impl PyWorld {
         z1: f64,
         x2: f64,
         z2: f64,
+        y: Option<f32>,
         budget: Option<usize>,
         exact: bool,
         objects: bool,
@@ -243,7 +248,10 @@ impl PyWorld {
         let options = path_options(exact, objects, clearance, radius)?;
         let found = py.detach(|| {
             let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
-            let q = SegmentQuery::new(x1, z1, x2, z2);
+            let q = SegmentQuery {
+                y,
+                ..SegmentQuery::new(x1, z1, x2, z2)
+            };
             query::path_with(&self.world, q, &options, &mut scratch)
         });
         found
@@ -267,10 +275,17 @@ impl PyWorld {
     /// `move`, each from the height the one before arrived at (`y=`), stands there: the
     /// start at the height a walk starts at without one, every other waypoint at the height
     /// the walk of the leg before it arrives at (None where there is none): the `heights` of
-    /// the command line's JSON answer.
-    fn path_heights(&self, py: Python<'_>, path: &Path) -> PyResult<Vec<Option<f32>>> {
+    /// the command line's JSON answer. With `y`, the walker's height at the start (the `y`
+    /// the path was asked with), the start is at the surface there nearest it.
+    #[pyo3(signature = (path, y = None))]
+    fn path_heights(
+        &self,
+        py: Python<'_>,
+        path: &Path,
+        y: Option<f32>,
+    ) -> PyResult<Vec<Option<f32>>> {
         let path = world_path(path)?;
-        Ok(py.detach(|| self.world.path_heights(&path)))
+        Ok(py.detach(|| self.world.path_heights_from(&path, y)))
     }
 
     /// Builds the world's path index now, if it has none yet (otherwise the first path

@@ -260,6 +260,41 @@ def test_paths_equal_the_command_lines(cli, world, world_dir, budget, options, f
     assert expected <= reasons, reasons
 
 
+def test_path_starts_on_the_surface_nearest_y(cli, world, world_dir):
+    """``y`` is the walker's height at the start, as ``silknav path --y``: under a bridge's
+    deck or an upper floor, the path starts on the surface below, and its heights too."""
+    rows = []
+    for i in range(190):
+        for j in range(190):
+            x, z = X0 + 40.0 + 30.1 * i, Z0 + 40.0 + 30.3 * j
+            top, ground = world.cell(x, z), world.height(x, z)
+            if top is None or top.object is None or ground is None:
+                continue
+            below = world.cell(x, z, ground)
+            if below is not None and below != top:
+                rows.append((x, z, x + 150.0, z + 40.0, ground))
+    assert len(rows) >= 5, "the world has starts under decks and floors"
+    rows = rows[:: max(1, len(rows) // 12)]
+    budget = 20000
+    answers = cli.batch_json("path", world_dir, rows, "--exact", "--objects", "--budget", budget)
+    found = 0
+    for (x1, z1, x2, z2, y), want in zip(rows, answers):
+        try:
+            p = world.path(x1, z1, x2, z2, y, budget=budget, exact=True, objects=True)
+        except silknav.QueryError as e:
+            assert want == {"length": None, "error": e.reason}
+            continue
+        found += 1
+        assert want["length"] == p.length
+        assert [tuple(w) for w in want["waypoints"]] == p.waypoints
+        heights = world.path_heights(p, y)
+        assert [None if h is None else f32(h) for h in want["heights"]] == [
+            None if h is None else f32(h) for h in heights
+        ]
+        assert f32(heights[0]) == f32(world.height(x1, z1, y))
+    assert found >= 3, found
+
+
 def test_objects_needs_exact(world):
     with pytest.raises(ValueError, match="exact"):
         world.path(X0, Z0, X0 + 100.0, Z0, objects=True)

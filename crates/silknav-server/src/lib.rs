@@ -13,7 +13,7 @@
 //! | `POST /api/height` | `{"x","z","y"?}` | as `silknav height --json` |
 //! | `POST /api/los` | `{"x1","z1","x2","z2","y"?}` | as `silknav los --json` |
 //! | `POST /api/move` | `{"x1","z1","x2","z2"}` | as `silknav move --json` |
-//! | `POST /api/path` | `{"x1","z1","x2","z2","budget"?}` | as `silknav path --json` |
+//! | `POST /api/path` | `{"x1","z1","x2","z2","y"?,"budget"?,"exact"?,"objects"?,"clearance"?,"radius"?}` | as `silknav path --json` |
 //! | `GET /api/tile/{level}/{tx}/{tz}` | `?layers=heights,cells,walls,objects,water` | a PNG tile ([`tiles`]) |
 //!
 //! Every query endpoint takes one query (a JSON object) and answers one JSON object, or a

@@ -205,9 +205,9 @@ impl Query for SnapRequest {
     }
 }
 
-/// `POST /api/path`: a segment and the options of `silknav path`: a search budget (corners
-/// expanded), `exact` (`--exact`), `objects` (`--objects`, with `exact`), `clearance`
-/// (`--clearance`) and `radius` (`--radius`).
+/// `POST /api/path`: a segment and the options of `silknav path`: the walker's height at the
+/// start (`y`, `--y`), a search budget (corners expanded), `exact` (`--exact`), `objects`
+/// (`--objects`, with `exact`), `clearance` (`--clearance`) and `radius` (`--radius`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PathRequest {
@@ -215,6 +215,8 @@ pub(crate) struct PathRequest {
     z1: f64,
     x2: f64,
     z2: f64,
+    #[serde(default)]
+    y: Option<f64>,
     #[serde(default)]
     budget: Option<u64>,
     #[serde(default)]
@@ -291,13 +293,16 @@ impl Query for PathRequest {
     }
 
     fn answer(&self, world: &World, limits: &Limits, out: &mut Vec<u8>) {
-        let q = SegmentQuery::new(self.x1, self.z1, self.x2, self.z2);
+        let q = SegmentQuery {
+            y: self.y.map(|y| y as f32),
+            ..SegmentQuery::new(self.x1, self.z1, self.x2, self.z2)
+        };
         let budget = self.budget.map_or(limits.max_budget, |b| b as usize);
         let answer = SCRATCH.with_borrow_mut(|scratch| {
             scratch.set_budget(Some(budget));
             silknav::query::path_with(world, q, &self.options(), scratch)
         });
-        write(out, &silknav::json::path(world, &answer));
+        write(out, &silknav::json::path_from(world, &answer, q.y));
     }
 }
 

@@ -265,6 +265,7 @@ class World:
         z1: float,
         x2: float,
         z2: float,
+        y: Optional[float] = None,
         *,
         budget: Optional[int] = None,
         exact: bool = False,
@@ -275,16 +276,18 @@ class World:
         """The shortest path: walkable by ``move`` leg by leg (turning ``clearance`` off the
         corners), or with ``exact=True`` the exact optimum (with ``objects=True``, through and
         round the world's objects, as ``silknav path --exact --objects``: far slower);
-        ``radius``: the walker's, kept from every wall. Raises ``ValueError`` for a
+        ``radius``: the walker's, kept from every wall; ``y``: the walker's height at the
+        start (it starts on the surface nearest it, as ``move``'s). Raises ``ValueError`` for a
         clearance out of (0, 10) or with ``exact``, for ``objects`` without ``exact``,
         ``QueryError`` (``start-blocked``,
         ``goal-blocked``, ``not-walkable``,
         ``unreachable``, ``budget-exceeded``)."""
     def path_cells(self, path: Path) -> List[Cell]:
         """The cells a path passes through, in order."""
-    def path_heights(self, path: Path) -> List[Optional[float]]:
+    def path_heights(self, path: Path, y: Optional[float] = None) -> List[Optional[float]]:
         """Per waypoint, the height a walker walking the legs with ``move``, each from the
-        height the one before arrived at (``y=``), stands at there; None where none."""
+        height the one before arrived at (``y=``), stands at there; None where none. ``y``:
+        the walker's height at the start (the ``y`` the path was asked with)."""
     def prepare_paths(self) -> Dict[str, Any]:
         """Builds the path index now; its ``rects``, ``corners``, ``edges``, ``heap_bytes``
         and ``build_seconds``."""

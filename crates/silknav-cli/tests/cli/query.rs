@@ -1078,3 +1078,75 @@ fn snap_answers_the_nearest_walkable_point_and_a_walk_starts_there() {
     assert!(v["distance"].as_f64().unwrap() > 0.0, "{v}");
     assert!(v["cell"]["region"].is_string(), "{v}");
 }
+
+/// `silknav path --y` starts the walker on the surface nearest that height, as the library's
+/// `PathOptions::start_y`: under the bridge's deck rather than on it, where the exact path
+/// with objects differs. A fifth number on a batch line does the same, `--y` is the height of
+/// batch lines with four, and the JSON heights start on that surface.
+#[test]
+fn path_starts_on_the_surface_nearest_y() {
+    use silknav::PathOptions;
+    let ObjectWorld {
+        dir: _dir,
+        root,
+        world,
+        ..
+    } = object_world();
+    let (q, y) = silknav_testkit::object_world::start_under_a_surface(&world)
+        .expect("a start under a deck with a path of its own");
+    let (from, to) = (at(q[0], q[1]).unwrap(), at(q[2], q[3]).unwrap());
+    let exact = PathOptions::exact_with_objects();
+    let mut scratch = silknav::PathScratch::new();
+    let below = world.find_path_with(from, to, &exact.with_start_y(y), &mut scratch);
+    let above = world.find_path_with(from, to, &exact, &mut scratch);
+    let n = q.map(|v| v.to_string());
+    let y_text = y.to_string();
+    let args = [
+        "path",
+        ".",
+        &n[0],
+        &n[1],
+        &n[2],
+        &n[3],
+        "--exact",
+        "--objects",
+        "--json",
+    ];
+    // Through the text, so that heights read back as the command line prints them (the
+    // shortest decimal of the f32).
+    let json = |answer: &silknav::json::Path| {
+        serde_json::from_str::<Value>(&serde_json::to_string(answer).unwrap()).unwrap()
+    };
+    let expect_below = json(&silknav::json::path_from(&world, &below, Some(y)));
+    let expect_above = json(&silknav::json::path(&world, &above));
+    let one = |extra: &[&str]| {
+        let run = silknav(&root, &[&args[..], extra].concat());
+        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
+        serde_json::from_str::<Value>(run.stdout.trim_end()).unwrap()
+    };
+    assert_eq!(one(&["--y", &y_text]), expect_below);
+    assert_eq!(one(&[]), expect_above);
+    assert_ne!(expect_below, expect_above);
+    let ground = world.surface_at_y(from, y).unwrap().1;
+    assert_eq!(
+        expect_below["heights"][0].as_f64().map(|h| h as f32),
+        Some(ground)
+    );
+    assert_ne!(expect_above["heights"][0], expect_below["heights"][0]);
+    // In a batch: a fifth number, none, and none with --y.
+    let lines = format!("{} {y_text}\n{}\n", n.join(" "), n.join(" "));
+    let batch_args = ["path", ".", "--exact", "--objects", "--json"];
+    for (extra, expected) in [
+        (vec![], [&expect_below, &expect_above]),
+        (vec!["--y", &y_text], [&expect_below, &expect_below]),
+    ] {
+        let run = silknav_with_stdin(&root, &[&batch_args[..], &extra].concat(), lines.as_bytes());
+        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
+        let answers: Vec<Value> = run
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(answers.iter().collect::<Vec<_>>(), expected, "{extra:?}");
+    }
+}

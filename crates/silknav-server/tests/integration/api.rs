@@ -3,7 +3,7 @@
 
 use crate::support::*;
 use silknav::query::{PointQuery, SegmentQuery};
-use silknav::{PathOptions, PathScratch};
+use silknav::{PathOptions, PathScratch, World};
 use silknav_server::Limits;
 
 #[test]
@@ -319,4 +319,37 @@ fn the_viewer_is_served_from_the_binary() {
         "offline"
     );
     assert_eq!(get(server.addr(), "/viewer.css").status, 200);
+}
+
+/// A path request's `y` is the walker's height at the start, as `silknav path --y`: under a
+/// bridge's deck, the exact path with objects starts on the ground, and its heights start
+/// there.
+#[test]
+fn path_requests_start_on_the_surface_nearest_y() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("Data");
+    silknav_testkit::object_world::write_object_world(&root);
+    let server = serve_root(&root, Limits::default());
+    let world = World::load(&root).unwrap();
+    let ([x1, z1, x2, z2], y) = silknav_testkit::object_world::start_under_a_surface(&world)
+        .expect("a start under a deck with a path of its own");
+    let mut answers = Vec::new();
+    for y in [Some(y), None] {
+        let q = SegmentQuery {
+            y,
+            ..SegmentQuery::new(x1, z1, x2, z2)
+        };
+        let options = PathOptions::exact_with_objects();
+        let path = silknav::query::path_with(&world, q, &options, &mut PathScratch::new());
+        let expected = serde_json::to_string(&silknav::json::path_from(&world, &path, y)).unwrap();
+        let mut body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2, "exact": true, "objects": true});
+        if let Some(y) = y {
+            body["y"] = y.into();
+        }
+        let answer = post(server.addr(), "/api/path", &body.to_string());
+        assert_eq!(answer.status, 200);
+        assert_eq!(answer.text(), expected, "{body}");
+        answers.push(expected);
+    }
+    assert_ne!(answers[0], answers[1]);
 }

@@ -1,7 +1,10 @@
-//! `silknav path DIR X1 Z1 X2 Z2 [--exact [--objects]] [--clearance C] [--radius R]`: the shortest path
-//! from the start to the goal, walkable by the server's walk (each leg arrives under `silknav
-//! move`), or with `--exact` the exact optimum, whose waypoints sit on the corners of blocked
-//! ground; with `--radius R`, for a walker of radius R, keeping R from every wall.
+//! `silknav path DIR X1 Z1 X2 Z2 [--y Y] [--exact [--objects]] [--clearance C] [--radius R]`:
+//! the shortest path from the start to the goal, walkable by the server's walk (each leg
+//! arrives under `silknav move`), or with `--exact` the exact optimum, whose waypoints sit on
+//! the corners of blocked ground; with `--radius R`, for a walker of radius R, keeping R from
+//! every wall. With `--y` (or a fifth number on a batch line) the walker starts on the surface
+//! nearest that height, as `silknav move --y` does: under a bridge's deck rather than on it,
+//! for `--exact --objects` and for the JSON heights.
 //!
 //! Text: `LENGTH X Z X Z …`, the length with three decimals, then the waypoints in world
 //! coordinates, start and goal included; or `none REASON` when there is no path
@@ -14,7 +17,7 @@
 //! otherwise it is built once, after loading and before the first answer. Either way every
 //! query costs only its search.
 
-use super::{world_xz, Answer, SegmentArgs};
+use super::{world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
 use crate::progress::Progress;
 use silknav::query::SegmentQuery;
@@ -28,7 +31,7 @@ use std::io::{self, Write};
 #[derive(Debug, clap::Args)]
 pub struct PathArgs {
     #[command(flatten)]
-    segment: SegmentArgs,
+    segment: SegmentYArgs,
     /// Give up a search after expanding N corners (with --objects: expanding states and
     /// walking legs, N in all), answering `none budget-exceeded` [default: no limit]
     #[arg(long, value_name = "N")]
@@ -96,6 +99,8 @@ pub struct PathAnswer<'w> {
     pub world: &'w World,
     /// The path, or why there is none.
     pub path: Result<WorldPath, PathError>,
+    /// The walker's height at the start, when given.
+    pub start_y: Option<f32>,
 }
 
 /// The walkable path from (x1, z1) to (x2, z2). A start outside the terrain id space is
@@ -121,7 +126,8 @@ pub fn find_with(
     silknav::query::path_with(world, q, options, scratch)
 }
 
-/// Answers one query: numbers are `x1 z1 x2 z2`.
+/// Answers one query: numbers are `x1 z1 x2 z2`, with the walker's height at the start in
+/// `options` ([`PathOptions::start_y`]).
 pub fn ask<'w>(
     world: &'w World,
     n: &[f64],
@@ -129,7 +135,11 @@ pub fn ask<'w>(
     scratch: &mut PathScratch,
 ) -> PathAnswer<'w> {
     let path = find_with(world, [n[0], n[1], n[2], n[3]], options, scratch);
-    PathAnswer { world, path }
+    PathAnswer {
+        world,
+        path,
+        start_y: options.start_y,
+    }
 }
 
 /// Builds the world's path index unless it came with the world (its index file), with a
@@ -147,7 +157,7 @@ pub fn prepare(world: &World, label: &str) -> PathIndexStats {
 /// # Errors
 /// As for the query commands (see [`super`]).
 pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
-    let world_args = &args.segment.world;
+    let world_args = &args.segment.segment.world;
     let world = world_args.load_paths(PathIndexUse::IfValid)?;
     prepare(&world, &world_args.name());
     let mut scratch = match args.budget {
@@ -155,12 +165,17 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
         None => PathScratch::new(),
     };
     let options = args.options();
+    let default_y = args.segment.y;
     super::answer(
         &world,
         world_args.json,
         args.segment.numbers(),
-        (4, 4),
-        |_, n| ask(&world, n, &options, &mut scratch),
+        (4, 5),
+        |_, n| {
+            let mut options = options;
+            options.start_y = n.get(4).copied().or(default_y).map(|y| y as f32);
+            ask(&world, n, &options, &mut scratch)
+        },
     )
 }
 
@@ -208,6 +223,9 @@ impl Answer for PathAnswer<'_> {
     }
 
     fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        super::write_json(out, &silknav::json::path(self.world, &self.path))
+        super::write_json(
+            out,
+            &silknav::json::path_from(self.world, &self.path, self.start_y),
+        )
     }
 }

@@ -151,7 +151,7 @@ pub struct SegmentYArgs {
 
 impl SegmentYArgs {
     /// The command line's numbers: `x1 z1 x2 z2`, and `y` with `--y`.
-    fn numbers(&self) -> Option<Vec<f64>> {
+    pub(crate) fn numbers(&self) -> Option<Vec<f64>> {
         let mut numbers = self.segment.numbers()?;
         numbers.extend(self.y);
         Some(numbers)
