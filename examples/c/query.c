@@ -357,7 +357,7 @@ static int answer_paths(const silknav_world *world, const query *queries, size_t
     for (size_t i = 0; i < n; i++) {
         memcpy(&segments[4 * i], queries[i].v, 4 * sizeof(double));
     }
-    silknav_path_options options = {exact ? SILKNAV_PATH_EXACT : 0, 0.0, 0.0};
+    silknav_path_options options = {.flags = exact ? SILKNAV_PATH_EXACT : 0};
     silknav_status status = silknav_paths_with(world, segments, n, budget, &options, paths);
     free(segments);
     if (status != SILKNAV_OK) {

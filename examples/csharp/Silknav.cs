@@ -77,13 +77,14 @@ namespace Silknav
         }
 
         public const uint MOVE_GUARD_SYMMETRIC = 1, MOVE_GUARD_OFF = 2, MOVE_NO_OBJECT_CHECKS = 4;
-        public const uint PATH_EXACT = 1;
+        public const uint PATH_EXACT = 1, PATH_OBJECTS = 2, PATH_START_Y = 4;
 
         [StructLayout(LayoutKind.Sequential)]
         public struct PathOptions
         {
             public uint Flags;
             public double Clearance, Radius;
+            public float StartY;
         }
 
         [StructLayout(LayoutKind.Sequential)]

@@ -78,6 +78,13 @@
 // `silknav_path_options.flags`: the exact shortest path (`silknav path --exact`).
 #define SILKNAV_PATH_EXACT 1
 
+// `silknav_path_options.flags`, with `SILKNAV_PATH_EXACT`: the exact path through doorways,
+// over bridges and round buildings (`silknav path --exact --objects`); far slower.
+#define SILKNAV_PATH_OBJECTS 2
+
+// `silknav_path_options.flags`: `start_y` is the walker's height at the start (`--y`).
+#define SILKNAV_PATH_START_Y 4
+
 // The clearance of walkable paths when `silknav_path_options.clearance` is 0 (the
 // library's `DEFAULT_CLEARANCE`; a test keeps them equal).
 #define SILKNAV_DEFAULT_CLEARANCE 0.001
@@ -124,6 +131,8 @@ typedef struct silknav_path {
 typedef struct silknav_path_options {
   // `SILKNAV_PATH_EXACT` for the exact optimum (`--exact`), whose waypoints sit on the
   // corners of blocked ground; 0 for a path every leg of which the server's walk accepts.
+  // With it, `SILKNAV_PATH_OBJECTS` for the exact path through and round objects
+  // (`--objects`). `SILKNAV_PATH_START_Y` when `start_y` is given.
   uint32_t flags;
   // How far a walkable path's turning points lie off the corners (`--clearance`): more
   // than 0 and less than 10 units; 0 for the default (`SILKNAV_DEFAULT_CLEARANCE`).
@@ -131,6 +140,10 @@ typedef struct silknav_path_options {
   // The walker's radius (`--radius`): the path keeps at least this far from every wall
   // and blocked tile; 0 for a point, else from 0.000001 to 960 units.
   double radius;
+  // With `SILKNAV_PATH_START_Y`: the walker's height at the start (`--y`), a finite
+  // number; the path starts on the surface under the start nearest it (under a bridge's
+  // deck rather than on it). Without the flag, ignored: the highest surface.
+  float start_y;
 } silknav_path_options;
 
 // The cell under a point.
@@ -525,8 +538,10 @@ silknav_status silknav_path_find(const struct silknav_world *world,
                                  int64_t budget,
                                  struct silknav_path *out);
 
-// `silknav_path_find` with options (`--exact`, `--clearance`); `options` NULL for the
-// defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags or a clearance out of range.
+// `silknav_path_find` with options (`--exact`, `--objects`, `--clearance`, `--radius`,
+// `--y`); `options` NULL for the defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags,
+// `SILKNAV_PATH_OBJECTS` without `SILKNAV_PATH_EXACT`, a clearance or radius out of range,
+// or a start height that is not finite.
 //
 // # Safety
 // As for `silknav_path_find`; `options` is NULL or points to a readable
@@ -555,6 +570,18 @@ silknav_status silknav_path_find_with(const struct silknav_world *world,
 silknav_status silknav_path_heights(const struct silknav_world *world,
                                     const struct silknav_path *path,
                                     float *out);
+
+// `silknav_path_heights` for a walker at height `y` at the start (the start height the path
+// was asked with, `SILKNAV_PATH_START_Y`; NaN for none): the start at the height of the
+// surface there nearest `y` (NaN where that is a blocked tile), the rest as
+// `silknav_path_heights`.
+//
+// # Safety
+// As for `silknav_path_heights`.
+silknav_status silknav_path_heights_y(const struct silknav_world *world,
+                                      const struct silknav_path *path,
+                                      float y,
+                                      float *out);
 
 // Frees a path's waypoints and leaves `*path` an empty result (`waypoints` NULL, `count`
 // 0), so that freeing it again does nothing. NULL is allowed.

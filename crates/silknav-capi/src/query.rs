@@ -751,6 +751,8 @@ pub(crate) fn scratch_for(budget: i64) -> PathScratch {
 pub struct silknav_path_options {
     /// `SILKNAV_PATH_EXACT` for the exact optimum (`--exact`), whose waypoints sit on the
     /// corners of blocked ground; 0 for a path every leg of which the server's walk accepts.
+    /// With it, `SILKNAV_PATH_OBJECTS` for the exact path through and round objects
+    /// (`--objects`). `SILKNAV_PATH_START_Y` when `start_y` is given.
     pub flags: u32,
     /// How far a walkable path's turning points lie off the corners (`--clearance`): more
     /// than 0 and less than 10 units; 0 for the default (`SILKNAV_DEFAULT_CLEARANCE`).
@@ -758,10 +760,21 @@ pub struct silknav_path_options {
     /// The walker's radius (`--radius`): the path keeps at least this far from every wall
     /// and blocked tile; 0 for a point, else from 0.000001 to 960 units.
     pub radius: f64,
+    /// With `SILKNAV_PATH_START_Y`: the walker's height at the start (`--y`), a finite
+    /// number; the path starts on the surface under the start nearest it (under a bridge's
+    /// deck rather than on it). Without the flag, ignored: the highest surface.
+    pub start_y: f32,
 }
 
 /// `silknav_path_options.flags`: the exact shortest path (`silknav path --exact`).
 pub const SILKNAV_PATH_EXACT: u32 = 1;
+/// `silknav_path_options.flags`, with `SILKNAV_PATH_EXACT`: the exact path through doorways,
+/// over bridges and round buildings (`silknav path --exact --objects`); far slower.
+pub const SILKNAV_PATH_OBJECTS: u32 = 2;
+/// `silknav_path_options.flags`: `start_y` is the walker's height at the start (`--y`).
+pub const SILKNAV_PATH_START_Y: u32 = 4;
+/// Every flag of `silknav_path_options.flags`.
+const PATH_FLAGS: u32 = SILKNAV_PATH_EXACT | SILKNAV_PATH_OBJECTS | SILKNAV_PATH_START_Y;
 /// The clearance of walkable paths when `silknav_path_options.clearance` is 0 (the
 /// library's `DEFAULT_CLEARANCE`; a test keeps them equal).
 pub const SILKNAV_DEFAULT_CLEARANCE: f64 = 0.001;
@@ -779,10 +792,22 @@ pub(crate) unsafe fn path_options(
         // SAFETY: the caller's promise on `options`.
         *unsafe { pointers::shared(options, "options") }?
     };
-    if o.flags & !SILKNAV_PATH_EXACT != 0 {
+    if o.flags & !PATH_FLAGS != 0 {
         return Err(Failure::argument(format!(
             "options.flags: unknown bits {:#x}",
-            o.flags & !SILKNAV_PATH_EXACT
+            o.flags & !PATH_FLAGS
+        )));
+    }
+    if o.flags & SILKNAV_PATH_OBJECTS != 0 && o.flags & SILKNAV_PATH_EXACT == 0 {
+        return Err(Failure::argument(
+            "options.flags: SILKNAV_PATH_OBJECTS is an exact path: set SILKNAV_PATH_EXACT too",
+        ));
+    }
+    let start_y = (o.flags & SILKNAV_PATH_START_Y != 0).then_some(o.start_y);
+    if start_y.is_some_and(|y| !y.is_finite()) {
+        return Err(Failure::argument(format!(
+            "options.start_y: {}: the height must be a finite number",
+            o.start_y
         )));
     }
     if !silknav::is_valid_radius(o.radius) {
@@ -797,6 +822,7 @@ pub(crate) unsafe fn path_options(
         (true, c) if c != 0.0 => Err(Failure::argument(
             "options.clearance: an exact path has no clearance",
         )),
+        (true, _) if o.flags & SILKNAV_PATH_OBJECTS != 0 => Ok(PathOptions::exact_with_objects()),
         (true, _) => Ok(PathOptions::exact()),
         (false, 0.0) => Ok(PathOptions::new()),
         (false, c) if silknav::is_valid_clearance(c) => Ok(PathOptions::new().with_clearance(c)),
@@ -804,7 +830,9 @@ pub(crate) unsafe fn path_options(
             "options.clearance: {c}: the clearance must be more than 0 and less than 10 units"
         ))),
     }?;
-    Ok(options.with_radius(o.radius))
+    let mut options = options.with_radius(o.radius);
+    options.start_y = start_y;
+    Ok(options)
 }
 
 /// The shortest path from (x1, z1) to (x2, z2) (`silknav path`), each search limited to
@@ -833,8 +861,10 @@ pub unsafe extern "C" fn silknav_path_find(
     unsafe { silknav_path_find_with(world, x1, z1, x2, z2, budget, std::ptr::null(), out) }
 }
 
-/// `silknav_path_find` with options (`--exact`, `--clearance`); `options` NULL for the
-/// defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags or a clearance out of range.
+/// `silknav_path_find` with options (`--exact`, `--objects`, `--clearance`, `--radius`,
+/// `--y`); `options` NULL for the defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags,
+/// `SILKNAV_PATH_OBJECTS` without `SILKNAV_PATH_EXACT`, a clearance or radius out of range,
+/// or a start height that is not finite.
 ///
 /// # Safety
 /// As for `silknav_path_find`; `options` is NULL or points to a readable
@@ -890,6 +920,24 @@ pub unsafe extern "C" fn silknav_path_heights(
     path: *const silknav_path,
     out: *mut f32,
 ) -> silknav_status {
+    // SAFETY: the caller's promises, passed on; NaN is no start height.
+    unsafe { silknav_path_heights_y(world, path, f32::NAN, out) }
+}
+
+/// `silknav_path_heights` for a walker at height `y` at the start (the start height the path
+/// was asked with, `SILKNAV_PATH_START_Y`; NaN for none): the start at the height of the
+/// surface there nearest `y` (NaN where that is a blocked tile), the rest as
+/// `silknav_path_heights`.
+///
+/// # Safety
+/// As for `silknav_path_heights`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_path_heights_y(
+    world: *const silknav_world,
+    path: *const silknav_path,
+    y: f32,
+    out: *mut f32,
+) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
         let world = unsafe { world_of(world) }?;
@@ -914,7 +962,8 @@ pub unsafe extern "C" fn silknav_path_heights(
             exact_length: path.exact_length,
             exact: false,
         };
-        for (o, h) in out.iter_mut().zip(world.path_heights(&found)) {
+        let start_y = (!y.is_nan()).then_some(y);
+        for (o, h) in out.iter_mut().zip(world.path_heights_from(&found, start_y)) {
             *o = h.unwrap_or(f32::NAN);
         }
         Ok(SILKNAV_OK)

@@ -323,8 +323,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let mut exact = empty_path();
         let options = silknav_path_options {
             flags: SILKNAV_PATH_EXACT,
-            clearance: 0.0,
-            radius: 0.0,
+            ..Default::default()
         };
         // SAFETY: a live handle, readable options and a writable silknav_path.
         let status = unsafe {
@@ -587,19 +586,35 @@ fn bad_pointers_and_arguments_are_refused() {
         }
         // Path options out of range.
         let mut path = empty_path();
-        for (flags, clearance, radius, message) in [
-            (2, 0.0, 0.0, "unknown bits 0x2"),
-            (0, 10.0, 0.0, "less than 10"),
-            (0, -1.0, 0.0, "less than 10"),
-            (SILKNAV_PATH_EXACT, 1.0, 0.0, "no clearance"),
-            (0, 0.0, -1.0, "options.radius"),
-            (0, 0.0, 1e-9, "options.radius"),
-            (SILKNAV_PATH_EXACT, 0.0, 961.0, "options.radius"),
+        for (flags, clearance, radius, start_y, message) in [
+            (8, 0.0, 0.0, 0.0, "unknown bits 0x8"),
+            (
+                SILKNAV_PATH_OBJECTS,
+                0.0,
+                0.0,
+                0.0,
+                "SILKNAV_PATH_EXACT too",
+            ),
+            (SILKNAV_PATH_START_Y, 0.0, 0.0, f32::NAN, "options.start_y"),
+            (
+                SILKNAV_PATH_START_Y,
+                0.0,
+                0.0,
+                f32::INFINITY,
+                "options.start_y",
+            ),
+            (0, 10.0, 0.0, 0.0, "less than 10"),
+            (0, -1.0, 0.0, 0.0, "less than 10"),
+            (SILKNAV_PATH_EXACT, 1.0, 0.0, 0.0, "no clearance"),
+            (0, 0.0, -1.0, 0.0, "options.radius"),
+            (0, 0.0, 1e-9, 0.0, "options.radius"),
+            (SILKNAV_PATH_EXACT, 0.0, 961.0, 0.0, "options.radius"),
         ] {
             let options = silknav_path_options {
                 flags,
                 clearance,
                 radius,
+                start_y,
             };
             assert_eq!(
                 silknav_path_find_with(w.handle, 0.0, 0.0, 1.0, 1.0, -1, &options, &mut path),
@@ -735,5 +750,87 @@ fn archives_load_in_place_with_their_key() {
     }
     assert!(answered > 100);
     // SAFETY: the handle loaded above, freed once.
+    unsafe { silknav_world_free(handle) };
+}
+
+/// Exact paths with objects (`SILKNAV_PATH_OBJECTS`) from a start height
+/// (`SILKNAV_PATH_START_Y`) answer as the library's, under a bridge's deck and on it, and
+/// `silknav_path_heights_y` starts the heights on the surface the path started on.
+#[test]
+fn paths_with_objects_from_a_start_height_equal_the_librarys() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("Data");
+    silknav_testkit::object_world::write_object_world(&root);
+    let world = silknav::World::load(&root).unwrap();
+    let (q, y) = silknav_testkit::object_world::start_under_a_surface(&world)
+        .expect("a start under a deck with a path of its own");
+    let mut handle = ptr::null_mut();
+    // SAFETY: a valid C string and out pointer.
+    let status = unsafe { silknav_world_load(c_path(&root).as_ptr(), 0, &mut handle) };
+    assert_eq!(status, SILKNAV_OK, "{:?}", last_message());
+    let mut lengths = Vec::new();
+    for start_y in [Some(y), None] {
+        let options = silknav_path_options {
+            flags: SILKNAV_PATH_EXACT
+                | SILKNAV_PATH_OBJECTS
+                | start_y.map_or(0, |_| SILKNAV_PATH_START_Y),
+            start_y: start_y.unwrap_or(0.0),
+            ..Default::default()
+        };
+        let mut path = empty_path();
+        // SAFETY: a live handle, readable options and a writable silknav_path.
+        let status = unsafe {
+            silknav_path_find_with(handle, q[0], q[1], q[2], q[3], -1, &options, &mut path)
+        };
+        let query = SegmentQuery {
+            y: start_y,
+            ..seg(q)
+        };
+        let expected = query::path_with(
+            &world,
+            query,
+            &PathOptions::exact_with_objects(),
+            &mut PathScratch::new(),
+        );
+        match &expected {
+            Ok(p) => {
+                assert_eq!((status, path.length), (SILKNAV_OK, p.length));
+                // SAFETY: `count` points filled by silknav_path_find_with.
+                let flat = unsafe { std::slice::from_raw_parts(path.waypoints, 2 * path.count) };
+                let waypoints: Vec<f64> = p
+                    .waypoints
+                    .iter()
+                    .flat_map(|w| [w.world_x(), w.world_z()])
+                    .collect();
+                assert_eq!(flat, &waypoints[..]);
+                let mut heights = vec![0.0f32; path.count];
+                // SAFETY: a live handle, a filled path and `count` writable floats.
+                let status = unsafe {
+                    silknav_path_heights_y(
+                        handle,
+                        &path,
+                        start_y.unwrap_or(f32::NAN),
+                        heights.as_mut_ptr(),
+                    )
+                };
+                assert_eq!(status, SILKNAV_OK);
+                let expected: Vec<f32> = world
+                    .path_heights_from(p, start_y)
+                    .iter()
+                    .map(|h| h.unwrap_or(f32::NAN))
+                    .collect();
+                assert_eq!(
+                    heights.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
+                    expected.iter().map(|h| h.to_bits()).collect::<Vec<_>>()
+                );
+            }
+            Err(e) => assert_eq!((status, word(path.reason)), (SILKNAV_NO, e.word())),
+        }
+        lengths.push(expected.map(|p| p.length).ok());
+        // SAFETY: filled by silknav_path_find_with.
+        unsafe { silknav_path_free(&mut path) };
+    }
+    assert_ne!(lengths[0], lengths[1]);
+    // SAFETY: the handle is live and freed once.
     unsafe { silknav_world_free(handle) };
 }
