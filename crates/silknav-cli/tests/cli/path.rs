@@ -228,7 +228,7 @@ fn a_batch_answers_line_by_line() {
         answers,
         [
             text(&library_path(&world, s, g)).as_str(),
-            "error: line 4: expected 4 numbers, found 3",
+            "error: line 4: expected 4 to 5 numbers, found 3",
             "none goal-blocked",
             "error: line 6: expected a finite number, found \"foo\"",
             text(&library_path(&world, g, s)).as_str(),
@@ -330,7 +330,7 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
     assert_eq!(batch.code, 2);
     assert_eq!(
         batch.stdout,
-        "{\"line\":1,\"error\":\"expected 4 numbers, found 2\"}\n\
+        "{\"line\":1,\"error\":\"expected 4 to 5 numbers, found 2\"}\n\
          {\"length\":null,\"error\":\"goal-blocked\"}\n"
     );
 }
