@@ -171,7 +171,8 @@ fn read_only<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
     Ok(array.unbind())
 }
 
-/// `World.paths`: N×4 segments, a [`PathBatch`].
+/// `World.paths`: N×4 segments, or N×5 with the walker's height at each start (NaN for
+/// none), a [`PathBatch`].
 pub fn paths(
     py: Python<'_>,
     world: &silknav::World,
@@ -179,13 +180,20 @@ pub fn paths(
     budget: Option<usize>,
     options: &PathOptions,
 ) -> PyResult<PathBatch> {
-    let rows = rows::<4>(segments, "segments")?;
-    let flat = py.detach(|| Flat::new(&query::paths_with(world, &rows, budget, options)));
+    let (len, flat) = if segments.shape()[1] == 5 {
+        let rows = rows::<5>(segments, "segments")?;
+        let flat = py.detach(|| Flat::new(&query::paths_y(world, &rows, budget, options)));
+        (rows.len(), flat)
+    } else {
+        let rows = rows::<4>(segments, "segments")?;
+        let flat = py.detach(|| Flat::new(&query::paths_with(world, &rows, budget, options)));
+        (rows.len(), flat)
+    };
     let points = flat.waypoints.len() / 2;
     let waypoints = Array2::from_shape_vec((points, 2), flat.waypoints)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(PathBatch {
-        len: rows.len(),
+        len,
         status: read_only(flat.status.into_pyarray(py))?,
         length: read_only(flat.length.into_pyarray(py))?,
         exact_length: read_only(flat.exact_length.into_pyarray(py))?,

@@ -314,8 +314,10 @@ impl PyWorld {
     }
 
     /// The shortest paths of many segments at once, on all cores with the GIL released:
-    /// `segments` is an N×4 array of `(x1, z1, x2, z2)`; `budget`, `exact`, `objects`,
-    /// `clearance` and `radius` as for `path`. Element `i` of the answer is what `path` answers for row `i`.
+    /// `segments` is an N×4 array of `(x1, z1, x2, z2)`, or N×5 of `(x1, z1, x2, z2, y)` with
+    /// the walker's height at each start (as `path`'s `y`; NaN for none); `budget`, `exact`,
+    /// `objects`, `clearance` and `radius` as for `path`. Element `i` of the answer is what
+    /// `path` answers for row `i`.
     #[pyo3(signature = (segments, *, budget = None, exact = false, objects = false, clearance = None, radius = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn paths<'py>(

@@ -293,6 +293,18 @@ def test_path_starts_on_the_surface_nearest_y(cli, world, world_dir):
         ]
         assert f32(heights[0]) == f32(world.height(x1, z1, y))
     assert found >= 3, found
+    # The batch form: an N×5 array, a height per row (NaN for none), as the single calls.
+    table = np.array(rows + [(x1, z1, x2, z2, np.nan) for (x1, z1, x2, z2, _) in rows])
+    batch = world.paths(table, budget=budget, exact=True, objects=True)
+    assert len(batch) == len(table)
+    for i, (x1, z1, x2, z2, y) in enumerate(table):
+        y = None if np.isnan(y) else y
+        try:
+            p = world.path(x1, z1, x2, z2, y, budget=budget, exact=True, objects=True)
+        except silknav.QueryError:
+            assert batch.status[i] != 0
+            continue
+        assert batch[i] == p
 
 
 def test_objects_needs_exact(world):

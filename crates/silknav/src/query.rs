@@ -283,6 +283,33 @@ pub fn paths_with(
     budget: Option<usize>,
     options: &PathOptions,
 ) -> Vec<Result<WorldPath, PathError>> {
+    batch_paths(world, segments, budget, options, |s| {
+        SegmentQuery::new(s[0], s[1], s[2], s[3])
+    })
+}
+
+/// [`paths_with`] of segments `[x1, z1, x2, z2, y]` with the walker's height at each start
+/// ([`PathOptions::start_y`]; NaN for none): element `i` is [`path_with`] of `segments[i]`.
+pub fn paths_y(
+    world: &World,
+    segments: &[[f64; 5]],
+    budget: Option<usize>,
+    options: &PathOptions,
+) -> Vec<Result<WorldPath, PathError>> {
+    batch_paths(world, segments, budget, options, |s| SegmentQuery {
+        y: (!s[4].is_nan()).then_some(s[4] as f32),
+        ..SegmentQuery::new(s[0], s[1], s[2], s[3])
+    })
+}
+
+/// The paths of many segments on all cores, each search with a scratch of its thread's.
+fn batch_paths<S: Sync>(
+    world: &World,
+    segments: &[S],
+    budget: Option<usize>,
+    options: &PathOptions,
+    query: impl Fn(&S) -> SegmentQuery + Sync,
+) -> Vec<Result<WorldPath, PathError>> {
     if !segments.is_empty() {
         world.prepare_paths();
     }
@@ -290,12 +317,7 @@ pub fn paths_with(
     segments
         .par_iter()
         .map_init(scratch, |scratch, s| {
-            path_with(
-                world,
-                SegmentQuery::new(s[0], s[1], s[2], s[3]),
-                options,
-                scratch,
-            )
+            path_with(world, query(s), options, scratch)
         })
         .collect()
 }

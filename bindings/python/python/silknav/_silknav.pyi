@@ -304,7 +304,8 @@ class World:
         clearance: Optional[float] = None,
         radius: float = 0.0,
     ) -> PathBatch:
-        """Shortest paths of an N×4 ``(x1, z1, x2, z2)`` array, on all cores, as ``path``."""
+        """Shortest paths of an N×4 ``(x1, z1, x2, z2)`` array, or N×5 with the walker's
+        height at each start (``y``, NaN for none), on all cores, as ``path``."""
 
 @final
 class NavMesh:
