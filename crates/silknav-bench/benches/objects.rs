@@ -15,7 +15,11 @@
 //! where most buckets hold no object. The walks start at the same points where both worlds
 //! have a cell there (so on object floors that stand on open ground, as most do) and go
 //! `WALK` units in a random direction: the walks of a town, in and out of buildings, across
-//! bridges, along walls. The world is written once per run as a data root (its
+//! bridges, along walls. The paths (`find_path_with`, exact) go from the same starts to goals
+//! 100 to 600 units away, as a bot's moves in a town: through and round objects
+//! (`PathOptions::exact_with_objects`) against the terrain's exact path on the terrain-only
+//! world, on the pairs where both answer (target ≤ 1.5×), each search with a budget of
+//! [`PATH_BUDGET`] (a pair that exceeds it is left out, and counted). The world is written once per run as a data root (its
 //! `navmesh/` folder beside the object meshes) under `<target>/bench-worlds/`, and loaded twice
 //! from it, so both worlds come from the same files through the same loader.
 
@@ -24,7 +28,7 @@ use silknav::files::Overwrite;
 use silknav::jmxv::RegionId;
 use silknav::world::{LoadOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{Position, World};
+use silknav::{PathError, PathOptions, PathScratch, Position, World};
 use silknav_bench::cache::bench_worlds_dir;
 use silknav_bench::queries::random_points;
 use silknav_bench::{criterion_home, duration, median_ns_since, verdict};
@@ -50,6 +54,12 @@ const TARGET_RATIO: f64 = 2.0;
 const WALKS: usize = 2_000;
 /// How far each walk goes, in world units.
 const WALK: f64 = 100.0;
+/// Path queries per batch, at most.
+const PATHS: usize = 60;
+/// The budget of each path search with objects (states expanded and legs walked).
+const PATH_BUDGET: usize = 200_000;
+/// The most a path query may cost with objects, as a multiple of the terrain-only one.
+const PATH_TARGET_RATIO: f64 = 1.5;
 
 /// The queries, each run on both worlds: (name, batch).
 type Batch = fn(&World, &[(Position, f32)]) -> (usize, u64);
@@ -127,6 +137,27 @@ fn main() {
             b.iter(|| assert_eq!(move_batch(black_box(world), black_box(&walks)), expected))
         });
     }
+    let (pairs, over_budget) = path_pairs(&with_objects, &terrain, &points, 13);
+    eprintln!(
+        "input: {} path pairs that both worlds answer ({over_budget} left out over the budget)",
+        pairs.len()
+    );
+    let path_options = [PathOptions::exact_with_objects(), PathOptions::exact()];
+    let path_answers: Vec<(usize, u64)> = worlds
+        .iter()
+        .zip(&path_options)
+        .map(|((_, w), o)| path_batch(w, &pairs, o))
+        .collect();
+    assert_eq!(path_answers[0].0, pairs.len());
+    assert_eq!(path_answers[1].0, pairs.len());
+    group.throughput(Throughput::Elements(pairs.len() as u64));
+    group.sample_size(10);
+    for (w, &(label, world)) in worlds.iter().enumerate() {
+        let (expected, options) = (path_answers[w], path_options[w]);
+        group.bench_function(format!("path_exact_{label}"), |b| {
+            b.iter(|| assert_eq!(path_batch(black_box(world), &pairs, &options), expected))
+        });
+    }
     group.finish();
     c.final_summary();
 
@@ -166,6 +197,81 @@ fn main() {
         ),
         _ => println!("  move_along: no fresh estimates, no ratio"),
     }
+    let per_path =
+        |name: &str| median_ns_since(&dir.join(name), started).map(|ns| ns / pairs.len() as f64);
+    match (
+        per_path("path_exact_objects"),
+        per_path("path_exact_terrain"),
+    ) {
+        (Some(objects), Some(terrain)) => {
+            let ratio = objects / terrain;
+            println!(
+                "  exact paths ({} pairs 100 to 600 units apart, {over_budget} over the budget left out): {ratio:.2}× terrain-only (median {} vs {} per path); target ≤ {PATH_TARGET_RATIO}×: {}",
+                pairs.len(),
+                duration(objects),
+                duration(terrain),
+                verdict(ratio <= PATH_TARGET_RATIO)
+            )
+        }
+        _ => println!("  exact paths: no fresh estimates, no ratio"),
+    }
+}
+
+/// Up to [`PATHS`] pairs: from the points with a cell in both worlds to a goal 100 to 600
+/// units away with a cell in both, that both worlds' exact searches answer with a path
+/// (with objects within [`PATH_BUDGET`]); and how many were left out over the budget.
+fn path_pairs(
+    with_objects: &World,
+    terrain: &World,
+    points: &[(Position, f32)],
+    seed: u64,
+) -> (Vec<(Position, Position)>, usize) {
+    let mut rng = SplitMix64::new(seed);
+    let mut scratch = PathScratch::with_budget(PATH_BUDGET);
+    let has_cell = |p: Position| with_objects.cell_at(p).is_some() && terrain.cell_at(p).is_some();
+    let (mut pairs, mut over_budget) = (Vec::new(), 0);
+    for &(from, _) in points.iter().filter(|(p, _)| has_cell(*p)) {
+        if pairs.len() == PATHS {
+            break;
+        }
+        let (angle, reach) = (
+            rng.unit() * std::f64::consts::TAU,
+            100.0 + 500.0 * rng.unit(),
+        );
+        let Some(to) = Position::from_world(
+            from.world_x() + reach * angle.cos(),
+            from.world_z() + reach * angle.sin(),
+        )
+        .filter(|&p| has_cell(p)) else {
+            continue;
+        };
+        let objects =
+            with_objects.find_path_with(from, to, &PathOptions::exact_with_objects(), &mut scratch);
+        let plain = terrain.find_path_with(from, to, &PathOptions::exact(), &mut scratch);
+        match (objects, plain) {
+            (Ok(_), Ok(_)) => pairs.push((from, to)),
+            (Err(PathError::BudgetExceeded), _) => over_budget += 1,
+            _ => {}
+        }
+    }
+    (pairs, over_budget)
+}
+
+/// How many pairs have a path, and the bits of their lengths' sum.
+fn path_batch(
+    world: &World,
+    pairs: &[(Position, Position)],
+    options: &PathOptions,
+) -> (usize, u64) {
+    let mut scratch = PathScratch::with_budget(PATH_BUDGET);
+    let (mut found, mut sum) = (0, 0.0f64);
+    for &(from, to) in pairs {
+        if let Ok(path) = world.find_path_with(from, to, options, &mut scratch) {
+            found += 1;
+            sum += path.length;
+        }
+    }
+    (found, sum.to_bits())
 }
 
 /// Up to [`WALKS`] walks of [`WALK`] units in random directions, from the points that have a
