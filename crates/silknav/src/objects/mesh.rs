@@ -162,6 +162,28 @@ pub(crate) struct Edge {
     pub cell_a: u32,
     pub cell_b: Option<u32>,
     pub flag: u8,
+    /// The side of the edge's line that cell A, then cell B, lies on ([`inner_side`]),
+    /// worked out once: a walk asks at every edge it meets, and two of a cell's corners lie
+    /// on the line, where the exact test is slow.
+    inner: [i8; 2],
+}
+
+/// The side of line `a → b` the triangle with corners `v` lies on: the sign of the first
+/// corner off the line (1 left, −1 right), 0 when none is (all on it, or not comparable).
+pub(crate) fn inner_side(a: [f64; 2], b: [f64; 2], v: [[f64; 2]; 3]) -> i8 {
+    v.iter()
+        .map(|&p| {
+            let o = crate::geometry::orient(a, b, p);
+            if o > 0.0 {
+                1
+            } else if o < 0.0 {
+                -1
+            } else {
+                0
+            }
+        })
+        .find(|&s| s != 0)
+        .unwrap_or(0)
 }
 
 /// The outline grid: 100-unit tiles of outline edge indices.
@@ -405,6 +427,7 @@ impl ServerMesh {
                     cell_a: ca as u32,
                     cell_b: (!cb_none).then_some(cb as u32),
                     flag: e.flag,
+                    inner: [0; 2],
                 });
             }
         }
@@ -446,7 +469,35 @@ impl ServerMesh {
             options: nav_flags,
         };
         mesh.lookup = mesh.build_lookup();
+        for group in 0..2 {
+            for k in 0..mesh.edges[group].len() {
+                let e = mesh.edges[group][k];
+                let key = EdgeKey {
+                    group: group as u8,
+                    index: k as u32,
+                };
+                let [a, b] = mesh.edge_xz(key);
+                let side = |cell: Option<u32>| {
+                    cell.filter(|&c| mesh.has_tri(c))
+                        .map_or(0, |c| inner_side(a, b, mesh.tri_xz(c)))
+                };
+                mesh.edges[group][k].inner = [side(Some(e.cell_a)), side(e.cell_b)];
+            }
+        }
         Ok(mesh)
+    }
+
+    /// The side of edge `key`'s line that triangle `tri` lies on ([`inner_side`]).
+    pub fn cell_inner_side(&self, key: EdgeKey, tri: u32) -> i8 {
+        let e = self.edge(key);
+        if tri == e.cell_a {
+            e.inner[0]
+        } else if Some(tri) == e.cell_b {
+            e.inner[1]
+        } else {
+            let [a, b] = self.edge_xz(key);
+            inner_side(a, b, self.tri_xz(tri))
+        }
     }
 
     /// An edge by key.

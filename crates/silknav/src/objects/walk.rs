@@ -163,13 +163,7 @@ pub(crate) fn first_outline_crossing(
 /// side, −1 the far side, 0 on the line (or a triangle with no side of the line).
 pub(crate) fn cell_side(mesh: &ServerMesh, key: EdgeKey, tri: u32, q: [f64; 2]) -> i8 {
     let [a, b] = mesh.edge_xz(key);
-    let v = mesh.tri_xz(tri);
-    let inner = v
-        .iter()
-        .map(|&p| sign(orient(a, b, p)))
-        .find(|&s| s != 0)
-        .unwrap_or(0);
-    inner * sign(orient(a, b, q))
+    mesh.cell_inner_side(key, tri) * sign(orient(a, b, q))
 }
 
 /// How segment `q0 → q1` (object frame) leaves triangle `tri`: the first of its walked edges
