@@ -6,6 +6,12 @@
 //! exact determinant. The movement module reproduces the game server's own float arithmetic
 //! instead, with the server's constants named there.
 
+/// The sign of `v`: 1, −1, or 0 for zero and NaN (which no side claims).
+#[inline]
+pub(crate) fn sign(v: f64) -> i8 {
+    (v > 0.0) as i8 - (v < 0.0) as i8
+}
+
 /// Twice the signed area of the triangle (a, b, c), with the exact sign: positive when c lies
 /// to the left of the directed line a → b, negative to the right, zero on it.
 ///

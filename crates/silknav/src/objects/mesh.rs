@@ -171,17 +171,9 @@ pub(crate) struct Edge {
 /// The side of line `a → b` the triangle with corners `v` lies on: the sign of the first
 /// corner off the line (1 left, −1 right), 0 when none is (all on it, or not comparable).
 pub(crate) fn inner_side(a: [f64; 2], b: [f64; 2], v: [[f64; 2]; 3]) -> i8 {
+    use crate::geometry::{orient, sign};
     v.iter()
-        .map(|&p| {
-            let o = crate::geometry::orient(a, b, p);
-            if o > 0.0 {
-                1
-            } else if o < 0.0 {
-                -1
-            } else {
-                0
-            }
-        })
+        .map(|&p| sign(orient(a, b, p)))
         .find(|&s| s != 0)
         .unwrap_or(0)
 }

@@ -11,7 +11,7 @@
 
 use super::mesh::{EdgeKey, ServerMesh};
 use super::{InstanceKey, Placement};
-use crate::geometry::orient;
+use crate::geometry::{orient, sign};
 use crate::world::REGION_SIZE;
 use jmxv::RegionId;
 
@@ -103,16 +103,6 @@ impl Frame {
             d[0] * self.cos - d[1] * self.sin,
             d[0] * self.sin + d[1] * self.cos,
         ]
-    }
-}
-
-fn sign(v: f64) -> i8 {
-    if v > 0.0 {
-        1
-    } else if v < 0.0 {
-        -1
-    } else {
-        0
     }
 }
 

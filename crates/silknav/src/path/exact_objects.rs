@@ -650,13 +650,28 @@ impl Search<'_> {
         let (s, t) = (self.s, self.t);
         let inside = |p: [f64; 2]| distance(s, p) + distance(p, t) <= bound;
         let (lo, hi) = ellipse_box(s, t, bound);
+        let boxes: Vec<[f64; 4]> = self
+            .corners
+            .boxes
+            .iter()
+            .filter(|b| b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1])
+            .copied()
+            .collect();
+        let mut ground = Ground {
+            corner_inside: vec![false; self.index.corners.len()],
+            clear_of_objects: vec![false; self.index.corners.len()],
+            boxes,
+        };
         let mut candidates: Vec<Node> = vec![Node::Goal];
-        let mut corner_inside = vec![false; self.index.corners.len()];
         self.corners.buckets.near(lo, hi, |node| {
-            if inside(self.xz(node)) {
+            let p = self.xz(node);
+            if inside(p) {
                 candidates.push(node);
                 if let Node::Corner(c) = node {
-                    corner_inside[c as usize] = true;
+                    ground.corner_inside[c as usize] = true;
+                    // In no object's box, a shortest path turns only taut there (near an
+                    // object, the object's edges may make any bend shortest).
+                    ground.clear_of_objects[c as usize] = !ground.meets_object(p, p);
                 }
             }
         });
@@ -667,29 +682,6 @@ impl Search<'_> {
             Node::Start | Node::Goal => (2, 0),
         });
         let everything = candidates.len() - 1 == self.index.corners.len() + self.corners.xz.len();
-        let boxes: Vec<[f64; 4]> = self
-            .corners
-            .boxes
-            .iter()
-            .filter(|b| b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1])
-            .copied()
-            .collect();
-        let mut ground = Ground {
-            corner_inside,
-            boxes,
-            clear_of_objects: Vec::new(),
-        };
-        // Corners in no object's box, where a shortest path turns only taut (near an object,
-        // the object's edges may make any bend shortest).
-        ground.clear_of_objects = self
-            .index
-            .corners
-            .iter()
-            .enumerate()
-            .map(|(c, corner)| {
-                ground.corner_inside[c] && !ground.meets_object(corner.point(), corner.point())
-            })
-            .collect();
 
         // Lazy A*: a leg is walked only when the search takes it (the cheapest candidate
         // path first), so most legs a state could take are never walked. Each state keeps its

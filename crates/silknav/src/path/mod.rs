@@ -637,14 +637,11 @@ impl World {
     /// [`World::path_heights`].
     pub fn path_heights_from(&self, path: &WorldPath, start_y: Option<f32>) -> Vec<Option<f32>> {
         let mut out: Vec<Option<f32>> = Vec::with_capacity(path.waypoints.len());
-        out.push(path.waypoints.first().and_then(|&w| {
-            match start_y {
-                None => self.start_height(w),
-                Some(y) => self
-                    .surface_at_y(w, y)
-                    .and_then(|(cell, height)| cell.map(|_| height)),
-            }
-        }));
+        out.push(
+            path.waypoints
+                .first()
+                .and_then(|&w| self.start_height_at(w, start_y)),
+        );
         for leg in path.waypoints.windows(2) {
             let before = *out.last().expect("the start is there");
             let height = match before {

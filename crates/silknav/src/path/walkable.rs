@@ -3,7 +3,7 @@
 //! (the rules are in the [module docs](super)).
 
 use super::PathError;
-use crate::geometry::orient;
+use crate::geometry::{orient, sign};
 use crate::world::raycast::{cell_coordinate, Grid};
 use crate::world::{MoveOptions, MoveStop, Position, World};
 
@@ -29,10 +29,6 @@ fn cross(a: [f64; 2], b: [f64; 2]) -> f64 {
 
 fn sub(a: [f64; 2], b: [f64; 2]) -> [f64; 2] {
     [a[0] - b[0], a[1] - b[1]]
-}
-
-fn sign(v: f64) -> i8 {
-    (v > 0.0) as i8 - (v < 0.0) as i8
 }
 
 /// The points that replace corner `c` of a bend `p → c → n`: one or more points `clearance`

@@ -566,8 +566,15 @@ impl World {
     /// the point (of those its tile's cell lists), else the terrain's; `None` where no walk
     /// starts (a blocked tile without an object, outside the loaded regions).
     pub fn start_height(&self, from: Position) -> Option<f32> {
+        self.start_height_at(from, None)
+    }
+
+    /// The height a walk starts at: [`World::start_height`] without a reference height,
+    /// with one the height of the surface nearest it ([`World::move_along_y`]'s start);
+    /// `None` where no walk starts.
+    pub(crate) fn start_height_at(&self, from: Position, y: Option<f32>) -> Option<f32> {
         let from = from.normalized()?;
-        self.start_surface(from, None).map(|r| r.y)
+        self.start_surface(from, y).map(|r| r.y)
     }
 
     /// The surface a walk starts on: by reference height, or the one [`World::cell_at`]
