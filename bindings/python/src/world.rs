@@ -215,20 +215,20 @@ impl PyWorld {
     /// as `silknav path`: walkable by default (every leg of it is walked to its end by
     /// `move`; its turning points lie `clearance` units off the corners, default
     /// `silknav.DEFAULT_CLEARANCE`), or with `exact=True` the exact optimum, whose waypoints
-    /// sit on the corners of blocked ground (with `objects=True` too, in a world with objects,
-    /// the exact path through and round them, as `silknav path --exact --objects`: far
-    /// slower); `radius` is the walker's (the path keeps at least
+    /// sit on the corners of blocked ground; with `objects=True`, in a world with objects, the
+    /// path through and round them (the exact one with `exact=True`, else that path made
+    /// walkable), as `silknav path --objects`: far slower; `radius` is the walker's (the path
+    /// keeps at least
     /// that far from every wall and blocked tile). `budget` limits the search to that many
     /// corner expansions. The first call builds the world's path index (see `prepare_paths`).
     ///
     /// Raises `QueryError` (`.reason` `"start-blocked"`, `"goal-blocked"`, `"unreachable"`,
     /// `"budget-exceeded"` or `"not-walkable"`) when there is no path, `ValueError` for a
-    /// clearance out of range (more than 0, less than 10) or given with `exact=True`, and for
-    /// `objects=True` without `exact=True`.
+    /// clearance out of range (more than 0, less than 10) or given with `exact=True`.
     ///
     /// `y` is the walker's height at the start, as `move`'s: the path starts on the surface
     /// nearest it (under a bridge's deck rather than on it), as `silknav path --y`; it decides
-    /// where `exact=True, objects=True` starts, and `path_heights(path, y)` starts there.
+    /// where `objects=True` starts, and `path_heights(path, y)` starts there.
     #[pyo3(signature = (x1, z1, x2, z2, y = None, *, budget = None, exact = false, objects = false, clearance = None, radius = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn path(
@@ -351,11 +351,6 @@ fn path_options(
     clearance: Option<f64>,
     radius: f64,
 ) -> PyResult<PathOptions> {
-    if objects && !exact {
-        return Err(PyValueError::new_err(
-            "objects: the path through objects is an exact path: set exact=True too",
-        ));
-    }
     if !silknav::is_valid_radius(radius) {
         return Err(PyValueError::new_err(format!(
             "radius: {radius}: the radius must be 0 or from 0.000001 to {} units",
@@ -363,7 +358,6 @@ fn path_options(
         )));
     }
     let options = match (exact, clearance) {
-        (true, None) if objects => Ok(PathOptions::exact_with_objects()),
         (true, None) => Ok(PathOptions::exact()),
         (true, Some(_)) => Err(PyValueError::new_err(
             "clearance: an exact path has no clearance",
@@ -376,7 +370,7 @@ fn path_options(
             "clearance: {c}: the clearance must be more than 0 and less than 10 units"
         ))),
     }?;
-    Ok(options.with_radius(radius))
+    Ok(options.with_objects(objects).with_radius(radius))
 }
 
 /// The library's path of a Python `Path`.

@@ -226,6 +226,7 @@ def test_snaps_equal_the_command_lines_and_start_walks(cli, world, world_dir):
         (5, {}, ()),
         (None, {"exact": True}, ("--exact",)),
         (20, {"exact": True, "objects": True}, ("--exact", "--objects")),
+        (2000, {"objects": True}, ("--objects",)),
         (None, {"clearance": 0.5}, ("--clearance", 0.5)),
         (None, {"radius": 6.0}, ("--radius", 6.0)),
     ],
@@ -305,11 +306,6 @@ def test_path_starts_on_the_surface_nearest_y(cli, world, world_dir):
             assert batch.status[i] != 0
             continue
         assert batch[i] == p
-
-
-def test_objects_needs_exact(world):
-    with pytest.raises(ValueError, match="exact"):
-        world.path(X0, Z0, X0 + 100.0, Z0, objects=True)
 
 
 def test_path_options_out_of_range_are_value_errors(world):

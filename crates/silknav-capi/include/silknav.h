@@ -78,8 +78,9 @@
 // `silknav_path_options.flags`: the exact shortest path (`silknav path --exact`).
 #define SILKNAV_PATH_EXACT 1
 
-// `silknav_path_options.flags`, with `SILKNAV_PATH_EXACT`: the exact path through doorways,
-// over bridges and round buildings (`silknav path --exact --objects`); far slower.
+// `silknav_path_options.flags`: the path through doorways, over bridges and round buildings
+// (`silknav path --objects`): the exact one with `SILKNAV_PATH_EXACT`, else that path made
+// walkable; far slower than the terrain's.
 #define SILKNAV_PATH_OBJECTS 2
 
 // `silknav_path_options.flags`: `start_y` is the walker's height at the start (`--y`).
@@ -131,8 +132,9 @@ typedef struct silknav_path {
 typedef struct silknav_path_options {
   // `SILKNAV_PATH_EXACT` for the exact optimum (`--exact`), whose waypoints sit on the
   // corners of blocked ground; 0 for a path every leg of which the server's walk accepts.
-  // With it, `SILKNAV_PATH_OBJECTS` for the exact path through and round objects
-  // (`--objects`). `SILKNAV_PATH_START_Y` when `start_y` is given.
+  // `SILKNAV_PATH_OBJECTS` for the path through and round objects (`--objects`): the
+  // exact one with `SILKNAV_PATH_EXACT`, else that path made walkable. `SILKNAV_PATH_START_Y`
+  // when `start_y` is given.
   uint32_t flags;
   // How far a walkable path's turning points lie off the corners (`--clearance`): more
   // than 0 and less than 10 units; 0 for the default (`SILKNAV_DEFAULT_CLEARANCE`).
@@ -367,6 +369,21 @@ silknav_status silknav_paths_with(const struct silknav_world *world,
                                   const struct silknav_path_options *options,
                                   struct silknav_path *out);
 
+// `silknav_paths_with` with the walker's height at each start: `segments` holds `5 * n`
+// doubles (x1, z1, x2, z2, y for each; y taken as a float, NaN for none: then the options'
+// `start_y` with `SILKNAV_PATH_START_Y`, else the highest surface), and `out[i]` receives
+// what `silknav_path_find_with` answers for segment `i` with that start height (as
+// `silknav path` answers a batch line of five numbers).
+//
+// # Safety
+// As for `silknav_paths_with`, with `5 * n` doubles at `segments`.
+silknav_status silknav_paths_y(const struct silknav_world *world,
+                               const double *segments,
+                               size_t n,
+                               int64_t budget,
+                               const struct silknav_path_options *options,
+                               struct silknav_path *out);
+
 // The message of the last failure on the calling thread, one line as the command line
 // prints it (`w/navmesh/nv_4080.nvm: offset 420 (0x1a4): cells[12].objects: unexpected end
 // of input (needed 2 bytes, 1 left)`), or NULL when no call on this thread has failed.
@@ -539,9 +556,8 @@ silknav_status silknav_path_find(const struct silknav_world *world,
                                  struct silknav_path *out);
 
 // `silknav_path_find` with options (`--exact`, `--objects`, `--clearance`, `--radius`,
-// `--y`); `options` NULL for the defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags,
-// `SILKNAV_PATH_OBJECTS` without `SILKNAV_PATH_EXACT`, a clearance or radius out of range,
-// or a start height that is not finite.
+// `--y`); `options` NULL for the defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags, a
+// clearance or radius out of range, or a start height that is not finite.
 //
 // # Safety
 // As for `silknav_path_find`; `options` is NULL or points to a readable

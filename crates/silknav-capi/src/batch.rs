@@ -125,3 +125,47 @@ pub unsafe extern "C" fn silknav_paths_with(
         Ok(SILKNAV_OK)
     })
 }
+
+/// `silknav_paths_with` with the walker's height at each start: `segments` holds `5 * n`
+/// doubles (x1, z1, x2, z2, y for each; y taken as a float, NaN for none: then the options'
+/// `start_y` with `SILKNAV_PATH_START_Y`, else the highest surface), and `out[i]` receives
+/// what `silknav_path_find_with` answers for segment `i` with that start height (as
+/// `silknav path` answers a batch line of five numbers).
+///
+/// # Safety
+/// As for `silknav_paths_with`, with `5 * n` doubles at `segments`.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_paths_y(
+    world: *const silknav_world,
+    segments: *const f64,
+    n: usize,
+    budget: i64,
+    options: *const silknav_path_options,
+    out: *mut silknav_path,
+) -> silknav_status {
+    guard(|| {
+        // SAFETY: the caller's promise on `world`.
+        let world = &unsafe { pointers::shared(world, "world") }?.world;
+        // SAFETY: the caller's promise on `options`.
+        let options = unsafe { path_options(options) }?;
+        // SAFETY: the caller's promise on `segments`: `n` quintuples of doubles, the layout
+        // of `[f64; 5]`.
+        let rows = unsafe { pointers::array(segments.cast::<[f64; 5]>(), n, "segments") }?;
+        if let Some(i) = rows.iter().position(|r| (r[4] as f32).is_infinite()) {
+            return Err(crate::error::Failure::argument(format!(
+                "segments[{i}].y: {}: the height must be a finite number or NaN for none",
+                rows[i][4]
+            )));
+        }
+        // SAFETY: the caller's promise on `out`; written below without reading it.
+        let out = unsafe {
+            pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
+        }?;
+        let budget = usize::try_from(budget).ok();
+        let found = query::paths_y(world, rows, budget, &options);
+        for (slot, path) in out.iter_mut().zip(found) {
+            slot.write(silknav_path::new(path));
+        }
+        Ok(SILKNAV_OK)
+    })
+}

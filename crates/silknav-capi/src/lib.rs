@@ -53,7 +53,9 @@ mod pointers;
 pub mod query;
 pub mod world;
 
-pub use batch::{silknav_heights, silknav_heights_y, silknav_paths, silknav_paths_with};
+pub use batch::{
+    silknav_heights, silknav_heights_y, silknav_paths, silknav_paths_with, silknav_paths_y,
+};
 pub use error::*;
 pub use query::*;
 pub use world::*;

@@ -751,8 +751,9 @@ pub(crate) fn scratch_for(budget: i64) -> PathScratch {
 pub struct silknav_path_options {
     /// `SILKNAV_PATH_EXACT` for the exact optimum (`--exact`), whose waypoints sit on the
     /// corners of blocked ground; 0 for a path every leg of which the server's walk accepts.
-    /// With it, `SILKNAV_PATH_OBJECTS` for the exact path through and round objects
-    /// (`--objects`). `SILKNAV_PATH_START_Y` when `start_y` is given.
+    /// `SILKNAV_PATH_OBJECTS` for the path through and round objects (`--objects`): the
+    /// exact one with `SILKNAV_PATH_EXACT`, else that path made walkable. `SILKNAV_PATH_START_Y`
+    /// when `start_y` is given.
     pub flags: u32,
     /// How far a walkable path's turning points lie off the corners (`--clearance`): more
     /// than 0 and less than 10 units; 0 for the default (`SILKNAV_DEFAULT_CLEARANCE`).
@@ -768,8 +769,9 @@ pub struct silknav_path_options {
 
 /// `silknav_path_options.flags`: the exact shortest path (`silknav path --exact`).
 pub const SILKNAV_PATH_EXACT: u32 = 1;
-/// `silknav_path_options.flags`, with `SILKNAV_PATH_EXACT`: the exact path through doorways,
-/// over bridges and round buildings (`silknav path --exact --objects`); far slower.
+/// `silknav_path_options.flags`: the path through doorways, over bridges and round buildings
+/// (`silknav path --objects`): the exact one with `SILKNAV_PATH_EXACT`, else that path made
+/// walkable; far slower than the terrain's.
 pub const SILKNAV_PATH_OBJECTS: u32 = 2;
 /// `silknav_path_options.flags`: `start_y` is the walker's height at the start (`--y`).
 pub const SILKNAV_PATH_START_Y: u32 = 4;
@@ -798,11 +800,6 @@ pub(crate) unsafe fn path_options(
             o.flags & !PATH_FLAGS
         )));
     }
-    if o.flags & SILKNAV_PATH_OBJECTS != 0 && o.flags & SILKNAV_PATH_EXACT == 0 {
-        return Err(Failure::argument(
-            "options.flags: SILKNAV_PATH_OBJECTS is an exact path: set SILKNAV_PATH_EXACT too",
-        ));
-    }
     let start_y = (o.flags & SILKNAV_PATH_START_Y != 0).then_some(o.start_y);
     if start_y.is_some_and(|y| !y.is_finite()) {
         return Err(Failure::argument(format!(
@@ -822,7 +819,6 @@ pub(crate) unsafe fn path_options(
         (true, c) if c != 0.0 => Err(Failure::argument(
             "options.clearance: an exact path has no clearance",
         )),
-        (true, _) if o.flags & SILKNAV_PATH_OBJECTS != 0 => Ok(PathOptions::exact_with_objects()),
         (true, _) => Ok(PathOptions::exact()),
         (false, 0.0) => Ok(PathOptions::new()),
         (false, c) if silknav::is_valid_clearance(c) => Ok(PathOptions::new().with_clearance(c)),
@@ -830,7 +826,9 @@ pub(crate) unsafe fn path_options(
             "options.clearance: {c}: the clearance must be more than 0 and less than 10 units"
         ))),
     }?;
-    let mut options = options.with_radius(o.radius);
+    let mut options = options
+        .with_objects(o.flags & SILKNAV_PATH_OBJECTS != 0)
+        .with_radius(o.radius);
     options.start_y = start_y;
     Ok(options)
 }
@@ -862,9 +860,8 @@ pub unsafe extern "C" fn silknav_path_find(
 }
 
 /// `silknav_path_find` with options (`--exact`, `--objects`, `--clearance`, `--radius`,
-/// `--y`); `options` NULL for the defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags,
-/// `SILKNAV_PATH_OBJECTS` without `SILKNAV_PATH_EXACT`, a clearance or radius out of range,
-/// or a start height that is not finite.
+/// `--y`); `options` NULL for the defaults. `SILKNAV_ERROR_ARGUMENT` for unknown flags, a
+/// clearance or radius out of range, or a start height that is not finite.
 ///
 /// # Safety
 /// As for `silknav_path_find`; `options` is NULL or points to a readable

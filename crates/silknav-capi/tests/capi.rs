@@ -588,13 +588,6 @@ fn bad_pointers_and_arguments_are_refused() {
         let mut path = empty_path();
         for (flags, clearance, radius, start_y, message) in [
             (8, 0.0, 0.0, 0.0, "unknown bits 0x8"),
-            (
-                SILKNAV_PATH_OBJECTS,
-                0.0,
-                0.0,
-                0.0,
-                "SILKNAV_PATH_EXACT too",
-            ),
             (SILKNAV_PATH_START_Y, 0.0, 0.0, f32::NAN, "options.start_y"),
             (
                 SILKNAV_PATH_START_Y,
@@ -753,9 +746,10 @@ fn archives_load_in_place_with_their_key() {
     unsafe { silknav_world_free(handle) };
 }
 
-/// Exact paths with objects (`SILKNAV_PATH_OBJECTS`) from a start height
-/// (`SILKNAV_PATH_START_Y`) answer as the library's, under a bridge's deck and on it, and
-/// `silknav_path_heights_y` starts the heights on the surface the path started on.
+/// Paths with objects (`SILKNAV_PATH_OBJECTS`, exact with `SILKNAV_PATH_EXACT`, else
+/// walkable) from a start height (`SILKNAV_PATH_START_Y`) answer as the library's, under a
+/// bridge's deck and on it, and `silknav_path_heights_y` starts the heights on the surface
+/// the path started on.
 #[test]
 fn paths_with_objects_from_a_start_height_equal_the_librarys() {
     let dir = tempfile::tempdir().unwrap();
@@ -768,69 +762,120 @@ fn paths_with_objects_from_a_start_height_equal_the_librarys() {
     // SAFETY: a valid C string and out pointer.
     let status = unsafe { silknav_world_load(c_path(&root).as_ptr(), 0, &mut handle) };
     assert_eq!(status, SILKNAV_OK, "{:?}", last_message());
-    let mut lengths = Vec::new();
-    for start_y in [Some(y), None] {
+    // The exact path through objects, and that path made walkable.
+    let modes = [
+        (
+            SILKNAV_PATH_EXACT | SILKNAV_PATH_OBJECTS,
+            PathOptions::exact_with_objects(),
+        ),
+        (SILKNAV_PATH_OBJECTS, PathOptions::new().with_objects(true)),
+    ];
+    for (flags, library) in modes {
+        let mut lengths = Vec::new();
+        for start_y in [Some(y), None] {
+            let options = silknav_path_options {
+                flags: flags | start_y.map_or(0, |_| SILKNAV_PATH_START_Y),
+                start_y: start_y.unwrap_or(0.0),
+                ..Default::default()
+            };
+            let mut path = empty_path();
+            // SAFETY: a live handle, readable options and a writable silknav_path.
+            let status = unsafe {
+                silknav_path_find_with(handle, q[0], q[1], q[2], q[3], -1, &options, &mut path)
+            };
+            let query = SegmentQuery {
+                y: start_y,
+                ..seg(q)
+            };
+            let expected = query::path_with(&world, query, &library, &mut PathScratch::new());
+            match &expected {
+                Ok(p) => {
+                    assert_eq!((status, path.length), (SILKNAV_OK, p.length));
+                    // SAFETY: `count` points filled by silknav_path_find_with.
+                    let flat =
+                        unsafe { std::slice::from_raw_parts(path.waypoints, 2 * path.count) };
+                    let waypoints: Vec<f64> = p
+                        .waypoints
+                        .iter()
+                        .flat_map(|w| [w.world_x(), w.world_z()])
+                        .collect();
+                    assert_eq!(flat, &waypoints[..]);
+                    let mut heights = vec![0.0f32; path.count];
+                    // SAFETY: a live handle, a filled path and `count` writable floats.
+                    let status = unsafe {
+                        silknav_path_heights_y(
+                            handle,
+                            &path,
+                            start_y.unwrap_or(f32::NAN),
+                            heights.as_mut_ptr(),
+                        )
+                    };
+                    assert_eq!(status, SILKNAV_OK);
+                    let expected: Vec<f32> = world
+                        .path_heights_from(p, start_y)
+                        .iter()
+                        .map(|h| h.unwrap_or(f32::NAN))
+                        .collect();
+                    assert_eq!(
+                        heights.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
+                        expected.iter().map(|h| h.to_bits()).collect::<Vec<_>>()
+                    );
+                }
+                Err(e) => assert_eq!((status, word(path.reason)), (SILKNAV_NO, e.word())),
+            }
+            lengths.push(expected.map(|p| p.length).ok());
+            // SAFETY: filled by silknav_path_find_with.
+            unsafe { silknav_path_free(&mut path) };
+        }
+        assert_ne!(lengths[0], lengths[1], "{flags}");
+
+        // The batch with a height per row (NaN for none) answers as the single calls.
+        let rows = [
+            [q[0], q[1], q[2], q[3], f64::from(y)],
+            [q[0], q[1], q[2], q[3], f64::NAN],
+        ];
         let options = silknav_path_options {
-            flags: SILKNAV_PATH_EXACT
-                | SILKNAV_PATH_OBJECTS
-                | start_y.map_or(0, |_| SILKNAV_PATH_START_Y),
-            start_y: start_y.unwrap_or(0.0),
+            flags,
             ..Default::default()
         };
-        let mut path = empty_path();
-        // SAFETY: a live handle, readable options and a writable silknav_path.
+        let mut out = [empty_path(), empty_path()];
+        // SAFETY: a live handle, 10 readable doubles, readable options, 2 writable paths.
         let status = unsafe {
-            silknav_path_find_with(handle, q[0], q[1], q[2], q[3], -1, &options, &mut path)
+            silknav_paths_y(
+                handle,
+                rows.as_ptr().cast(),
+                2,
+                -1,
+                &options,
+                out.as_mut_ptr(),
+            )
         };
-        let query = SegmentQuery {
-            y: start_y,
-            ..seg(q)
-        };
-        let expected = query::path_with(
-            &world,
-            query,
-            &PathOptions::exact_with_objects(),
-            &mut PathScratch::new(),
-        );
-        match &expected {
-            Ok(p) => {
-                assert_eq!((status, path.length), (SILKNAV_OK, p.length));
-                // SAFETY: `count` points filled by silknav_path_find_with.
-                let flat = unsafe { std::slice::from_raw_parts(path.waypoints, 2 * path.count) };
-                let waypoints: Vec<f64> = p
-                    .waypoints
-                    .iter()
-                    .flat_map(|w| [w.world_x(), w.world_z()])
-                    .collect();
-                assert_eq!(flat, &waypoints[..]);
-                let mut heights = vec![0.0f32; path.count];
-                // SAFETY: a live handle, a filled path and `count` writable floats.
-                let status = unsafe {
-                    silknav_path_heights_y(
-                        handle,
-                        &path,
-                        start_y.unwrap_or(f32::NAN),
-                        heights.as_mut_ptr(),
-                    )
-                };
-                assert_eq!(status, SILKNAV_OK);
-                let expected: Vec<f32> = world
-                    .path_heights_from(p, start_y)
-                    .iter()
-                    .map(|h| h.unwrap_or(f32::NAN))
-                    .collect();
-                assert_eq!(
-                    heights.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
-                    expected.iter().map(|h| h.to_bits()).collect::<Vec<_>>()
-                );
-            }
-            Err(e) => assert_eq!((status, word(path.reason)), (SILKNAV_NO, e.word())),
+        assert_eq!(status, SILKNAV_OK, "{:?}", last_message());
+        for (path, length) in out.iter_mut().zip(&lengths) {
+            assert_eq!(
+                Some(path.length).filter(|_| path.count > 0),
+                *length,
+                "{flags}"
+            );
+            // SAFETY: filled by silknav_paths_y.
+            unsafe { silknav_path_free(path) };
         }
-        lengths.push(expected.map(|p| p.length).ok());
-        // SAFETY: filled by silknav_path_find_with.
-        unsafe { silknav_path_free(&mut path) };
+        let infinite = [[q[0], q[1], q[2], q[3], f64::INFINITY]];
+        let mut out = [empty_path()];
+        // SAFETY: as above, one row.
+        let status = unsafe {
+            silknav_paths_y(
+                handle,
+                infinite.as_ptr().cast(),
+                1,
+                -1,
+                &options,
+                out.as_mut_ptr(),
+            )
+        };
+        assert_eq!(status, SILKNAV_ERROR_ARGUMENT);
+        assert!(last_message().unwrap().contains("segments[0].y"));
     }
-    assert_ne!(lengths[0], lengths[1]);
     // SAFETY: the handle is live and freed once.
     unsafe { silknav_world_free(handle) };
 }

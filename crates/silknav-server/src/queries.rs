@@ -207,7 +207,7 @@ impl Query for SnapRequest {
 
 /// `POST /api/path`: a segment and the options of `silknav path`: the walker's height at the
 /// start (`y`, `--y`), a search budget (corners expanded), `exact` (`--exact`), `objects`
-/// (`--objects`, with `exact`), `clearance` (`--clearance`) and `radius` (`--radius`).
+/// (`--objects`), `clearance` (`--clearance`) and `radius` (`--radius`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PathRequest {
@@ -231,14 +231,12 @@ pub(crate) struct PathRequest {
 
 impl PathRequest {
     fn options(&self) -> PathOptions {
-        let options = if self.exact && self.objects {
-            PathOptions::exact_with_objects()
-        } else if self.exact {
+        let options = if self.exact {
             PathOptions::exact()
         } else {
             PathOptions::new().with_clearance(self.clearance.unwrap_or(DEFAULT_CLEARANCE))
         };
-        options.with_radius(self.radius)
+        options.with_objects(self.objects).with_radius(self.radius)
     }
 }
 
@@ -257,12 +255,6 @@ impl Query for PathRequest {
                     self.radius,
                     silknav::MAX_RADIUS
                 ),
-            ));
-        }
-        if self.objects && !self.exact {
-            return Err(ApiError::bad(
-                format!("{at}objects"),
-                format!("{at}objects: the path through objects is an exact path: set exact too"),
             ));
         }
         if let Some(c) = self.clearance {

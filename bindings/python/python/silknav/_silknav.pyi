@@ -274,11 +274,12 @@ class World:
         radius: float = 0.0,
     ) -> Path:
         """The shortest path: walkable by ``move`` leg by leg (turning ``clearance`` off the
-        corners), or with ``exact=True`` the exact optimum (with ``objects=True``, through and
-        round the world's objects, as ``silknav path --exact --objects``: far slower);
+        corners), or with ``exact=True`` the exact optimum; with ``objects=True``, through and
+        round the world's objects (exact with ``exact=True``, else made walkable), as
+        ``silknav path --objects``: far slower;
         ``radius``: the walker's, kept from every wall; ``y``: the walker's height at the
         start (it starts on the surface nearest it, as ``move``'s). Raises ``ValueError`` for a
-        clearance out of (0, 10) or with ``exact``, for ``objects`` without ``exact``,
+        clearance out of (0, 10) or with ``exact``,
         ``QueryError`` (``start-blocked``,
         ``goal-blocked``, ``not-walkable``,
         ``unreachable``, ``budget-exceeded``)."""

@@ -570,55 +570,63 @@ fn every_leg_of_a_path_arrives_under_move_with_objects() {
 
     // The heights the JSON answer gives the waypoints are where the walks of the legs
     // arrive when each starts at the height the one before arrived at (`--y`, as the
-    // server keeps a walker's height).
-    let run = silknav_with_stdin(dir.path(), &["path", "g", "--json"], batch.as_bytes());
-    let mut chained = String::new();
-    let mut expected = Vec::new();
-    for line in run.stdout.lines() {
-        let answer: serde_json::Value = serde_json::from_str(line).unwrap();
-        let Some(heights) = answer["heights"].as_array() else {
-            continue;
-        };
-        let waypoints = answer["waypoints"].as_array().unwrap();
-        assert_eq!(heights.len(), waypoints.len(), "{line}");
-        for (k, leg) in waypoints.windows(2).enumerate() {
-            chained += &format!(
-                "{} {} {} {} {}\n",
-                leg[0][0], leg[0][1], leg[1][0], leg[1][1], heights[k]
-            );
-            expected.push(heights[k + 1].clone());
+    // server keeps a walker's height); the same for the walkable path through objects
+    // (`--objects`, on the first 40 pairs: each searches the exact path with objects first).
+    let first: String = batch.lines().take(40).map(|l| format!("{l}\n")).collect();
+    let modes: [(&[&str], &str); 2] = [
+        (&["path", "g", "--json"], &batch),
+        (
+            &["path", "g", "--objects", "--budget", "300000", "--json"],
+            &first,
+        ),
+    ];
+    for (args, queries) in modes {
+        let run = silknav_with_stdin(dir.path(), args, queries.as_bytes());
+        let mut chained = String::new();
+        let mut expected = Vec::new();
+        let mut found = 0;
+        for line in run.stdout.lines() {
+            let answer: serde_json::Value = serde_json::from_str(line).unwrap();
+            let Some(heights) = answer["heights"].as_array() else {
+                continue;
+            };
+            found += 1;
+            assert_eq!(answer["mode"], "walkable", "{line}");
+            let waypoints = answer["waypoints"].as_array().unwrap();
+            assert_eq!(heights.len(), waypoints.len(), "{line}");
+            for (k, leg) in waypoints.windows(2).enumerate() {
+                chained += &format!(
+                    "{} {} {} {} {}\n",
+                    leg[0][0], leg[0][1], leg[1][0], leg[1][1], heights[k]
+                );
+                expected.push(heights[k + 1].clone());
+            }
         }
+        assert!(found >= 10, "{args:?}: {}", run.stdout);
+        let moved = silknav_with_stdin(dir.path(), &["move", "g", "--json"], chained.as_bytes());
+        assert_eq!(moved.code, 0, "{}", moved.stderr);
+        let (mut checked, mut on_objects) = (0, 0);
+        for ((leg, answer), height) in chained.lines().zip(moved.stdout.lines()).zip(&expected) {
+            let walk: serde_json::Value = serde_json::from_str(answer).unwrap();
+            assert_eq!(walk["stop"], "arrived", "{args:?} {leg}: {walk}");
+            assert_eq!(walk["height"], *height, "{args:?} {leg}: {walk}");
+            checked += 1;
+            on_objects += usize::from(!walk["cell"]["object"].is_null());
+        }
+        assert_eq!(checked, expected.len(), "as many walks as legs");
+        assert!(
+            checked >= 50 && on_objects > 0,
+            "{args:?}: {checked} legs, {on_objects} on objects"
+        );
     }
-    let moved = silknav_with_stdin(dir.path(), &["move", "g", "--json"], chained.as_bytes());
-    assert_eq!(moved.code, 0, "{}", moved.stderr);
-    let (mut checked, mut on_objects) = (0, 0);
-    for ((leg, answer), height) in chained.lines().zip(moved.stdout.lines()).zip(&expected) {
-        let walk: serde_json::Value = serde_json::from_str(answer).unwrap();
-        assert_eq!(walk["stop"], "arrived", "{leg}: {walk}");
-        assert_eq!(walk["height"], *height, "{leg}: {walk}");
-        checked += 1;
-        on_objects += usize::from(!walk["cell"]["object"].is_null());
-    }
-    assert_eq!(checked, expected.len(), "as many walks as legs");
-    assert!(
-        checked >= 100 && on_objects > 0,
-        "{checked} legs, {on_objects} on objects"
-    );
 }
 
-/// `--objects` asks for the exact path through objects: it needs `--exact` (a usage error
-/// without it), and on a world loaded without objects it answers what `--exact` answers.
+/// `--objects` asks for the path through objects (exact with `--exact`, else walkable); on a
+/// world loaded without objects it answers what the path without it answers, either way.
 #[test]
-fn exact_paths_with_objects_need_exact_and_equal_exact_without_objects() {
+fn paths_with_objects_equal_paths_without_on_a_world_without_objects() {
     let dir = temp();
     gen_world(dir.path(), "g", 1, "2x2");
-    let usage = silknav_with_stdin(
-        dir.path(),
-        &["path", "g", "--objects", "1", "2", "3", "4"],
-        b"",
-    );
-    assert_eq!(usage.code, 2, "{}", usage.stderr);
-    assert!(usage.stderr.contains("--exact"), "{}", usage.stderr);
     let batch =
         b"246110 123350 247170 124170\n246110 124170 247170 123350\n246500 124000 246900 123500\n";
     let plain = silknav_with_stdin(
@@ -634,4 +642,16 @@ fn exact_paths_with_objects_need_exact_and_equal_exact_without_objects() {
     assert_eq!(plain.code, objects.code, "{}", objects.stderr);
     assert_eq!(plain.stdout, objects.stdout);
     assert_eq!(plain.stdout.lines().count(), 3);
+    let walkable = silknav_with_stdin(dir.path(), &["path", "g", "--terrain-only"], batch);
+    let objects = silknav_with_stdin(
+        dir.path(),
+        &["path", "g", "--terrain-only", "--objects"],
+        batch,
+    );
+    assert_eq!(walkable.code, objects.code, "{}", objects.stderr);
+    assert_eq!(walkable.stdout, objects.stdout);
+    assert_ne!(
+        walkable.stdout, plain.stdout,
+        "walkable paths are not the exact ones"
+    );
 }

@@ -230,10 +230,10 @@ fn bad_requests_name_the_field() {
     assert!(message.contains("expected f64"), "{message}");
     let (field, message) = bad(
         "/api/path",
-        r#"{"x1":1,"z1":2,"x2":3,"z2":4,"objects":true}"#,
+        r#"{"x1":1,"z1":2,"x2":3,"z2":4,"exact":true,"clearance":0.5}"#,
     );
-    assert_eq!(field, "objects");
-    assert!(message.contains("set exact too"), "{message}");
+    assert_eq!(field, "clearance");
+    assert!(message.contains("no clearance"), "{message}");
     let (field, _) = bad(
         "/api/los",
         r#"[{"x1":1,"z1":2,"x2":3,"z2":4},{"x1":1,"z1":2,"x2":3,"z2":null}]"#,
@@ -322,8 +322,8 @@ fn the_viewer_is_served_from_the_binary() {
 }
 
 /// A path request's `y` is the walker's height at the start, as `silknav path --y`: under a
-/// bridge's deck, the exact path with objects starts on the ground, and its heights start
-/// there.
+/// bridge's deck, the path with objects (exact, and walkable) starts on the ground, and its
+/// heights start there.
 #[test]
 fn path_requests_start_on_the_surface_nearest_y() {
     let dir = tempfile::tempdir().unwrap();
@@ -333,23 +333,40 @@ fn path_requests_start_on_the_surface_nearest_y() {
     let world = World::load(&root).unwrap();
     let ([x1, z1, x2, z2], y) = silknav_testkit::object_world::start_under_a_surface(&world)
         .expect("a start under a deck with a path of its own");
-    let mut answers = Vec::new();
-    for y in [Some(y), None] {
-        let q = SegmentQuery {
-            y,
-            ..SegmentQuery::new(x1, z1, x2, z2)
-        };
-        let options = PathOptions::exact_with_objects();
-        let path = silknav::query::path_with(&world, q, &options, &mut PathScratch::new());
-        let expected = serde_json::to_string(&silknav::json::path_from(&world, &path, y)).unwrap();
-        let mut body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2, "exact": true, "objects": true});
-        if let Some(y) = y {
-            body["y"] = y.into();
+    // The exact path through objects, and that path made walkable.
+    let modes = [
+        (
+            PathOptions::exact_with_objects(),
+            serde_json::json!({"exact": true, "objects": true}),
+        ),
+        (
+            PathOptions::new().with_objects(true),
+            serde_json::json!({"objects": true}),
+        ),
+    ];
+    for (options, fields) in modes {
+        let mut answers = Vec::new();
+        for y in [Some(y), None] {
+            let q = SegmentQuery {
+                y,
+                ..SegmentQuery::new(x1, z1, x2, z2)
+            };
+            let path = silknav::query::path_with(&world, q, &options, &mut PathScratch::new());
+            assert!(path.is_ok(), "{fields}: {path:?}");
+            let expected =
+                serde_json::to_string(&silknav::json::path_from(&world, &path, y)).unwrap();
+            let mut body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2});
+            for (k, v) in fields.as_object().unwrap() {
+                body[k] = v.clone();
+            }
+            if let Some(y) = y {
+                body["y"] = y.into();
+            }
+            let answer = post(server.addr(), "/api/path", &body.to_string());
+            assert_eq!(answer.status, 200);
+            assert_eq!(answer.text(), expected, "{body}");
+            answers.push(expected);
         }
-        let answer = post(server.addr(), "/api/path", &body.to_string());
-        assert_eq!(answer.status, 200);
-        assert_eq!(answer.text(), expected, "{body}");
-        answers.push(expected);
+        assert_ne!(answers[0], answers[1], "{fields}");
     }
-    assert_ne!(answers[0], answers[1]);
 }

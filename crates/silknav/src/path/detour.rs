@@ -26,6 +26,12 @@
 //! - the lattice path pulled taut: from its start, the farthest of its points the whole walk
 //!   reaches, arriving and within 1900 units along x and along z, and so on.
 //!
+//! For [walkable paths through objects](super#walkable-paths-through-objects) the walks carry
+//! the walker's height: the detour's start at the height the path arrived there at, each
+//! lattice point at the height the best walk found so far arrived at, each walk from there
+//! starting on the surface nearest it (`silknav move --y`), so that a detour on a bridge's deck
+//! or under it keeps to its floor.
+//!
 //! The same detours are the last resort of the repairs of
 //! [walkable paths](super#walkable-paths-the-default) on the terrain, under the terrain walk.
 //! There, on 60 pairs of points under 300 units apart whose straight leg the walk refuses, a detour is 1.2% longer than the exact optimum
@@ -74,12 +80,21 @@ pub(crate) fn around_objects(
 }
 
 /// The walk a detour's legs must arrive under: the server's whole walk (objects included), or
-/// the walk on the terrain alone (for the repairs of [`super::walkable`]).
+/// the walk on the terrain alone (for the repairs of [`super::walkable`]); each walk from the
+/// highest surface at its start, or ([`Walk::carrying_height`]) from the height the walk
+/// before it arrived at.
 #[derive(Clone, Copy)]
 pub(crate) struct Walk<'w> {
     world: &'w World,
     terrain_only: bool,
+    /// Whether each walk starts from the height the walk before it arrived at (on the
+    /// surface nearest it, as `silknav move --y` starts), so that a detour keeps to the floor
+    /// it is on; else from the highest surface, as `silknav move` starts without `--y`.
+    carry: bool,
 }
+
+/// A walker's height at a point of a detour: `None` for the highest surface there.
+type Height = Option<f32>;
 
 impl<'w> Walk<'w> {
     /// The whole walk, as `silknav move` walks.
@@ -87,6 +102,17 @@ impl<'w> Walk<'w> {
         Walk {
             world,
             terrain_only: false,
+            carry: false,
+        }
+    }
+
+    /// The whole walk, each from the height the walk before it arrived at
+    /// (`silknav move --y`).
+    pub fn carrying_height(world: &'w World) -> Walk<'w> {
+        Walk {
+            world,
+            terrain_only: false,
+            carry: true,
         }
     }
 
@@ -95,10 +121,11 @@ impl<'w> Walk<'w> {
         Walk {
             world,
             terrain_only: true,
+            carry: false,
         }
     }
 
-    /// Whether a walk can start at `p`.
+    /// Whether a walk can start at `p` (from some surface, when heights are carried).
     fn starts_at(self, p: Position) -> bool {
         if self.terrain_only {
             self.world.terrain_cell_at(p).is_some()
@@ -107,16 +134,24 @@ impl<'w> Walk<'w> {
         }
     }
 
-    /// Whether the walk from lattice point `a` arrives at lattice point `b` (off the tile
-    /// grid, in one region): at once when both lie in one open terrain cell and the box of
-    /// the step meets the box of none of the objects that cell lists (for the whole walk):
-    /// the server's walk then starts on the terrain, crosses no edge, finds no object in its
-    /// way and arrives; otherwise by the walk ([`Walk::arrives`]).
-    fn step_arrives(self, a: Position, b: Position) -> bool {
-        self.step_is_clear(a, b) || self.arrives(a, b)
+    /// Whether the walk from lattice point `a` at height `y` arrives at lattice point `b`
+    /// (off the tile grid, in one region), and the height it arrives at: at once when both
+    /// lie in one open terrain cell and the box of the step meets the box of none of the
+    /// objects that cell lists (for the whole walk): the server's walk then starts on the
+    /// terrain, crosses no edge, finds no object in its way and arrives on the terrain;
+    /// otherwise by the walk ([`Walk::arrival`]).
+    fn step_arrival(self, a: Position, y: Height, b: Position) -> Option<Height> {
+        if self.step_is_clear(a, b) {
+            return Some(if self.carry {
+                self.world.height_at(b)
+            } else {
+                None
+            });
+        }
+        self.arrival(a, y, b)
     }
 
-    /// Whether [`Walk::step_arrives`] answers at once.
+    /// Whether [`Walk::step_arrival`] answers at once.
     fn step_is_clear(self, a: Position, b: Position) -> bool {
         let world = self.world;
         if let (Some(ca), Some(cb)) = (world.terrain_cell_at(a), world.terrain_cell_at(b)) {
@@ -143,14 +178,26 @@ impl<'w> Walk<'w> {
         false
     }
 
-    /// Whether the walk from `a` arrives at `b`, within the server's reach.
-    fn arrives(self, a: Position, b: Position) -> bool {
+    /// Whether the walk from `a` at height `y` arrives at `b`, within the server's reach, and
+    /// the height it arrives at (`None` unless heights are carried).
+    fn arrival(self, a: Position, y: Height, b: Position) -> Option<Height> {
         let (p, q) = (world_xz(a), world_xz(b));
         if (q[0] - p[0]).abs() > MAX_LEG_SPAN || (q[1] - p[1]).abs() > MAX_LEG_SPAN {
-            return false;
+            return None;
         }
-        let options = MoveOptions::new().with_terrain_only(self.terrain_only);
-        matches!(self.world.move_with(a, b, &options), Ok(o) if o.stop == MoveStop::Arrived)
+        let mut options = MoveOptions::new().with_terrain_only(self.terrain_only);
+        if let (true, Some(y)) = (self.carry, y) {
+            options = options.with_start_y(y);
+        }
+        match self.world.move_with(a, b, &options) {
+            Ok(o) if o.stop == MoveStop::Arrived => Some(self.carry.then_some(o.height)),
+            _ => None,
+        }
+    }
+
+    /// Whether the walk from `a` (from the highest surface) arrives at `b`.
+    fn arrives(self, a: Position, b: Position) -> bool {
+        self.arrival(a, None, b).is_some()
     }
 }
 
@@ -159,7 +206,6 @@ pub(crate) fn around(
     walk: Walk<'_>,
     path: &[Position],
 ) -> Result<(Vec<Position>, usize), PathError> {
-    let world = walk.world;
     let mut out = vec![path[0]];
     let mut detours = 0;
     let mut i = 0;
@@ -170,44 +216,62 @@ pub(crate) fn around(
             i += 1;
             continue;
         }
-        let last = (i + LOOKAHEAD).min(path.len() - 1);
-        let targets = &path[i + 1..=last];
-        // The length of the path beyond each target.
-        let mut rest = vec![0.0; targets.len()];
-        let mut beyond: f64 = path[last..]
-            .windows(2)
-            .map(|w| distance(world_xz(w[0]), world_xz(w[1])))
-            .sum();
-        for k in (0..targets.len()).rev() {
-            rest[k] = beyond;
-            if k > 0 {
-                beyond += distance(world_xz(targets[k - 1]), world_xz(targets[k]));
-            }
-        }
-        let found = MARGINS.iter().find_map(|&margin| {
-            let lattice = Lattice::new(world, from, targets, margin)?;
-            lattice.search(walk, from, targets, &rest)
-        });
-        let (legs, reached) = found.ok_or(PathError::NotWalkable)?;
-        out.extend(taut(walk, &legs).into_iter().skip(1));
+        let (legs, reached) = detour_from(walk, from, None, &path[i + 1..])?;
+        out.extend(legs.into_iter().skip(1));
         detours += 1;
         i += 1 + reached;
     }
     Ok((out, detours))
 }
 
-/// `points` pulled taut: the first point, then repeatedly the farthest later point the walk
-/// from the last one kept reaches (the next point always does: consecutive points are walks
-/// that arrive).
-fn taut(walk: Walk<'_>, points: &[Position]) -> Vec<Position> {
+/// A detour from `from`, for a walker at height `y` there, to one of the next waypoints
+/// `ahead` (up to [`LOOKAHEAD`] of them; the rest of the path is beyond them): its points,
+/// `from` first, pulled taut, and the index in `ahead` of the waypoint it rejoins the path at.
+///
+/// # Errors
+/// [`PathError::NotWalkable`] when no window holds a detour.
+pub(crate) fn detour_from(
+    walk: Walk<'_>,
+    from: Position,
+    y: Height,
+    ahead: &[Position],
+) -> Result<(Vec<Position>, usize), PathError> {
+    let world = walk.world;
+    let last = LOOKAHEAD.min(ahead.len()) - 1;
+    let targets = &ahead[..=last];
+    // The length of the path beyond each target.
+    let mut rest = vec![0.0; targets.len()];
+    let mut beyond: f64 = ahead[last..]
+        .windows(2)
+        .map(|w| distance(world_xz(w[0]), world_xz(w[1])))
+        .sum();
+    for k in (0..targets.len()).rev() {
+        rest[k] = beyond;
+        if k > 0 {
+            beyond += distance(world_xz(targets[k - 1]), world_xz(targets[k]));
+        }
+    }
+    let found = MARGINS.iter().find_map(|&margin| {
+        let lattice = Lattice::new(world, from, targets, margin)?;
+        lattice.search(walk, from, y, targets, &rest)
+    });
+    let (legs, reached) = found.ok_or(PathError::NotWalkable)?;
+    Ok((taut(walk, &legs, y), reached))
+}
+
+/// `points` pulled taut, for a walker at height `y` at the first: the first point, then
+/// repeatedly the farthest later point the walk from the last one kept reaches (the next
+/// point always does: consecutive points are walks that arrive).
+fn taut(walk: Walk<'_>, points: &[Position], mut y: Height) -> Vec<Position> {
     let mut out = vec![points[0]];
     let mut i = 0;
     while i + 1 < points.len() {
-        let j = (i + 2..points.len())
+        let (j, arrived) = (i + 2..points.len())
             .rev()
-            .find(|&j| walk.arrives(points[i], points[j]))
-            .unwrap_or(i + 1);
+            .find_map(|j| Some((j, walk.arrival(points[i], y, points[j])?)))
+            .unwrap_or_else(|| (i + 1, walk.arrival(points[i], y, points[i + 1]).flatten()));
         out.push(points[j]);
+        y = arrived;
         i = j;
     }
     out
@@ -294,6 +358,7 @@ impl Lattice {
         &self,
         walk: Walk<'_>,
         from: Position,
+        from_y: Height,
         targets: &[Position],
         rest: &[f64],
     ) -> Option<(Vec<Position>, usize)> {
@@ -317,10 +382,15 @@ impl Lattice {
         // The targets some lattice point near them walks to: the search reaches no other, so
         // the others neither draw it (through the heuristic) nor, when none is left, make it
         // flood the whole lattice (a waypoint sealed inside a building).
+        // (Walked from the highest surface and, when heights are carried, from the start's.)
         let reachable: Vec<bool> = (0..targets.len())
             .map(|k| {
-                self.near(target_at[k], 2.0)
-                    .any(|n| open(n, &mut state).is_some_and(|q| walk.arrives(q, targets[k])))
+                self.near(target_at[k], 2.0).any(|n| {
+                    open(n, &mut state).is_some_and(|q| {
+                        walk.arrives(q, targets[k])
+                            || (walk.carry && walk.arrival(q, from_y, targets[k]).is_some())
+                    })
+                })
             })
             .collect();
         if !reachable.contains(&true) {
@@ -333,6 +403,8 @@ impl Lattice {
                 .fold(f64::INFINITY, f64::min)
         };
         let mut cost = vec![f64::INFINITY; count];
+        // The height the walker reaches each point at, by the best way found so far.
+        let mut height: Vec<Height> = vec![None; count];
         let mut parent = vec![u32::MAX; count];
         let mut queue = BinaryHeap::new();
         // Node ids: lattice points, then `count + k` for target k reached.
@@ -342,8 +414,12 @@ impl Lattice {
                 continue;
             };
             let c = distance(start, self.point(n));
-            if c < cost[n] && walk.arrives(from, p) {
+            if c >= cost[n] {
+                continue;
+            }
+            if let Some(y) = walk.arrival(from, from_y, p) {
                 cost[n] = c;
+                height[n] = y;
                 parent[n] = u32::MAX;
                 queue.push(Entry::new(
                     c + HEURISTIC_WEIGHT * h(self.point(n)),
@@ -377,7 +453,7 @@ impl Lattice {
             for (k, &t) in targets.iter().enumerate() {
                 if reachable[k]
                     && distance(p, target_at[k]) <= 2.0 * self.spacing
-                    && walk.arrives(here, t)
+                    && walk.arrival(here, height[n], t).is_some()
                 {
                     let c = e.cost + distance(p, target_at[k]);
                     let mut f = Entry::new(c + rest[k], c, count + k, true);
@@ -402,8 +478,9 @@ impl Lattice {
                 let Some(q) = open(m, &mut state) else {
                     continue;
                 };
-                if walk.step_arrives(here, q) {
+                if let Some(y) = walk.step_arrival(here, height[n], q) {
                     cost[m] = c;
+                    height[m] = y;
                     parent[m] = n as u32;
                     queue.push(Entry::new(
                         c + HEURISTIC_WEIGHT * h(self.point(m)),

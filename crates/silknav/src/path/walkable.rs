@@ -298,6 +298,82 @@ pub(crate) fn walkable(
     Ok((out, repairs))
 }
 
+/// The walkable path for the exact path through and round objects `exact` (start, turning
+/// points, goal; [`super::exact_objects`]), for a walker at height `start_y` at the start
+/// ([module docs](super#walkable-paths-through-objects)): the terrain's corners moved off by
+/// `clearance` as on the terrain, the points round object vertices kept, a start or goal on
+/// a grid line reached through its own tile, long legs split; then every leg walked by the
+/// whole walk from the height the leg before it arrived at, and a leg it refuses replaced by
+/// a detour at that height ([`super::detour`]). Returns the waypoints and the number of
+/// detours.
+///
+/// # Errors
+/// [`PathError::NotWalkable`] when a leg has no detour, or a detour's leg is refused from
+/// the height the walker arrives at.
+pub(crate) fn walkable_with_objects(
+    world: &World,
+    exact: &[Position],
+    start_y: Option<f32>,
+    clearance: f64,
+) -> Result<(Vec<Position>, usize), PathError> {
+    let (from, to) = (exact[0], exact[exact.len() - 1]);
+    let xz: Vec<[f64; 2]> = exact.iter().map(|&w| world_xz(w)).collect();
+    let on_grid = |p: [f64; 2]| cell_coordinate(p[0]).1 && cell_coordinate(p[1]).1;
+    let mut pts = vec![xz[0]];
+    pts.extend(into_own_tile(xz[0], clearance));
+    for w in xz.windows(3) {
+        if on_grid(w[1]) {
+            pts.extend(corner_points(w[0], w[1], w[2], clearance));
+        } else {
+            pts.push(w[1]);
+        }
+    }
+    pts.extend(into_own_tile(xz[xz.len() - 1], clearance));
+    pts.push(xz[xz.len() - 1]);
+    let pts = split_long_legs(&pts);
+    let last = pts.len() - 1;
+    let mut path = Vec::with_capacity(pts.len());
+    path.push(from);
+    for &p in &pts[1..last] {
+        path.push(position(p).ok_or(PathError::NotWalkable)?);
+    }
+    path.push(to);
+
+    let walk_from = |a: Position, y: f32, b: Position| {
+        let options = MoveOptions::new().with_start_y(y);
+        match world.move_with(a, b, &options) {
+            Ok(o) if o.stop == MoveStop::Arrived => Some(o.height),
+            _ => None,
+        }
+    };
+    let mut y = world
+        .start_height_at(from, start_y)
+        .ok_or(PathError::StartBlocked)?;
+    let mut out = vec![from];
+    let mut detours = 0;
+    let mut i = 0;
+    while i + 1 < path.len() {
+        if let Some(arrived) = walk_from(path[i], y, path[i + 1]) {
+            out.push(path[i + 1]);
+            y = arrived;
+            i += 1;
+            continue;
+        }
+        if detours == MAX_REPAIRS {
+            return Err(PathError::NotWalkable);
+        }
+        let walk = super::detour::Walk::carrying_height(world);
+        let (legs, reached) = super::detour::detour_from(walk, path[i], Some(y), &path[i + 1..])?;
+        for leg in legs.windows(2) {
+            y = walk_from(leg[0], y, leg[1]).ok_or(PathError::NotWalkable)?;
+            out.push(leg[1]);
+        }
+        detours += 1;
+        i += 1 + reached;
+    }
+    Ok((out, detours))
+}
+
 /// The last resort when the repairs find no point that fixes leg `j` of `out`: from there on,
 /// every leg the terrain walk refuses replaced by a detour over a lattice of points round it
 /// ([`super::detour`], under the terrain walk; the legs before `j` are walked already), with

@@ -612,3 +612,93 @@ fn walkable_beside_a_wall_at_a_slant() {
     let legs = check(&world, a, b, &mut scratch).expect("an exact path");
     assert!(legs >= 5);
 }
+
+/// Walkable paths through objects (`PathOptions::new().with_objects(true)`, `silknav path
+/// --objects`) on generated worlds with villages, fortresses, bridges and stairs: every leg
+/// arrives under the whole walk from the height the leg before it arrived at
+/// (`World::path_heights`, `move --y`), at the next waypoint's height; the path follows the
+/// exact path with objects (its `exact_length` is that path's length, and most paths are
+/// within a tenth of a unit of it: the others took a detour where the walk refused a leg);
+/// and where no walkable path is found, the terrain's walkable path is not found either.
+///
+/// `cargo test --release -p silknav --test integration walkable_through_objects --
+/// --nocapture` prints the counts.
+#[test]
+fn walkable_through_objects_follows_the_exact_path() {
+    let mut scratch = PathScratch::with_budget(300_000);
+    let options = PathOptions::new().with_objects(true);
+    let (mut paths, mut detoured, mut refused, mut on_objects) = (0, 0, 0, 0);
+    let mut worst = 0.0f64;
+    for seed in [3, 4] {
+        let dir = tempfile_dir(&format!("through-{seed}"));
+        generate(&GenOptions {
+            seed,
+            width: 3,
+            height: 3,
+            origin: DEFAULT_ORIGIN,
+            landscape: Landscape::Rugged,
+        })
+        .unwrap()
+        .into_files()
+        .write_data_root(&dir, silknav::files::Overwrite::Replace)
+        .unwrap();
+        let world = World::load(&dir).unwrap();
+        let mut rng = SplitMix64::new(seed + 300);
+        for _ in 0..30 {
+            let (a, b) = (
+                random_point(&world, &mut rng),
+                random_point(&world, &mut rng),
+            );
+            let exact =
+                world.find_path_with(a, b, &PathOptions::exact_with_objects(), &mut scratch);
+            let path = match (world.find_path_with(a, b, &options, &mut scratch), &exact) {
+                (Ok(path), Ok(_)) => path,
+                (Err(PathError::NotWalkable), Ok(_)) => {
+                    // Only where the terrain's walkable path is not found either.
+                    assert!(world.find_path(a, b, &mut scratch).is_err(), "{a:?} {b:?}");
+                    refused += 1;
+                    continue;
+                }
+                // No exact path (unreachable, or over the budget): the same answer.
+                (Err(e), Err(f)) => {
+                    assert_eq!(e, *f, "{a:?} {b:?}");
+                    continue;
+                }
+                (path, exact) => panic!("{a:?} {b:?}: {path:?} against the exact {exact:?}"),
+            };
+            let exact = exact.unwrap();
+            paths += 1;
+            assert!(!path.exact);
+            assert_eq!(path.exact_length, exact.length, "{a:?} {b:?}");
+            assert!(path.length >= exact.length - 1e-3, "{path:?} {exact:?}");
+            assert_eq!((path.waypoints[0], *path.waypoints.last().unwrap()), (a, b));
+            // Round the corners by the clearance (a few thousandths per turn), or, where the
+            // walk refused a leg, a detour.
+            let extra = path.length - exact.length;
+            if extra > 0.1 {
+                detoured += 1;
+            } else {
+                worst = worst.max(extra);
+            }
+            let heights = world.path_heights(&path);
+            for (k, leg) in path.waypoints.windows(2).enumerate() {
+                let walked = world.move_along_y(leg[0], heights[k].unwrap(), leg[1]);
+                assert!(
+                    matches!(walked, Ok(m) if m.stop == MoveStop::Arrived && Some(m.height) == heights[k + 1]),
+                    "seed {seed}: {a:?} → {b:?}, leg {leg:?} from {:?}: {walked:?}",
+                    heights[k]
+                );
+                if world.cell_at(leg[1]).is_some_and(|c| c.object.is_some()) {
+                    on_objects += 1;
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    eprintln!(
+        "{paths} paths ({detoured} with a detour, the others at most {worst} longer than the exact path), {refused} not walkable, {on_objects} waypoints on objects"
+    );
+    assert!(paths >= 40, "{paths}");
+    assert!(on_objects > 0);
+    assert!(detoured * 5 <= paths, "{detoured} of {paths} detoured");
+}

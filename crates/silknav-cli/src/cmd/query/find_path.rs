@@ -1,10 +1,11 @@
-//! `silknav path DIR X1 Z1 X2 Z2 [--y Y] [--exact [--objects]] [--clearance C] [--radius R]`:
+//! `silknav path DIR X1 Z1 X2 Z2 [--y Y] [--exact] [--objects] [--clearance C] [--radius R]`:
 //! the shortest path from the start to the goal, walkable by the server's walk (each leg
 //! arrives under `silknav move`), or with `--exact` the exact optimum, whose waypoints sit on
 //! the corners of blocked ground; with `--radius R`, for a walker of radius R, keeping R from
 //! every wall. With `--y` (or a fifth number on a batch line) the walker starts on the surface
 //! nearest that height, as `silknav move --y` does: under a bridge's deck rather than on it,
-//! for `--exact --objects` and for the JSON heights.
+//! for `--objects` and for the JSON heights. With `--objects`, the path through and round
+//! objects: the exact one with `--exact`, else that path made walkable.
 //!
 //! Text: `LENGTH X Z X Z …`, the length with three decimals, then the waypoints in world
 //! coordinates, start and goal included; or `none REASON` when there is no path
@@ -40,10 +41,10 @@ pub struct PathArgs {
     /// the server's walk may refuse to start or stop at once), instead of a walkable one
     #[arg(long)]
     exact: bool,
-    /// With --exact, in a world with objects: the exact path through doorways, over bridges
-    /// and round buildings by the objects' line of sight (turning 0.01 off their vertices);
-    /// far slower than the terrain's exact path
-    #[arg(long, requires = "exact")]
+    /// In a world with objects: the path through doorways, over bridges and round
+    /// buildings, found as the exact path by the objects' line of sight (turning 0.01 off
+    /// their vertices; far slower than the terrain's), then made walkable (without --exact)
+    #[arg(long)]
     objects: bool,
     /// How far a walkable path's turning points lie off the corners, along x and along z,
     /// in world units (more than 0, less than 10)
@@ -81,14 +82,12 @@ fn clearance(s: &str) -> Result<f64, String> {
 impl PathArgs {
     /// The path options the arguments ask for.
     fn options(&self) -> PathOptions {
-        let options = if self.exact && self.objects {
-            PathOptions::exact_with_objects()
-        } else if self.exact {
+        let options = if self.exact {
             PathOptions::exact()
         } else {
             PathOptions::new().with_clearance(self.clearance)
         };
-        options.with_radius(self.radius)
+        options.with_objects(self.objects).with_radius(self.radius)
     }
 }
 
