@@ -759,6 +759,97 @@ impl ServerMesh {
         best
     }
 
+    /// The triangles that contain every point of the local convex quad `quad` with at least
+    /// `margin` to spare from each of their sides (in the xz plane, where the server's
+    /// containment test decides as the exact one does, but for rounding far below the
+    /// margin), with the height of each one's plane at the quad's corners, in index order;
+    /// `None` when some triangle does not leave the quad out by that margin either (a side
+    /// passes near it), or the mesh has triangles its lookup cannot bound (tested for every
+    /// point). So where it answers, every point of the quad is inside exactly these triangles.
+    pub fn triangles_over(
+        &self,
+        quad: &[[f64; 2]; 4],
+        margin: f64,
+    ) -> Option<Vec<(u32, [f64; 4])>> {
+        let l = &self.lookup;
+        if !l.everywhere.is_empty() {
+            return None;
+        }
+        let mut out = Vec::new();
+        if l.side[0] == 0 {
+            return Some(out);
+        }
+        let lo = [0, 1].map(|k| quad.iter().map(|p| p[k]).fold(f64::INFINITY, f64::min));
+        let hi = [0, 1].map(|k| quad.iter().map(|p| p[k]).fold(f64::NEG_INFINITY, f64::max));
+        if !(lo.iter().chain(&hi).all(|v| v.is_finite())) {
+            return None;
+        }
+        let bucket = |v: f64, k: usize| {
+            ((v - l.origin[k]) * l.inverse)
+                .floor()
+                .clamp(0.0, (l.side[k] - 1) as f64) as usize
+        };
+        let mut candidates = Vec::new();
+        for bz in bucket(lo[1], 1)..=bucket(hi[1], 1) {
+            for bx in bucket(lo[0], 0)..=bucket(hi[0], 0) {
+                let b = bz * l.side[0] + bx;
+                for item in &l.items[l.start[b] as usize..l.start[b + 1] as usize] {
+                    let [x0, z0, x1, z1] = item.bounds.map(f64::from);
+                    // A box widened by LOOKUP_MARGIN (more than any margin asked) that
+                    // misses the quad's box leaves the quad out.
+                    if !(hi[0] < x0 || hi[1] < z0 || lo[0] > x1 || lo[1] > z1) {
+                        candidates.push(item.tri);
+                    }
+                }
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        for tri in candidates {
+            let t = &self.inside[tri as usize];
+            let v = t.v.map(|p| [f64::from(p[0]), f64::from(p[2])]);
+            let turn = crate::geometry::orient(v[0], v[1], v[2]);
+            if turn == 0.0 || !turn.is_finite() {
+                return None;
+            }
+            let (mut inside, mut outside) = (true, false);
+            for i in 0..3 {
+                let (a, b) = (v[i], v[(i + 1) % 3]);
+                let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+                let d = quad.map(|p| {
+                    turn.signum() * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]))
+                        / len
+                });
+                inside &= d.iter().all(|&d| d >= margin);
+                outside |= d.iter().all(|&d| d <= -margin);
+            }
+            // Or the triangle beyond one of the quad's sides (the quad's corners in order, so
+            // the side's turn says which way is out).
+            let quad_turn = crate::geometry::orient(quad[0], quad[1], quad[2]).signum();
+            for i in 0..4 {
+                let (a, b) = (quad[i], quad[(i + 1) % 4]);
+                let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+                outside |= v.iter().all(|p| {
+                    quad_turn * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]))
+                        / len
+                        <= -margin
+                });
+            }
+            if outside {
+                continue;
+            }
+            if !inside {
+                return None;
+            }
+            let [a, b, c, d] = t.plane.map(f64::from);
+            if b == 0.0 {
+                return None;
+            }
+            out.push((tri, quad.map(|p| -(c * p[1] + a * p[0] + d) / b)));
+        }
+        Some(out)
+    }
+
     /// Calls `f` with every triangle containing local (x, z) and its height, in index order.
     pub fn for_each_inside(&self, x: f32, z: f32, mut f: impl FnMut(u32, f32)) {
         self.candidates(x, z, |t| {

@@ -352,7 +352,8 @@ impl World {
             let regions = &world.regions;
             world.objects.index_tiles(|slot, tile| {
                 let region = &regions[slot];
-                region.objects_of_cell(region.raw_tile_cell[tile])
+                let cell = region.raw_tile_cell[tile];
+                (cell, region.objects_of_cell(cell))
             });
             world.report.findings.extend(findings);
         }

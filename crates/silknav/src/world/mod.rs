@@ -57,7 +57,7 @@ pub use raycast::{RayError, RayHit};
 pub use region::{EdgeId, RegionIssue};
 pub use snap::Snap;
 
-use crate::objects::{InstanceKey, ObjectCellRef};
+use crate::objects::{Fine, InstanceKey, ObjectCellRef};
 use jmxv::nvm::TILES_PER_SIDE;
 use jmxv::RegionId;
 use region::Region;
@@ -315,6 +315,19 @@ impl World {
     /// previous object found, once one has found one), the closest to `y` winning and the
     /// earlier on a tie (the terrain first). `None` outside the loaded regions.
     pub(crate) fn find_nav_cell(&self, pos: Position, y: f32) -> Option<Resolved> {
+        self.find_nav_cell_with(pos, y, true)
+    }
+
+    /// [`World::find_nav_cell`] without the tiles' squares: each object of the tile's list
+    /// asked in turn.
+    #[cfg(test)]
+    pub(crate) fn find_nav_cell_by_lookup(&self, pos: Position, y: f32) -> Option<Resolved> {
+        self.find_nav_cell_with(pos, y, false)
+    }
+
+    /// [`World::find_nav_cell`], the squares of the point's tile answering where they are
+    /// certain when `squares`.
+    fn find_nav_cell_with(&self, pos: Position, y: f32, squares: bool) -> Option<Resolved> {
         let pos = World::normal(pos)?;
         let slot = self.region_slot(pos.region)?;
         let region = &self.regions[slot];
@@ -335,9 +348,43 @@ impl World {
         let mut best_delta = ground - y;
         let mut best = None;
         let mut probe_y = y;
+        let tile = Self::tile_of(pos);
+        let fine = if squares {
+            self.objects.fine(slot, tile, pos.x, pos.z)
+        } else {
+            Fine::Mixed
+        };
+        let entries = match fine {
+            // No object finds a triangle here.
+            Fine::None => &[][..],
+            // One triangle of one object contains the point, the others none: that object's
+            // FindCell finds it, and its height is the plane's there.
+            Fine::Object(square) if square.sole => {
+                let p = self
+                    .objects
+                    .placement(slot, square.entry)
+                    .expect("a square's placement is placed");
+                let local = server_arith::transform(&p.to_local, [pos.x, y, pos.z]);
+                let mesh = self.objects.server_mesh(p);
+                let (inside, h) = mesh.is_inside(u32::from(square.tri), local[0], local[2]);
+                if inside {
+                    let found = server_arith::transform(&p.to_world, [local[0], h, local[2]])[1];
+                    let delta = found - y;
+                    if delta.abs() < best_delta.abs() {
+                        best_delta = delta;
+                        best = Some((square.entry, u32::from(square.tri)));
+                    }
+                    &[][..]
+                } else {
+                    // Never, by the squares' margins; the lookup would answer.
+                    self.objects.tile_objects(slot, tile)
+                }
+            }
+            _ => self.objects.tile_objects(slot, tile),
+        };
         // The cell's list without the objects that cannot contain a point of the tile (they
         // would find no triangle and change nothing).
-        for &k in self.objects.tile_objects(slot, Self::tile_of(pos)) {
+        for &k in entries {
             let Some(p) = self.objects.placement(slot, k) else {
                 continue;
             };
@@ -450,6 +497,40 @@ impl World {
         let slot = self.region_slot(pos.region)?;
         let region = &self.regions[slot];
         let tile = Self::tile_of(pos);
+        // Most points on objects are answered by the square of their tile they lie in; the
+        // others by the lookup.
+        let fine = self.objects.fine(slot, tile, pos.x, pos.z);
+        match fine {
+            Fine::Object(square) => {
+                return Some(CellRef {
+                    region: pos.region,
+                    cell: square.cell,
+                    object: Some(ObjectCellRef {
+                        instance: square.key,
+                        cell: square.tri,
+                    }),
+                })
+            }
+            Fine::Mixed => return self.cell_at_by_lookup(slot, pos, tile),
+            Fine::None => {}
+        }
+        let cell = region.tile_cell[tile];
+        (cell != region::NOT_WALKABLE).then_some(CellRef {
+            region: pos.region,
+            cell,
+            object: None,
+        })
+    }
+
+    /// [`World::cell_at`] of a normalised point in region slot `slot` and tile `tile`, by the
+    /// lookup of the objects its tile's cell lists, without the tile's squares.
+    pub(crate) fn cell_at_by_lookup(
+        &self,
+        slot: usize,
+        pos: Position,
+        tile: usize,
+    ) -> Option<CellRef> {
+        let region = &self.regions[slot];
         let objects = self.objects.tile_objects(slot, tile);
         if !objects.is_empty() {
             if let Some(r) = self.highest_object_in(slot, pos, tile, objects) {

@@ -336,3 +336,104 @@ fn edges_that_loop_run_out_the_servers_budget_and_answer_the_goal() {
     );
     assert_eq!(Some(out.height), world.height_at(goal));
 }
+
+/// `cell_at` and FindNavCell (`height_at_y`) answer from the squares of each tile (`objects::TileObjects`'s `fine`) where
+/// they are certain, else by the objects' lookup: on a generated world with villages,
+/// fortresses, bridges and stairs, on points over object tiles (uniform in them, and on and
+/// beside the squares' sides and corners, where objects' sides lie), both answer the same;
+/// and most uniform points on objects are answered by their square.
+#[test]
+fn cell_at_from_the_squares_equals_the_lookup() {
+    use crate::worldgen::{generate, GenOptions, Landscape};
+    use silknav_testkit::rng::SplitMix64;
+    let dir = tempfile::tempdir().unwrap();
+    generate(&GenOptions {
+        seed: 3,
+        width: 2,
+        height: 2,
+        origin: (120, 90),
+        landscape: Landscape::Rugged,
+    })
+    .unwrap()
+    .into_files()
+    .write_data_root(dir.path(), crate::files::Overwrite::Replace)
+    .unwrap();
+    let world = World::load(dir.path()).unwrap();
+    let mut rng = SplitMix64::new(9);
+    let (mut checked, mut on_objects, mut from_squares) = (0usize, 0usize, 0usize);
+    let mut check = |pos: Position, uniform: bool| {
+        let Some(pos) = World::normal(pos) else {
+            return;
+        };
+        let Some(slot) = world.region_slot(pos.region) else {
+            return;
+        };
+        let tile = World::tile_of(pos);
+        let expected = world.cell_at_by_lookup(slot, pos, tile);
+        assert_eq!(world.cell_at(pos), expected, "{pos:?}");
+        // FindNavCell from the squares equals the loop over the tile's objects, bit for bit,
+        // from the ground's height and the top floor's.
+        for y in [world.height_at(pos), world.height_at_y(pos, 1e6)]
+            .into_iter()
+            .flatten()
+        {
+            let fast = world.find_nav_cell(pos, y).unwrap();
+            let slow = world.find_nav_cell_by_lookup(pos, y).unwrap();
+            assert_eq!(
+                (fast.object, fast.y.to_bits(), fast.has_cell),
+                (slow.object, slow.y.to_bits(), slow.has_cell),
+                "{pos:?} {y}"
+            );
+        }
+        checked += 1;
+        if uniform && expected.is_some_and(|c| c.object.is_some()) {
+            on_objects += 1;
+            let fine = world.objects.fine(slot, tile, pos.x, pos.z);
+            from_squares += usize::from(matches!(fine, crate::objects::Fine::Object(_)));
+        }
+    };
+    let regions: Vec<RegionId> = world.regions().collect();
+    for &region in &regions {
+        let slot = world.region_slot(region).unwrap();
+        for tile in 0..TILES_PER_SIDE * TILES_PER_SIDE {
+            if world.objects.tile_objects(slot, tile).is_empty() {
+                continue;
+            }
+            let (x0, z0) = (
+                (tile % TILES_PER_SIDE) as f32 * 20.0,
+                (tile / TILES_PER_SIDE) as f32 * 20.0,
+            );
+            for _ in 0..4 {
+                let (u, v) = (rng.unit() as f32, rng.unit() as f32);
+                check(Position::new(region, x0 + 20.0 * u, z0 + 20.0 * v), true);
+                // On a square's side or corner, and a hair either side of it.
+                let (i, j) = (rng.range(0, 9) as f32, rng.range(0, 9) as f32);
+                for d in [-0.001, 0.0, 0.001] {
+                    check(
+                        Position::new(region, x0 + 2.5 * i + d, z0 + 20.0 * v),
+                        false,
+                    );
+                    check(
+                        Position::new(region, x0 + 20.0 * u, z0 + 2.5 * j + d),
+                        false,
+                    );
+                    check(
+                        Position::new(region, x0 + 2.5 * i + d, z0 + 2.5 * j - d),
+                        false,
+                    );
+                    check(
+                        Position::new(region, x0 + 2.5 * i + 10.0 * d, z0 + 20.0 * v),
+                        false,
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 30_000, "{checked}");
+    eprintln!("{checked} points; of the uniform ones, {on_objects} on objects, {from_squares} of them answered from their square");
+    assert!(on_objects > 1_000, "{on_objects}");
+    assert!(
+        from_squares * 4 > on_objects * 3,
+        "{from_squares} of {on_objects}"
+    );
+}
