@@ -759,18 +759,15 @@ impl ServerMesh {
         best
     }
 
-    /// The triangles that contain every point of the local convex quad `quad` with at least
-    /// `margin` to spare from each of their sides (in the xz plane, where the server's
-    /// containment test decides as the exact one does, but for rounding far below the
-    /// margin), with the height of each one's plane at the quad's corners, in index order;
-    /// `None` when some triangle does not leave the quad out by that margin either (a side
-    /// passes near it), or the mesh has triangles its lookup cannot bound (tested for every
-    /// point). So where it answers, every point of the quad is inside exactly these triangles.
-    pub fn triangles_over(
+    /// The triangles that may contain a point of the local convex quad `quad`: all but those
+    /// that leave it out by at least `margin` (a side of one or the other separates them), in
+    /// index order, with their corners (local x, y, z); `None` when the mesh has triangles its
+    /// lookup cannot bound (tested for every point).
+    pub fn triangles_near(
         &self,
         quad: &[[f64; 2]; 4],
         margin: f64,
-    ) -> Option<Vec<(u32, [f64; 4])>> {
+    ) -> Option<Vec<(u32, [Vec3; 3])>> {
         let l = &self.lookup;
         if !l.everywhere.is_empty() {
             return None;
@@ -805,47 +802,26 @@ impl ServerMesh {
         }
         candidates.sort_unstable();
         candidates.dedup();
+        let quad_turn = crate::geometry::orient(quad[0], quad[1], quad[2]).signum();
+        // Whether every point of `points` lies beyond line a → b (on the side opposite
+        // `turn`) by `margin`.
+        let beyond = |a: [f64; 2], b: [f64; 2], turn: f64, points: &[[f64; 2]]| {
+            let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+            points.iter().all(|p| {
+                turn * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / len
+                    <= -margin
+            })
+        };
         for tri in candidates {
             let t = &self.inside[tri as usize];
             let v = t.v.map(|p| [f64::from(p[0]), f64::from(p[2])]);
-            let turn = crate::geometry::orient(v[0], v[1], v[2]);
-            if turn == 0.0 || !turn.is_finite() {
-                return None;
+            let turn = crate::geometry::orient(v[0], v[1], v[2]).signum();
+            let apart = turn != 0.0
+                && ((0..3).any(|i| beyond(v[i], v[(i + 1) % 3], turn, quad))
+                    || (0..4).any(|i| beyond(quad[i], quad[(i + 1) % 4], quad_turn, &v)));
+            if !apart {
+                out.push((tri, t.v));
             }
-            let (mut inside, mut outside) = (true, false);
-            for i in 0..3 {
-                let (a, b) = (v[i], v[(i + 1) % 3]);
-                let len = (b[0] - a[0]).hypot(b[1] - a[1]);
-                let d = quad.map(|p| {
-                    turn.signum() * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]))
-                        / len
-                });
-                inside &= d.iter().all(|&d| d >= margin);
-                outside |= d.iter().all(|&d| d <= -margin);
-            }
-            // Or the triangle beyond one of the quad's sides (the quad's corners in order, so
-            // the side's turn says which way is out).
-            let quad_turn = crate::geometry::orient(quad[0], quad[1], quad[2]).signum();
-            for i in 0..4 {
-                let (a, b) = (quad[i], quad[(i + 1) % 4]);
-                let len = (b[0] - a[0]).hypot(b[1] - a[1]);
-                outside |= v.iter().all(|p| {
-                    quad_turn * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]))
-                        / len
-                        <= -margin
-                });
-            }
-            if outside {
-                continue;
-            }
-            if !inside {
-                return None;
-            }
-            let [a, b, c, d] = t.plane.map(f64::from);
-            if b == 0.0 {
-                return None;
-            }
-            out.push((tri, quad.map(|p| -(c * p[1] + a * p[0] + d) / b)));
         }
         Some(out)
     }

@@ -19,15 +19,16 @@
 //!   per tile the entries of its cell's list whose placement box meets the tile
 //!   (`TileObjects`): the others cannot contain a point of the tile, so leaving them out
 //!   changes no answer.
-//! - Each tile with objects is cut into 8 × 8 squares of 2.5 units, and each square keeps the
-//!   answer of `cell_at` over all of it where that answer is certain: no object triangle, or
-//!   the highest one (whether it is the only one), with a margin of 0.01 units from every
-//!   triangle side and in height, and without a band of 0.02 units along the square's sides,
-//!   where the objects' sides often lie. A point in such a square is answered from it
-//!   (`cell_at` at once; FindNavCell (`height_at_y`) from the one triangle's plane, in the
-//!   server's arithmetic, when it is the only one); other points go through the lookup. The
-//!   answers are the lookup's (`cell_at_from_the_squares_equals_the_lookup`), on 85% of the
-//!   points on objects of a town, and the objects bench measures them.
+//! - Each tile with objects is cut into 4 × 4 squares of 5 units, and each square keeps the
+//!   object triangles that may contain a point of it (up to three, placed in the region's
+//!   frame as three side lines; the others leave the whole square out by 0.01 units or
+//!   more). A point whose square's triangles each contain it or leave it out by 0.01 units
+//!   or more, one of them containing it at most, is answered from them: `cell_at` at once,
+//!   FindNavCell (`height_at_y`) from the one triangle's plane in the server's arithmetic.
+//!   Other points (near a triangle's side, under two floors, in a square with more
+//!   triangles) go through the lookup. The answers are the lookup's, bit for bit
+//!   (`cell_at_from_the_squares_equals_the_lookup`); 99% of the points on objects of a
+//!   generated town are answered from their square.
 //! - An object's mesh is held as the server holds it: heights come from each
 //!   triangle's float plane, containment from the server's float test, in the object's frame
 //!   after the server's float world-to-local transform; so heights are the server's to the bit.
@@ -258,12 +259,72 @@ pub(crate) struct TileObjects {
     /// Per set bit, in order, where its list starts in `items` (one more at the end).
     start: Vec<u32>,
     items: Vec<u16>,
-    /// Per set bit, in order, [`FINE`] × [`FINE`] squares of the tile (`z * FINE + x`), each
-    /// the highest object triangle over every point of it, or none, where that is certain:
-    /// 0 where it is not ([`Fine::Mixed`]), 1 for none ([`Fine::None`]), else `answers[n - 2]`.
-    squares: Vec<u16>,
-    /// The distinct answers of the squares (a few per object: small, so it stays cached).
-    answers: Vec<Square>,
+    /// Per set bit, in order, the tile's squares ([`TileSquares`]).
+    squares: Vec<TileSquares>,
+    /// The triangles the squares name, placed in the region's frame (a few per object:
+    /// small, so it stays cached).
+    placed: Vec<PlacedTri>,
+}
+
+/// A tile's [`FINE`] × [`FINE`] squares (`z * FINE + x`), each with the object triangles that
+/// may contain a point of it ([`SLOTS`] at most, [`EMPTY_SLOT`] after the last), or
+/// [`MIXED_SLOT`] first where there are more or some cannot be placed so; and the tile's
+/// terrain cell, as the server names it with an object triangle.
+#[derive(Debug, Clone, Copy)]
+struct TileSquares {
+    cell: u16,
+    squares: [[u16; SLOTS]; FINE * FINE],
+}
+
+/// Triangles a square of [`TileSquares`] names, at most.
+const SLOTS: usize = 3;
+/// A square the lookup answers.
+const MIXED_SLOT: u16 = u16::MAX;
+/// No more triangles in a square.
+const EMPTY_SLOT: u16 = u16::MAX - 1;
+
+/// An object triangle in its region's frame: each side's line, `a x + b z + c`, the distance
+/// from the side, positive inside.
+#[derive(Debug, Clone, Copy)]
+struct PlacedTri {
+    key: InstanceKey,
+    tri: u16,
+    /// Its placement's entry in the region's object list.
+    entry: u16,
+    sides: [[f32; 3]; 3],
+}
+
+impl PlacedTri {
+    /// The triangle with corners `v` (local x, y, z) of the placement `p` (entry `entry`);
+    /// `None` when it has no area in the region's frame or is not finite there.
+    fn new(p: &Placement, entry: u16, tri: u32, v: [[f32; 3]; 3]) -> Option<PlacedTri> {
+        let w = p.to_world.map(f64::from);
+        let corners = v.map(|[x, y, z]| {
+            let [x, y, z] = [x, y, z].map(f64::from);
+            [
+                w[0] * x + w[4] * y + w[8] * z + w[12],
+                w[2] * x + w[6] * y + w[10] * z + w[14],
+            ]
+        });
+        let turn = crate::geometry::orient(corners[0], corners[1], corners[2]);
+        if turn == 0.0 || !turn.is_finite() {
+            return None;
+        }
+        let sides = [0, 1, 2].map(|i| {
+            let (a, b) = (corners[i], corners[(i + 1) % 3]);
+            let len = (b[0] - a[0]).hypot(b[1] - a[1]) * turn.signum();
+            let (nx, nz) = (-(b[1] - a[1]) / len, (b[0] - a[0]) / len);
+            [nx as f32, nz as f32, (-(nx * a[0] + nz * a[1])) as f32]
+        });
+        let finite = sides.iter().flatten().all(|c| c.is_finite());
+        Some(PlacedTri {
+            key: p.key,
+            tri: u16::try_from(tri).ok()?,
+            entry,
+            sides,
+        })
+        .filter(|_| finite)
+    }
 }
 
 /// 64 tiles' bits of [`TileObjects::words`] and the set bits before them.
@@ -274,48 +335,39 @@ struct Word {
     rank: u32,
 }
 
-/// Squares per tile side in [`TileObjects::squares`].
-const FINE: usize = 8;
+/// Squares per tile side in [`TileSquares`].
+const FINE: usize = 4;
 /// Their side, world units.
 const FINE_SIDE: f32 = 20.0 / FINE as f32;
-/// The band along each side of a square that its answer leaves out (the points there go to
-/// the lookup), world units: the generator, like the game's builders, puts objects' sides on
-/// round coordinates, which are the squares' sides.
-const FINE_BAND: f32 = 0.02;
-/// How far inside (or outside) each triangle's sides a square (without its band) must lie to be answered from
-/// [`TileObjects::squares`], world units: far more than the rounding of the server's float
-/// containment test and transform at region coordinates (under 0.001).
+/// How far inside (or outside) a triangle's sides a point must lie to be answered from the
+/// squares ([`TileObjects::fine`]), world units: far more than the rounding of the server's
+/// float containment test and transform at region coordinates (under 0.001), and of the
+/// sides' lines in the region's frame.
 const FINE_MARGIN: f64 = 0.01;
-/// How much higher than every other triangle over a square its highest one must be at the
-/// square's corners (planes: so everywhere in it), world units: far more than the rounding of
-/// the server's float heights.
-const FINE_HEIGHT_MARGIN: f64 = 0.01;
 
-/// A square's answer ([`TileObjects::squares`]): the highest object triangle over all of it,
-/// no object triangle over any of it, or not certain.
+/// The squares' answer at a point ([`TileObjects::fine`]): the one object triangle containing
+/// it, no object triangle, or not certain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Fine {
     /// Not certain: the full lookup decides.
     Mixed,
-    /// No object triangle contains a point of the square.
+    /// No object triangle contains the point.
     None,
-    /// The highest object triangle over every point of the square.
+    /// The one object triangle containing the point.
     Object(Square),
 }
 
-/// The highest object triangle over a square ([`Fine::Object`]).
+/// The one object triangle containing a point ([`Fine::Object`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Square {
     /// The instance.
     pub key: InstanceKey,
     /// The triangle.
     pub tri: u16,
-    /// The terrain cell of the square's tile, as the server names it with the triangle.
+    /// The terrain cell of the point's tile, as the server names it with the triangle.
     pub cell: u16,
     /// The triangle's placement: its entry in the region's object list.
     pub entry: u16,
-    /// Whether it is the only object triangle over the square (no floor above or below).
-    pub sole: bool,
 }
 
 impl TileObjects {
@@ -337,106 +389,118 @@ impl TileObjects {
             .then(|| word.rank as usize + (word.bits & (bit - 1)).count_ones() as usize)
     }
 
-    /// The answer of the square of tile `tile` that region-frame point (x, z) lies in
-    /// ([`TileObjects::squares`]); [`Fine::None`] for a tile without objects.
+    /// The one object triangle containing region-frame point (x, z) of tile `tile`, or none,
+    /// by the triangles of the square it lies in, where that is certain (every one of them
+    /// contains the point, or leaves it out, by [`FINE_MARGIN`]); [`Fine::Mixed`] where it is
+    /// not, or where two contain it (one floor over another: the lookup orders them).
     #[inline]
     pub fn fine(&self, tile: usize, x: f32, z: f32) -> Fine {
         let Some(i) = self.index(tile) else {
             return Fine::None;
         };
-        // The square by the point's offset in its tile, in squares; a point in the band
-        // along a square's sides (where the objects' sides often lie: the answer there is
-        // not the square's) is left to the lookup, and so is a NaN.
-        let (fx, fz) = (
-            (x - ((tile % TILES) * 20) as f32) / FINE_SIDE,
-            (z - ((tile / TILES) * 20) as f32) / FINE_SIDE,
-        );
-        // Truncation is the floor where it matters: a negative offset fails `inner`.
-        let (sx, sz) = (fx as i32 as f32, fz as i32 as f32);
-        let band = FINE_BAND / FINE_SIDE;
-        let inner = |f: f32, s: f32| {
-            f - s >= band && f - s <= 1.0 - band && (0.0..FINE as f32).contains(&s)
+        let record = &self.squares[i];
+        // The square by the point's offset in its tile (truncation is the floor where it
+        // matters: a negative offset fails the range test, and so does a NaN).
+        let square = |v: f32, t: usize| {
+            let f = (v - (t * 20) as f32) / FINE_SIDE;
+            (0.0..FINE as f32).contains(&f).then_some(f as usize)
         };
-        if !(inner(fx, sx) && inner(fz, sz)) {
+        let (Some(sx), Some(sz)) = (square(x, tile % TILES), square(z, tile / TILES)) else {
+            return Fine::Mixed;
+        };
+        let slots = &record.squares[sz * FINE + sx];
+        if slots[0] == MIXED_SLOT {
             return Fine::Mixed;
         }
-        match self.squares[i * FINE * FINE + sz as usize * FINE + sx as usize] {
-            0 => Fine::Mixed,
-            1 => Fine::None,
-            n => Fine::Object(self.answers[usize::from(n) - 2]),
+        let (x, z) = (f64::from(x), f64::from(z));
+        let mut found: Option<&PlacedTri> = None;
+        for &t in slots {
+            if t == EMPTY_SLOT {
+                break;
+            }
+            let placed = &self.placed[usize::from(t)];
+            let d = placed
+                .sides
+                .map(|[a, b, c]| f64::from(a) * x + f64::from(b) * z + f64::from(c));
+            if d.iter().any(|&d| d <= -FINE_MARGIN) {
+                continue;
+            }
+            if found.is_some() || !d.iter().all(|&d| d >= FINE_MARGIN) {
+                return Fine::Mixed;
+            }
+            found = Some(placed);
+        }
+        match found {
+            None => Fine::None,
+            Some(p) => Fine::Object(Square {
+                key: p.key,
+                tri: p.tri,
+                cell: record.cell,
+                entry: p.entry,
+            }),
         }
     }
 
-    /// The answer of square `(sx, sz)` of tile `tile` (`z * 96 + x`): the highest of the
-    /// triangles of `list`'s entries `entries` over all of it, or none, where that is certain
-    /// with the margins; [`Fine::Mixed`] otherwise.
+    /// The triangles of the placements of `list`'s entries `entries` that may contain a
+    /// point of square `(sx, sz)` of tile `tile` (`z * 96 + x`), as indices into `placed`
+    /// (extended with the new ones, `index` keeping them by entry and triangle); `None` when
+    /// there are more than [`SLOTS`] or one cannot be placed.
     fn square(
         list: &[Option<Placement>],
         meshes: &[PreparedMesh],
         entries: &[u16],
-        (tile, cell): (usize, u16),
+        tile: usize,
         (sx, sz): (usize, usize),
-    ) -> Fine {
-        // The square without its band.
-        let band = f64::from(FINE_BAND);
-        let x0 = ((tile % TILES) * 20) as f64 + sx as f64 * f64::from(FINE_SIDE) + band;
-        let z0 = ((tile / TILES) * 20) as f64 + sz as f64 * f64::from(FINE_SIDE) + band;
-        let side = f64::from(FINE_SIDE) - 2.0 * band;
+        placed: &mut Vec<PlacedTri>,
+        index: &mut std::collections::HashMap<(u16, u32), u16>,
+    ) -> Option<[u16; SLOTS]> {
+        let side = f64::from(FINE_SIDE);
+        let x0 = ((tile % TILES) * 20) as f64 + sx as f64 * side;
+        let z0 = ((tile / TILES) * 20) as f64 + sz as f64 * side;
         let corners = [
             [x0, z0],
             [x0 + side, z0],
             [x0 + side, z0 + side],
             [x0, z0 + side],
         ];
-        // Per triangle over the square: its entry, triangle and heights at the corners.
-        let mut over: Vec<(u16, u32, [f64; 4])> = Vec::new();
+        let mut slots = [EMPTY_SLOT; SLOTS];
+        let mut n = 0;
         for &k in entries {
             let Some(p) = list.get(usize::from(k)).and_then(Option::as_ref) else {
                 continue;
             };
             let b = p.bounds.map(f64::from);
             if x0 + side < b[0] || z0 + side < b[1] || x0 > b[2] || z0 > b[3] {
-                // The full lookup skips the placement at every point of the square.
+                // The lookup skips the placement at every point of the square.
                 continue;
             }
-            let [l, w] = [p.to_local, p.to_world].map(|m| m.map(f64::from));
+            let l = p.to_local.map(f64::from);
             let local = corners.map(|c| {
                 [
                     l[0] * c[0] + l[8] * c[1] + l[12],
                     l[2] * c[0] + l[10] * c[1] + l[14],
                 ]
             });
-            let Some(tris) = meshes[p.mesh as usize]
+            for (tri, v) in meshes[p.mesh as usize]
                 .server
-                .triangles_over(&local, FINE_MARGIN)
-            else {
-                return Fine::Mixed;
-            };
-            for (tri, h) in tris {
-                let y = [0, 1, 2, 3]
-                    .map(|i| w[1] * local[i][0] + w[5] * h[i] + w[9] * local[i][1] + w[13]);
-                over.push((k, tri, y));
+                .triangles_near(&local, FINE_MARGIN)?
+            {
+                let t = match index.get(&(k, tri)) {
+                    Some(&t) => t,
+                    None => {
+                        let t = u16::try_from(placed.len())
+                            .ok()
+                            .filter(|&t| t < EMPTY_SLOT)?;
+                        placed.push(PlacedTri::new(p, k, tri, v)?);
+                        index.insert((k, tri), t);
+                        t
+                    }
+                };
+                *slots.get_mut(n)? = t;
+                n += 1;
             }
         }
-        let Some(&(k, tri, y)) = over.iter().max_by(|a, b| a.2[0].total_cmp(&b.2[0])) else {
-            return Fine::None;
-        };
-        let clear = over.iter().all(|&(k2, t2, y2)| {
-            (k2, t2) == (k, tri) || (0..4).all(|i| y[i] >= y2[i] + FINE_HEIGHT_MARGIN)
-        });
-        match list[usize::from(k)].as_ref() {
-            Some(p) if clear && y.iter().all(|v| v.is_finite()) => match u16::try_from(tri) {
-                Ok(tri) => Fine::Object(Square {
-                    key: p.key,
-                    tri,
-                    cell,
-                    entry: k,
-                    sole: over.len() == 1,
-                }),
-                Err(_) => Fine::Mixed,
-            },
-            _ => Fine::Mixed,
-        }
+        Some(slots)
     }
 
     /// The index of a region's tiles: `cell_list(tile)` is the tile's cell (as the server
@@ -478,9 +542,9 @@ impl TileObjects {
             start: Vec::new(),
             items: Vec::new(),
             squares: Vec::new(),
-            answers: Vec::new(),
+            placed: Vec::new(),
         };
-        let mut answer_of = std::collections::HashMap::new();
+        let mut index = std::collections::HashMap::new();
         for (w, &word) in touched.iter().enumerate() {
             out.words[w].rank = out.start.len() as u32;
             let mut rest = word;
@@ -506,30 +570,25 @@ impl TileObjects {
                 if out.items.len() > begin {
                     out.words[w].bits |= 1 << bit;
                     out.start.push(begin as u32);
-                    for sz in 0..FINE {
-                        for sx in 0..FINE {
-                            let entries = &out.items[begin..];
-                            let fine = Self::square(list, meshes, entries, (t, cell), (sx, sz));
-                            let n = match fine {
-                                Fine::Mixed => 0,
-                                Fine::None => 1,
-                                Fine::Object(square) => {
-                                    let next = out.answers.len();
-                                    let n = *answer_of.entry(square).or_insert(next);
-                                    if n == next && n < usize::from(u16::MAX) - 2 {
-                                        out.answers.push(square);
-                                    }
-                                    // Past the table's size, the lookup answers.
-                                    if n < out.answers.len() {
-                                        n as u16 + 2
-                                    } else {
-                                        0
-                                    }
-                                }
-                            };
-                            out.squares.push(n);
-                        }
+                    let mut record = TileSquares {
+                        cell,
+                        squares: [[EMPTY_SLOT; SLOTS]; FINE * FINE],
+                    };
+                    for (q, slots) in record.squares.iter_mut().enumerate() {
+                        let entries = &out.items[begin..];
+                        let square = (q % FINE, q / FINE);
+                        *slots = Self::square(
+                            list,
+                            meshes,
+                            entries,
+                            t,
+                            square,
+                            &mut out.placed,
+                            &mut index,
+                        )
+                        .unwrap_or([MIXED_SLOT; SLOTS]);
                     }
+                    out.squares.push(record);
                 }
             }
         }
@@ -628,7 +687,7 @@ impl Objects {
                     + bytes(&t.start)
                     + bytes(&t.items)
                     + bytes(&t.squares)
-                    + bytes(&t.answers)
+                    + bytes(&t.placed)
             })
             .sum();
         bytes(&self.meshes)

@@ -359,7 +359,7 @@ impl World {
             Fine::None => &[][..],
             // One triangle of one object contains the point, the others none: that object's
             // FindCell finds it, and its height is the plane's there.
-            Fine::Object(square) if square.sole => {
+            Fine::Object(square) => {
                 let p = self
                     .objects
                     .placement(slot, square.entry)
