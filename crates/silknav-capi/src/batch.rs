@@ -105,21 +105,56 @@ pub unsafe extern "C" fn silknav_paths_with(
     options: *const silknav_path_options,
     out: *mut silknav_path,
 ) -> silknav_status {
+    // SAFETY: the caller's promises, passed on.
+    unsafe { batch_paths(world, segments, n, budget, options, out, query::paths_with) }
+}
+
+/// A batch of the library's paths of rows of `N` numbers ([`query::paths_with`],
+/// [`query::paths_y`]).
+type BatchPaths<const N: usize> = fn(
+    &silknav::World,
+    &[[f64; N]],
+    Option<usize>,
+    &silknav::PathOptions,
+) -> Vec<Result<silknav::WorldPath, silknav::PathError>>;
+
+/// The batch calls' common body: `N` doubles per segment at `segments`, answered by `paths`
+/// (a row found bad by `check` is an argument error).
+///
+/// # Safety
+/// As for `silknav_paths_with`, with `N * n` doubles at `segments`.
+unsafe fn batch_paths<const N: usize>(
+    world: *const silknav_world,
+    segments: *const f64,
+    n: usize,
+    budget: i64,
+    options: *const silknav_path_options,
+    out: *mut silknav_path,
+    paths: BatchPaths<N>,
+) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
         let world = &unsafe { pointers::shared(world, "world") }?.world;
         // SAFETY: the caller's promise on `options`.
         let options = unsafe { path_options(options) }?;
-        // SAFETY: the caller's promise on `segments`: `n` quadruples of doubles, the layout
-        // of `[f64; 4]`.
-        let rows = unsafe { pointers::array(segments.cast::<[f64; 4]>(), n, "segments") }?;
+        // SAFETY: the caller's promise on `segments`: `n` rows of `N` doubles, the layout of
+        // `[f64; N]`.
+        let rows = unsafe { pointers::array(segments.cast::<[f64; N]>(), n, "segments") }?;
+        // A fifth number is the start's height, taken as a float: NaN for none, never infinite.
+        if N == 5 {
+            if let Some(i) = rows.iter().position(|r| (r[4] as f32).is_infinite()) {
+                return Err(crate::error::Failure::argument(format!(
+                    "segments[{i}].y: {}: the height must be a finite number or NaN for none",
+                    rows[i][4]
+                )));
+            }
+        }
         // SAFETY: the caller's promise on `out`; written below without reading it.
         let out = unsafe {
             pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
         }?;
         let budget = usize::try_from(budget).ok();
-        let found = query::paths_with(world, rows, budget, &options);
-        for (slot, path) in out.iter_mut().zip(found) {
+        for (slot, path) in out.iter_mut().zip(paths(world, rows, budget, &options)) {
             slot.write(silknav_path::new(path));
         }
         Ok(SILKNAV_OK)
@@ -143,29 +178,6 @@ pub unsafe extern "C" fn silknav_paths_y(
     options: *const silknav_path_options,
     out: *mut silknav_path,
 ) -> silknav_status {
-    guard(|| {
-        // SAFETY: the caller's promise on `world`.
-        let world = &unsafe { pointers::shared(world, "world") }?.world;
-        // SAFETY: the caller's promise on `options`.
-        let options = unsafe { path_options(options) }?;
-        // SAFETY: the caller's promise on `segments`: `n` quintuples of doubles, the layout
-        // of `[f64; 5]`.
-        let rows = unsafe { pointers::array(segments.cast::<[f64; 5]>(), n, "segments") }?;
-        if let Some(i) = rows.iter().position(|r| (r[4] as f32).is_infinite()) {
-            return Err(crate::error::Failure::argument(format!(
-                "segments[{i}].y: {}: the height must be a finite number or NaN for none",
-                rows[i][4]
-            )));
-        }
-        // SAFETY: the caller's promise on `out`; written below without reading it.
-        let out = unsafe {
-            pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
-        }?;
-        let budget = usize::try_from(budget).ok();
-        let found = query::paths_y(world, rows, budget, &options);
-        for (slot, path) in out.iter_mut().zip(found) {
-            slot.write(silknav_path::new(path));
-        }
-        Ok(SILKNAV_OK)
-    })
+    // SAFETY: the caller's promises, passed on.
+    unsafe { batch_paths(world, segments, n, budget, options, out, query::paths_y) }
 }

@@ -326,6 +326,20 @@ pub struct WorldPath {
     pub exact: bool,
 }
 
+impl WorldPath {
+    /// A walkable path through `waypoints`, its length their polyline's, beside the exact
+    /// optimum's length.
+    fn walked(waypoints: Vec<Position>, exact_length: f64) -> WorldPath {
+        let points: Vec<[f64; 2]> = waypoints.iter().map(|&w| walkable::world_xz(w)).collect();
+        WorldPath {
+            length: polyline_length(&points),
+            waypoints,
+            exact_length,
+            exact: false,
+        }
+    }
+}
+
 /// Why no path was returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -484,16 +498,7 @@ impl World {
                 return Ok(path);
             }
             let waypoints = walkable::split_and_check(self, &path.waypoints, options.clearance)?;
-            let points: Vec<[f64; 2]> = waypoints
-                .iter()
-                .map(|w| [w.world_x(), w.world_z()])
-                .collect();
-            return Ok(WorldPath {
-                length: polyline_length(&points),
-                waypoints,
-                exact_length: path.length,
-                exact: false,
-            });
+            return Ok(WorldPath::walked(waypoints, path.length));
         }
         self.find_path_counting(from, to, options, scratch, true)
             .map(|(path, _)| path)
@@ -580,17 +585,7 @@ impl World {
         } else {
             detour::around_objects(self, &waypoints)?.0
         };
-        let points: Vec<[f64; 2]> = waypoints
-            .iter()
-            .map(|w| [w.world_x(), w.world_z()])
-            .collect();
-        let path = WorldPath {
-            length: polyline_length(&points),
-            waypoints,
-            exact_length,
-            exact: false,
-        };
-        Ok((path, repairs))
+        Ok((WorldPath::walked(waypoints, exact_length), repairs))
     }
 
     /// [`World::find_path_counting`] with [`PathOptions::objects`] in a world with objects:
@@ -627,14 +622,7 @@ impl World {
         match walkable::walkable_with_objects(self, &waypoints, options.start_y, options.clearance)
         {
             Ok((walked, detours)) => {
-                let points: Vec<[f64; 2]> = walked.iter().map(|&w| walkable::world_xz(w)).collect();
-                let path = WorldPath {
-                    length: polyline_length(&points),
-                    waypoints: walked,
-                    exact_length: length,
-                    exact: false,
-                };
-                return Ok((path, detours));
+                return Ok((WorldPath::walked(walked, length), detours));
             }
             Err(PathError::NotWalkable) => {}
             Err(e) => return Err(e),
