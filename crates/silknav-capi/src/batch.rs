@@ -1,6 +1,6 @@
 //! The batch forms: arrays of queries answered on all cores (`silknav::query`'s batches).
 
-use crate::error::{guard, silknav_status, SILKNAV_OK};
+use crate::error::{guard, silknav_status, Failure, SILKNAV_OK};
 use crate::pointers;
 use crate::query::{path_options, silknav_path, silknav_path_options};
 use crate::world::silknav_world;
@@ -106,7 +106,18 @@ pub unsafe extern "C" fn silknav_paths_with(
     out: *mut silknav_path,
 ) -> silknav_status {
     // SAFETY: the caller's promises, passed on.
-    unsafe { batch_paths(world, segments, n, budget, options, out, query::paths_with) }
+    unsafe {
+        batch_paths(
+            world,
+            segments,
+            n,
+            budget,
+            options,
+            out,
+            |_| Ok(()),
+            query::paths_with,
+        )
+    }
 }
 
 /// A batch of the library's paths of rows of `N` numbers ([`query::paths_with`],
@@ -118,11 +129,12 @@ type BatchPaths<const N: usize> = fn(
     &silknav::PathOptions,
 ) -> Vec<Result<silknav::WorldPath, silknav::PathError>>;
 
-/// The batch calls' common body: `N` doubles per segment at `segments`, answered by `paths`
-/// (a row found bad by `check` is an argument error).
+/// The batch calls' common body: `N` doubles per segment at `segments`, checked by `check`
+/// (its error is the call's), answered by `paths`.
 ///
 /// # Safety
 /// As for `silknav_paths_with`, with `N * n` doubles at `segments`.
+#[allow(clippy::too_many_arguments)]
 unsafe fn batch_paths<const N: usize>(
     world: *const silknav_world,
     segments: *const f64,
@@ -130,6 +142,7 @@ unsafe fn batch_paths<const N: usize>(
     budget: i64,
     options: *const silknav_path_options,
     out: *mut silknav_path,
+    check: fn(&[[f64; N]]) -> Result<(), Failure>,
     paths: BatchPaths<N>,
 ) -> silknav_status {
     guard(|| {
@@ -140,15 +153,7 @@ unsafe fn batch_paths<const N: usize>(
         // SAFETY: the caller's promise on `segments`: `n` rows of `N` doubles, the layout of
         // `[f64; N]`.
         let rows = unsafe { pointers::array(segments.cast::<[f64; N]>(), n, "segments") }?;
-        // A fifth number is the start's height, taken as a float: NaN for none, never infinite.
-        if N == 5 {
-            if let Some(i) = rows.iter().position(|r| (r[4] as f32).is_infinite()) {
-                return Err(crate::error::Failure::argument(format!(
-                    "segments[{i}].y: {}: the height must be a finite number or NaN for none",
-                    rows[i][4]
-                )));
-            }
-        }
+        check(rows)?;
         // SAFETY: the caller's promise on `out`; written below without reading it.
         let out = unsafe {
             pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
@@ -179,5 +184,28 @@ pub unsafe extern "C" fn silknav_paths_y(
     out: *mut silknav_path,
 ) -> silknav_status {
     // SAFETY: the caller's promises, passed on.
-    unsafe { batch_paths(world, segments, n, budget, options, out, query::paths_y) }
+    unsafe {
+        batch_paths(
+            world,
+            segments,
+            n,
+            budget,
+            options,
+            out,
+            start_heights,
+            query::paths_y,
+        )
+    }
+}
+
+/// The rows of `silknav_paths_y` are good when each height, taken as a float, is finite or NaN
+/// (none).
+fn start_heights(rows: &[[f64; 5]]) -> Result<(), Failure> {
+    match rows.iter().position(|r| (r[4] as f32).is_infinite()) {
+        Some(i) => Err(Failure::argument(format!(
+            "segments[{i}].y: {}: the height must be a finite number or NaN for none",
+            rows[i][4]
+        ))),
+        None => Ok(()),
+    }
 }

@@ -41,7 +41,6 @@ pub mod walk;
 
 pub use load::ObjectFinding;
 pub(crate) use load::{load_objects, RegionObjects};
-
 pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
 use crate::geometry::orient;
@@ -269,7 +268,8 @@ pub(crate) struct TileObjects {
 /// A tile's [`FINE`] × [`FINE`] squares (`z * FINE + x`), each with the object triangles that
 /// may contain a point of it ([`SLOTS`] at most, [`EMPTY_SLOT`] after the last), or
 /// [`MIXED_SLOT`] first where there are more or some cannot be placed so; and the tile's
-/// terrain cell, as the server names it with an object triangle.
+/// terrain cell, as the server names it with an object triangle (a copy of the region's, so
+/// that a point answered from its square reads one record).
 #[derive(Debug, Clone, Copy)]
 struct TileSquares {
     cell: u16,
@@ -347,7 +347,7 @@ const FINE_MARGIN: f64 = 0.01;
 
 /// The squares' answer at a point ([`TileObjects::fine`]): the one object triangle containing
 /// it, no object triangle, or not certain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) enum Fine {
     /// Not certain: the full lookup decides.
     Mixed,
@@ -358,7 +358,7 @@ pub(crate) enum Fine {
 }
 
 /// The one object triangle containing a point ([`Fine::Object`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Square {
     /// The instance.
     pub key: InstanceKey,
@@ -637,8 +637,8 @@ impl Objects {
         }
     }
 
-    /// The answer of the square of tile `tile` of the region in `slot` that region-frame
-    /// point (x, z) lies in ([`TileObjects::squares`]).
+    /// The one object triangle containing region-frame point (x, z) of tile `tile` of the
+    /// region in `slot`, or none, where its square is certain ([`TileObjects::fine`]).
     #[inline]
     pub fn fine(&self, slot: usize, tile: usize, x: f32, z: f32) -> Fine {
         match self.tiles.get(slot) {
@@ -734,6 +734,26 @@ pub(crate) fn placement_find_cell(
 ) -> Option<(u32, f32)> {
     let local = arith::transform(&p.to_local, pos);
     let (tri, y) = mesh.find_cell(local)?;
-    let world = arith::transform(&p.to_world, [local[0], y, local[2]]);
-    Some((tri, world[1]))
+    Some((tri, region_height(p, local, y)))
+}
+
+/// [`placement_find_cell`] where triangle `tri` is known to be the only one of the placement
+/// that may contain the point: its height taken back into the region's frame, when it does.
+#[inline]
+pub(crate) fn placement_triangle_height(
+    mesh: &ServerMesh,
+    p: &Placement,
+    pos: [f32; 3],
+    tri: u32,
+) -> Option<f32> {
+    let local = arith::transform(&p.to_local, pos);
+    let (inside, y) = mesh.is_inside(tri, local[0], local[2]);
+    inside.then(|| region_height(p, local, y))
+}
+
+/// The height `y` of the placement's local point `local` in the region's frame, as the server
+/// takes it back.
+#[inline]
+fn region_height(p: &Placement, local: [f32; 3], y: f32) -> f32 {
+    arith::transform(&p.to_world, [local[0], y, local[2]])[1]
 }

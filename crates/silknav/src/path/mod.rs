@@ -621,11 +621,8 @@ impl World {
         }
         match walkable::walkable_with_objects(self, &waypoints, options.start_y, options.clearance)
         {
-            Ok((walked, detours)) => {
-                return Ok((WorldPath::walked(walked, length), detours));
-            }
             Err(PathError::NotWalkable) => {}
-            Err(e) => return Err(e),
+            walked => return walked.map(|(w, detours)| (WorldPath::walked(w, length), detours)),
         }
         // No walk follows the exact path: the path found on the terrain and led round
         // objects, which exists wherever a walk joins the ends.

@@ -171,14 +171,7 @@ pub(crate) fn split_and_check(
     if let Some(q) = into_own_tile(points[points.len() - 1], clearance) {
         points.insert(points.len() - 1, q);
     }
-    let split = split_long_legs(&points);
-    let last = split.len() - 1;
-    let mut out = Vec::with_capacity(split.len());
-    out.push(path[0]);
-    for &p in &split[1..last] {
-        out.push(position(p).ok_or(PathError::NotWalkable)?);
-    }
-    out.push(path[path.len() - 1]);
+    let out = waypoints(path[0], path[path.len() - 1], &split_long_legs(&points))?;
     if out.windows(2).all(|leg| leg_walks(world, leg[0], leg[1])) {
         Ok(out)
     } else {
@@ -200,6 +193,21 @@ fn walk_leg(world: &World, a: Position, b: Position) -> Result<(), Option<Positi
         Ok(o) => Err(Some(o.position)),
         Err(_) => Err(None),
     }
+}
+
+/// The waypoints of points `pts` (world coordinates) from the start `from` to the goal `to`,
+/// which are kept verbatim (the first and last points stand for them).
+///
+/// # Errors
+/// [`PathError::NotWalkable`] when a point lies outside the id space of regions.
+fn waypoints(from: Position, to: Position, pts: &[[f64; 2]]) -> Result<Vec<Position>, PathError> {
+    let mut out = Vec::with_capacity(pts.len());
+    out.push(from);
+    for &p in &pts[1..pts.len() - 1] {
+        out.push(position(p).ok_or(PathError::NotWalkable)?);
+    }
+    out.push(to);
+    Ok(out)
 }
 
 fn position(p: [f64; 2]) -> Option<Position> {
@@ -252,14 +260,7 @@ pub(crate) fn walkable(
         pts.push(t2);
     }
     pts.push(t);
-    let pts = split_long_legs(&pts);
-    let last = pts.len() - 1;
-    let mut out = Vec::with_capacity(pts.len());
-    out.push(from);
-    for &p in &pts[1..last] {
-        out.push(position(p).ok_or(PathError::NotWalkable)?);
-    }
-    out.push(to);
+    let mut out = waypoints(from, to, &split_long_legs(&pts))?;
 
     let ground = Grid::global(world);
     let mut repairs = 0;
@@ -330,14 +331,7 @@ pub(crate) fn walkable_with_objects(
     }
     pts.extend(into_own_tile(xz[xz.len() - 1], clearance));
     pts.push(xz[xz.len() - 1]);
-    let pts = split_long_legs(&pts);
-    let last = pts.len() - 1;
-    let mut path = Vec::with_capacity(pts.len());
-    path.push(from);
-    for &p in &pts[1..last] {
-        path.push(position(p).ok_or(PathError::NotWalkable)?);
-    }
-    path.push(to);
+    let path = waypoints(from, to, &split_long_legs(&pts))?;
 
     let walk_from = |a: Position, y: f32, b: Position| {
         let options = MoveOptions::new().with_start_y(y);

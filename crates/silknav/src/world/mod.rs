@@ -354,33 +354,35 @@ impl World {
         } else {
             Fine::Mixed
         };
+        // An object's triangle at the height it found, against the best so far.
+        let mut consider = |k: u16, tri: u32, found: f32| {
+            let delta = found - y;
+            if delta.abs() < best_delta.abs() {
+                best_delta = delta;
+                best = Some((k, tri));
+            }
+        };
         let entries = match fine {
             // No object finds a triangle here.
             Fine::None => &[][..],
             // One triangle of one object contains the point, the others none: that object's
-            // FindCell finds it, and its height is the plane's there.
+            // FindCell finds it (else, never by the squares' margins, the lookup answers).
             Fine::Object(square) => {
+                let tri = u32::from(square.tri);
                 let p = self
                     .objects
                     .placement(slot, square.entry)
                     .expect("a square's placement is placed");
-                let local = server_arith::transform(&p.to_local, [pos.x, y, pos.z]);
                 let mesh = self.objects.server_mesh(p);
-                let (inside, h) = mesh.is_inside(u32::from(square.tri), local[0], local[2]);
-                if inside {
-                    let found = server_arith::transform(&p.to_world, [local[0], h, local[2]])[1];
-                    let delta = found - y;
-                    if delta.abs() < best_delta.abs() {
-                        best_delta = delta;
-                        best = Some((square.entry, u32::from(square.tri)));
+                match crate::objects::placement_triangle_height(mesh, p, [pos.x, y, pos.z], tri) {
+                    Some(found) => {
+                        consider(square.entry, tri, found);
+                        &[][..]
                     }
-                    &[][..]
-                } else {
-                    // Never, by the squares' margins; the lookup would answer.
-                    self.objects.tile_objects(slot, tile)
+                    None => self.objects.tile_objects(slot, tile),
                 }
             }
-            _ => self.objects.tile_objects(slot, tile),
+            Fine::Mixed => self.objects.tile_objects(slot, tile),
         };
         // The cell's list without the objects that cannot contain a point of the tile (they
         // would find no triangle and change nothing).
@@ -396,11 +398,7 @@ impl World {
                 crate::objects::placement_find_cell(mesh, p, [pos.x, probe_y, pos.z])
             {
                 probe_y = found;
-                let delta = found - y;
-                if delta.abs() < best_delta.abs() {
-                    best_delta = delta;
-                    best = Some((k, tri));
-                }
+                consider(k, tri, found);
             }
         }
         Some(Resolved {
