@@ -209,7 +209,10 @@ fn scan(dir: &Path) -> io::Result<(Vec<PathBuf>, u64)> {
     let mut bytes = 0;
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        if entry.file_name() == MARKER || !entry.file_type()?.is_file() {
+        // The path index file is the index bench's, written beside the world and replaced on
+        // each run: not part of the generated world.
+        let derived = [MARKER, silknav::path::INDEX_FILE_NAME];
+        if derived.iter().any(|d| entry.file_name() == *d) || !entry.file_type()?.is_file() {
             continue;
         }
         bytes += entry.metadata()?.len();
