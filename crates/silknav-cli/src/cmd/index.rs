@@ -61,13 +61,20 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let mut out = crate::output::stdout();
     writeln!(
         out,
-        "{}: {} regions, {} rectangles, {} corners, {} edges, {} seen-by records; {}",
+        "{}: {} regions, {} rectangles, {} corners, {} edges, {} seen-by records, {}; {}",
         path.display(),
         stats.regions,
         stats.rects,
         stats.corners,
         stats.edges,
         stats.seen_records,
+        if stats.corner_table {
+            "a corner table"
+        } else if stats.landmarks {
+            "landmarks"
+        } else {
+            "no landmarks"
+        },
         megabytes(bytes as usize)
     )
     .context(crate::output::STDOUT)?;

@@ -27,6 +27,7 @@
 
 use super::array::{bytes_of, Array, FileBytes};
 use super::index::{PathIndex, Rect, NONE};
+use super::landmarks;
 use crate::world::Position;
 use bytemuck::Pod;
 use jmxv::nvm::TILES_PER_SIDE;
@@ -372,6 +373,8 @@ impl PathIndexFile {
         index.edges = view.array(EDGES)?;
         index.seen_start = view.array(SEEN_START)?;
         index.seen = view.array(SEEN)?;
+        // Files written before landmarks were kept have none: their searches go without.
+        index.landmarks = view.optional_array(LANDMARKS)?;
         check(&index, &view)?;
         // Made, not stored: it is small and quick to make where it is kept at all.
         index.table = super::table::CornerTable::build(&index).map(Arc::new);
@@ -446,9 +449,13 @@ const SEEN: Kind = Kind {
     name: "seen",
     record: 20,
 };
+const LANDMARKS: Kind = Kind {
+    name: "landmrks",
+    record: std::mem::size_of::<landmarks::Row>(),
+};
 
 /// Every section this version writes, in file order.
-const KINDS: [Kind; 14] = [
+const KINDS: [Kind; 15] = [
     REGIONS,
     REGION_RECTS,
     TILES,
@@ -463,6 +470,7 @@ const KINDS: [Kind; 14] = [
     EDGES,
     SEEN_START,
     SEEN,
+    LANDMARKS,
 ];
 
 /// The fixed header's fields that reading needs.
@@ -678,8 +686,19 @@ impl Views<'_> {
     }
 
     fn array<T: Pod>(&self, kind: Kind) -> Result<Array<T>, IndexFileError> {
-        debug_assert_eq!(std::mem::size_of::<T>(), kind.record);
-        let entry = self.entry(kind)?;
+        self.array_of(self.entry(kind)?)
+    }
+
+    /// The section's records, or none when the file has no such section.
+    fn optional_array<T: Pod>(&self, kind: Kind) -> Result<Array<T>, IndexFileError> {
+        match self.sections.iter().find(|e| e.name == kind.name) {
+            Some(entry) => self.array_of(entry),
+            None => Ok(Array::default()),
+        }
+    }
+
+    fn array_of<T: Pod>(&self, entry: &Entry) -> Result<Array<T>, IndexFileError> {
+        debug_assert_eq!(std::mem::size_of::<T>(), entry.record);
         Array::in_file(self.file, entry.offset, entry.length / entry.record).ok_or_else(|| {
             IndexFileError::malformed(
                 HEADER_LEN + entry.slot * ENTRY_LEN + 8,
@@ -721,7 +740,7 @@ fn check(index: &PathIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
             "tiles" => "tile of every region",
             "edgestrt" => "corner, and one more",
             "seenstrt" => "rectangle, and one more",
-            "croots" => "corner",
+            "croots" | "landmrks" => "corner",
             _ => "rectangle",
         }
     }
@@ -867,6 +886,24 @@ fn check(index: &PathIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
             }
         }
     }
+    // Distances bound what is left of a search: a NaN or a negative one would mislead it.
+    if !index.landmarks.is_empty() {
+        count(LANDMARKS, index.landmarks.len(), corners)?;
+        if let Some(i) = index
+            .landmarks
+            .iter()
+            .position(|row| row.iter().any(|d| !(*d >= 0.0)))
+        {
+            return Err(view.bad(
+                LANDMARKS,
+                i,
+                format!(
+                    "distances {:?}: each must be 0 or more (or infinite)",
+                    index.landmarks[i]
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -1003,7 +1040,7 @@ fn check_starts(
 }
 
 /// The sections of an index: (kind, bytes), in file order.
-fn sections_of(index: &PathIndex) -> [(Kind, &[u8]); 14] {
+fn sections_of(index: &PathIndex) -> [(Kind, &[u8]); 15] {
     fn b<T: Pod>(a: &[T]) -> &[u8] {
         bytemuck::cast_slice(a)
     }
@@ -1022,6 +1059,7 @@ fn sections_of(index: &PathIndex) -> [(Kind, &[u8]); 14] {
         (EDGES, b(&index.edges)),
         (SEEN_START, b(&index.seen_start)),
         (SEEN, b(&index.seen)),
+        (LANDMARKS, b(&index.landmarks)),
     ]
 }
 

@@ -11,6 +11,7 @@
 
 use super::array::{Array, FileBytes};
 use super::graph;
+use super::landmarks;
 use super::table::CornerTable;
 use crate::world::raycast::Grid;
 use crate::world::region::Region;
@@ -172,6 +173,9 @@ pub(crate) struct PathIndex {
     /// The shortest distance between every two corners, for small indexes
     /// ([`super::table`]): made, never stored in a file.
     pub table: Option<Arc<CornerTable>>,
+    /// Per corner, its graph distances from the landmarks ([`super::landmarks`]): empty for
+    /// indexes with a table, and in files written before landmarks were kept.
+    pub landmarks: Array<landmarks::Row>,
     /// How long the build took (for a loaded index, the build that wrote the file).
     pub build_time: Duration,
     /// The file the arrays are views of, when loaded from one, and how long loading took.
@@ -386,6 +390,9 @@ impl PathIndex {
         index.seen_start = seen_start.into();
         index.seen = seen.into();
         index.table = CornerTable::build(&index).map(Arc::new);
+        if index.table.is_none() {
+            index.landmarks = landmarks::build(&index).into();
+        }
         index.build_time = started.elapsed();
         index
     }
@@ -448,6 +455,7 @@ impl PathIndex {
             + self.seen_start.heap_bytes()
             + self.seen.heap_bytes()
             + self.table.as_ref().map_or(0, |t| t.heap_bytes())
+            + self.landmarks.heap_bytes()
     }
 }
 

@@ -155,6 +155,14 @@
 //!    The corners the answer turns at count as expanded against a budget
 //!    ([`PathScratch::with_budget`]). On open ground with many records the table does not
 //!    pay (the links cost more than the search saves), which is one reason for the limits.
+//! 4. **Landmarks** (indexes without a table; `landmarks`): the graph distance from 16
+//!    corners at the rim of the world's largest connected part to every corner (one Dijkstra
+//!    search each, on all cores; 64 bytes a corner, stored in the index file). By the
+//!    triangle inequality they bound the distance left from a corner to the goal, often far
+//!    above the straight line where the path winds; the search takes the larger of the two
+//!    (still a lower bound, and consistent). On the 1,024-region generated world's queries
+//!    across at least 20 regions they cut the corners expanded by about half (the worst query
+//!    from 21,624 to 4,867).
 //!
 //! Every geometric decision is an exact orientation test ([`crate::geometry`]) on grid points
 //! (exact in f64) and the query points, so grazing a corner or running along a wall is decided
@@ -180,6 +188,7 @@ pub mod exact_objects;
 pub(crate) mod file;
 mod graph;
 pub(crate) mod index;
+mod landmarks;
 pub mod radius;
 mod search;
 mod table;
@@ -434,6 +443,9 @@ pub struct PathIndexStats {
     /// Whether the index has a table of the shortest distance between every two corners
     /// (small worlds only; see the module docs), so that its paths need no search.
     pub corner_table: bool,
+    /// Whether the index has landmark distances, the search's lower bounds on worlds without
+    /// a corner table (an index file written before they were kept has none).
+    pub landmarks: bool,
     /// Heap bytes of the index (for a loaded index, the file's bytes it is read in place from).
     pub heap_bytes: usize,
     /// Wall-clock time the build took (for a loaded index, the build that wrote the file).
@@ -452,6 +464,7 @@ impl PathIndexStats {
             edges: index.edges.len(),
             seen_records: index.seen.len(),
             corner_table: index.table.is_some(),
+            landmarks: !index.landmarks.is_empty(),
             heap_bytes: index.heap_bytes(),
             build_time: index.build_time,
             load_time: index.file.as_ref().map(|(_, t)| *t),

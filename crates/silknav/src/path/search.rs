@@ -7,10 +7,15 @@
 //! records for the corners the search expands, a bisection each. A corner is
 //! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
 //! which every shortest path is: a bend that is not taut can be cut short near the corner. The
-//! heuristic is the straight-line distance to the goal (consistent), so a corner's cost is
-//! final when it is expanded.
+//! heuristic is the straight-line distance to the goal, or on indexes with landmarks the
+//! larger of it and the landmark bounds ([`super::landmarks`]); both are consistent, so a
+//! corner's cost is final when it is expanded. With records, the bounds are taken only after
+//! [`BOUNDS_AFTER`] expansions (they need the goal's links); the corners estimated before
+//! keep their straight-line estimate, which is still admissible, and a corner reached again
+//! at a lower cost is pushed and expanded again, so the answer stays the shortest.
 
 use super::index::{direction_class, Corner, PathIndex, NONE};
+use super::landmarks::{GoalBounds, Row};
 use super::table::CornerTable;
 use super::visibility::{sees, sees_point, Cone, ScanScratch, Target};
 use super::PathError;
@@ -28,6 +33,8 @@ struct Node {
     seen: u32,
     parent: u32,
     g: f64,
+    /// The heuristic's value at the corner, worked out when the search first reaches it.
+    h: f64,
 }
 
 /// Reusable working memory of searches.
@@ -42,6 +49,8 @@ pub(crate) struct Search {
     /// The corners the start and the goal link to ([`Search::by_table`]).
     start_links: Vec<Link>,
     goal_links: Vec<Link>,
+    /// The corners linked to the start, pushed once the heuristic is known.
+    linked: Vec<u32>,
     pub corners: Vec<u32>,
 }
 
@@ -409,9 +418,14 @@ impl Search {
             heap,
             stack,
             start_links,
+            goal_links,
+            linked,
             corners,
             ..
         } = self;
+        let rows: &[Row] = &index.landmarks;
+        let mut bounds = GoalBounds::new();
+        linked.clear();
         // Corner c at p links to the start, or to the goal, when the leg is taut-compatible
         // there, c is not linked yet, and the leg is in sight: `sight` is a cone with its apex
         // and the point it must hold (the corner's cone and the start, or the start's and the
@@ -427,17 +441,13 @@ impl Search {
                 && taut_towards(mask, p, s)
                 && !refuses(index, ground, start, c)
             {
-                let d = distance(s, p);
                 nodes[c as usize] = Node {
                     seen: generation,
                     parent: FROM_START,
-                    g: d,
+                    g: distance(s, p),
+                    h: 0.0,
                 };
-                heap.push(Entry {
-                    f: d + distance(p, t),
-                    g: d,
-                    node: c,
-                });
+                linked.push(c);
             }
         };
         let mut link_goal = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
@@ -447,6 +457,9 @@ impl Search {
                 && !refuses(index, ground, goal, c)
             {
                 goal_seen[c as usize] = generation;
+                if let Some(row) = rows.get(c as usize) {
+                    bounds.link(row, distance(p, t));
+                }
             }
         };
         if index.has_seen_by() {
@@ -483,6 +496,21 @@ impl Search {
                 link_goal(corner.id, p, corner.taut_mask, cone.map(|k| (k, t, p)));
             });
         }
+        // With records, the goal is asked about each corner the search expands, and the
+        // bounds need the corners it may link to: linking them costs as much as a short
+        // search on open ground, so a search takes them only once it has expanded
+        // `BOUNDS_AFTER` corners (until then, the straight line alone; the estimates made
+        // before stay admissible, and corners reached again are expanded again).
+        let mut bounds_pending = index.has_seen_by() && !rows.is_empty();
+        for &c in linked.iter() {
+            let node = &mut nodes[c as usize];
+            node.h = estimate(rows, &bounds, c, index.corners[c as usize].point(), t);
+            heap.push(Entry {
+                f: node.g + node.h,
+                g: node.g,
+                node: c,
+            });
+        }
 
         let goal_node = index.corners.len() as u32;
         let mut goal_g = f64::INFINITY;
@@ -511,6 +539,15 @@ impl Search {
             expanded += 1;
             if expanded > budget {
                 return Err(PathError::BudgetExceeded);
+            }
+            if bounds_pending && expanded == BOUNDS_AFTER {
+                bounds_pending = false;
+                // More corners than the search links to the goal only lower the bounds.
+                goal_links.clear();
+                links(index, goal, generation, goal_seen, goal_links);
+                for link in goal_links.iter() {
+                    bounds.link(&rows[link.corner as usize], link.distance);
+                }
             }
             let corner = &index.corners[u];
             let here = corner.point();
@@ -543,18 +580,30 @@ impl Search {
             };
             for e in edges {
                 let next = e.point();
-                let candidate = entry_g + distance(here, next);
-                let v = &mut nodes[e.to as usize];
-                if v.seen == generation && candidate >= v.g || !bend.taut(next) {
+                // The bend first: it needs only the edge, not the corner's record (a load from
+                // anywhere in the search's state).
+                if !bend.taut(next) {
                     continue;
                 }
+                let candidate = entry_g + distance(here, next);
+                let v = &mut nodes[e.to as usize];
+                let seen = v.seen == generation;
+                if seen && candidate >= v.g {
+                    continue;
+                }
+                let h = if seen {
+                    v.h
+                } else {
+                    estimate(rows, &bounds, e.to, next, t)
+                };
                 *v = Node {
                     seen: generation,
                     parent: node,
                     g: candidate,
+                    h,
                 };
                 heap.push(Entry {
-                    f: candidate + distance(next, t),
+                    f: candidate + h,
                     g: candidate,
                     node: e.to,
                 });
@@ -562,6 +611,19 @@ impl Search {
         }
         Err(PathError::Unreachable)
     }
+}
+
+/// Corners a search with records expands before it links the goal's corners for the landmark
+/// bounds ([`Search::run`]): most searches on open ground end before.
+pub(super) const BOUNDS_AFTER: usize = 64;
+
+/// The heuristic at corner `c` at `p` towards `t`: the straight line, or a landmark bound
+/// above it ([`super::landmarks`]).
+#[inline]
+fn estimate(rows: &[Row], bounds: &GoalBounds, c: u32, p: [f64; 2], t: [f64; 2]) -> f64 {
+    let line = distance(p, t);
+    rows.get(c as usize)
+        .map_or(line, |row| line.max(bounds.bound(row)))
 }
 
 /// The free space a point uses: every walkable tile it touches (its own, and at a tile side

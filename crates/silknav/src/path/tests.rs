@@ -629,3 +629,99 @@ fn the_corner_table_answers_what_the_search_answers() {
         }
     }
 }
+
+/// Landmark bounds change no answer: on every test world (generated worlds, the Moving AI
+/// maps, single regions with thin walls), random queries get the same length with landmarks
+/// and without, through the records and through scans (the records dropped); and the bounds'
+/// premise holds: the graph is undirected, and along every edge a landmark's distance changes
+/// by at most the edge's length (and the rounding to f32).
+#[test]
+fn landmark_bounds_change_no_answer() {
+    use super::landmarks::{self, LANDMARKS};
+    use super::search::{distance, endpoint, Search};
+    use crate::world::raycast::Grid;
+    let mut worlds = experiment_worlds();
+    for (modulus, every) in [(29, 3), (13, 2), (41, 4)] {
+        worlds.push((
+            format!("mask {modulus}, walls {every}"),
+            thin_wall_world(modulus, every),
+        ));
+    }
+    let mut rng = crate::rng::SplitMix64::new(43);
+    let (mut compared, mut turning, mut long) = (0, 0, 0);
+    for (name, world) in &worlds {
+        let mut plain = world.path_index().clone();
+        plain.table = None;
+        plain.landmarks = Vec::new().into();
+        let mut with = plain.clone();
+        with.landmarks = landmarks::build(&plain).into();
+        assert_eq!(with.landmarks.len(), with.corners.len(), "{name}");
+        for a in 0..with.corners.len() as u32 {
+            let p = with.corners[a as usize].point();
+            for e in with.edges_of(a) {
+                assert!(
+                    with.edges_of(e.to).iter().any(|back| back.to == a),
+                    "{name}: edge {a} → {} has no way back",
+                    e.to
+                );
+                let length = distance(p, e.point());
+                for k in 0..LANDMARKS {
+                    let (da, db) = (
+                        f64::from(with.landmarks[a as usize][k]),
+                        f64::from(with.landmarks[e.to as usize][k]),
+                    );
+                    // Each distance is an f64 rounded to f32: half an f32 step off at most.
+                    let rounding = (da + db) * f64::from(f32::EPSILON) / 2.0;
+                    assert!(
+                        da.is_infinite() && db.is_infinite()
+                            || (da - db).abs() <= length * (1.0 + 1e-12) + rounding,
+                        "{name}: landmark {k} at {a} and {}: {da} and {db}, {length} apart",
+                        e.to
+                    );
+                }
+            }
+        }
+        let ground = Grid::global(world);
+        let mut unrecorded = [plain.clone(), with.clone()];
+        for index in &mut unrecorded {
+            index.seen_start = Vec::new().into();
+            index.seen = Vec::new().into();
+        }
+        let pairs = [(&plain, &with), (&unrecorded[0], &unrecorded[1])];
+        let (mut ours, mut theirs) = (Search::default(), Search::default());
+        let points = random_points(world, &mut rng, 300);
+        for pair in points.chunks_exact(2) {
+            let (s, t) = (
+                [pair[0].world_x(), pair[0].world_z()],
+                [pair[1].world_x(), pair[1].world_z()],
+            );
+            for (without, with) in pairs {
+                let (Some(start), Some(goal)) =
+                    (endpoint(with, &ground, s), endpoint(with, &ground, t))
+                else {
+                    continue;
+                };
+                let got = ours.run(with, &ground, &start, &goal, usize::MAX);
+                let want = theirs.run(without, &ground, &start, &goal, usize::MAX);
+                let label = format!("{name}: {s:?} → {t:?}");
+                match (got, want) {
+                    (Ok(a), Ok(b)) => {
+                        assert!((a - b).abs() <= 1e-9 * b.max(1.0), "{label}: {a} vs {b}");
+                        compared += 1;
+                        turning += usize::from(!ours.corners.is_empty());
+                        // Searches with records take the bounds after this many corners.
+                        let few = super::search::BOUNDS_AFTER - 1;
+                        long += usize::from(
+                            ours.run(with, &ground, &start, &goal, few)
+                                == Err(PathError::BudgetExceeded),
+                        );
+                    }
+                    (got, want) => assert_eq!(got, want, "{label}"),
+                }
+            }
+        }
+    }
+    assert!(compared > 2000, "{compared} paths compared");
+    assert!(turning > 1000, "{turning} paths that turn");
+    assert!(long > 200, "{long} searches long enough for the bounds");
+}

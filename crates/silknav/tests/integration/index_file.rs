@@ -9,11 +9,16 @@ use std::path::{Path, PathBuf};
 
 /// A generated 2×2 world written as a data root, and where its index file goes.
 fn world_folder(seed: u64) -> (tempfile::TempDir, PathBuf) {
+    world_folder_of(seed, 2)
+}
+
+/// A generated `side`×`side` world written as a data root, and where its index file goes.
+fn world_folder_of(seed: u64, side: u8) -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
     generate(&GenOptions {
         seed,
-        width: 2,
-        height: 2,
+        width: side,
+        height: side,
         ..GenOptions::default()
     })
     .unwrap()
@@ -146,7 +151,16 @@ fn an_index_file_is_not_replaced_without_overwrite() {
 /// the file is reported unusable (and required, the load fails) with the error `check`
 /// accepts.
 fn refused(damage: impl FnOnce(&mut Vec<u8>), check: impl Fn(&IndexFileError) -> bool) {
-    let (root, index) = world_folder(2);
+    refused_in(world_folder(2), damage, check)
+}
+
+/// [`refused`] on the world of `folder`.
+fn refused_in(
+    folder: (tempfile::TempDir, PathBuf),
+    damage: impl FnOnce(&mut Vec<u8>),
+    check: impl Fn(&IndexFileError) -> bool,
+) {
+    let (root, index) = folder;
     terrain(root.path(), PathIndexUse::Skip)
         .write_path_index(&index, Overwrite::Refuse)
         .unwrap();
@@ -367,4 +381,92 @@ fn worlds_from_memory_have_the_digest_of_their_files() {
         .unwrap();
     loaded.load_path_index(&path).unwrap();
     assert!(loaded.has_path_index());
+}
+
+/// Answers of exact paths (the search itself, without the walkable rule's corners moved).
+fn exact_answers(
+    world: &World,
+    queries: &[(Position, Position)],
+) -> Vec<Result<WorldPath, silknav::PathError>> {
+    let mut scratch = PathScratch::new();
+    queries
+        .iter()
+        .map(|&(a, b)| world.find_path_with(a, b, &silknav::PathOptions::exact(), &mut scratch))
+        .collect()
+}
+
+#[test]
+fn landmarks_travel_in_the_file_and_a_file_without_them_answers_the_same() {
+    // 3×3 regions: too big for a corner table, so the search runs, with landmarks.
+    let (root, index) = world_folder_of(1, 3);
+    let built = terrain(root.path(), PathIndexUse::Skip);
+    let stats = built.prepare_paths();
+    assert!(!stats.corner_table && stats.landmarks, "{stats:?}");
+    built.write_path_index(&index, Overwrite::Refuse).unwrap();
+    let bytes = std::fs::read(&index).unwrap();
+    assert_eq!(section(&bytes, "landmrks").1, stats.corners * 64);
+
+    let queries = queries(&built, 200);
+    let want = exact_answers(&built, &queries);
+    assert!(want.iter().filter(|a| a.is_ok()).count() > 100);
+    let loaded = terrain(root.path(), PathIndexUse::IfValid);
+    assert_eq!(
+        loaded.load_report().path_index,
+        PathIndexFound::Used(index.clone())
+    );
+    assert!(loaded.prepare_paths().landmarks);
+    assert_eq!(exact_answers(&loaded, &queries), want);
+
+    // A file written before landmarks were kept: the section is not there (here, renamed to
+    // one this version does not know, which readers skip).
+    let mut older = bytes.clone();
+    let slot = (0..u32::from_le_bytes(older[48..52].try_into().unwrap()) as usize)
+        .find(|i| older[64 + 32 * i..64 + 32 * i + 8] == *b"landmrks")
+        .expect("a landmrks entry");
+    older[64 + 32 * slot + 7] = b'x';
+    reseal(&mut older);
+    std::fs::write(&index, &older).unwrap();
+    let without = terrain(root.path(), PathIndexUse::IfValid);
+    assert_eq!(
+        without.load_report().path_index,
+        PathIndexFound::Used(index.clone())
+    );
+    let stats = without.prepare_paths();
+    assert!(!stats.landmarks && !stats.corner_table, "{stats:?}");
+    let got = exact_answers(&without, &queries);
+    for ((got, want), q) in got.iter().zip(&want).zip(&queries) {
+        match (got, want) {
+            (Ok(a), Ok(b)) => assert!(
+                (a.length - b.length).abs() <= 1e-9 * b.length.max(1.0),
+                "{q:?}: {} vs {}",
+                a.length,
+                b.length
+            ),
+            (a, b) => assert_eq!(a.as_ref().err(), b.as_ref().err(), "{q:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_landmark_distance_that_is_nan_or_negative_is_refused() {
+    for (value, record) in [(f32::NAN, 0), (-1.0, 5)] {
+        let at = std::cell::Cell::new(0);
+        refused_in(
+            world_folder_of(1, 3),
+            |b| {
+                let (offset, length) = section(b, "landmrks");
+                assert!(length >= 64 * (record + 1));
+                at.set(offset + 64 * record);
+                let column = at.get() + 4 * 3;
+                b[column..column + 4].copy_from_slice(&value.to_le_bytes());
+                reseal(b);
+            },
+            |e| match e {
+                IndexFileError::Malformed {
+                    offset, section, ..
+                } => *offset as usize == at.get() && *section == format!("landmrks[{record}]"),
+                _ => false,
+            },
+        );
+    }
 }
