@@ -35,6 +35,10 @@
 //! box grown by a tile and every component of a tile whose cell lists it, linked instances
 //! with each other), and ends in no common set are refused.
 //!
+//! Then the straight segment, walked as the search would walk it: when the walk takes it to a
+//! surface that holds the goal, it is the answer (no path is shorter), without the search's
+//! setup, which on short moves costs several times the walk.
+//!
 //! Then A* over (point, surface) states, the straight-line heuristic, expanding a state by
 //! the legs from it to every candidate point and to the goal. The candidates are the points
 //! inside the ellipse `|s p| + |p t| ≤ L` for a bound `L`, and a leg is tried only when
@@ -74,10 +78,12 @@
 //! are many: of 20 random pairs on the demo world (`silknav path silknav-demo --exact
 //! --objects`), 15 took under 0.2 s each (most about 5 ms), one was refused at once, and four
 //! took 1 s to 7 s, walking up to 3.9 million legs; 14 s in all. Short moves in a town
-//! (the objects bench: goals 100 to 600 units away on its 64-region world) take about 0.4 ms,
-//! some hundred legs walked, where the terrain's exact path takes about 0.5 µs. That is why it is asked
-//! for ([`super::PathOptions::objects`]); a budget ([`super::PathScratch::with_budget`])
-//! counts the states it expands and the legs it walks together (each leg walk takes a few
+//! (the objects bench: goals 100 to 600 units away on its 64-region world) take about 1.6 µs
+//! where the straight segment is the answer (32 of its 60 pairs) and 0.45 ms on average where
+//! the path turns (up to 8 ms from inside a building to a goal beyond its far wall), where the
+//! terrain's exact path takes about 0.35 µs. That is why it is asked for
+//! ([`super::PathOptions::objects`]); a budget ([`super::PathScratch::with_budget`]) counts
+//! the states it expands and the legs it walks together (each leg walk takes a few
 //! microseconds, so the server's default budget of a million bounds a request to seconds),
 //! and a search that would keep more than [`MAX_WAITING_LEGS`] waiting gives up.
 //!
@@ -551,6 +557,20 @@ pub(crate) fn exact_path(
     }
     .ok_or(PathError::StartBlocked)?;
     world.cell_at(to).ok_or(PathError::GoalBlocked)?;
+    // The straight segment first, as the search would walk it (two units of budget: the
+    // start expanded, the leg walked): when it is clear no path is shorter, and the search's
+    // setup (the points of its ellipse) would cost several times the walk.
+    if budget >= 2 {
+        if let Ok(Some(arrival)) = world.sight_arrival(from, start.object, to) {
+            if world.stands_on(to, arrival) {
+                let (s, t) = (
+                    [from.world_x(), from.world_z()],
+                    [to.world_x(), to.world_z()],
+                );
+                return Ok((vec![from, to], distance(s, t)));
+            }
+        }
+    }
     let corners = world
         .object_corners
         .get_or_init(|| ObjectCorners::of(world));
