@@ -44,10 +44,13 @@
 //! inside the ellipse `|s p| + |p t| ≤ L` for a bound `L`, and a leg is tried only when
 //! `g + |u v| + |v t| ≤ L`: a path shorter than `L` lies in that ellipse, so when the best
 //! path found is no longer than `L` it is the shortest; otherwise the search runs again with
-//! `L` its length (or, when none was found, with `L` a quarter longer, until the ellipse
-//! holds every point). `L` starts a little over the terrain's exact shortest path's length
+//! `L` its length (or, when none was found, with `L` half as long again, until the ellipse
+//! holds every point: a round that finds nothing is wasted, and on the objects bench's moves
+//! growing by half takes a fifth less time than growing by a quarter, and as long as
+//! doubling). `L` starts a little over the terrain's exact shortest path's length
 //! (0.1% and one unit: where an object's outline passes through a corner, the path turns
-//! beside it), which holds the answer whenever no object is in the way.
+//! beside it), and at least half as long again as the straight segment and 100 units
+//! longer: it holds the answer whenever no object is in the way.
 //!
 //! Each state keeps its legs sorted by the length of the path they would make, and the
 //! heap holds each state once, by its best leg not yet taken: a heap of every leg would be
@@ -604,7 +607,7 @@ pub(crate) fn exact_path(
             Some(path) if path.1 <= bound => return Ok(path),
             Some(path) => bound = path.1,
             None if everything => return Err(PathError::Unreachable),
-            None => bound *= 1.25,
+            None => bound *= 1.5,
         }
     }
 }
