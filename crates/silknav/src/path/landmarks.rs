@@ -28,7 +28,7 @@
 //! a corner table ([`super::table`]), whose queries need no search.
 
 use super::index::PathIndex;
-use super::search::{distance, Entry};
+use super::search::distance;
 use rayon::prelude::*;
 use std::collections::BinaryHeap;
 
@@ -128,29 +128,50 @@ fn dijkstra(index: &PathIndex, from: u32) -> Vec<f64> {
     let mut d = vec![f64::INFINITY; index.corners.len()];
     let mut heap = BinaryHeap::new();
     d[from as usize] = 0.0;
-    heap.push(Entry {
-        f: 0.0,
-        g: 0.0,
-        node: from,
-    });
-    while let Some(Entry { g, node, .. }) = heap.pop() {
-        if g > d[node as usize] {
+    heap.push(Reached { d: 0.0, node: from });
+    while let Some(Reached { d: here_d, node }) = heap.pop() {
+        if here_d > d[node as usize] {
             continue;
         }
         let here = index.corners[node as usize].point();
         for e in index.edges_of(node) {
-            let next = g + distance(here, e.point());
+            let next = here_d + distance(here, e.point());
             if next < d[e.to as usize] {
                 d[e.to as usize] = next;
-                heap.push(Entry {
-                    f: next,
-                    g: next,
+                heap.push(Reached {
+                    d: next,
                     node: e.to,
                 });
             }
         }
     }
     d
+}
+
+/// A heap entry of [`dijkstra`]: 16 bytes, a third less than the search's, which the 16
+/// searches over a big world's graph feel.
+#[derive(Debug, Clone, Copy)]
+struct Reached {
+    d: f64,
+    node: u32,
+}
+
+impl PartialEq for Reached {
+    fn eq(&self, other: &Reached) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for Reached {}
+impl PartialOrd for Reached {
+    fn partial_cmp(&self, other: &Reached) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Reached {
+    /// The nearest first (a max-heap of reversed order).
+    fn cmp(&self, other: &Reached) -> std::cmp::Ordering {
+        other.d.total_cmp(&self.d)
+    }
 }
 
 /// The bounds of one search towards one goal ([module docs](self)).
