@@ -48,9 +48,14 @@ pub(crate) fn build(index: &PathIndex) -> Vec<Row> {
     if landmarks.is_empty() {
         return Vec::new();
     }
-    let columns: Vec<Vec<f64>> = landmarks.par_iter().map(|&l| dijkstra(index, l)).collect();
+    // One search per distinct landmark (a small world repeats some).
+    let mut distinct = landmarks.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let columns: Vec<Vec<f64>> = distinct.par_iter().map(|&l| dijkstra(index, l)).collect();
     let mut rows = vec![[f32::INFINITY; LANDMARKS]; index.corners.len()];
-    for (k, column) in columns.iter().enumerate() {
+    for (k, landmark) in landmarks.iter().enumerate() {
+        let column = &columns[distinct.binary_search(landmark).expect("a landmark's column")];
         for (row, &d) in rows.iter_mut().zip(column) {
             row[k] = d as f32;
         }
