@@ -19,6 +19,12 @@
 //! a term with an infinity in it is left out (ends in different parts of the world are
 //! refused before any search).
 //!
+//! An index file's distances are checked for range (no NaN, none negative), not for truth:
+//! lying ones give other answers and, through a heuristic that is not consistent, could make
+//! A* expand corners again and again. So a search that expands more than a few times the
+//! corners gives them up and runs again without them ([`super::search`]); true landmarks never
+//! come near that.
+//!
 //! The distances are stored as `f32` (a row of [`LANDMARKS`] per corner, one cache line), and
 //! each bound is lowered by [`SLACK`] times the magnitudes it is made of, more than the
 //! rounding of the values to `f32` can move it, so that rounding never makes a bound exceed
@@ -55,7 +61,9 @@ pub(crate) fn build(index: &PathIndex) -> Vec<Row> {
     let columns: Vec<Vec<f64>> = distinct.par_iter().map(|&l| dijkstra(index, l)).collect();
     let mut rows = vec![[f32::INFINITY; LANDMARKS]; index.corners.len()];
     for (k, landmark) in landmarks.iter().enumerate() {
-        let column = &columns[distinct.binary_search(landmark).expect("a landmark's column")];
+        let column = &columns[distinct
+            .binary_search(landmark)
+            .expect("a landmark's column")];
         for (row, &d) in rows.iter_mut().zip(column) {
             row[k] = d as f32;
         }

@@ -51,6 +51,11 @@ pub(crate) struct Search {
     goal_links: Vec<Link>,
     /// The corners linked to the start, pushed once the heuristic is known.
     linked: Vec<u32>,
+    /// Searches that ran again without landmarks ([`Search::run_from`]).
+    pub relapses: usize,
+    /// Expansions after which a search gives its landmarks up, in place of the default
+    /// (a multiple of the corners): for tests of the relapse.
+    pub relapse_after: Option<usize>,
     pub corners: Vec<u32>,
 }
 
@@ -398,7 +403,12 @@ impl Search {
         Ok(length)
     }
 
-    /// [`Search::run`] from `start`.
+    /// [`Search::run`] from `start`: with the index's landmarks, or again without them when
+    /// the search expands more than [`RELAPSE_PER_CORNER`] times the corners. True landmarks
+    /// never make it: their bounds are consistent, and a corner is expanded about once. An
+    /// index file's landmarks may lie, though (validation is not trust), and a lying heuristic
+    /// can make A* expand corners again and again; without them, the straight line alone
+    /// expands each corner at most once.
     fn run_from(
         &mut self,
         index: &PathIndex,
@@ -407,6 +417,34 @@ impl Search {
         goal: &Endpoint,
         budget: usize,
     ) -> Result<f64, PathError> {
+        if !index.landmarks.is_empty() {
+            let limit = self.relapse_after.unwrap_or_else(|| {
+                index
+                    .corners
+                    .len()
+                    .saturating_mul(RELAPSE_PER_CORNER)
+                    .saturating_add(BOUNDS_AFTER)
+            });
+            if let Some(length) = self.search_from(index, ground, start, goal, budget, limit)? {
+                return Ok(length);
+            }
+            self.relapses += 1;
+        }
+        let length = self.search_from(index, ground, start, goal, budget, usize::MAX)?;
+        Ok(length.expect("no limit without landmarks"))
+    }
+
+    /// [`Search::run_from`]'s search, with the landmarks while `landmark_limit` is finite:
+    /// `None` when it expands more corners than that.
+    fn search_from(
+        &mut self,
+        index: &PathIndex,
+        ground: &Grid<'_>,
+        start: &Endpoint,
+        goal: &Endpoint,
+        budget: usize,
+        landmark_limit: usize,
+    ) -> Result<Option<f64>, PathError> {
         self.prepare(index.corners.len());
         let generation = self.generation;
         let (s, t) = (start.point, goal.point);
@@ -423,7 +461,11 @@ impl Search {
             corners,
             ..
         } = self;
-        let rows: &[Row] = &index.landmarks;
+        let rows: &[Row] = if landmark_limit < usize::MAX {
+            &index.landmarks
+        } else {
+            &[]
+        };
         let mut bounds = GoalBounds::new();
         linked.clear();
         // Corner c at p links to the start, or to the goal, when the leg is taut-compatible
@@ -489,7 +531,7 @@ impl Search {
                 },
             );
             if direct {
-                return Ok(distance(s, t));
+                return Ok(Some(distance(s, t)));
             }
             sees(index, t, goal.roots(), None, stack, |corner, cone| {
                 let p = corner.point();
@@ -530,7 +572,7 @@ impl Search {
                     c = nodes[c as usize].parent;
                 }
                 corners.reverse();
-                return Ok(goal_g);
+                return Ok(Some(goal_g));
             }
             let u = node as usize;
             if entry_g > nodes[u].g {
@@ -539,6 +581,9 @@ impl Search {
             expanded += 1;
             if expanded > budget {
                 return Err(PathError::BudgetExceeded);
+            }
+            if expanded > landmark_limit {
+                return Ok(None);
             }
             if bounds_pending && expanded == BOUNDS_AFTER {
                 bounds_pending = false;
@@ -612,6 +657,10 @@ impl Search {
         Err(PathError::Unreachable)
     }
 }
+
+/// How many times the corners a search with landmarks may expand before it runs again without
+/// them ([`Search::run_from`]).
+const RELAPSE_PER_CORNER: usize = 4;
 
 /// Corners a search with records expands before it links the goal's corners for the landmark
 /// bounds ([`Search::run`]): most searches on open ground end before.

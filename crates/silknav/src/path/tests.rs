@@ -725,3 +725,65 @@ fn landmark_bounds_change_no_answer() {
     assert!(turning > 1000, "{turning} paths that turn");
     assert!(long > 200, "{long} searches long enough for the bounds");
 }
+
+/// Landmarks that lie (an index file's are checked for range, not for truth) never make a
+/// search run long: it gives up on them after a few expansions per corner and runs again
+/// without them. With lying landmarks the answers are still paths between the ends, never
+/// shorter than the optimum; a search that gives them up (here made to after 10 expansions)
+/// answers the optimum itself.
+#[test]
+fn lying_landmarks_cannot_make_a_search_run_long() {
+    use super::landmarks::Row;
+    use super::search::{endpoint, Search};
+    use crate::world::raycast::Grid;
+    let mut rng = crate::rng::SplitMix64::new(47);
+    let (mut answered, mut relapsed) = (0, 0);
+    for (name, world) in experiment_worlds().iter().take(3) {
+        let mut truthful = world.path_index().clone();
+        truthful.table = None;
+        let mut lying = truthful.clone();
+        // Wildly wrong distances: large and unrelated between neighbours.
+        let rows: Vec<Row> = (0..lying.corners.len())
+            .map(|_| std::array::from_fn(|_| (rng.unit() * 1e5) as f32))
+            .collect();
+        lying.landmarks = rows.into();
+        let ground = Grid::global(world);
+        let (mut ours, mut impatient, mut theirs) =
+            (Search::default(), Search::default(), Search::default());
+        impatient.relapse_after = Some(10);
+        let points = random_points(world, &mut rng, 200);
+        for pair in points.chunks_exact(2) {
+            let (s, t) = (
+                [pair[0].world_x(), pair[0].world_z()],
+                [pair[1].world_x(), pair[1].world_z()],
+            );
+            let (Some(start), Some(goal)) =
+                (endpoint(&lying, &ground, s), endpoint(&lying, &ground, t))
+            else {
+                continue;
+            };
+            let want = theirs.run(&truthful, &ground, &start, &goal, usize::MAX);
+            let got = ours.run(&lying, &ground, &start, &goal, usize::MAX);
+            let before = impatient.relapses;
+            let relapse = impatient.run(&lying, &ground, &start, &goal, usize::MAX);
+            let label = format!("{name}: {s:?} → {t:?}");
+            match (got, want) {
+                (Ok(a), Ok(b)) => {
+                    assert!(a >= b - 1e-9 * b.max(1.0), "{label}: {a} below {b}");
+                    if impatient.relapses > before {
+                        relapsed += 1;
+                        let c = relapse.unwrap();
+                        assert!((c - b).abs() <= 1e-9 * b.max(1.0), "{label}: {c} vs {b}");
+                    }
+                    answered += 1;
+                }
+                (got, want) => {
+                    assert_eq!(got, want, "{label}");
+                    assert_eq!(relapse, want, "{label}");
+                }
+            }
+        }
+    }
+    assert!(answered > 100, "{answered} answers");
+    assert!(relapsed > 50, "{relapsed} searches gave the landmarks up");
+}
