@@ -46,7 +46,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         )
     })?;
     if args.check {
-        return check(&source, &path);
+        return check(&source, &path, &args.dir);
     }
     // Refused before minutes of work, not after.
     check_new(&path, Overwrite::from_force(args.force))?;
@@ -96,15 +96,28 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
 }
 
 /// `--check`: whether the file there is valid for the world.
-fn check(source: &silknav::files::WorldSource, path: &std::path::Path) -> anyhow::Result<Status> {
+fn check(
+    source: &silknav::files::WorldSource,
+    path: &std::path::Path,
+    dir: &std::path::Path,
+) -> anyhow::Result<Status> {
     let world = crate::cmd::query::load_with(source, true, PathIndexUse::Skip)?;
     let verdict = world.load_path_index(path);
     let mut out = crate::output::stdout();
     let status = match verdict {
         Ok(stats) => {
+            // A file from before landmarks were kept is valid and exact, only slower.
+            let advice = if stats.corner_table || stats.landmarks || stats.edges == 0 {
+                String::new()
+            } else {
+                format!(
+                    "; no landmarks, so long paths search more (`silknav index {} --force` adds them)",
+                    dir.display()
+                )
+            };
             writeln!(
                 out,
-                "{}: valid: {} regions, {} corners, {} edges",
+                "{}: valid: {} regions, {} corners, {} edges{advice}",
                 path.display(),
                 stats.regions,
                 stats.corners,

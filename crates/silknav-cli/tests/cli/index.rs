@@ -160,3 +160,55 @@ fn an_archive_keeps_its_index_beside_it_and_path_uses_it() {
     let check = silknav(dir.path(), &["index", "--check", "Data.pk2:navmesh"]);
     assert_eq!(check.code, 0, "{}", check.stderr);
 }
+
+#[test]
+fn check_says_when_a_valid_index_has_no_landmarks() {
+    // 3×3 regions: too many corners for a corner table, so the index keeps landmarks.
+    let dir = temp();
+    let run = silknav(
+        dir.path(),
+        &["gen", "--out", "w", "--size", "3x3", "--seed", "1"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = silknav(dir.path(), &["index", "w"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(" seen-by records, landmarks; "),
+        "{}",
+        run.stdout
+    );
+    let check = silknav(dir.path(), &["index", "--check", "w"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(!check.stdout.contains("landmarks"), "{}", check.stdout);
+    let paths = silknav_with_stdin(dir.path(), &["path", "w", "--exact"], QUERIES.as_bytes());
+    assert_eq!(paths.code, 0, "{}", paths.stderr);
+    // Paths that turn: the search ran (a length and more than two points).
+    let turning = paths.stdout.lines().filter(|l| l.split(' ').count() > 5);
+    assert!(turning.count() >= 2, "{}", paths.stdout);
+
+    // An index from before landmarks were kept: no `landmrks` section (here renamed to a
+    // name readers skip), the checksum made again.
+    let index = dir.path().join("w/navmesh/silknav.index");
+    let mut bytes = std::fs::read(&index).unwrap();
+    let sections = u32::from_le_bytes(bytes[48..52].try_into().unwrap()) as usize;
+    let slot = (0..sections)
+        .find(|i| bytes[64 + 32 * i..64 + 32 * i + 8] == *b"landmrks")
+        .expect("a landmrks section");
+    bytes[64 + 32 * slot + 7] = b'x';
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[32..]);
+    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&index, &bytes).unwrap();
+    let check = silknav(dir.path(), &["index", "--check", "w"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check.stdout.trim_end().ends_with(
+            "; no landmarks, so long paths search more (`silknav index w --force` adds them)"
+        ),
+        "{}",
+        check.stdout
+    );
+    // Still used, with the same answers.
+    let older = silknav_with_stdin(dir.path(), &["path", "w", "--exact"], QUERIES.as_bytes());
+    assert_eq!(older.stdout, paths.stdout);
+    assert!(!older.stderr.contains("silknav.index"), "{}", older.stderr);
+}
