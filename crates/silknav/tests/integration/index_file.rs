@@ -4,7 +4,9 @@
 use silknav::files::{Overwrite, WorldLocation};
 use silknav::path::{index_file_in, IndexFileError, PathIndexFile, FORMAT_VERSION};
 use silknav::worldgen::{generate, GenOptions};
-use silknav::{LoadOptions, PathIndexFound, PathIndexUse, PathScratch, Position, World, WorldPath};
+use silknav::{
+    LoadOptions, PathIndexFound, PathIndexUse, PathOptions, PathScratch, Position, World, WorldPath,
+};
 use std::path::{Path, PathBuf};
 
 /// A generated 2×2 world written as a data root, and where its index file goes.
@@ -58,14 +60,24 @@ fn queries(world: &World, n: usize) -> Vec<(Position, Position)> {
     (0..n).map(|_| (walkable(), walkable())).collect()
 }
 
+/// The default (walkable) paths' answers.
 fn answers(
     world: &World,
     queries: &[(Position, Position)],
 ) -> Vec<Result<WorldPath, silknav::PathError>> {
+    answers_with(world, queries, &PathOptions::default())
+}
+
+/// Answers of paths with `options`.
+fn answers_with(
+    world: &World,
+    queries: &[(Position, Position)],
+    options: &PathOptions,
+) -> Vec<Result<WorldPath, silknav::PathError>> {
     let mut scratch = PathScratch::new();
     queries
         .iter()
-        .map(|&(a, b)| world.find_path(a, b, &mut scratch))
+        .map(|&(a, b)| world.find_path_with(a, b, options, &mut scratch))
         .collect()
 }
 
@@ -388,11 +400,7 @@ fn exact_answers(
     world: &World,
     queries: &[(Position, Position)],
 ) -> Vec<Result<WorldPath, silknav::PathError>> {
-    let mut scratch = PathScratch::new();
-    queries
-        .iter()
-        .map(|&(a, b)| world.find_path_with(a, b, &silknav::PathOptions::exact(), &mut scratch))
-        .collect()
+    answers_with(world, queries, &PathOptions::exact())
 }
 
 #[test]
