@@ -663,7 +663,7 @@ impl Search {
 const RELAPSE_PER_CORNER: usize = 4;
 
 /// Corners a search with records expands before it links the goal's corners for the landmark
-/// bounds ([`Search::run`]): most searches on open ground end before.
+/// bounds ([`Search::run_from`]): most searches on open ground end before.
 pub(super) const BOUNDS_AFTER: usize = 64;
 
 /// The heuristic at corner `c` at `p` towards `t`: the straight line, or a landmark bound
