@@ -289,8 +289,9 @@ impl PyWorld {
     }
 
     /// Builds the world's path index now, if it has none yet (otherwise the first path
-    /// query builds it), and says what it holds: `rects`, `corners`, `edges`, `heap_bytes`
-    /// and `build_seconds`.
+    /// query builds it), and says what it holds: `rects`, `corners`, `edges`, `heap_bytes`,
+    /// `build_seconds`, and whether it has a corner table (`corner_table`, small worlds) or
+    /// landmarks (`landmarks`, the others).
     fn prepare_paths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let stats = py.detach(|| self.world.prepare_paths());
         let out = PyDict::new(py);
@@ -299,6 +300,8 @@ impl PyWorld {
         out.set_item("edges", stats.edges)?;
         out.set_item("heap_bytes", stats.heap_bytes)?;
         out.set_item("build_seconds", stats.build_time.as_secs_f64())?;
+        out.set_item("corner_table", stats.corner_table)?;
+        out.set_item("landmarks", stats.landmarks)?;
         Ok(out)
     }
 

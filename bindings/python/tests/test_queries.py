@@ -368,6 +368,8 @@ def test_the_world_describes_itself(world, world_dir):
     assert all(isinstance(w, str) for w in world.warnings)
     stats = world.prepare_paths()
     assert stats["corners"] > 0 and stats["heap_bytes"] > 0
+    # 3×3 regions: too many corners for a corner table, so the index keeps landmarks.
+    assert stats["landmarks"] is True and stats["corner_table"] is False
     assert repr(world).startswith("World(")
     cell = world.cell(X0 + 500, Z0 + 500)
     assert cell is None or cell == world.cell(X0 + 500, Z0 + 500)

@@ -290,8 +290,9 @@ class World:
         height the one before arrived at (``y=``), stands at there; None where none. ``y``:
         the walker's height at the start (the ``y`` the path was asked with)."""
     def prepare_paths(self) -> Dict[str, Any]:
-        """Builds the path index now; its ``rects``, ``corners``, ``edges``, ``heap_bytes``
-        and ``build_seconds``."""
+        """Builds the path index now; its ``rects``, ``corners``, ``edges``, ``heap_bytes``,
+        ``build_seconds``, and whether it has a ``corner_table`` (small worlds) or
+        ``landmarks`` (the others)."""
     def heights(self, points: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Heights of an N×2 ``(x, z)`` or N×3 ``(x, z, y)`` array, on all cores; NaN where
         ``height`` answers None."""
