@@ -152,6 +152,9 @@
 //!    stored). A query there links both ends by their records and takes the least
 //!    `|s a| + D(a, b) + |b t|` over the corners `a` and `b` they link to: each piece of a
 //!    shortest path is a shortest path, so that least sum is the optimum, and no search runs.
+//!    Linking the ends tests only the records of the end's cell of each rectangle (up to
+//!    8 × 8 cells of whole tiles a rectangle, each keeping the records whose cone may hold a
+//!    point of it; made with the table), not all of the rectangle's records.
 //!    The corners the answer turns at count as expanded against a budget
 //!    ([`PathScratch::with_budget`]). On open ground with many records the table does not
 //!    pay (the links cost more than the search saves), which is one reason for the limits.

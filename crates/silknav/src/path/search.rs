@@ -14,9 +14,10 @@
 //! keep their straight-line estimate, which is still admissible, and a corner reached again
 //! at a lower cost is pushed and expanded again, so the answer stays the shortest.
 
+use super::graph;
 use super::index::{direction_class, Corner, PathIndex, NONE};
 use super::landmarks::{GoalBounds, Row};
-use super::table::CornerTable;
+use super::table::{CornerTable, RecordCells};
 use super::visibility::{sees, sees_point, Cone, ScanScratch, Target};
 use super::PathError;
 use crate::world::raycast::{cell_coordinate, Grid};
@@ -211,8 +212,8 @@ fn in_sight_of(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> 
 
 /// A corner an end of a path links to ([`Search::by_table`]).
 #[derive(Debug, Clone, Copy)]
-struct Link {
-    corner: u32,
+pub(super) struct Link {
+    pub corner: u32,
     /// From the end to the corner.
     distance: f64,
     /// Whether [`refuses`] is still to be asked (a link along a grid line through the end).
@@ -222,33 +223,43 @@ struct Link {
 /// Appends to `out` each corner `end` may link to by the "seen by" records of its rectangles,
 /// once each: the corners whose recorded cones hold the point and whose taut directions
 /// include the leg's; [`refuses`] is left to be asked. `marks[c]` is set to `generation` when
-/// corner `c` is linked.
-fn links(
+/// corner `c` is linked. With `cells`, only the records of the point's cell of each rectangle
+/// are tested (the others cannot hold it).
+pub(super) fn links(
     index: &PathIndex,
+    cells: Option<&RecordCells>,
     end: &Endpoint,
     generation: u32,
     marks: &mut [u32],
     out: &mut Vec<Link>,
 ) {
     let point = end.point;
+    let mut test = |seen: &graph::Seen| {
+        let c = seen.corner;
+        let mark = &mut marks[c as usize];
+        if *mark == generation {
+            return;
+        }
+        let corner = &index.corners[c as usize];
+        let p = corner.point();
+        let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
+        if (whole || seen.cone().holds(p, point)) && taut_towards(corner.taut_mask, p, point) {
+            *mark = generation;
+            out.push(Link {
+                corner: c,
+                distance: distance(point, p),
+                unchecked: along_line(end, corner),
+            });
+        }
+    };
     for &rect in end.roots() {
-        for seen in index.seen_by(rect) {
-            let c = seen.corner;
-            let mark = &mut marks[c as usize];
-            if *mark == generation {
-                continue;
-            }
-            let corner = &index.corners[c as usize];
-            let p = corner.point();
-            let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
-            if (whole || seen.cone().holds(p, point)) && taut_towards(corner.taut_mask, p, point) {
-                *mark = generation;
-                out.push(Link {
-                    corner: c,
-                    distance: distance(point, p),
-                    unchecked: along_line(end, corner),
-                });
-            }
+        let records = index.seen_by(rect);
+        match cells {
+            Some(cells) => cells
+                .records(index, rect, end.tile)
+                .iter()
+                .for_each(|&k| test(&records[k as usize])),
+            None => records.iter().for_each(&mut test),
         }
     }
 }
@@ -345,8 +356,9 @@ impl Search {
         } = self;
         start_links.clear();
         goal_links.clear();
-        links(index, start, generation, start_seen, start_links);
-        links(index, goal, generation, goal_seen, goal_links);
+        let cells = table.cells.as_ref();
+        links(index, cells, start, generation, start_seen, start_links);
+        links(index, cells, goal, generation, goal_seen, goal_links);
         let t = goal.point;
         // No path through `a` is shorter than `|s a|` plus the straight line from `a` to the
         // goal: the corner with the lowest such bound goes first, so that the best is found
@@ -508,7 +520,7 @@ impl Search {
             // `run` has ruled out the straight segment; the corners in sight of the start are
             // those whose recorded cones hold it.
             start_links.clear();
-            links(index, start, generation, start_seen, start_links);
+            links(index, None, start, generation, start_seen, start_links);
             for link in start_links.iter() {
                 let corner = &index.corners[link.corner as usize];
                 link_start(link.corner, corner.point(), corner.taut_mask, None);
@@ -589,7 +601,7 @@ impl Search {
                 bounds_pending = false;
                 // More corners than the search links to the goal only lower the bounds.
                 goal_links.clear();
-                links(index, goal, generation, goal_seen, goal_links);
+                links(index, None, goal, generation, goal_seen, goal_links);
                 for link in goal_links.iter() {
                     bounds.link(&rows[link.corner as usize], link.distance);
                 }

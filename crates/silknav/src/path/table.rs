@@ -9,12 +9,17 @@
 //! (three pieces of visible segments), so the least of them is the optimum. The table holds
 //! `D` for every pair; the query is then a scan of the pairs ([`super::search`]).
 //!
+//! With it come the rectangles' record cells ([`RecordCells`]): the ends of a query are linked
+//! to the corners they see by the records of their cell alone, half or less of their
+//! rectangle's on open small maps (arena's mean query 0.53 µs to 0.46 µs).
+//!
 //! It is kept only where it is small and quick to make ([`MAX_WORK`]: one Dijkstra search per
 //! corner), so it never takes more than 10 MB or about 10 ms. It is made in memory with the index and after an index file is read (never stored
 //! in the file).
 
-use super::index::PathIndex;
+use super::index::{vertex_point, PathIndex};
 use super::search::{distance, Entry};
+use crate::geometry::orient;
 use rayon::prelude::*;
 use std::collections::BinaryHeap;
 
@@ -35,6 +40,10 @@ pub(crate) struct CornerTable {
     distance: Vec<f64>,
     /// `before[a · n + b]`: the corner before `b` on that path ([`NO_CORNER`] for `b = a`).
     before: Vec<u16>,
+    /// The "seen by" records of each rectangle that may hold a point of each of its cells,
+    /// so that linking an end tests a few of them ([`RecordCells`]); `None` where they would
+    /// take too much memory.
+    pub cells: Option<RecordCells>,
 }
 
 impl CornerTable {
@@ -65,6 +74,7 @@ impl CornerTable {
             n,
             distance,
             before,
+            cells: RecordCells::build(index),
         }
     }
 
@@ -94,6 +104,7 @@ impl CornerTable {
     pub fn heap_bytes(&self) -> usize {
         self.distance.capacity() * std::mem::size_of::<f64>()
             + self.before.capacity() * std::mem::size_of::<u16>()
+            + self.cells.as_ref().map_or(0, RecordCells::heap_bytes)
     }
 }
 
@@ -133,5 +144,102 @@ fn dijkstra(
                 });
             }
         }
+    }
+}
+
+/// Cells per side of a rectangle, at most (cells are whole tiles).
+const CELLS_PER_SIDE: i32 = 8;
+/// The most record numbers the cells may hold together (16 MB).
+const MAX_CELL_RECORDS: usize = 4_000_000;
+
+/// Each rectangle cut into up to [`CELLS_PER_SIDE`]² cells of whole tiles, and per cell the
+/// rectangle's "seen by" records whose cone may hold a point of it: a record is left out only
+/// when all four corners of the cell (a closed box) lie strictly outside one of the two
+/// half-planes the cone is made of, so that every record that holds a point of the cell is
+/// kept. On open small maps a point's cell keeps about half of its rectangle's records.
+#[derive(Debug, Clone)]
+pub(crate) struct RecordCells {
+    /// Per rectangle: its first cell, and the cells' size in tiles along x and z.
+    rects: Vec<(u32, i32, i32)>,
+    /// Cell c's records are `records[start[c]..start[c + 1]]`, as indexes into the
+    /// rectangle's records.
+    start: Vec<u32>,
+    records: Vec<u32>,
+}
+
+impl RecordCells {
+    /// The cells of `index`'s rectangles, or `None` without records or when they would hold
+    /// more than [`MAX_CELL_RECORDS`] record numbers.
+    fn build(index: &PathIndex) -> Option<RecordCells> {
+        let cells_per_rect = (CELLS_PER_SIDE * CELLS_PER_SIDE) as usize;
+        if !index.has_seen_by()
+            || index.seen.len().saturating_mul(cells_per_rect) > MAX_CELL_RECORDS
+        {
+            return None;
+        }
+        let mut cells = RecordCells {
+            rects: Vec::with_capacity(index.rects.len()),
+            start: vec![0],
+            records: Vec::new(),
+        };
+        for (r, rect) in index.rects.iter().enumerate() {
+            let size = |lo: i32, hi: i32| (hi - lo + CELLS_PER_SIDE - 1) / CELLS_PER_SIDE;
+            let (cx, cz) = (size(rect.x0, rect.x1), size(rect.z0, rect.z1));
+            cells
+                .rects
+                .push((cells.start.len() as u32 - 1, cx.max(1), cz.max(1)));
+            let seen = index.seen_by(r as u32);
+            let mut z = rect.z0;
+            while z < rect.z1 {
+                let mut x = rect.x0;
+                while x < rect.x1 {
+                    let (x1, z1) = ((x + cx).min(rect.x1), (z + cz).min(rect.z1));
+                    let corners = [
+                        vertex_point(x, z),
+                        vertex_point(x1, z),
+                        vertex_point(x1, z1),
+                        vertex_point(x, z1),
+                    ];
+                    for (k, record) in seen.iter().enumerate() {
+                        let root = index.corners[record.corner as usize].point();
+                        let cone = record.cone();
+                        // Outside `orient(root, right, p) >= 0`, or outside
+                        // `orient(root, p, left) >= 0`: the two tests of `Cone::holds`.
+                        let outside = corners.iter().all(|&p| orient(root, cone.right, p) < 0.0)
+                            || corners.iter().all(|&p| orient(root, p, cone.left) < 0.0);
+                        let whole = record.right == record.left && cone.right == root;
+                        if whole || !outside {
+                            cells.records.push(k as u32);
+                        }
+                    }
+                    cells.start.push(cells.records.len() as u32);
+                    x = x1;
+                }
+                z = (z + cz).min(rect.z1);
+            }
+        }
+        Some(cells)
+    }
+
+    /// The records of rectangle `rect` that may hold the point at global tile coordinates
+    /// `tile` (clamped into the rectangle: a point on its far sides is in its last cells), as
+    /// indexes into the rectangle's records.
+    #[inline]
+    pub fn records(&self, index: &PathIndex, rect: u32, tile: [i64; 2]) -> &[u32] {
+        let r = &index.rects[rect as usize];
+        let (first, cx, cz) = self.rects[rect as usize];
+        let across = (r.x1 - r.x0 + cx - 1) / cx;
+        let cell = |t: i64, lo: i32, hi: i32, size: i32| {
+            (t.clamp(i64::from(lo), i64::from(hi) - 1) - i64::from(lo)) as u32 / size as u32
+        };
+        let c = (first
+            + cell(tile[1], r.z0, r.z1, cz) * across as u32
+            + cell(tile[0], r.x0, r.x1, cx)) as usize;
+        &self.records[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.rects.capacity() * std::mem::size_of::<(u32, i32, i32)>()
+            + (self.start.capacity() + self.records.capacity()) * std::mem::size_of::<u32>()
     }
 }

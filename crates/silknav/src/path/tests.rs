@@ -787,3 +787,61 @@ fn lying_landmarks_cannot_make_a_search_run_long() {
     assert!(answered > 100, "{answered} answers");
     assert!(relapsed > 50, "{relapsed} searches gave the landmarks up");
 }
+
+/// The corner table's cells keep every record that can hold a point of them: on every test
+/// world small enough for a table, an end (anywhere, on a tile side, on a grid vertex) links
+/// to the same corners through its cell's records as through all of its rectangles' records.
+#[test]
+fn record_cells_link_what_all_the_records_link() {
+    use super::search::{endpoint, links};
+    use crate::world::raycast::Grid;
+    let mut worlds = experiment_worlds();
+    for (modulus, every) in [(29, 3), (13, 2), (41, 4)] {
+        worlds.push((
+            format!("mask {modulus}, walls {every}"),
+            thin_wall_world(modulus, every),
+        ));
+    }
+    let mut rng = crate::rng::SplitMix64::new(53);
+    let (mut ends, mut linked, mut with_cells) = (0, 0, 0);
+    for (name, world) in &worlds {
+        let index = world.path_index();
+        let Some(cells) = index.table.as_ref().and_then(|t| t.cells.as_ref()) else {
+            continue;
+        };
+        with_cells += 1;
+        let ground = Grid::global(world);
+        let mut marks = vec![0u32; index.corners.len()];
+        let (mut all, mut some) = (Vec::new(), Vec::new());
+        for (k, p) in random_points(world, &mut rng, 400).into_iter().enumerate() {
+            let Some(end) = endpoint(index, &ground, [p.world_x(), p.world_z()]) else {
+                continue;
+            };
+            let generation = 2 * k as u32 + 1;
+            all.clear();
+            some.clear();
+            links(index, None, &end, generation, &mut marks, &mut all);
+            links(
+                index,
+                Some(cells),
+                &end,
+                generation + 1,
+                &mut marks,
+                &mut some,
+            );
+            let corners = |v: &Vec<super::search::Link>| {
+                let mut c: Vec<u32> = v.iter().map(|l| l.corner).collect();
+                c.sort_unstable();
+                c
+            };
+            assert_eq!(corners(&some), corners(&all), "{name}: {p}");
+            ends += 1;
+            linked += all.len();
+        }
+    }
+    assert!(with_cells >= 3, "{with_cells} worlds with cells");
+    assert!(
+        ends > 1000 && linked > 10_000,
+        "{ends} ends, {linked} links"
+    );
+}
