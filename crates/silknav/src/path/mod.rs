@@ -148,8 +148,8 @@
 //! 3. **Corner table** (small indexes only: corners × (edges + corners) at most a million,
 //!    about 10 ms to make; `table`): the shortest graph distance between every two
 //!    corners and the corner before the last on that path, by one Dijkstra search per corner
-//!    (10 MB at most, made with the index and again when an index file is read, never
-//!    stored). A query there links both ends by their records and takes the least
+//!    (10 MB at most, and the record cells below at most 16 MB; made with the index and
+//!    again when an index file is read, never stored). A query there links both ends by their records and takes the least
 //!    `|s a| + D(a, b) + |b t|` over the corners `a` and `b` they link to: each piece of a
 //!    shortest path is a shortest path, so that least sum is the optimum, and no search runs.
 //!    Linking the ends tests only the records of the end's cell of each rectangle (up to

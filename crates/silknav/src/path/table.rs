@@ -14,8 +14,9 @@
 //! rectangle's on open small maps (arena's mean query 0.53 µs to 0.46 µs).
 //!
 //! It is kept only where it is small and quick to make ([`MAX_WORK`]: one Dijkstra search per
-//! corner), so it never takes more than 10 MB or about 10 ms. It is made in memory with the index and after an index file is read (never stored
-//! in the file).
+//! corner), so it never takes more than 10 MB or about 10 ms, and the cells at most 16 MB
+//! more ([`MAX_CELL_RECORDS`]; none where they would take more). Both are made in memory
+//! with the index and after an index file is read (never stored in the file).
 
 use super::index::{vertex_point, PathIndex};
 use super::search::{distance, Entry};
