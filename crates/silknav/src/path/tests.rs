@@ -398,6 +398,19 @@ fn experiment_worlds() -> Vec<(String, World)> {
     worlds
 }
 
+/// The experiment worlds and single regions with thin walls ([`thin_wall_world`]), one per
+/// (modulus, every) pair.
+fn experiment_worlds_with_thin_walls(thin_walls: &[(usize, usize)]) -> Vec<(String, World)> {
+    let mut worlds = experiment_worlds();
+    for &(modulus, every) in thin_walls {
+        worlds.push((
+            format!("mask {modulus}, walls {every}"),
+            thin_wall_world(modulus, every),
+        ));
+    }
+    worlds
+}
+
 /// The clearance experiment behind [`super::DEFAULT_CLEARANCE`]: for each clearance, how many
 /// random paths on the test worlds have a leg the terrain walk refuses when the corners are
 /// only moved off (repairs off), and how many still fail with the repairs on.
@@ -521,13 +534,7 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
 fn the_corner_table_answers_what_the_search_answers() {
     use super::search::{endpoint, Search};
     use crate::world::raycast::Grid;
-    let mut worlds = experiment_worlds();
-    for (modulus, every) in [(29, 3), (13, 2), (41, 4), (17, 5), (7, 2)] {
-        worlds.push((
-            format!("mask {modulus}, walls {every}"),
-            thin_wall_world(modulus, every),
-        ));
-    }
+    let worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2), (41, 4), (17, 5), (7, 2)]);
     let mut rng = crate::rng::SplitMix64::new(41);
     let (mut with_table, mut turning) = (0, 0);
     for (name, world) in &worlds {
@@ -640,13 +647,7 @@ fn landmark_bounds_change_no_answer() {
     use super::landmarks::{self, LANDMARKS};
     use super::search::{distance, endpoint, Search};
     use crate::world::raycast::Grid;
-    let mut worlds = experiment_worlds();
-    for (modulus, every) in [(29, 3), (13, 2), (41, 4)] {
-        worlds.push((
-            format!("mask {modulus}, walls {every}"),
-            thin_wall_world(modulus, every),
-        ));
-    }
+    let worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2), (41, 4)]);
     let mut rng = crate::rng::SplitMix64::new(43);
     let (mut compared, mut turning, mut long) = (0, 0, 0);
     for (name, world) in &worlds {
@@ -795,13 +796,7 @@ fn lying_landmarks_cannot_make_a_search_run_long() {
 fn record_cells_link_what_all_the_records_link() {
     use super::search::{endpoint, links};
     use crate::world::raycast::Grid;
-    let mut worlds = experiment_worlds();
-    for (modulus, every) in [(29, 3), (13, 2), (41, 4)] {
-        worlds.push((
-            format!("mask {modulus}, walls {every}"),
-            thin_wall_world(modulus, every),
-        ));
-    }
+    let worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2), (41, 4)]);
     let mut rng = crate::rng::SplitMix64::new(53);
     let (mut ends, mut linked, mut with_cells) = (0, 0, 0);
     for (name, world) in &worlds {
