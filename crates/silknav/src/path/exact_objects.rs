@@ -560,17 +560,18 @@ pub(crate) fn exact_path(
     }
     .ok_or(PathError::StartBlocked)?;
     world.cell_at(to).ok_or(PathError::GoalBlocked)?;
+    let (s, t) = (
+        [from.world_x(), from.world_z()],
+        [to.world_x(), to.world_z()],
+    );
+    let straight = distance(s, t);
     // The straight segment first, as the search would walk it (two units of budget: the
     // start expanded, the leg walked): when it is clear no path is shorter, and the search's
     // setup (the points of its ellipse) would cost several times the walk.
     if budget >= 2 {
         if let Ok(Some(arrival)) = world.sight_arrival(from, start.object, to) {
             if world.stands_on(to, arrival) {
-                let (s, t) = (
-                    [from.world_x(), from.world_z()],
-                    [to.world_x(), to.world_z()],
-                );
-                return Ok((vec![from, to], distance(s, t)));
+                return Ok((vec![from, to], straight));
             }
         }
     }
@@ -584,8 +585,8 @@ pub(crate) fn exact_path(
         corners,
         from,
         to,
-        s: [from.world_x(), from.world_z()],
-        t: [to.world_x(), to.world_z()],
+        s,
+        t,
     };
     if !corners
         .reach
@@ -593,7 +594,6 @@ pub(crate) fn exact_path(
     {
         return Err(PathError::Unreachable);
     }
-    let straight = distance(search.s, search.t);
     // A little over the terrain's optimum: where an object's outline passes through a
     // corner, the path turns beside it, a few hundredths longer.
     let mut bound = hint

@@ -34,7 +34,7 @@
 //! a corner table ([`super::table`]), whose queries need no search.
 
 use super::index::PathIndex;
-use super::search::distance;
+use super::table::dijkstra;
 use rayon::prelude::*;
 use std::collections::BinaryHeap;
 
@@ -58,7 +58,14 @@ pub(crate) fn build(index: &PathIndex) -> Vec<Row> {
     let mut distinct = landmarks.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    let columns: Vec<Vec<f64>> = distinct.par_iter().map(|&l| dijkstra(index, l)).collect();
+    let columns: Vec<Vec<f64>> = distinct
+        .par_iter()
+        .map_init(BinaryHeap::new, |heap, &l| {
+            let mut column = vec![f64::INFINITY; index.corners.len()];
+            dijkstra(index, l, &mut column, heap, |_, _| {});
+            column
+        })
+        .collect();
     let mut rows = vec![[f32::INFINITY; LANDMARKS]; index.corners.len()];
     for (k, landmark) in landmarks.iter().enumerate() {
         let column = &columns[distinct
@@ -136,57 +143,6 @@ fn parts(index: &PathIndex) -> Vec<u32> {
     part
 }
 
-/// The graph distance from corner `from` to every corner (infinite where none joins them).
-fn dijkstra(index: &PathIndex, from: u32) -> Vec<f64> {
-    let mut d = vec![f64::INFINITY; index.corners.len()];
-    let mut heap = BinaryHeap::new();
-    d[from as usize] = 0.0;
-    heap.push(Reached { d: 0.0, node: from });
-    while let Some(Reached { d: here_d, node }) = heap.pop() {
-        if here_d > d[node as usize] {
-            continue;
-        }
-        let here = index.corners[node as usize].point();
-        for e in index.edges_of(node) {
-            let next = here_d + distance(here, e.point());
-            if next < d[e.to as usize] {
-                d[e.to as usize] = next;
-                heap.push(Reached {
-                    d: next,
-                    node: e.to,
-                });
-            }
-        }
-    }
-    d
-}
-
-/// A heap entry of [`dijkstra`]: 16 bytes, a third less than the search's, which the 16
-/// searches over a big world's graph feel.
-#[derive(Debug, Clone, Copy)]
-struct Reached {
-    d: f64,
-    node: u32,
-}
-
-impl PartialEq for Reached {
-    fn eq(&self, other: &Reached) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-impl Eq for Reached {}
-impl PartialOrd for Reached {
-    fn partial_cmp(&self, other: &Reached) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Reached {
-    /// The nearest first (a max-heap of reversed order).
-    fn cmp(&self, other: &Reached) -> std::cmp::Ordering {
-        other.d.total_cmp(&self.d)
-    }
-}
-
 /// The bounds of one search towards one goal ([module docs](self)).
 #[derive(Debug, Clone)]
 pub(crate) struct GoalBounds {
@@ -219,8 +175,8 @@ impl GoalBounds {
     }
 
     /// A lower bound on the cost from the corner with landmark row `row` to the goal, not
-    /// counting the straight line (the caller takes the larger); `0` when nothing is known,
-    /// infinite when the corner cannot reach the goal's links.
+    /// counting the straight line (the caller takes the larger); `0` when nothing is known.
+    /// Always finite: a term with an infinity in it is NaN, which `max` passes over.
     #[inline]
     pub fn bound(&self, row: &Row) -> f64 {
         if !self.any {

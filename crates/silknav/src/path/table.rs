@@ -19,7 +19,8 @@
 //! with the index and after an index file is read (never stored in the file).
 
 use super::index::{vertex_point, PathIndex};
-use super::search::{distance, Entry};
+use super::search::distance;
+use super::visibility::Cone;
 use crate::geometry::orient;
 use rayon::prelude::*;
 use std::collections::BinaryHeap;
@@ -69,7 +70,9 @@ impl CornerTable {
             .zip(before.par_chunks_mut(n.max(1)))
             .enumerate()
             .for_each_init(BinaryHeap::new, |heap, (a, (row, back))| {
-                dijkstra(index, a as u32, row, back, heap);
+                dijkstra(index, a as u32, row, heap, |to, via| {
+                    back[to as usize] = via as u16;
+                });
             });
         CornerTable {
             n,
@@ -109,42 +112,63 @@ impl CornerTable {
     }
 }
 
-/// Dijkstra's search from corner `a` over the visibility graph, filling `a`'s row.
-fn dijkstra(
+/// Dijkstra's search from corner `a` over the visibility graph: fills `row` (infinite where
+/// not reached, on entry) with each corner's graph distance from `a`, and calls
+/// `improved(to, via)` each time corner `to` gets a shorter distance through corner `via`
+/// (the last call for a corner names the corner before it on a shortest path). Shared by the
+/// table's rows and the landmarks' columns ([`super::landmarks`]).
+pub(super) fn dijkstra(
     index: &PathIndex,
     a: u32,
     row: &mut [f64],
-    before: &mut [u16],
-    heap: &mut BinaryHeap<Entry>,
+    heap: &mut BinaryHeap<Reached>,
+    mut improved: impl FnMut(u32, u32),
 ) {
     heap.clear();
     row[a as usize] = 0.0;
-    heap.push(Entry {
-        f: 0.0,
-        g: 0.0,
-        node: a,
-    });
-    while let Some(Entry {
-        g: d, node: corner, ..
-    }) = heap.pop()
-    {
+    heap.push(Reached { d: 0.0, node: a });
+    while let Some(Reached { d, node: corner }) = heap.pop() {
         if d > row[corner as usize] {
             continue;
         }
         let here = index.corners[corner as usize].point();
         for e in index.edges_of(corner) {
             let candidate = d + distance(here, e.point());
-            let to = e.to as usize;
-            if candidate < row[to] {
-                row[to] = candidate;
-                before[to] = corner as u16;
-                heap.push(Entry {
-                    f: candidate,
-                    g: candidate,
+            if candidate < row[e.to as usize] {
+                row[e.to as usize] = candidate;
+                improved(e.to, corner);
+                heap.push(Reached {
+                    d: candidate,
                     node: e.to,
                 });
             }
         }
+    }
+}
+
+/// A heap entry of [`dijkstra`]: 16 bytes, a third less than the search's, which the
+/// searches over a big world's graph feel.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Reached {
+    d: f64,
+    node: u32,
+}
+
+impl PartialEq for Reached {
+    fn eq(&self, other: &Reached) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for Reached {}
+impl PartialOrd for Reached {
+    fn partial_cmp(&self, other: &Reached) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Reached {
+    /// The nearest first (a max-heap of reversed order).
+    fn cmp(&self, other: &Reached) -> std::cmp::Ordering {
+        other.d.total_cmp(&self.d)
     }
 }
 
@@ -189,7 +213,21 @@ impl RecordCells {
             cells
                 .rects
                 .push((cells.start.len() as u32 - 1, cx.max(1), cz.max(1)));
-            let seen = index.seen_by(r as u32);
+            // Each record's apex and cone once, for every cell; a record that sees the
+            // rectangle whole is kept in every cell.
+            let seen: Vec<([f64; 2], Cone, bool)> = index
+                .seen_by(r as u32)
+                .iter()
+                .map(|record| {
+                    let root = index.corners[record.corner as usize].point();
+                    let cone = record.cone();
+                    (
+                        root,
+                        cone,
+                        record.right == record.left && cone.right == root,
+                    )
+                })
+                .collect();
             let mut z = rect.z0;
             while z < rect.z1 {
                 let mut x = rect.x0;
@@ -201,14 +239,11 @@ impl RecordCells {
                         vertex_point(x1, z1),
                         vertex_point(x, z1),
                     ];
-                    for (k, record) in seen.iter().enumerate() {
-                        let root = index.corners[record.corner as usize].point();
-                        let cone = record.cone();
+                    for (k, &(root, cone, whole)) in seen.iter().enumerate() {
                         // Outside `orient(root, right, p) >= 0`, or outside
                         // `orient(root, p, left) >= 0`: the two tests of `Cone::holds`.
                         let outside = corners.iter().all(|&p| orient(root, cone.right, p) < 0.0)
                             || corners.iter().all(|&p| orient(root, p, cone.left) < 0.0);
-                        let whole = record.right == record.left && cone.right == root;
                         if whole || !outside {
                             cells.records.push(k as u32);
                         }
