@@ -780,6 +780,13 @@ fn check(index: &PathIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
                 rects
             };
             let local = next - base[r] as usize;
+            // `v + 1` wraps the "not walkable" u16::MAX to 0, so a tile names a rectangle past
+            // the region's exactly when `v + 1 > local`: a maximum the compiler vectorises
+            // (30 million tiles on 3,300 regions), and the search for the tile only on failure.
+            let highest = region_tiles.iter().map(|&v| v.wrapping_add(1)).max()?;
+            if usize::from(highest) <= local {
+                return None;
+            }
             let t = region_tiles
                 .iter()
                 .position(|&v| v != u16::MAX && usize::from(v) >= local)?;
@@ -847,10 +854,18 @@ fn check(index: &PathIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
         corners,
         index.edges.len(),
     )?;
-    if let Some(i) = index
+    // The largest target first, by chunks (a maximum the compiler vectorises; rayon's
+    // per-item search costs several times the 13.6 million edges' scan on 3,300 regions), and
+    // the edge itself only on failure.
+    let highest = index
         .edges
-        .par_iter()
-        .position_first(|e| e.to as usize >= corners)
+        .par_chunks(1 << 16)
+        .map(|chunk| chunk.iter().map(|e| e.to).max().unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    if let Some(i) = (highest as usize >= corners)
+        .then(|| index.edges.iter().position(|e| e.to as usize >= corners))
+        .flatten()
     {
         return Err(view.bad(
             EDGES,

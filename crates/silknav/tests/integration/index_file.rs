@@ -308,6 +308,33 @@ fn a_record_pointing_outside_its_target_is_refused_at_its_offset() {
         },
         |e| matches!(e, IndexFileError::Malformed { section, .. } if section == "edges[0]"),
     );
+    // A tile naming a rectangle past its region's (0xfffe, next to the "not walkable"
+    // 0xffff), found among the region's tiles.
+    let at = std::cell::Cell::new(0);
+    refused(
+        |b| {
+            let (offset, _) = section(b, "tiles");
+            at.set(offset + 2 * 5);
+            b[at.get()..at.get() + 2].copy_from_slice(&0xfffeu16.to_le_bytes());
+            reseal(b);
+        },
+        |e| match e {
+            IndexFileError::Malformed {
+                offset, section, ..
+            } => *offset as usize == at.get() && section == "tiles[5]",
+            _ => false,
+        },
+    );
+    // An edge to a corner that does not exist, after the first.
+    refused(
+        |b| {
+            let (offset, length) = section(b, "edges");
+            assert!(length >= 8 * 100);
+            b[offset + 8 * 99..offset + 8 * 99 + 4].copy_from_slice(&5_000_000u32.to_le_bytes());
+            reseal(b);
+        },
+        |e| matches!(e, IndexFileError::Malformed { section, .. } if section == "edges[99]"),
+    );
     // A table entry running past the end of the file.
     refused(
         |b| {
