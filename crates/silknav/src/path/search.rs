@@ -234,13 +234,11 @@ pub(super) fn links(
     out: &mut Vec<Link>,
 ) {
     let point = end.point;
-    let mut test = |seen: &graph::Seen| {
-        let c = seen.corner;
+    let mut test = |c: u32, corner: &Corner, seen: &graph::Seen| {
         let mark = &mut marks[c as usize];
         if *mark == generation {
             return;
         }
-        let corner = &index.corners[c as usize];
         let p = corner.point();
         let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
         if (whole || seen.cone().holds(p, point)) && taut_towards(corner.taut_mask, p, point) {
@@ -253,13 +251,15 @@ pub(super) fn links(
         }
     };
     for &rect in end.roots() {
-        let records = index.seen_by(rect);
         match cells {
             Some(cells) => cells
                 .records(index, rect, end.tile)
                 .iter()
-                .for_each(|&k| test(&records[k as usize])),
-            None => records.iter().for_each(&mut test),
+                .for_each(|r| test(r.seen.corner, &r.at, &r.seen)),
+            None => index
+                .seen_by(rect)
+                .iter()
+                .for_each(|seen| test(seen.corner, &index.corners[seen.corner as usize], seen)),
         }
     }
 }

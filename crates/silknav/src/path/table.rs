@@ -18,7 +18,8 @@
 //! more ([`MAX_CELL_RECORDS`]; none where they would take more). Both are made in memory
 //! with the index and after an index file is read (never stored in the file).
 
-use super::index::{vertex_point, PathIndex};
+use super::graph::Seen;
+use super::index::{vertex_point, Corner, PathIndex};
 use super::search::distance;
 use super::visibility::Cone;
 use crate::geometry::orient;
@@ -174,8 +175,18 @@ impl Ord for Reached {
 
 /// Cells per side of a rectangle, at most (cells are whole tiles).
 const CELLS_PER_SIDE: i32 = 8;
-/// The most record numbers the cells may hold together (16 MB).
-const MAX_CELL_RECORDS: usize = 4_000_000;
+/// The most records the cells may hold together (16 MB of [`CellRecord`]s).
+const MAX_CELL_RECORDS: usize = 500_000;
+
+/// A "seen by" record as a cell keeps it: with a copy of its corner, so that linking an end
+/// reads the cell's records one after the other and nothing else (the record's number and
+/// then its corner were two reads more per record, each depending on the one before).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CellRecord {
+    pub seen: Seen,
+    /// The record's corner (`seen.corner`).
+    pub at: Corner,
+}
 
 /// Each rectangle cut into up to [`CELLS_PER_SIDE`]² cells of whole tiles, and per cell the
 /// rectangle's "seen by" records whose cone may hold a point of it: a record is left out only
@@ -186,15 +197,14 @@ const MAX_CELL_RECORDS: usize = 4_000_000;
 pub(crate) struct RecordCells {
     /// Per rectangle: its first cell, and the cells' size in tiles along x and z.
     rects: Vec<(u32, i32, i32)>,
-    /// Cell c's records are `records[start[c]..start[c + 1]]`, as indexes into the
-    /// rectangle's records.
+    /// Cell c's records are `records[start[c]..start[c + 1]]`.
     start: Vec<u32>,
-    records: Vec<u32>,
+    records: Vec<CellRecord>,
 }
 
 impl RecordCells {
     /// The cells of `index`'s rectangles, or `None` without records or when they would hold
-    /// more than [`MAX_CELL_RECORDS`] record numbers.
+    /// more than [`MAX_CELL_RECORDS`] records.
     fn build(index: &PathIndex) -> Option<RecordCells> {
         let cells_per_rect = (CELLS_PER_SIDE * CELLS_PER_SIDE) as usize;
         if !index.has_seen_by()
@@ -215,16 +225,19 @@ impl RecordCells {
                 .push((cells.start.len() as u32 - 1, cx.max(1), cz.max(1)));
             // Each record's apex and cone once, for every cell; a record that sees the
             // rectangle whole is kept in every cell.
-            let seen: Vec<([f64; 2], Cone, bool)> = index
+            let seen: Vec<([f64; 2], Cone, bool, CellRecord)> = index
                 .seen_by(r as u32)
                 .iter()
                 .map(|record| {
-                    let root = index.corners[record.corner as usize].point();
+                    let at = index.corners[record.corner as usize];
+                    let root = at.point();
                     let cone = record.cone();
+                    let kept = CellRecord { seen: *record, at };
                     (
                         root,
                         cone,
                         record.right == record.left && cone.right == root,
+                        kept,
                     )
                 })
                 .collect();
@@ -239,14 +252,17 @@ impl RecordCells {
                         vertex_point(x1, z1),
                         vertex_point(x, z1),
                     ];
-                    for (k, &(root, cone, whole)) in seen.iter().enumerate() {
+                    for &(root, cone, whole, kept) in &seen {
                         // Outside `orient(root, right, p) >= 0`, or outside
                         // `orient(root, p, left) >= 0`: the two tests of `Cone::holds`.
                         let outside = corners.iter().all(|&p| orient(root, cone.right, p) < 0.0)
                             || corners.iter().all(|&p| orient(root, p, cone.left) < 0.0);
                         if whole || !outside {
-                            cells.records.push(k as u32);
+                            cells.records.push(kept);
                         }
+                    }
+                    if cells.records.len() > MAX_CELL_RECORDS {
+                        return None;
                     }
                     cells.start.push(cells.records.len() as u32);
                     x = x1;
@@ -258,10 +274,9 @@ impl RecordCells {
     }
 
     /// The records of rectangle `rect` that may hold the point at global tile coordinates
-    /// `tile` (clamped into the rectangle: a point on its far sides is in its last cells), as
-    /// indexes into the rectangle's records.
+    /// `tile` (clamped into the rectangle: a point on its far sides is in its last cells).
     #[inline]
-    pub fn records(&self, index: &PathIndex, rect: u32, tile: [i64; 2]) -> &[u32] {
+    pub fn records(&self, index: &PathIndex, rect: u32, tile: [i64; 2]) -> &[CellRecord] {
         let r = &index.rects[rect as usize];
         let (first, cx, cz) = self.rects[rect as usize];
         let across = (r.x1 - r.x0 + cx - 1) / cx;
@@ -276,6 +291,7 @@ impl RecordCells {
 
     fn heap_bytes(&self) -> usize {
         self.rects.capacity() * std::mem::size_of::<(u32, i32, i32)>()
-            + (self.start.capacity() + self.records.capacity()) * std::mem::size_of::<u32>()
+            + self.start.capacity() * std::mem::size_of::<u32>()
+            + self.records.capacity() * std::mem::size_of::<CellRecord>()
     }
 }
