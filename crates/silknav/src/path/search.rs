@@ -234,7 +234,8 @@ pub(super) fn links(
     out: &mut Vec<Link>,
 ) {
     let point = end.point;
-    let mut test = |c: u32, corner: &Corner, seen: &graph::Seen| {
+    let mut test = |corner: &Corner, seen: &graph::Seen| {
+        let c = seen.corner;
         let mark = &mut marks[c as usize];
         if *mark == generation {
             return;
@@ -255,11 +256,11 @@ pub(super) fn links(
             Some(cells) => cells
                 .records(index, rect, end.tile)
                 .iter()
-                .for_each(|r| test(r.seen.corner, &r.at, &r.seen)),
+                .for_each(|r| test(&r.at, &r.seen)),
             None => index
                 .seen_by(rect)
                 .iter()
-                .for_each(|seen| test(seen.corner, &index.corners[seen.corner as usize], seen)),
+                .for_each(|seen| test(&index.corners[seen.corner as usize], seen)),
         }
     }
 }

@@ -204,12 +204,11 @@ pub(crate) struct RecordCells {
 
 impl RecordCells {
     /// The cells of `index`'s rectangles, or `None` without records or when they would hold
-    /// more than [`MAX_CELL_RECORDS`] records.
+    /// more than [`MAX_CELL_RECORDS`] records (counted as they are made: a cell keeps a few
+    /// of its rectangle's records, so a bound of every record in every cell would refuse
+    /// maps whose cells fit well).
     fn build(index: &PathIndex) -> Option<RecordCells> {
-        let cells_per_rect = (CELLS_PER_SIDE * CELLS_PER_SIDE) as usize;
-        if !index.has_seen_by()
-            || index.seen.len().saturating_mul(cells_per_rect) > MAX_CELL_RECORDS
-        {
+        if !index.has_seen_by() {
             return None;
         }
         let mut cells = RecordCells {
