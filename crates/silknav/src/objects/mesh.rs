@@ -802,25 +802,10 @@ impl ServerMesh {
         }
         candidates.sort_unstable();
         candidates.dedup();
-        let quad_turn = crate::geometry::orient(quad[0], quad[1], quad[2]).signum();
-        // Whether every point of `points` lies beyond line a → b (on the side opposite
-        // `turn`) by `margin`.
-        let beyond = |a: [f64; 2], b: [f64; 2], turn: f64, points: &[[f64; 2]]| {
-            let len = (b[0] - a[0]).hypot(b[1] - a[1]);
-            points.iter().all(|p| {
-                turn * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])) / len
-                    <= -margin
-            })
-        };
         for tri in candidates {
-            let t = &self.inside[tri as usize];
-            let v = t.v.map(|p| [f64::from(p[0]), f64::from(p[2])]);
-            let turn = crate::geometry::orient(v[0], v[1], v[2]).signum();
-            let apart = turn != 0.0
-                && ((0..3).any(|i| beyond(v[i], v[(i + 1) % 3], turn, quad))
-                    || (0..4).any(|i| beyond(quad[i], quad[(i + 1) % 4], quad_turn, &v)));
-            if !apart {
-                out.push((tri, t.v));
+            let v = self.inside[tri as usize].v;
+            if !separated(&v, quad, margin) {
+                out.push((tri, v));
             }
         }
         Some(out)
@@ -1155,4 +1140,25 @@ impl ServerMesh {
             None => (result, ObjectEnd::Left),
         }
     }
+}
+
+/// Whether triangle `v` (local x, y, z) and convex quad `quad` (local x, z) lie apart by at
+/// least `margin`: a side of one or the other has every corner of the other beyond it by
+/// that much.
+pub(crate) fn separated(v: &[Vec3; 3], quad: &[[f64; 2]; 4], margin: f64) -> bool {
+    // (The side's length by a square root, not `hypot`: the coordinates are far from
+    // overflowing, and `hypot` took an eighth of loading a town.)
+    let beyond = |a: [f64; 2], b: [f64; 2], turn: f64, points: &[[f64; 2]]| {
+        let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
+        let reach = -margin * (dx * dx + dz * dz).sqrt();
+        points
+            .iter()
+            .all(|p| turn * (dx * (p[1] - a[1]) - dz * (p[0] - a[0])) <= reach)
+    };
+    let v = v.map(|p| [f64::from(p[0]), f64::from(p[2])]);
+    let turn = crate::geometry::orient(v[0], v[1], v[2]).signum();
+    let quad_turn = crate::geometry::orient(quad[0], quad[1], quad[2]).signum();
+    turn != 0.0
+        && ((0..3).any(|i| beyond(v[i], v[(i + 1) % 3], turn, quad))
+            || (0..4).any(|i| beyond(quad[i], quad[(i + 1) % 4], quad_turn, &v)))
 }

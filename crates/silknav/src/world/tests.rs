@@ -429,8 +429,44 @@ fn cell_at_from_the_squares_equals_the_lookup() {
             }
         }
     }
+    // Beside the objects' triangles' sides, where the squares' splits divide (a point
+    // nearer a split's line than its margin is left to the lookup): within and past the
+    // margins, on both sides.
+    let mut beside = 0usize;
+    for inst in world.object_instances() {
+        let (cos, sin) = (f64::from(inst.yaw()).cos(), f64::from(inst.yaw()).sin());
+        let at = inst.position().map(f64::from);
+        let region_frame = |[x, _, z]: [f32; 3]| {
+            let (x, z) = (f64::from(x), f64::from(z));
+            [x * cos - z * sin + at[0], x * sin + z * cos + at[2]]
+        };
+        for (_, v) in inst.triangles().take(40) {
+            let v = v.map(region_frame);
+            for i in 0..3 {
+                let (a, b) = (v[i], v[(i + 1) % 3]);
+                let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+                if len < 1e-3 {
+                    continue;
+                }
+                let normal = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+                let t = rng.unit();
+                let on = [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
+                for d in [0.0, 0.005, 0.015, 0.019, 0.021, 0.025, 0.04, 0.1] {
+                    for d in [d, -d] {
+                        let (x, z) = (on[0] + d * normal[0], on[1] + d * normal[1]);
+                        check(
+                            Position::new(inst.frame_region(), x as f32, z as f32),
+                            false,
+                        );
+                        beside += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(beside > 10_000, "{beside}");
     assert!(checked > 30_000, "{checked}");
-    eprintln!("{checked} points; of the uniform ones, {on_objects} on objects, {from_squares} of them answered from their square");
+    eprintln!("{checked} points ({beside} beside objects' sides); of the uniform ones, {on_objects} on objects, {from_squares} of them answered from their square");
     assert!(on_objects > 1_000, "{on_objects}");
     assert!(
         from_squares * 4 > on_objects * 3,
