@@ -596,7 +596,7 @@ impl TileObjects {
                         cell,
                         squares: [NO_SQUARE; FINE * FINE],
                     };
-                    let near = TileNear::find(list, meshes, &out.items[begin..], t);
+                    let near = parts.near(list, meshes, &out.items[begin..], t);
                     for (q, code) in record.squares.iter_mut().enumerate() {
                         *code = parts.code(&near, t, (q % FINE, q / FINE));
                     }
@@ -626,6 +626,27 @@ struct SquareParts {
 }
 
 impl SquareParts {
+    /// Triangle `tri` (corners `v`, local x, y, z) of placement `p` (entry `entry`) in
+    /// `placed`, added when new, with its sides; `None` where it cannot be placed.
+    fn place(
+        &mut self,
+        p: &Placement,
+        entry: u16,
+        tri: u32,
+        v: [[f32; 3]; 3],
+    ) -> Option<(u16, [[f32; 3]; 3])> {
+        if let Some(&t) = self.placed_index.get(&(entry, tri)) {
+            return Some((t, self.placed[usize::from(t)].sides));
+        }
+        let t = u16::try_from(self.placed.len())
+            .ok()
+            .filter(|&t| t < WHOLE_SQUARE)?;
+        let placed = PlacedTri::new(p, entry, tri, v)?;
+        self.placed.push(placed);
+        self.placed_index.insert((entry, tri), t);
+        Some((t, placed.sides))
+    }
+
     /// The code ([`TileSquares`]) of square `(sx, sz)` of tile `tile` (`z * 96 + x`), from the
     /// placements of `list`'s entries `entries` (the tile's).
     fn code(&mut self, near: &[TileNear], tile: usize, square: (usize, usize)) -> u16 {
@@ -684,53 +705,44 @@ impl SquareParts {
             [x0 + side, z0 + side],
             [x0, z0 + side],
         ];
+        // The lookup skips a placement at every point of a square its box leaves out.
+        let skipped = |p: &Placement| {
+            let b = p.bounds.map(f64::from);
+            x0 + side < b[0] || z0 + side < b[1] || x0 > b[2] || z0 > b[3]
+        };
+        if near
+            .iter()
+            .any(|n| n.triangles.is_none() && !skipped(n.placement))
+        {
+            return None;
+        }
         let mut slots = [EMPTY_SLOT; SLOTS];
         let mut n = 0;
-        for &TileNear {
-            entry: k,
-            placement: p,
-            ref triangles,
-        } in near
+        for near_tri in near
+            .iter()
+            .filter(|n| !skipped(n.placement))
+            .flat_map(|n| n.triangles.iter().flatten())
         {
-            let b = p.bounds.map(f64::from);
-            if x0 + side < b[0] || z0 + side < b[1] || x0 > b[2] || z0 > b[3] {
-                // The lookup skips the placement at every point of the square.
+            // Apart by the margin along x or z, or beyond one of the triangle's sides: the
+            // separating axes of a square and a triangle, in the region's frame.
+            let t = &near_tri.bounds;
+            let gap = (x0 - t[2])
+                .max(t[0] - (x0 + side))
+                .max((z0 - t[3]).max(t[1] - (z0 + side)));
+            if gap >= FINE_MARGIN {
                 continue;
             }
-            for near_tri in triangles.as_deref()? {
-                // Apart by the margin along x or z, or beyond one of the triangle's sides: the
-                // separating axes of a square and a triangle, in the region's frame.
-                let t = &near_tri.bounds;
-                let gap = (x0 - t[2])
-                    .max(t[0] - (x0 + side))
-                    .max((z0 - t[3]).max(t[1] - (z0 + side)));
-                if gap >= FINE_MARGIN {
-                    continue;
-                }
-                let placed = near_tri.placed?;
-                let beyond = |line: &[f32; 3]| {
-                    corners
-                        .iter()
-                        .all(|&c| side_distance(line, c) <= -FINE_MARGIN)
-                };
-                if placed.sides.iter().any(beyond) {
-                    continue;
-                }
-                let tri = near_tri.tri;
-                let t = match self.placed_index.get(&(k, tri)) {
-                    Some(&t) => t,
-                    None => {
-                        let t = u16::try_from(self.placed.len())
-                            .ok()
-                            .filter(|&t| t < WHOLE_SQUARE)?;
-                        self.placed.push(placed);
-                        self.placed_index.insert((k, tri), t);
-                        t
-                    }
-                };
-                *slots.get_mut(n)? = t;
-                n += 1;
+            let (t, sides) = near_tri.placed?;
+            let beyond = |line: &[f32; 3]| {
+                corners
+                    .iter()
+                    .all(|&c| side_distance(line, c) <= -FINE_MARGIN)
+            };
+            if sides.iter().any(beyond) {
+                continue;
             }
+            *slots.get_mut(n)? = t;
+            n += 1;
         }
         Some((slots, corners))
     }
@@ -771,11 +783,18 @@ impl SquareParts {
             .take_while(|&&t| t != EMPTY_SLOT)
             .flat_map(|&t| self.placed[usize::from(t)].sides);
         for line in lines {
-            let positive = clip(corners, |v| side_distance(&line, v) - SPLIT_MARGIN);
-            let negative = clip(corners, |v| -side_distance(&line, v) - SPLIT_MARGIN);
-            if let (Some(inside), Some(outside)) =
-                (self.answer(slots, &positive), self.answer(slots, &negative))
-            {
+            // A side away from the square leaves it whole on one side, which has no one
+            // answer (else the square would have had it).
+            let d = corners.map(|c| side_distance(&line, c));
+            if d.iter().all(|&d| d >= SPLIT_MARGIN) || d.iter().all(|&d| d <= -SPLIT_MARGIN) {
+                continue;
+            }
+            let (positive, p) = clip(corners, |v| side_distance(&line, v) - SPLIT_MARGIN);
+            let (negative, n) = clip(corners, |v| -side_distance(&line, v) - SPLIT_MARGIN);
+            if let (Some(inside), Some(outside)) = (
+                self.answer(slots, &positive[..p]),
+                self.answer(slots, &negative[..n]),
+            ) {
                 return Some(Split {
                     line,
                     answers: [inside, outside],
@@ -791,18 +810,17 @@ impl SquareParts {
 /// its squares).
 #[derive(Debug)]
 struct TileNear<'a> {
-    /// The placement's entry in the region's object list.
-    entry: u16,
     placement: &'a Placement,
     /// As [`ServerMesh::triangles_near`] finds them for the tile, each with its box in the
     /// region's frame and placed there (`None` where it has no area there).
     triangles: Option<Vec<NearTri>>,
 }
 
-impl<'a> TileNear<'a> {
+impl SquareParts {
     /// The placements of `list`'s entries `entries` (those of tile `tile`, `z * 96 + x`), in
-    /// their order, with their triangles near the tile.
-    fn find(
+    /// their order, with their triangles near the tile, each placed (in `placed`) once.
+    fn near<'a>(
+        &mut self,
         list: &'a [Option<Placement>],
         meshes: &[PreparedMesh],
         entries: &[u16],
@@ -826,14 +844,12 @@ impl<'a> TileNear<'a> {
                     .map(|near| {
                         near.into_iter()
                             .map(|(tri, v)| NearTri {
-                                tri,
                                 bounds: region_box(region_corners(placement, v)),
-                                placed: PlacedTri::new(placement, entry, tri, v),
+                                placed: self.place(placement, entry, tri, v),
                             })
                             .collect()
                     });
                 Some(TileNear {
-                    entry,
                     placement,
                     triangles,
                 })
@@ -862,10 +878,11 @@ fn region_box(points: [[f64; 2]; 3]) -> [f64; 4] {
 /// A triangle of [`TileNear`].
 #[derive(Debug)]
 struct NearTri {
-    tri: u32,
     /// Its box in the region's frame: `[lo x, lo z, hi x, hi z]`.
     bounds: [f64; 4],
-    placed: Option<PlacedTri>,
+    /// It in [`SquareParts::placed`], and its sides; `None` where it cannot be placed (no
+    /// area in the region's frame, or too many triangles in the region).
+    placed: Option<(u16, [[f32; 3]; 3])>,
 }
 
 /// Region-frame point `c` (x, z) in placement `p`'s local frame (x, z).
@@ -882,21 +899,29 @@ fn side_distance(&[a, b, c]: &[f32; 3], v: [f64; 2]) -> f64 {
     f64::from(a) * v[0] + f64::from(b) * v[1] + f64::from(c)
 }
 
-/// The part of convex polygon `poly` where `f` (linear) is at least zero.
-fn clip(poly: &[[f64; 2]], f: impl Fn([f64; 2]) -> f64) -> Vec<[f64; 2]> {
-    let mut out = Vec::with_capacity(poly.len() + 1);
+/// The part of square `poly` where `f` (linear) is at least zero: its corners, in the
+/// first of the array's places the count says (a line cuts a square into at most five).
+fn clip(poly: &[[f64; 2]; 4], f: impl Fn([f64; 2]) -> f64) -> ([[f64; 2]; 5], usize) {
+    let mut out = [[0.0; 2]; 5];
+    let mut n = 0;
+    let mut push = |p: [f64; 2]| {
+        if let Some(slot) = out.get_mut(n) {
+            *slot = p;
+            n += 1;
+        }
+    };
     for (i, &a) in poly.iter().enumerate() {
-        let b = poly[(i + 1) % poly.len()];
+        let b = poly[(i + 1) % 4];
         let (fa, fb) = (f(a), f(b));
         if fa >= 0.0 {
-            out.push(a);
+            push(a);
         }
         if (fa >= 0.0) != (fb >= 0.0) {
             let t = fa / (fa - fb);
-            out.push([a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])]);
+            push([a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])]);
         }
     }
-    out
+    (out, n)
 }
 
 impl Objects {
