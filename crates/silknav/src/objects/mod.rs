@@ -454,8 +454,6 @@ impl TileObjects {
             return Fine::None;
         };
         let record = &self.squares[i];
-        // The square by the point's offset in its tile (truncation is the floor where it
-        // matters: a negative offset fails the range test, and so does a NaN).
         // The point's square across the region, `floor(v / 2.5)`, by one product: the
         // constant rounds up from 8/20, and an f32 in the region is never within its rounding
         // below a multiple of 2.5, so the product's floor is the quotient's (and its tile the
