@@ -21,7 +21,9 @@
 //! world, on the pairs where both answer (target ≤ 1.5×), each search with a budget of
 //! [`PATH_BUDGET`] (a pair that exceeds it is left out, and counted). The world is written once per run as a data root (its
 //! `navmesh/` folder beside the object meshes) under `<target>/bench-worlds/`, and loaded twice
-//! from it, so both worlds come from the same files through the same loader.
+//! from it, so both worlds come from the same files through the same loader. Loading it is
+//! timed both ways too (no target: the ratio is what the objects' meshes, placements and
+//! tile squares cost a load).
 
 use criterion::{black_box, Criterion, Throughput};
 use silknav::files::Overwrite;
@@ -71,15 +73,15 @@ const QUERIES: [(&str, Batch); 3] = [
 
 fn main() {
     let started = SystemTime::now();
-    let dir = bench_worlds_dir().join("objects-8x8");
+    let world_dir = bench_worlds_dir().join("objects-8x8");
     generate(&OPTIONS)
         .expect("valid options")
         .into_files()
-        .write_data_root(&dir, Overwrite::Replace)
+        .write_data_root(&world_dir, Overwrite::Replace)
         .expect("the bench world can be written");
-    let with_objects = World::load(&dir).expect("the bench world loads");
-    let terrain =
-        World::load_with(&dir, &LoadOptions::terrain_only(), |_, _| {}).expect("it loads again");
+    let with_objects = World::load(&world_dir).expect("the bench world loads");
+    let terrain = World::load_with(&world_dir, &LoadOptions::terrain_only(), |_, _| {})
+        .expect("it loads again");
     assert!(
         with_objects.object_instances().len() > 0,
         "the generated world has objects"
@@ -158,6 +160,24 @@ fn main() {
             b.iter(|| assert_eq!(path_batch(black_box(world), &pairs, &options), expected))
         });
     }
+    group.throughput(Throughput::Elements(1));
+    let loads = [
+        ("objects", LoadOptions::default(), &with_objects),
+        ("terrain", LoadOptions::terrain_only(), &terrain),
+    ];
+    for (label, options, world) in &loads {
+        let expected = (world.regions().len(), world.object_instances().len());
+        group.bench_function(format!("load_{label}"), |b| {
+            b.iter(|| {
+                let loaded = World::load_with(black_box(&world_dir), options, |_, _| {})
+                    .expect("the bench world loads");
+                assert_eq!(
+                    (loaded.regions().len(), loaded.object_instances().len()),
+                    expected
+                );
+            })
+        });
+    }
     group.finish();
     c.final_summary();
 
@@ -214,6 +234,18 @@ fn main() {
             )
         }
         _ => println!("  exact paths: no fresh estimates, no ratio"),
+    }
+    let once = |name: &str| median_ns_since(&dir.join(name), started);
+    match (once("load_objects"), once("load_terrain")) {
+        (Some(objects), Some(terrain)) => println!(
+            "  load ({} regions, {} object instances): {:.2}× terrain-only (median {} vs {}); no target",
+            with_objects.regions().len(),
+            with_objects.object_instances().len(),
+            objects / terrain,
+            duration(objects),
+            duration(terrain)
+        ),
+        _ => println!("  load: no fresh estimates, no ratio"),
     }
 }
 
