@@ -33,7 +33,9 @@
 //!   for bit (`cell_at_from_the_squares_equals_the_lookup`, which also tries points at and
 //!   past both margins beside every side); 99% of the points on objects of a generated
 //!   town are answered from their square. On the objects bench's town, 47% of the squares
-//!   objects cover have one triangle, 47% a split, 6% a list.
+//!   objects cover have one triangle, 47% a split, 6% a list. A region's word per tile (its
+//!   terrain cell, whether it is walkable, and its squares' record) leads a lookup from the
+//!   tile straight to its squares.
 //! - An object's mesh is held as the server holds it: heights come from each
 //!   triangle's float plane, containment from the server's float test, in the object's frame
 //!   after the server's float world-to-local transform; so heights are the server's to the bit.
@@ -448,11 +450,10 @@ impl TileObjects {
     /// by the triangles of the square it lies in, where that is certain (every one of them
     /// contains the point, or leaves it out, by [`FINE_MARGIN`]); [`Fine::Mixed`] where it is
     /// not, or where two contain it (one floor over another: the lookup orders them).
+    /// The tile's squares are record `i` (its rank among the tiles with a list, as the
+    /// region's tile words keep it: `crate::world::region::TileWord`).
     #[inline]
-    pub fn fine(&self, tile: usize, x: f32, z: f32) -> Fine {
-        let Some(i) = self.index(tile) else {
-            return Fine::None;
-        };
+    pub fn fine_in(&self, i: usize, tile: usize, x: f32, z: f32) -> Fine {
         let record = &self.squares[i];
         // The point's square across the region, `floor(v / 2.5)`, by one product: the
         // constant rounds up from 8/20, and an f32 in the region is never within its rounding
@@ -963,13 +964,20 @@ impl Objects {
     }
 
     /// The one object triangle containing region-frame point (x, z) of tile `tile` of the
-    /// region in `slot`, or none, where its square is certain ([`TileObjects::fine`]).
+    /// region in `slot`, or none, where its square is certain ([`TileObjects::fine_in`]); the
+    /// tile's squares are record `record` ([`Objects::tile_record`]).
     #[inline]
-    pub fn fine(&self, slot: usize, tile: usize, x: f32, z: f32) -> Fine {
+    pub fn fine_in(&self, slot: usize, record: usize, tile: usize, x: f32, z: f32) -> Fine {
         match self.tiles.get(slot) {
-            Some(t) => t.fine(tile, x, z),
-            None => Fine::None,
+            Some(t) => t.fine_in(record, tile, x, z),
+            None => Fine::Mixed,
         }
+    }
+
+    /// The record of the squares of tile `tile` (`z * 96 + x`) of the region in `slot`, when
+    /// it has some.
+    pub fn tile_record(&self, slot: usize, tile: usize) -> Option<usize> {
+        self.tiles.get(slot)?.index(tile)
     }
 
     /// Whether there are no instances.

@@ -309,7 +309,7 @@ impl Reach {
             // Where the cells list them, and their links.
             let region = &world.region_data()[slot];
             for tile in 0..TILES {
-                let list = region.objects_of_cell(region.raw_tile_cell[tile]);
+                let list = region.objects_of_cell(region.raw_tile_cell(tile));
                 let Some(c) = component_at(slot, tile).filter(|_| !list.is_empty()) else {
                     continue;
                 };

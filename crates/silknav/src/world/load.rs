@@ -352,9 +352,17 @@ impl World {
             let regions = &world.regions;
             world.objects.index_tiles(|slot, tile| {
                 let region = &regions[slot];
-                let cell = region.raw_tile_cell[tile];
+                let cell = region.raw_tile_cell(tile);
                 (cell, region.objects_of_cell(cell))
             });
+            // Each tile's word leads to its squares ([`super::region::TileWord`]).
+            for (slot, region) in world.regions.iter_mut().enumerate() {
+                for (tile, word) in region.tiles.iter_mut().enumerate() {
+                    if let Some(record) = world.objects.tile_record(slot, tile) {
+                        *word = word.with_squares(record);
+                    }
+                }
+            }
             world.report.findings.extend(findings);
         }
         if let Some(path) = source.path_index_file() {

@@ -273,7 +273,7 @@ impl World {
             height::tile_index(pos.x) as usize,
             height::tile_index(pos.z) as usize,
         );
-        let cell = region.tile_cell[tz * TILES_PER_SIDE + tx];
+        let cell = region.tile_cell(tz * TILES_PER_SIDE + tx);
         (cell != region::NOT_WALKABLE).then_some(cell)
     }
 
@@ -291,12 +291,6 @@ impl World {
             cell,
             object: None,
         })
-    }
-
-    /// The cell of the tile under a normalised point as stored (the low 16 bits of its cell
-    /// index), open or closed: the cell whose object list the server consults.
-    fn tile_raw_cell(&self, region: &Region, pos: Position) -> u16 {
-        region.raw_tile_cell[Self::tile_of(pos)]
     }
 
     /// The index (`z * 96 + x`) of a normalised point's tile.
@@ -331,8 +325,9 @@ impl World {
         let pos = World::normal(pos)?;
         let slot = self.region_slot(pos.region)?;
         let region = &self.regions[slot];
-        let raw = self.tile_raw_cell(region, pos);
-        let walkable = self.tile_cell(region, pos).is_some();
+        let tile = Self::tile_of(pos);
+        let word = region.tiles[tile];
+        let (raw, walkable) = (word.cell(), word.is_walkable());
         let ground = height::find_height(region, pos.x, pos.z)?;
         if usize::from(raw) >= region.cells.len() {
             // The server finds no cell and leaves the height as it was.
@@ -348,11 +343,10 @@ impl World {
         let mut best_delta = ground - y;
         let mut best = None;
         let mut probe_y = y;
-        let tile = Self::tile_of(pos);
-        let fine = if squares {
-            self.objects.fine(slot, tile, pos.x, pos.z)
-        } else {
-            Fine::Mixed
+        let fine = match word.squares() {
+            Some(record) if squares => self.objects.fine_in(slot, record, tile, pos.x, pos.z),
+            Some(_) => Fine::Mixed,
+            None => Fine::None,
         };
         // An object's triangle at the height it found, against the best so far.
         let mut consider = |k: u16, tri: u32, found: f32| {
@@ -433,7 +427,7 @@ impl World {
             return None;
         }
         let region = &self.regions[slot];
-        let raw = region.raw_tile_cell[tile];
+        let raw = region.raw_tile_cell(tile);
         let mut best: Option<(u16, u32, f32)> = None;
         // The cell's list without the objects that cannot contain a point of the tile.
         for &k in objects {
@@ -495,9 +489,13 @@ impl World {
         let slot = self.region_slot(pos.region)?;
         let region = &self.regions[slot];
         let tile = Self::tile_of(pos);
-        // Most points on objects are answered by the square of their tile they lie in; the
-        // others by the lookup.
-        let fine = self.objects.fine(slot, tile, pos.x, pos.z);
+        let word = region.tiles[tile];
+        // Most points on objects are answered by the square of their tile they lie in (the
+        // tile's word leads to them); the others by the lookup.
+        let fine = match word.squares() {
+            Some(record) => self.objects.fine_in(slot, record, tile, pos.x, pos.z),
+            None => Fine::None,
+        };
         match fine {
             Fine::Object(square) => {
                 return Some(CellRef {
@@ -512,7 +510,7 @@ impl World {
             Fine::Mixed => return self.cell_at_by_lookup(slot, pos, tile),
             Fine::None => {}
         }
-        let cell = region.tile_cell[tile];
+        let cell = word.walkable_cell();
         (cell != region::NOT_WALKABLE).then_some(CellRef {
             region: pos.region,
             cell,
@@ -535,7 +533,7 @@ impl World {
                 return self.resolved_cell(&r);
             }
         }
-        let cell = region.tile_cell[tile];
+        let cell = region.tile_cell(tile);
         (cell != region::NOT_WALKABLE).then_some(CellRef {
             region: pos.region,
             cell,

@@ -655,7 +655,7 @@ impl World {
                 );
                 Some(CellRef {
                     region: region.id,
-                    cell: region.raw_tile_cell[tz * TILES_PER_SIDE + tx],
+                    cell: region.raw_tile_cell(tz * TILES_PER_SIDE + tx),
                     object: Some(ObjectCellRef {
                         instance: self.objects.placement(inst.slot, inst.index)?.key,
                         cell: tri as u16,
@@ -1209,7 +1209,7 @@ fn cell_at_point(region: &Region, p: Vec3) -> Option<u16> {
         super::height::tile_index(p[0]) as usize,
         super::height::tile_index(p[2]) as usize,
     );
-    let cell = region.raw_tile_cell[tz * TILES_PER_SIDE + tx];
+    let cell = region.raw_tile_cell(tz * TILES_PER_SIDE + tx);
     (usize::from(cell) < region.cells.len()).then_some(cell)
 }
 

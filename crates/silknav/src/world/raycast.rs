@@ -343,7 +343,7 @@ impl World {
                         let Some((slot, region, lx, lz)) = grid.locate_slot(tx, tz) else {
                             return false;
                         };
-                        let cell = region.raw_tile_cell[lz * TILES_PER_SIDE + lx];
+                        let cell = region.raw_tile_cell(lz * TILES_PER_SIDE + lx);
                         if last_cell == Some((slot, cell)) {
                             return false;
                         }

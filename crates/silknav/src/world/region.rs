@@ -9,7 +9,7 @@ use jmxv::RegionId;
 /// Tile sides per line: 96 tiles along each of the 97 grid lines of each direction.
 pub(crate) const SIDES: usize = TILES_PER_SIDE * HEIGHTS_PER_SIDE;
 
-/// The marker of a tile that is not walkable in [`Region::tile_cell`].
+/// The marker of a tile that is not walkable ([`Region::tile_cell`]).
 pub(crate) const NOT_WALKABLE: u16 = u16::MAX;
 
 /// A cell's rectangle and centre, as the server keeps them (f32).
@@ -108,18 +108,68 @@ impl Bits {
     }
 }
 
+/// A tile as the queries read it: its cell as stored (the low 16 bits of its cell index),
+/// whether it is walkable (flag bit 0 clear in the standard layout, an open cell in the
+/// legacy layouts, which store no tile flags; and a cell that exists), and where its object
+/// squares are (`crate::objects::TileObjects`), when it has some. One word, so that a point
+/// on an object reads its tile once and goes straight to the squares, and a point on the
+/// terrain costs one cache miss for the tile, not two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TileWord(u32);
+
+impl TileWord {
+    const WALKABLE: u32 = 1 << 16;
+    const SQUARES_SHIFT: u32 = 17;
+
+    pub fn new(cell: u16, walkable: bool) -> TileWord {
+        TileWord(u32::from(cell) | if walkable { Self::WALKABLE } else { 0 })
+    }
+
+    /// The cell as stored.
+    #[inline]
+    pub fn cell(self) -> u16 {
+        self.0 as u16
+    }
+
+    #[inline]
+    pub fn is_walkable(self) -> bool {
+        self.0 & Self::WALKABLE != 0
+    }
+
+    /// The cell when walkable, else [`NOT_WALKABLE`].
+    #[inline]
+    pub fn walkable_cell(self) -> u16 {
+        if self.is_walkable() {
+            self.cell()
+        } else {
+            NOT_WALKABLE
+        }
+    }
+
+    /// The tile's squares record among its region's, when it has one.
+    #[inline]
+    pub fn squares(self) -> Option<usize> {
+        (self.0 >> Self::SQUARES_SHIFT)
+            .checked_sub(1)
+            .map(|r| r as usize)
+    }
+
+    /// The word with the squares record `record` (below 2^15 - 1: a region has 9,216 tiles).
+    pub fn with_squares(self, record: usize) -> TileWord {
+        let record = u32::try_from(record + 1).expect("a record per tile at most");
+        assert!(record < 1 << (32 - Self::SQUARES_SHIFT));
+        TileWord(self.0 & ((1 << Self::SQUARES_SHIFT) - 1) | record << Self::SQUARES_SHIFT)
+    }
+}
+
 /// Everything the queries read about one region.
 #[derive(Debug, Clone)]
 pub(crate) struct Region {
     pub id: RegionId,
     pub cells: Vec<CellRect>,
-    /// Each walkable tile's cell (the low 16 bits of its cell index), or [`NOT_WALKABLE`].
-    /// Walkable: flag bit 0 clear (standard layout), or an open cell (legacy layouts, which
-    /// store no tile flags), and a cell that exists. One array for both answers, so that a
-    /// lookup in a large world costs one cache miss for the tile, not two.
-    pub tile_cell: Box<[u16]>,
-    /// Each tile's cell as stored (the low 16 bits of its cell index), open or not.
-    pub raw_tile_cell: Box<[u16]>,
+    /// One word per tile (`z * 96 + x`), so that a lookup reads one word for the terrain's
+    /// answer and the way to the objects' ([`TileWord`]).
+    pub tiles: Box<[TileWord]>,
     pub heights: Box<[f32]>,
     pub plane_types: [u8; PLANE_COUNT],
     pub plane_heights: [f32; PLANE_COUNT],
@@ -147,7 +197,7 @@ impl Region {
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         self.cells.capacity() * size_of::<CellRect>()
-            + (self.tile_cell.len() + self.raw_tile_cell.len()) * 2
+            + self.tiles.len() * std::mem::size_of::<TileWord>()
             + self.heights.len() * 4
             + (self.internal_edges.capacity() + self.global_edges.capacity()) * size_of::<Edge>()
             + self.cell_edge_start.capacity() * 4
@@ -181,19 +231,20 @@ impl Region {
             })
             .collect();
         let open_cell_count = mesh.open_cell_count;
-        let mut tile_cell = vec![NOT_WALKABLE; TILE_COUNT].into_boxed_slice();
-        let raw_tile_cell: Box<[u16]> = mesh.tiles.iter().map(|t| t.cell()).collect();
-        for (t, tile) in mesh.tiles.iter().enumerate() {
-            let cell = tile.cell();
-            let open = match mesh.layout {
-                Layout::Standard => !tile.is_blocked(),
-                Layout::Tiles4 | Layout::Tiles4NoPlanes => u32::from(cell) < open_cell_count,
-            };
-            // A region has at most 9,216 cells, so no real cell index is the marker.
-            if open && usize::from(cell) < cells.len() {
-                tile_cell[t] = cell;
-            }
-        }
+        let tiles: Box<[TileWord]> = mesh
+            .tiles
+            .iter()
+            .map(|tile| {
+                let cell = tile.cell();
+                let open = match mesh.layout {
+                    Layout::Standard => !tile.is_blocked(),
+                    Layout::Tiles4 | Layout::Tiles4NoPlanes => u32::from(cell) < open_cell_count,
+                };
+                // A region has at most 9,216 cells, so no real cell index is the marker.
+                TileWord::new(cell, open && usize::from(cell) < cells.len())
+            })
+            .collect();
+        debug_assert_eq!(tiles.len(), TILE_COUNT);
         let heights: Box<[f32]> = mesh.heights.iter().map(|h| h.get()).collect();
         debug_assert_eq!(heights.len(), HEIGHT_COUNT);
         let edge = |a: [jmxv::F32; 2], b: [jmxv::F32; 2], flag, cell, region_b| Edge {
@@ -277,8 +328,7 @@ impl Region {
         Region {
             id,
             cells,
-            tile_cell,
-            raw_tile_cell,
+            tiles,
             heights,
             plane_types: mesh.planes.types,
             plane_heights: mesh.planes.heights.map(|h| h.get()),
@@ -323,7 +373,19 @@ impl Region {
     /// Whether local tile (tx, tz) is walkable.
     #[inline]
     pub fn is_open_tile(&self, tx: usize, tz: usize) -> bool {
-        self.tile_cell[tz * TILES_PER_SIDE + tx] != NOT_WALKABLE
+        self.tiles[tz * TILES_PER_SIDE + tx].is_walkable()
+    }
+
+    /// Tile `tile`'s cell as the queries take it: walkable, its cell; else [`NOT_WALKABLE`].
+    #[inline]
+    pub fn tile_cell(&self, tile: usize) -> u16 {
+        self.tiles[tile].walkable_cell()
+    }
+
+    /// Tile `tile`'s cell as stored (the low 16 bits of its cell index), open or not.
+    #[inline]
+    pub fn raw_tile_cell(&self, tile: usize) -> u16 {
+        self.tiles[tile].cell()
     }
 }
 

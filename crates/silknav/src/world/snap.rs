@@ -218,7 +218,7 @@ impl World {
             let z = pick(q[1] - corner[1], z0);
             consider(Position::new(region_id, x, z));
         }
-        let raw = region.raw_tile_cell[lz * TILES_PER_SIDE + lx];
+        let raw = region.raw_tile_cell(lz * TILES_PER_SIDE + lx);
         let objects = region.objects_of_cell(raw);
         if objects.is_empty() {
             return;

@@ -388,7 +388,10 @@ fn cell_at_from_the_squares_equals_the_lookup() {
         checked += 1;
         if uniform && expected.is_some_and(|c| c.object.is_some()) {
             on_objects += 1;
-            let fine = world.objects.fine(slot, tile, pos.x, pos.z);
+            let fine = match world.objects.tile_record(slot, tile) {
+                Some(record) => world.objects.fine_in(slot, record, tile, pos.x, pos.z),
+                None => crate::objects::Fine::None,
+            };
             from_squares += usize::from(matches!(fine, crate::objects::Fine::Object(_)));
         }
     };
@@ -472,4 +475,32 @@ fn cell_at_from_the_squares_equals_the_lookup() {
         from_squares * 4 > on_objects * 3,
         "{from_squares} of {on_objects}"
     );
+}
+
+/// A tile's word keeps its cell and walkability whatever squares record it is given, and
+/// gives that record back; a word without one has none.
+#[test]
+fn tile_words_keep_cell_walkability_and_squares() {
+    use super::region::TileWord;
+    for cell in [0u16, 1, 9215, 0x7FFF, 0xFFFE, u16::MAX] {
+        for walkable in [false, true] {
+            let word = TileWord::new(cell, walkable);
+            assert_eq!(word.squares(), None);
+            assert_eq!(word.cell(), cell);
+            assert_eq!(word.is_walkable(), walkable);
+            for record in [0usize, 1, 9215, (1 << 15) - 2] {
+                let with = word.with_squares(7).with_squares(record);
+                assert_eq!(with.squares(), Some(record), "{cell} {walkable} {record}");
+                assert_eq!((with.cell(), with.is_walkable()), (cell, walkable));
+                assert_eq!(
+                    with.walkable_cell(),
+                    if walkable {
+                        cell
+                    } else {
+                        super::region::NOT_WALKABLE
+                    }
+                );
+            }
+        }
+    }
 }
