@@ -275,6 +275,34 @@ pub(crate) struct TileObjects {
     /// The triangles the squares name, placed in the region's frame (a few per object:
     /// small, so it stays cached).
     placed: Vec<PlacedTri>,
+    /// Their names alone, in the same order: eight bytes each, so that the answers of a
+    /// town's squares stay in the nearest cache.
+    names: Vec<TriName>,
+}
+
+/// A triangle of [`TileObjects::placed`] as [`Square`] names it.
+#[derive(Debug, Clone, Copy)]
+struct TriName {
+    key: InstanceKey,
+    tri: u16,
+    entry: u16,
+}
+
+impl TriName {
+    /// The name of no triangle (a [`Split`]'s side with none).
+    const NONE: TriName = TriName {
+        key: InstanceKey(0),
+        tri: 0,
+        entry: 0,
+    };
+
+    fn of(p: &PlacedTri) -> TriName {
+        TriName {
+            key: p.key,
+            tri: p.tri,
+            entry: p.entry,
+        }
+    }
 }
 
 /// A tile's [`FINE`] × [`FINE`] squares (`z * FINE + x`), each a code:
@@ -289,12 +317,11 @@ pub(crate) struct TileObjects {
 /// - below [`SPLIT_SQUARE`], the list (in `lists`) of the triangles that may contain one of
 ///   its points, each tested at the point.
 ///
-/// And the tile's terrain cell, as the server names it with an object triangle (a copy of the
-/// region's, so that a point answered from its square reads one record). Two bytes a square
-/// keep the squares of a town's tiles in the caches.
+/// Two bytes a square keep the squares of a town's tiles in the caches, and a tile's squares
+/// in two cache lines, one of which a point reads.
 #[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
 struct TileSquares {
-    cell: u16,
     squares: [u16; FINE * FINE],
 }
 
@@ -318,14 +345,16 @@ const NO_TRIANGLE: u16 = u16::MAX;
 /// `placed`) and no other, those as far on its negative side in the second and no other
 /// ([`NO_TRIANGLE`]: in none).
 ///
-/// Sixteen bytes: a town has a split for most squares its triangles' sides cross, and the
-/// answers are indices into the few triangles, which stay cached.
+/// It names its answers itself (32 bytes in all), so that a point it answers reads nothing
+/// more: its squares' splits are shared along a side, and a town has a few thousand.
 #[derive(Debug, Clone, Copy)]
 struct Split {
     /// A side of one of the square's triangles.
     line: [f32; 3],
     /// The triangles on the positive side and on the negative side.
     answers: [u16; 2],
+    /// Their names.
+    names: [TriName; 2],
 }
 
 /// An object triangle in its region's frame: each side's line, `a x + b z + c`, the distance
@@ -451,9 +480,10 @@ impl TileObjects {
     /// contains the point, or leaves it out, by [`FINE_MARGIN`]); [`Fine::Mixed`] where it is
     /// not, or where two contain it (one floor over another: the lookup orders them).
     /// The tile's squares are record `i` (its rank among the tiles with a list, as the
-    /// region's tile words keep it: `crate::world::region::TileWord`).
+    /// region's tile words keep it: `crate::world::region::TileWord`), and its terrain cell,
+    /// as the server names it with an object triangle, is `cell`.
     #[inline]
-    pub fn fine_in(&self, i: usize, tile: usize, x: f32, z: f32) -> Fine {
+    pub fn fine_in(&self, i: usize, tile: usize, cell: u16, x: f32, z: f32) -> Fine {
         let record = &self.squares[i];
         // The point's square across the region, `floor(v / 2.5)`, by one product: the
         // constant rounds up from 8/20, and an f32 in the region is never within its rounding
@@ -477,13 +507,23 @@ impl TileObjects {
             let split = &self.splits[usize::from(code - SPLIT_SQUARE)];
             let [a, b, c] = split.line;
             let d = f64::from(a) * f64::from(x) + f64::from(b) * f64::from(z) + f64::from(c);
-            if d >= SPLIT_MARGIN {
-                split.answers[0]
+            let side = if d >= SPLIT_MARGIN {
+                0
             } else if d <= -SPLIT_MARGIN {
-                split.answers[1]
+                1
             } else {
                 return Fine::Mixed;
+            };
+            if split.answers[side] == NO_TRIANGLE {
+                return Fine::None;
             }
+            let name = &split.names[side];
+            return Fine::Object(Square {
+                key: name.key,
+                tri: name.tri,
+                cell,
+                entry: name.entry,
+            });
         } else {
             match self.test_list(&self.lists[usize::from(code)], x, z) {
                 Some(tri) => tri,
@@ -493,11 +533,11 @@ impl TileObjects {
         if tri == NO_TRIANGLE {
             return Fine::None;
         }
-        let p = &self.placed[usize::from(tri)];
+        let p = &self.names[usize::from(tri)];
         Fine::Object(Square {
             key: p.key,
             tri: p.tri,
-            cell: record.cell,
+            cell,
             entry: p.entry,
         })
     }
@@ -527,12 +567,12 @@ impl TileObjects {
         Some(found)
     }
 
-    /// The index of a region's tiles: `cell_list(tile)` is the tile's cell (as the server
-    /// names it, out of range or not) and its object list.
+    /// The index of a region's tiles: `cell_list(tile)` is the object list of the tile's cell
+    /// (as the server names it, out of range or not).
     fn build<'a>(
         list: &[Option<Placement>],
         meshes: &[PreparedMesh],
-        cell_list: impl Fn(usize) -> (u16, &'a [u16]),
+        cell_list: impl Fn(usize) -> &'a [u16],
     ) -> Self {
         // The tiles some placement's box meets.
         let mut touched = vec![0u64; TILES * TILES / 64];
@@ -575,7 +615,7 @@ impl TileObjects {
                 let t = w * 64 + bit;
                 let (x, z) = ((t % TILES) as f32 * 20.0, (t / TILES) as f32 * 20.0);
                 let begin = out.items.len();
-                let (cell, cell_list) = cell_list(t);
+                let cell_list = cell_list(t);
                 for &k in cell_list {
                     let meets = list
                         .get(usize::from(k))
@@ -592,7 +632,6 @@ impl TileObjects {
                     out.words[w].bits |= 1 << bit;
                     out.start.push(begin as u32);
                     let mut record = TileSquares {
-                        cell,
                         squares: [NO_SQUARE; FINE * FINE],
                     };
                     let near = parts.near(list, meshes, &out.items[begin..], t);
@@ -604,6 +643,7 @@ impl TileObjects {
             }
         }
         out.start.push(out.items.len() as u32);
+        out.names = parts.placed.iter().map(TriName::of).collect();
         out.placed = parts.placed;
         out.lists = parts.lists;
         out.splits = parts.splits;
@@ -667,6 +707,12 @@ impl SquareParts {
                 .map(|n| n + SPLIT_SQUARE)
                 .filter(|&code| code < NO_SQUARE)
             {
+                let mut split = split;
+                for (name, &t) in split.names.iter_mut().zip(&split.answers) {
+                    if let Some(p) = self.placed.get(usize::from(t)) {
+                        *name = TriName::of(p);
+                    }
+                }
                 self.splits.push(split);
                 self.split_index.insert(key, code);
                 return code;
@@ -797,6 +843,7 @@ impl SquareParts {
                 return Some(Split {
                     line,
                     answers: [inside, outside],
+                    names: [TriName::NONE; 2],
                 });
             }
         }
@@ -940,9 +987,9 @@ impl Objects {
     }
 
     /// Indexes the tiles of each region slot ([`TileObjects`]): `cell_list(slot, tile)` is the
-    /// cell of the tile (`z * 96 + x`) in that region, as the server names it, and that cell's
-    /// object list.
-    pub fn index_tiles<'a>(&mut self, cell_list: impl Fn(usize, usize) -> (u16, &'a [u16]) + Sync) {
+    /// object list of the cell of the tile (`z * 96 + x`) in that region, as the server names
+    /// it.
+    pub fn index_tiles<'a>(&mut self, cell_list: impl Fn(usize, usize) -> &'a [u16] + Sync) {
         use rayon::prelude::*;
         let meshes = &self.meshes;
         self.tiles = self
@@ -967,9 +1014,17 @@ impl Objects {
     /// region in `slot`, or none, where its square is certain ([`TileObjects::fine_in`]); the
     /// tile's squares are record `record` ([`Objects::tile_record`]).
     #[inline]
-    pub fn fine_in(&self, slot: usize, record: usize, tile: usize, x: f32, z: f32) -> Fine {
+    pub fn fine_in(
+        &self,
+        slot: usize,
+        record: usize,
+        tile: usize,
+        cell: u16,
+        x: f32,
+        z: f32,
+    ) -> Fine {
         match self.tiles.get(slot) {
-            Some(t) => t.fine_in(record, tile, x, z),
+            Some(t) => t.fine_in(record, tile, cell, x, z),
             None => Fine::Mixed,
         }
     }
@@ -1023,6 +1078,7 @@ impl Objects {
                     + bytes(&t.lists)
                     + bytes(&t.splits)
                     + bytes(&t.placed)
+                    + bytes(&t.names)
             })
             .sum();
         bytes(&self.meshes)

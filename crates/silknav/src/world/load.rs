@@ -352,8 +352,7 @@ impl World {
             let regions = &world.regions;
             world.objects.index_tiles(|slot, tile| {
                 let region = &regions[slot];
-                let cell = region.raw_tile_cell(tile);
-                (cell, region.objects_of_cell(cell))
+                region.objects_of_cell(region.raw_tile_cell(tile))
             });
             // Each tile's word leads to its squares ([`super::region::TileWord`]).
             for (slot, region) in world.regions.iter_mut().enumerate() {

@@ -344,7 +344,10 @@ impl World {
         let mut best = None;
         let mut probe_y = y;
         let fine = match word.squares() {
-            Some(record) if squares => self.objects.fine_in(slot, record, tile, pos.x, pos.z),
+            Some(record) if squares => {
+                self.objects
+                    .fine_in(slot, record, tile, word.cell(), pos.x, pos.z)
+            }
             Some(_) => Fine::Mixed,
             None => Fine::None,
         };
@@ -493,7 +496,9 @@ impl World {
         // Most points on objects are answered by the square of their tile they lie in (the
         // tile's word leads to them); the others by the lookup.
         let fine = match word.squares() {
-            Some(record) => self.objects.fine_in(slot, record, tile, pos.x, pos.z),
+            Some(record) => self
+                .objects
+                .fine_in(slot, record, tile, word.cell(), pos.x, pos.z),
             None => Fine::None,
         };
         match fine {

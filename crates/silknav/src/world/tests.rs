@@ -389,7 +389,12 @@ fn cell_at_from_the_squares_equals_the_lookup() {
         if uniform && expected.is_some_and(|c| c.object.is_some()) {
             on_objects += 1;
             let fine = match world.objects.tile_record(slot, tile) {
-                Some(record) => world.objects.fine_in(slot, record, tile, pos.x, pos.z),
+                Some(record) => {
+                    let cell = world.regions[slot].raw_tile_cell(tile);
+                    world
+                        .objects
+                        .fine_in(slot, record, tile, cell, pos.x, pos.z)
+                }
                 None => crate::objects::Fine::None,
             };
             from_squares += usize::from(matches!(fine, crate::objects::Fine::Object(_)));
