@@ -256,35 +256,37 @@ const TILES: usize = jmxv::nvm::TILES_PER_SIDE;
 
 /// A region's tiles and, for each, the entries of its cell's object list whose placement box
 /// ([`Placement::bounds`]) meets the tile, in the list's order: the entries that can contain a
-/// point of the tile, the others being ones the server's tests reject there. A bit per tile
-/// says whether its list is empty, so a point far from every object costs one small read.
+/// point of the tile, the others being ones the server's tests reject there. The tiles whose
+/// list is not empty are records, in tile order; a region's tile words
+/// (`crate::world::region::TileWord`) name each tile's record, so a point far from every
+/// object reads nothing here.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TileObjects {
-    /// One bit per tile (`z * 96 + x`), set when its list is not empty, 64 tiles a word,
-    /// each with the count of set bits before it (one read for both); empty when no list is.
-    words: Vec<Word>,
-    /// Per set bit, in order, where its list starts in `items` (one more at the end).
+    /// Per record, its tile (`z * 96 + x`).
+    record_tiles: Vec<u16>,
+    /// Per record, where its list starts in `items` (one more at the end).
     start: Vec<u32>,
     items: Vec<u16>,
-    /// Per set bit, in order, the tile's squares ([`TileSquares`]).
+    /// Per record, the tile's squares ([`TileSquares`]).
     squares: Vec<TileSquares>,
     /// The lists of triangles the squares name, each once.
     lists: Vec<[u16; SLOTS]>,
     /// The splits the squares name, each once.
     splits: Vec<Split>,
-    /// The triangles the squares name, placed in the region's frame (a few per object:
-    /// small, so it stays cached).
-    placed: Vec<PlacedTri>,
-    /// Their names alone, in the same order: eight bytes each, so that the answers of a
-    /// town's squares stay in the nearest cache.
+    /// The triangles the squares name, as lines in the region's frame ([`PlacedTri::sides`];
+    /// a few per object: small, so it stays cached).
+    sides: Vec<[[f32; 3]; 3]>,
+    /// Their names, in the same order, apart from their sides: eight bytes each, so that
+    /// the answers of a town's squares stay in the nearest cache.
     names: Vec<TriName>,
 }
 
-/// A triangle of [`TileObjects::placed`] as [`Square`] names it.
+/// An object triangle as [`Square`] names it.
 #[derive(Debug, Clone, Copy)]
 struct TriName {
     key: InstanceKey,
     tri: u16,
+    /// Its placement's entry in the region's object list.
     entry: u16,
 }
 
@@ -296,12 +298,14 @@ impl TriName {
         entry: 0,
     };
 
-    fn of(p: &PlacedTri) -> TriName {
-        TriName {
-            key: p.key,
-            tri: p.tri,
-            entry: p.entry,
-        }
+    /// The answer of the squares that names this triangle, on terrain cell `cell`.
+    fn square(&self, cell: u16) -> Fine {
+        Fine::Object(Square {
+            key: self.key,
+            tri: self.tri,
+            cell,
+            entry: self.entry,
+        })
     }
 }
 
@@ -361,10 +365,7 @@ struct Split {
 /// from the side, positive inside.
 #[derive(Debug, Clone, Copy)]
 struct PlacedTri {
-    key: InstanceKey,
-    tri: u16,
-    /// Its placement's entry in the region's object list.
-    entry: u16,
+    name: TriName,
     sides: [[f32; 3]; 3],
 }
 
@@ -384,13 +385,12 @@ impl PlacedTri {
             [nx as f32, nz as f32, (-(nx * a[0] + nz * a[1])) as f32]
         });
         let finite = sides.iter().flatten().all(|c| c.is_finite());
-        Some(PlacedTri {
+        let name = TriName {
             key: p.key,
             tri: u16::try_from(tri).ok()?,
             entry,
-            sides,
-        })
-        .filter(|_| finite)
+        };
+        Some(PlacedTri { name, sides }).filter(|_| finite)
     }
 }
 
@@ -406,22 +406,14 @@ fn region_corners(p: &Placement, v: [[f32; 3]; 3]) -> [[f64; 2]; 3] {
     })
 }
 
-/// 64 tiles' bits of [`TileObjects::words`] and the set bits before them.
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C, align(16))]
-struct Word {
-    bits: u64,
-    rank: u32,
-}
-
 /// Squares per tile side in [`TileSquares`].
 const FINE: usize = 8;
 /// Their side, world units.
 const FINE_SIDE: f32 = 20.0 / FINE as f32;
-/// Squares per world unit ([`TileObjects::fine`]).
+/// Squares per world unit ([`TileObjects::fine_in`]).
 const GRID_SCALE: f64 = FINE as f64 / 20.0;
 /// How far inside (or outside) a triangle's sides a point must lie to be answered from the
-/// squares ([`TileObjects::fine`]), world units: far more than the rounding of the server's
+/// squares ([`TileObjects::fine_in`]), world units: far more than the rounding of the server's
 /// float containment test and transform at region coordinates (under 0.001), and of the
 /// sides' lines in the region's frame.
 const FINE_MARGIN: f64 = 0.01;
@@ -431,7 +423,7 @@ const FINE_MARGIN: f64 = 0.01;
 /// [`FINE_MARGIN`] from it too.
 const SPLIT_MARGIN: f64 = 2.0 * FINE_MARGIN;
 
-/// The squares' answer at a point ([`TileObjects::fine`]): the one object triangle containing
+/// The squares' answer at a point ([`TileObjects::fine_in`]): the one object triangle containing
 /// it, no object triangle, or not certain.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Fine {
@@ -457,31 +449,18 @@ pub(crate) struct Square {
 }
 
 impl TileObjects {
-    /// The entries of the cell list of tile `tile` (`z * 96 + x`) that may contain its points.
+    /// The entries of the cell list of record `i`'s tile that may contain its points.
     #[inline]
-    pub fn get(&self, tile: usize) -> &[u16] {
-        match self.index(tile) {
-            Some(i) => &self.items[self.start[i] as usize..self.start[i + 1] as usize],
-            None => &[],
-        }
-    }
-
-    /// The rank of tile `tile` among those with a list; `None` for one without.
-    #[inline]
-    fn index(&self, tile: usize) -> Option<usize> {
-        let word = self.words.get(tile / 64)?;
-        let bit = 1u64 << (tile % 64);
-        (word.bits & bit != 0)
-            .then(|| word.rank as usize + (word.bits & (bit - 1)).count_ones() as usize)
+    pub fn get(&self, i: usize) -> &[u16] {
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
     }
 
     /// The one object triangle containing region-frame point (x, z) of tile `tile`, or none,
     /// by the triangles of the square it lies in, where that is certain (every one of them
     /// contains the point, or leaves it out, by [`FINE_MARGIN`]); [`Fine::Mixed`] where it is
     /// not, or where two contain it (one floor over another: the lookup orders them).
-    /// The tile's squares are record `i` (its rank among the tiles with a list, as the
-    /// region's tile words keep it: `crate::world::region::TileWord`), and its terrain cell,
-    /// as the server names it with an object triangle, is `cell`.
+    /// The tile's squares are record `i` (as the region's tile words name it), and its
+    /// terrain cell, as the server names it with an object triangle, is `cell`.
     #[inline]
     pub fn fine_in(&self, i: usize, tile: usize, cell: u16, x: f32, z: f32) -> Fine {
         let record = &self.squares[i];
@@ -505,8 +484,7 @@ impl TileObjects {
                 _ => {}
             }
             let split = &self.splits[usize::from(code - SPLIT_SQUARE)];
-            let [a, b, c] = split.line;
-            let d = f64::from(a) * f64::from(x) + f64::from(b) * f64::from(z) + f64::from(c);
+            let d = side_distance(&split.line, [f64::from(x), f64::from(z)]);
             let side = if d >= SPLIT_MARGIN {
                 0
             } else if d <= -SPLIT_MARGIN {
@@ -517,29 +495,15 @@ impl TileObjects {
             if split.answers[side] == NO_TRIANGLE {
                 return Fine::None;
             }
-            let name = &split.names[side];
-            return Fine::Object(Square {
-                key: name.key,
-                tri: name.tri,
-                cell,
-                entry: name.entry,
-            });
+            return split.names[side].square(cell);
         } else {
             match self.test_list(&self.lists[usize::from(code)], x, z) {
+                Some(NO_TRIANGLE) => return Fine::None,
                 Some(tri) => tri,
                 None => return Fine::Mixed,
             }
         };
-        if tri == NO_TRIANGLE {
-            return Fine::None;
-        }
-        let p = &self.names[usize::from(tri)];
-        Fine::Object(Square {
-            key: p.key,
-            tri: p.tri,
-            cell,
-            entry: p.entry,
-        })
+        self.names[usize::from(tri)].square(cell)
     }
 
     /// The one triangle of `slots` that contains point (x, z) by [`FINE_MARGIN`] while the
@@ -547,15 +511,13 @@ impl TileObjects {
     /// is not certain.
     #[inline]
     fn test_list(&self, slots: &[u16; SLOTS], x: f32, z: f32) -> Option<u16> {
-        let (x, z) = (f64::from(x), f64::from(z));
+        let p = [f64::from(x), f64::from(z)];
         let mut found = NO_TRIANGLE;
         for &t in slots {
             if t == EMPTY_SLOT {
                 break;
             }
-            let d = self.placed[usize::from(t)]
-                .sides
-                .map(|[a, b, c]| f64::from(a) * x + f64::from(b) * z + f64::from(c));
+            let d = self.sides[usize::from(t)].map(|side| side_distance(&side, p));
             if d.iter().any(|&d| d <= -FINE_MARGIN) {
                 continue;
             }
@@ -601,13 +563,9 @@ impl TileObjects {
         if !any {
             return TileObjects::default();
         }
-        let mut out = TileObjects {
-            words: vec![Word::default(); touched.len()],
-            ..TileObjects::default()
-        };
+        let mut out = TileObjects::default();
         let mut parts = SquareParts::default();
         for (w, &word) in touched.iter().enumerate() {
-            out.words[w].rank = out.start.len() as u32;
             let mut rest = word;
             while rest != 0 {
                 let bit = rest.trailing_zeros() as usize;
@@ -629,7 +587,7 @@ impl TileObjects {
                     }
                 }
                 if out.items.len() > begin {
-                    out.words[w].bits |= 1 << bit;
+                    out.record_tiles.push(t as u16);
                     out.start.push(begin as u32);
                     let mut record = TileSquares {
                         squares: [NO_SQUARE; FINE * FINE],
@@ -643,8 +601,8 @@ impl TileObjects {
             }
         }
         out.start.push(out.items.len() as u32);
-        out.names = parts.placed.iter().map(TriName::of).collect();
-        out.placed = parts.placed;
+        out.names = parts.placed.iter().map(|p| p.name).collect();
+        out.sides = parts.placed.iter().map(|p| p.sides).collect();
         out.lists = parts.lists;
         out.splits = parts.splits;
         out
@@ -665,6 +623,46 @@ struct SquareParts {
 }
 
 impl SquareParts {
+    /// The placements of `list`'s entries `entries` (those of tile `tile`, `z * 96 + x`), in
+    /// their order, with their triangles near the tile, each placed (in `placed`) once.
+    fn near<'a>(
+        &mut self,
+        list: &'a [Option<Placement>],
+        meshes: &[PreparedMesh],
+        entries: &[u16],
+        tile: usize,
+    ) -> Vec<TileNear<'a>> {
+        let (x0, z0) = (((tile % TILES) * 20) as f64, ((tile / TILES) * 20) as f64);
+        let corners = [
+            [x0, z0],
+            [x0 + 20.0, z0],
+            [x0 + 20.0, z0 + 20.0],
+            [x0, z0 + 20.0],
+        ];
+        entries
+            .iter()
+            .filter_map(|&entry| {
+                let placement = list.get(usize::from(entry))?.as_ref()?;
+                let local = corners.map(|c| to_local(placement, c));
+                let triangles = meshes[placement.mesh as usize]
+                    .server
+                    .triangles_near(&local, FINE_MARGIN)
+                    .map(|near| {
+                        near.into_iter()
+                            .map(|(tri, v)| NearTri {
+                                bounds: region_box(region_corners(placement, v)),
+                                placed: self.place(placement, entry, tri, v),
+                            })
+                            .collect()
+                    });
+                Some(TileNear {
+                    placement,
+                    triangles,
+                })
+            })
+            .collect()
+    }
+
     /// Triangle `tri` (corners `v`, local x, y, z) of placement `p` (entry `entry`) in
     /// `placed`, added when new, with its sides; `None` where it cannot be placed.
     fn place(
@@ -687,7 +685,7 @@ impl SquareParts {
     }
 
     /// The code ([`TileSquares`]) of square `(sx, sz)` of tile `tile` (`z * 96 + x`), from the
-    /// placements of `list`'s entries `entries` (the tile's).
+    /// triangles near the tile ([`SquareParts::near`]).
     fn code(&mut self, near: &[TileNear], tile: usize, square: (usize, usize)) -> u16 {
         let Some((slots, corners)) = self.triangles(near, tile, square) else {
             return MIXED_SQUARE;
@@ -710,7 +708,7 @@ impl SquareParts {
                 let mut split = split;
                 for (name, &t) in split.names.iter_mut().zip(&split.answers) {
                     if let Some(p) = self.placed.get(usize::from(t)) {
-                        *name = TriName::of(p);
+                        *name = p.name;
                     }
                 }
                 self.splits.push(split);
@@ -731,10 +729,9 @@ impl SquareParts {
         }
     }
 
-    /// The triangles of the placements of `list`'s entries `entries` that may contain a
-    /// point of square `(sx, sz)` of tile `tile` (`z * 96 + x`), as indices into `placed`
-    /// (extended with the new ones), and the square's corners; `None` when there are more
-    /// than [`SLOTS`] or one cannot be placed.
+    /// The triangles near the tile (`near`) that may contain a point of its square `(sx, sz)`
+    /// (tile `tile`: `z * 96 + x`), as indices into `placed`, and the square's corners;
+    /// `None` when there are more than [`SLOTS`] or one cannot be placed.
     fn triangles(
         &mut self,
         near: &[TileNear],
@@ -858,50 +855,9 @@ impl SquareParts {
 struct TileNear<'a> {
     placement: &'a Placement,
     /// As [`ServerMesh::triangles_near`] finds them for the tile, each with its box in the
-    /// region's frame and placed there (`None` where it has no area there).
+    /// region's frame and placed there; `None` where the mesh's lookup cannot bound them (the
+    /// tile's squares the placement's box meets go to the lookup).
     triangles: Option<Vec<NearTri>>,
-}
-
-impl SquareParts {
-    /// The placements of `list`'s entries `entries` (those of tile `tile`, `z * 96 + x`), in
-    /// their order, with their triangles near the tile, each placed (in `placed`) once.
-    fn near<'a>(
-        &mut self,
-        list: &'a [Option<Placement>],
-        meshes: &[PreparedMesh],
-        entries: &[u16],
-        tile: usize,
-    ) -> Vec<TileNear<'a>> {
-        let (x0, z0) = (((tile % TILES) * 20) as f64, ((tile / TILES) * 20) as f64);
-        let corners = [
-            [x0, z0],
-            [x0 + 20.0, z0],
-            [x0 + 20.0, z0 + 20.0],
-            [x0, z0 + 20.0],
-        ];
-        entries
-            .iter()
-            .filter_map(|&entry| {
-                let placement = list.get(usize::from(entry))?.as_ref()?;
-                let local = corners.map(|c| to_local(placement, c));
-                let triangles = meshes[placement.mesh as usize]
-                    .server
-                    .triangles_near(&local, FINE_MARGIN)
-                    .map(|near| {
-                        near.into_iter()
-                            .map(|(tri, v)| NearTri {
-                                bounds: region_box(region_corners(placement, v)),
-                                placed: self.place(placement, entry, tri, v),
-                            })
-                            .collect()
-                    });
-                Some(TileNear {
-                    placement,
-                    triangles,
-                })
-            })
-            .collect()
-    }
 }
 
 /// The box of `points` (x, z): `[lo x, lo z, hi x, hi z]`.
@@ -940,7 +896,7 @@ fn to_local(p: &Placement, c: [f64; 2]) -> [f64; 2] {
     ]
 }
 
-/// `a x + b z + c` for a side `[a, b, c]` at point `v`, as [`TileObjects::fine`] computes it.
+/// `a x + b z + c` for a side `[a, b, c]` at point `v`, as [`TileObjects::fine_in`] computes it.
 fn side_distance(&[a, b, c]: &[f32; 3], v: [f64; 2]) -> f64 {
     f64::from(a) * v[0] + f64::from(b) * v[1] + f64::from(c)
 }
@@ -1000,19 +956,20 @@ impl Objects {
             .collect();
     }
 
-    /// The entries of the region in `slot` that may contain a point of tile `tile` (`z * 96
-    /// + x`), in the order of the tile's cell list.
+    /// The entries of the region in `slot` that may contain a point of the tile whose squares
+    /// are record `record` (its tile word's; none without one), in the order of the tile's
+    /// cell list.
     #[inline]
-    pub fn tile_objects(&self, slot: usize, tile: usize) -> &[u16] {
-        match self.tiles.get(slot) {
-            Some(t) => t.get(tile),
-            None => &[],
+    pub fn tile_objects(&self, slot: usize, record: Option<usize>) -> &[u16] {
+        match (self.tiles.get(slot), record) {
+            (Some(t), Some(i)) => t.get(i),
+            _ => &[],
         }
     }
 
     /// The one object triangle containing region-frame point (x, z) of tile `tile` of the
     /// region in `slot`, or none, where its square is certain ([`TileObjects::fine_in`]); the
-    /// tile's squares are record `record` ([`Objects::tile_record`]).
+    /// tile's squares are record `record` ([`Objects::tiles_with_squares`]).
     #[inline]
     pub fn fine_in(
         &self,
@@ -1029,10 +986,9 @@ impl Objects {
         }
     }
 
-    /// The record of the squares of tile `tile` (`z * 96 + x`) of the region in `slot`, when
-    /// it has some.
-    pub fn tile_record(&self, slot: usize, tile: usize) -> Option<usize> {
-        self.tiles.get(slot)?.index(tile)
+    /// The tiles (`z * 96 + x`) of the region in `slot` that have squares, by record.
+    pub fn tiles_with_squares(&self, slot: usize) -> &[u16] {
+        self.tiles.get(slot).map_or(&[], |t| &t.record_tiles)
     }
 
     /// Whether there are no instances.
@@ -1071,13 +1027,13 @@ impl Objects {
             .tiles
             .iter()
             .map(|t| {
-                bytes(&t.words)
+                bytes(&t.record_tiles)
                     + bytes(&t.start)
                     + bytes(&t.items)
                     + bytes(&t.squares)
                     + bytes(&t.lists)
                     + bytes(&t.splits)
-                    + bytes(&t.placed)
+                    + bytes(&t.sides)
                     + bytes(&t.names)
             })
             .sum();
@@ -1154,7 +1110,7 @@ mod tests {
     use super::{FINE, GRID_SCALE, TILES};
     use crate::world::height::tile_index;
 
-    /// The squares' index by a product ([`super::TileObjects::fine`]) is `floor(v / 2.5)`
+    /// The squares' index by a product ([`super::TileObjects::fine_in`]) is `floor(v / 2.5)`
     /// exactly, and its tile the server's `trunc(v / 20)`: at every multiple of 2.5 across a
     /// region and 200 floats either side of it, and at a million random floats.
     #[test]

@@ -356,10 +356,9 @@ impl World {
             });
             // Each tile's word leads to its squares ([`super::region::TileWord`]).
             for (slot, region) in world.regions.iter_mut().enumerate() {
-                for (tile, word) in region.tiles.iter_mut().enumerate() {
-                    if let Some(record) = world.objects.tile_record(slot, tile) {
-                        *word = word.with_squares(record);
-                    }
+                for (record, &tile) in world.objects.tiles_with_squares(slot).iter().enumerate() {
+                    let word = &mut region.tiles[usize::from(tile)];
+                    *word = word.with_squares(record);
                 }
             }
             world.report.findings.extend(findings);

@@ -269,11 +269,7 @@ impl World {
     /// The open terrain cell under a normalised point.
     #[inline]
     fn tile_cell(&self, region: &Region, pos: Position) -> Option<u16> {
-        let (tx, tz) = (
-            height::tile_index(pos.x) as usize,
-            height::tile_index(pos.z) as usize,
-        );
-        let cell = region.tile_cell(tz * TILES_PER_SIDE + tx);
+        let cell = region.tile_cell(Self::tile_of(pos));
         (cell != region::NOT_WALKABLE).then_some(cell)
     }
 
@@ -344,10 +340,7 @@ impl World {
         let mut best = None;
         let mut probe_y = y;
         let fine = match word.squares() {
-            Some(record) if squares => {
-                self.objects
-                    .fine_in(slot, record, tile, word.cell(), pos.x, pos.z)
-            }
+            Some(record) if squares => self.objects.fine_in(slot, record, tile, raw, pos.x, pos.z),
             Some(_) => Fine::Mixed,
             None => Fine::None,
         };
@@ -376,10 +369,10 @@ impl World {
                         consider(square.entry, tri, found);
                         &[][..]
                     }
-                    None => self.objects.tile_objects(slot, tile),
+                    None => self.objects.tile_objects(slot, word.squares()),
                 }
             }
-            Fine::Mixed => self.objects.tile_objects(slot, tile),
+            Fine::Mixed => self.objects.tile_objects(slot, word.squares()),
         };
         // The cell's list without the objects that cannot contain a point of the tile (they
         // would find no triangle and change nothing).
@@ -414,7 +407,14 @@ impl World {
     pub(crate) fn highest_object(&self, pos: Position) -> Option<Resolved> {
         let slot = self.region_slot(pos.region)?;
         let tile = Self::tile_of(pos);
-        self.highest_object_in(slot, pos, tile, self.objects.tile_objects(slot, tile))
+        self.highest_object_in(slot, pos, tile, self.tile_objects(slot, tile))
+    }
+
+    /// The entries of the object list of region slot `slot` that may contain a point of tile
+    /// `tile` ([`crate::objects::Objects::tile_objects`]), by the tile's word.
+    pub(crate) fn tile_objects(&self, slot: usize, tile: usize) -> &[u16] {
+        let record = self.regions[slot].tiles[tile].squares();
+        self.objects.tile_objects(slot, record)
     }
 
     /// [`World::highest_object`] in region slot `slot` and tile `tile`, among `objects` (the
@@ -532,7 +532,7 @@ impl World {
         tile: usize,
     ) -> Option<CellRef> {
         let region = &self.regions[slot];
-        let objects = self.objects.tile_objects(slot, tile);
+        let objects = self.tile_objects(slot, tile);
         if !objects.is_empty() {
             if let Some(r) = self.highest_object_in(slot, pos, tile, objects) {
                 return self.resolved_cell(&r);

@@ -388,12 +388,12 @@ fn cell_at_from_the_squares_equals_the_lookup() {
         checked += 1;
         if uniform && expected.is_some_and(|c| c.object.is_some()) {
             on_objects += 1;
-            let fine = match world.objects.tile_record(slot, tile) {
+            let word = world.regions[slot].tiles[tile];
+            let fine = match word.squares() {
                 Some(record) => {
-                    let cell = world.regions[slot].raw_tile_cell(tile);
                     world
                         .objects
-                        .fine_in(slot, record, tile, cell, pos.x, pos.z)
+                        .fine_in(slot, record, tile, word.cell(), pos.x, pos.z)
                 }
                 None => crate::objects::Fine::None,
             };
@@ -404,7 +404,7 @@ fn cell_at_from_the_squares_equals_the_lookup() {
     for &region in &regions {
         let slot = world.region_slot(region).unwrap();
         for tile in 0..TILES_PER_SIDE * TILES_PER_SIDE {
-            if world.objects.tile_objects(slot, tile).is_empty() {
+            if world.tile_objects(slot, tile).is_empty() {
                 continue;
             }
             let (x0, z0) = (
