@@ -648,6 +648,13 @@ impl ServerMesh {
         (true, y)
     }
 
+    /// The height of a triangle's plane at local (x, z), as the server's `IsInside` computes
+    /// it (without its containment test).
+    #[inline]
+    pub fn inside_height(&self, tri: u32, x: f32, z: f32) -> f32 {
+        plane_height(&self.inside[tri as usize].plane, x, z)
+    }
+
     /// The server's `ApplyHeight`: the height plane's height at local (x, z).
     #[inline]
     pub fn apply_height(&self, tri: u32, x: f32, z: f32) -> f32 {

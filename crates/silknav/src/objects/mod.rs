@@ -1084,18 +1084,18 @@ pub(crate) fn placement_find_cell(
     Some((tri, region_height(p, local, y)))
 }
 
-/// [`placement_find_cell`] where triangle `tri` is known to be the only one of the placement
-/// that may contain the point: its height taken back into the region's frame, when it does.
+/// [`placement_find_cell`] where triangle `tri` is known to contain the point and to be the
+/// only one of the placement that does ([`Fine::Object`]: by [`FINE_MARGIN`], far beyond the
+/// rounding of the server's containment test): its height taken back into the region's frame.
 #[inline]
 pub(crate) fn placement_triangle_height(
     mesh: &ServerMesh,
     p: &Placement,
     pos: [f32; 3],
     tri: u32,
-) -> Option<f32> {
+) -> f32 {
     let local = arith::transform(&p.to_local, pos);
-    let (inside, y) = mesh.is_inside(tri, local[0], local[2]);
-    inside.then(|| region_height(p, local, y))
+    region_height(p, local, mesh.inside_height(tri, local[0], local[2]))
 }
 
 /// The height `y` of the placement's local point `local` in the region's frame, as the server

@@ -338,12 +338,12 @@ impl World {
         }
         let mut best_delta = ground - y;
         let mut best = None;
-        let mut probe_y = y;
         let fine = match word.squares() {
             Some(record) if squares => self.objects.fine_in(slot, record, tile, raw, pos.x, pos.z),
             Some(_) => Fine::Mixed,
             None => Fine::None,
         };
+        let mut probe_y = y;
         // An object's triangle at the height it found, against the best so far.
         let mut consider = |k: u16, tri: u32, found: f32| {
             let delta = found - y;
@@ -355,8 +355,9 @@ impl World {
         let entries = match fine {
             // No object finds a triangle here.
             Fine::None => &[][..],
-            // One triangle of one object contains the point, the others none: that object's
-            // FindCell finds it (else, never by the squares' margins, the lookup answers).
+            // One triangle of one object contains the point, the others none (by the squares'
+            // margin, far beyond the rounding of the server's containment test): that object's
+            // FindCell finds it, at its plane's height.
             Fine::Object(square) => {
                 let tri = u32::from(square.tri);
                 let p = self
@@ -364,13 +365,10 @@ impl World {
                     .placement(slot, square.entry)
                     .expect("a square's placement is placed");
                 let mesh = self.objects.server_mesh(p);
-                match crate::objects::placement_triangle_height(mesh, p, [pos.x, y, pos.z], tri) {
-                    Some(found) => {
-                        consider(square.entry, tri, found);
-                        &[][..]
-                    }
-                    None => self.objects.tile_objects(slot, word.squares()),
-                }
+                let found =
+                    crate::objects::placement_triangle_height(mesh, p, [pos.x, y, pos.z], tri);
+                consider(square.entry, tri, found);
+                &[][..]
             }
             Fine::Mixed => self.objects.tile_objects(slot, word.squares()),
         };
@@ -567,7 +565,11 @@ impl World {
     /// `FindNavCell` computes it, to the bit ([`World::surface_at_y`]); `None` outside the
     /// loaded regions or for a non-finite `y`.
     pub fn height_at_y(&self, pos: Position, y: f32) -> Option<f32> {
-        self.surface_at_y(pos, y).map(|(_, h)| h)
+        // Without the cell, which names the object's instance: one read fewer.
+        if !y.is_finite() {
+            return None;
+        }
+        self.find_nav_cell(pos, y).map(|r| r.y)
     }
 
     /// The ground height at a point, as the server's `FindHeight` computes it: `None` in a
