@@ -55,7 +55,7 @@ use crate::world::server_arith::{self as arith, Matrix};
 use jmxv::bms::ObjectMesh;
 use jmxv::RegionId;
 use mesh::ServerMesh;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// An instance's identity: `(owner region << 16) | uid`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -107,7 +107,8 @@ use crate::objects::{InstanceKey, ObjectCellRef};
 use crate::world::raycast::Grid;
 use crate::world::{Position, World};
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BinaryHeap;
 
 /// How far off an object's vertex, along x and along z, the points a path turns at round it
 /// lie (world units): well above the f32 resolution of region coordinates (0.000122 at 1920)
@@ -345,8 +346,8 @@ impl ObjectCorners {
     pub fn of(world: &World) -> ObjectCorners {
         let mut out = ObjectCorners::default();
         let mut instances = Vec::new();
-        let mut seen = HashSet::new();
-        let mut points = HashSet::new();
+        let mut seen = HashSet::default();
+        let mut points = HashSet::default();
         for (slot, id) in world.regions().enumerate() {
             for p in world.objects.region_list(slot).iter().flatten() {
                 if !seen.insert(p.key) {
@@ -714,7 +715,7 @@ impl Search<'_> {
         let mut states: Vec<State> = Vec::new();
         let mut legs: Vec<Vec<Leg>> = Vec::new();
         let mut waiting = 0usize;
-        let mut closed: HashSet<(Node, Option<ObjectCellRef>)> = HashSet::new();
+        let mut closed: HashSet<(Node, Option<ObjectCellRef>)> = HashSet::default();
         let mut open: BinaryHeap<Open> = BinaryHeap::new();
         closed.insert((Node::Start, start_surface));
         let mut reached = Some(State {
@@ -927,8 +928,8 @@ mod tests {
         let goal = points.len() - 1;
         let xz = world_xz;
         // States: (point index or usize::MAX for the start, surface) → best g.
-        let mut best: HashMap<(usize, Option<ObjectCellRef>), f64> = HashMap::new();
-        let mut done: HashSet<(usize, Option<ObjectCellRef>)> = HashSet::new();
+        let mut best: HashMap<(usize, Option<ObjectCellRef>), f64> = HashMap::default();
+        let mut done: HashSet<(usize, Option<ObjectCellRef>)> = HashSet::default();
         let mut heap = BinaryHeap::new();
         best.insert((usize::MAX, start), 0.0);
         // Lengths are not negative, so their bits order as they do.
