@@ -655,6 +655,11 @@ impl ServerMesh {
         plane_height(&self.inside[tri as usize].plane, x, z)
     }
 
+    /// The plane of a triangle the server's containment test computes its height by.
+    pub fn inside_plane(&self, tri: u32) -> Plane {
+        self.inside[tri as usize].plane
+    }
+
     /// The server's `ApplyHeight`: the height plane's height at local (x, z).
     #[inline]
     pub fn apply_height(&self, tri: u32, x: f32, z: f32) -> f32 {

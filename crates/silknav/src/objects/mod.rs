@@ -51,7 +51,7 @@ pub(crate) use load::{load_objects, RegionObjects};
 pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
 use crate::geometry::orient;
-use crate::world::server_arith::{self as arith, Matrix};
+use crate::world::server_arith::{self as arith, Matrix, Plane};
 use jmxv::bms::ObjectMesh;
 use jmxv::RegionId;
 use mesh::ServerMesh;
@@ -279,6 +279,9 @@ pub(crate) struct TileObjects {
     /// Their names, in the same order, apart from their sides: eight bytes each, so that
     /// the answers of a town's squares stay in the nearest cache.
     names: Vec<TriName>,
+    /// Their heights where the server's arithmetic gives every point of them the same one
+    /// ([`flat_height`]), NaN elsewhere, in the same order.
+    flat: Vec<f32>,
 }
 
 /// An object triangle as [`Square`] names it.
@@ -298,13 +301,15 @@ impl TriName {
         entry: 0,
     };
 
-    /// The answer of the squares that names this triangle, on terrain cell `cell`.
-    fn square(&self, cell: u16) -> Fine {
+    /// The answer of the squares that names this triangle, on terrain cell `cell`; it is
+    /// `placed` in the region's squares.
+    fn square(&self, cell: u16, placed: u16) -> Fine {
         Fine::Object(Square {
             key: self.key,
             tri: self.tri,
             cell,
             entry: self.entry,
+            placed,
         })
     }
 }
@@ -446,6 +451,8 @@ pub(crate) struct Square {
     pub cell: u16,
     /// The triangle's placement: its entry in the region's object list.
     pub entry: u16,
+    /// The triangle among those the region's squares name ([`Objects::flat_height`]).
+    pub placed: u16,
 }
 
 impl TileObjects {
@@ -495,7 +502,7 @@ impl TileObjects {
             if split.answers[side] == NO_TRIANGLE {
                 return Fine::None;
             }
-            return split.names[side].square(cell);
+            return split.names[side].square(cell, split.answers[side]);
         } else {
             match self.test_list(&self.lists[usize::from(code)], x, z) {
                 Some(NO_TRIANGLE) => return Fine::None,
@@ -503,7 +510,7 @@ impl TileObjects {
                 None => return Fine::Mixed,
             }
         };
-        self.names[usize::from(tri)].square(cell)
+        self.names[usize::from(tri)].square(cell, tri)
     }
 
     /// The one triangle of `slots` that contains point (x, z) by [`FINE_MARGIN`] while the
@@ -602,6 +609,19 @@ impl TileObjects {
         }
         out.start.push(out.items.len() as u32);
         out.names = parts.placed.iter().map(|p| p.name).collect();
+        out.flat = parts
+            .placed
+            .iter()
+            .map(|t| {
+                let p = list[usize::from(t.name.entry)]
+                    .as_ref()
+                    .expect("a placed triangle's entry is placed");
+                let plane = meshes[p.mesh as usize]
+                    .server
+                    .inside_plane(u32::from(t.name.tri));
+                flat_height(p, &plane).unwrap_or(f32::NAN)
+            })
+            .collect();
         out.sides = parts.placed.iter().map(|p| p.sides).collect();
         out.lists = parts.lists;
         out.splits = parts.splits;
@@ -986,6 +1006,14 @@ impl Objects {
         }
     }
 
+    /// The height of the triangle a square names ([`Fine::Object`]) where it is the same at
+    /// every point ([`flat_height`]).
+    #[inline]
+    pub fn flat_height(&self, slot: usize, square: &Square) -> Option<f32> {
+        let h = self.tiles[slot].flat[usize::from(square.placed)];
+        (!h.is_nan()).then_some(h)
+    }
+
     /// The tiles (`z * 96 + x`) of the region in `slot` that have squares, by record.
     pub fn tiles_with_squares(&self, slot: usize) -> &[u16] {
         self.tiles.get(slot).map_or(&[], |t| &t.record_tiles)
@@ -1035,6 +1063,7 @@ impl Objects {
                     + bytes(&t.splits)
                     + bytes(&t.sides)
                     + bytes(&t.names)
+                    + bytes(&t.flat)
             })
             .sum();
         bytes(&self.meshes)
@@ -1098,6 +1127,28 @@ pub(crate) fn placement_triangle_height(
     region_height(p, local, mesh.inside_height(tri, local[0], local[2]))
 }
 
+/// The height [`placement_triangle_height`] gives at every point of a triangle with plane
+/// `plane` (its containment test's) placed by `p`, where it is one number whatever the point
+/// and the reference height: a floor (the plane's x and z terms zero) under a placement that
+/// turns about the vertical alone (the local frame's x and z do not depend on y, and the
+/// region's y does not depend on them). Then every product with x or z is a zero (of either
+/// sign), which added to a number leaves it as it is, so the server's sums come to the same
+/// value for every point; only a sum that is zero itself could differ, in its sign, so a
+/// height of zero (or one that is not finite) is `None`, as is any other triangle.
+fn flat_height(p: &Placement, plane: &Plane) -> Option<f32> {
+    let floor = plane[0] == 0.0 && plane[2] == 0.0;
+    let upright = p.to_local[4] == 0.0
+        && p.to_local[6] == 0.0
+        && p.to_world[1] == 0.0
+        && p.to_world[9] == 0.0;
+    if !(floor && upright) {
+        return None;
+    }
+    let local = [1.0, 0.0, 1.0];
+    let h = region_height(p, local, arith::plane_height(plane, local[0], local[2]));
+    (h.is_finite() && h != 0.0).then_some(h)
+}
+
 /// The height `y` of the placement's local point `local` in the region's frame, as the server
 /// takes it back.
 #[inline]
@@ -1109,6 +1160,50 @@ fn region_height(p: &Placement, local: [f32; 3], y: f32) -> f32 {
 mod tests {
     use super::{FINE, GRID_SCALE, TILES};
     use crate::world::height::tile_index;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Where [`super::flat_height`] gives a floor's height, the server's arithmetic
+        /// ([`super::placement_triangle_height`]'s) gives those bits at every point and
+        /// reference height: any turn about the vertical, position (zero height included),
+        /// floor plane (either sign of zero in its x and z terms, a zero or negative distance)
+        /// and point of the region.
+        #[test]
+        fn a_floors_height_is_the_servers_at_every_point(
+            yaw in prop_oneof![Just(0.0f32), Just(std::f32::consts::PI), -7.0f32..7.0],
+            position in (0.0f32..1920.0, prop_oneof![Just(0.0f32), -500.0f32..500.0], 0.0f32..1920.0),
+            zeros in (any::<bool>(), any::<bool>()),
+            b in prop_oneof![Just(1.0f32), Just(-1.0f32), -2.0f32..2.0],
+            d in prop_oneof![Just(0.0f32), Just(-0.0f32), -300.0f32..300.0],
+            points in prop::collection::vec((0.0f32..1920.0, -1.0e6f32..1.0e6, 0.0f32..1920.0), 16),
+        ) {
+            use crate::world::server_arith as arith;
+            let to_world = arith::local_to_world(yaw, [position.0, position.1, position.2]);
+            let p = super::Placement {
+                key: super::InstanceKey(0),
+                mesh: 0,
+                to_local: arith::inverse_affine(&to_world),
+                to_world,
+                position: [position.0, position.1, position.2],
+                yaw_cos_sin: [f64::from(yaw).cos(), f64::from(yaw).sin()],
+                links: Vec::new(),
+                bounds: [0.0; 4],
+            };
+            let zero = |negative: bool| if negative { -0.0f32 } else { 0.0 };
+            let plane = [zero(zeros.0), b, zero(zeros.1), d];
+            if let Some(h) = super::flat_height(&p, &plane) {
+                for (x, y, z) in points {
+                    let local = arith::transform(&p.to_local, [x, y, z]);
+                    let server = super::region_height(
+                        &p,
+                        local,
+                        arith::plane_height(&plane, local[0], local[2]),
+                    );
+                    prop_assert_eq!(server.to_bits(), h.to_bits(), "at ({}, {}, {})", x, y, z);
+                }
+            }
+        }
+    }
 
     /// The squares' index by a product ([`super::TileObjects::fine_in`]) is `floor(v / 2.5)`
     /// exactly, and its tile the server's `trunc(v / 20)`: at every multiple of 2.5 across a

@@ -360,13 +360,18 @@ impl World {
             // FindCell finds it, at its plane's height.
             Fine::Object(square) => {
                 let tri = u32::from(square.tri);
-                let p = self
-                    .objects
-                    .placement(slot, square.entry)
-                    .expect("a square's placement is placed");
-                let mesh = self.objects.server_mesh(p);
-                let found =
-                    crate::objects::placement_triangle_height(mesh, p, [pos.x, y, pos.z], tri);
+                let found = match self.objects.flat_height(slot, &square) {
+                    // A floor: the same height at every point, worked out at load.
+                    Some(h) => h,
+                    None => {
+                        let p = self
+                            .objects
+                            .placement(slot, square.entry)
+                            .expect("a square's placement is placed");
+                        let mesh = self.objects.server_mesh(p);
+                        crate::objects::placement_triangle_height(mesh, p, [pos.x, y, pos.z], tri)
+                    }
+                };
                 consider(square.entry, tri, found);
                 &[][..]
             }

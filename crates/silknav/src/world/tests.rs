@@ -361,6 +361,8 @@ fn cell_at_from_the_squares_equals_the_lookup() {
     let world = World::load(dir.path()).unwrap();
     let mut rng = SplitMix64::new(9);
     let (mut checked, mut on_objects, mut from_squares) = (0usize, 0usize, 0usize);
+    // Answers from a square whose triangle's height is one number (a floor) and not.
+    let mut flat = 0usize;
     let mut check = |pos: Position, uniform: bool| {
         let Some(pos) = World::normal(pos) else {
             return;
@@ -397,7 +399,10 @@ fn cell_at_from_the_squares_equals_the_lookup() {
                 }
                 None => crate::objects::Fine::None,
             };
-            from_squares += usize::from(matches!(fine, crate::objects::Fine::Object(_)));
+            if let crate::objects::Fine::Object(square) = fine {
+                from_squares += 1;
+                flat += usize::from(world.objects.flat_height(slot, &square).is_some());
+            }
         }
     };
     let regions: Vec<RegionId> = world.regions().collect();
@@ -474,11 +479,16 @@ fn cell_at_from_the_squares_equals_the_lookup() {
     }
     assert!(beside > 10_000, "{beside}");
     assert!(checked > 30_000, "{checked}");
-    eprintln!("{checked} points ({beside} beside objects' sides); of the uniform ones, {on_objects} on objects, {from_squares} of them answered from their square");
+    eprintln!("{checked} points ({beside} beside objects' sides); of the uniform ones, {on_objects} on objects, {from_squares} of them answered from their square ({flat} on a floor)");
     assert!(on_objects > 1_000, "{on_objects}");
     assert!(
         from_squares * 4 > on_objects * 3,
         "{from_squares} of {on_objects}"
+    );
+    // Both ways of finding a square's height are checked above.
+    assert!(
+        flat > 200 && from_squares - flat > 200,
+        "{flat} of {from_squares} on floors"
     );
 }
 
