@@ -1162,6 +1162,47 @@ mod tests {
     use crate::world::height::tile_index;
     use proptest::prelude::*;
 
+    /// A placement turned by `yaw` about the vertical, at `position`.
+    fn placement(yaw: f32, position: [f32; 3]) -> super::Placement {
+        use crate::world::server_arith as arith;
+        let to_world = arith::local_to_world(yaw, position);
+        super::Placement {
+            key: super::InstanceKey(0),
+            mesh: 0,
+            to_local: arith::inverse_affine(&to_world),
+            to_world,
+            position,
+            yaw_cos_sin: [f64::from(yaw).cos(), f64::from(yaw).sin()],
+            links: Vec::new(),
+            bounds: [0.0; 4],
+        }
+    }
+
+    /// A level floor 3 units up its object, placed 5 units up, is 8 units up whatever the
+    /// turn; a sloped triangle, or a floor whose height comes to zero, has no one height.
+    #[test]
+    fn a_floor_has_one_height_a_slope_none() {
+        for yaw in [0.0, 0.7, -2.0, std::f32::consts::PI] {
+            let p = placement(yaw, [10.0, 5.0, 10.0]);
+            assert_eq!(
+                super::flat_height(&p, &[0.0, 1.0, 0.0, -3.0]),
+                Some(8.0),
+                "{yaw}"
+            );
+            assert_eq!(
+                super::flat_height(&p, &[-0.0, -1.0, 0.0, 3.0]),
+                Some(8.0),
+                "{yaw}"
+            );
+            assert_eq!(
+                super::flat_height(&p, &[0.6, 0.8, 0.0, -3.0]),
+                None,
+                "{yaw}"
+            );
+            assert_eq!(super::flat_height(&p, &[0.0, 1.0, 0.0, 5.0]), None, "{yaw}");
+        }
+    }
+
     proptest! {
         /// Where [`super::flat_height`] gives a floor's height, the server's arithmetic
         /// ([`super::placement_triangle_height`]'s) gives those bits at every point and
@@ -1171,24 +1212,18 @@ mod tests {
         #[test]
         fn a_floors_height_is_the_servers_at_every_point(
             yaw in prop_oneof![Just(0.0f32), Just(std::f32::consts::PI), -7.0f32..7.0],
-            position in (0.0f32..1920.0, prop_oneof![Just(0.0f32), -500.0f32..500.0], 0.0f32..1920.0),
+            position in (
+                0.0f32..1920.0,
+                prop_oneof![Just(0.0f32), Just(-0.0f32), -500.0f32..500.0],
+                0.0f32..1920.0,
+            ),
             zeros in (any::<bool>(), any::<bool>()),
             b in prop_oneof![Just(1.0f32), Just(-1.0f32), -2.0f32..2.0],
             d in prop_oneof![Just(0.0f32), Just(-0.0f32), -300.0f32..300.0],
             points in prop::collection::vec((0.0f32..1920.0, -1.0e6f32..1.0e6, 0.0f32..1920.0), 16),
         ) {
             use crate::world::server_arith as arith;
-            let to_world = arith::local_to_world(yaw, [position.0, position.1, position.2]);
-            let p = super::Placement {
-                key: super::InstanceKey(0),
-                mesh: 0,
-                to_local: arith::inverse_affine(&to_world),
-                to_world,
-                position: [position.0, position.1, position.2],
-                yaw_cos_sin: [f64::from(yaw).cos(), f64::from(yaw).sin()],
-                links: Vec::new(),
-                bounds: [0.0; 4],
-            };
+            let p = placement(yaw, [position.0, position.1, position.2]);
             let zero = |negative: bool| if negative { -0.0f32 } else { 0.0 };
             let plane = [zero(zeros.0), b, zero(zeros.1), d];
             if let Some(h) = super::flat_height(&p, &plane) {

@@ -106,8 +106,8 @@ use crate::objects::walk::Frame;
 use crate::objects::{InstanceKey, ObjectCellRef};
 use crate::world::raycast::Grid;
 use crate::world::{Position, World};
-use std::cmp::Ordering;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// How far off an object's vertex, along x and along z, the points a path turns at round it

@@ -338,12 +338,12 @@ impl World {
         }
         let mut best_delta = ground - y;
         let mut best = None;
+        let mut probe_y = y;
         let fine = match word.squares() {
             Some(record) if squares => self.objects.fine_in(slot, record, tile, raw, pos.x, pos.z),
             Some(_) => Fine::Mixed,
             None => Fine::None,
         };
-        let mut probe_y = y;
         // An object's triangle at the height it found, against the best so far.
         let mut consider = |k: u16, tri: u32, found: f32| {
             let delta = found - y;
