@@ -28,7 +28,9 @@
 //!   object triangles that may contain a point of them (up to three, placed in the region's
 //!   frame as three side lines), tested at the point. A point answered so is answered at
 //!   once by `cell_at`, and by FindNavCell (`height_at_y`) from the one triangle's plane in
-//!   the server's arithmetic. Other points (near a triangle's side, under two floors, in a
+//!   the server's arithmetic; on a floor (a level triangle under a placement turned about the
+//!   vertical alone), that arithmetic gives every point the same bits, so the floor's height
+//!   is worked out at load and read instead (`flat_height`). Other points (near a triangle's side, under two floors, in a
 //!   square with more triangles) go through the lookup. The answers are the lookup's, bit
 //!   for bit (`cell_at_from_the_squares_equals_the_lookup`, which also tries points at and
 //!   past both margins beside every side); 99% of the points on objects of a generated
