@@ -30,11 +30,12 @@
 //!   once by `cell_at`, and by FindNavCell (`height_at_y`) from the one triangle's plane in
 //!   the server's arithmetic; on a floor (a level triangle under a placement turned about the
 //!   vertical alone), that arithmetic gives every point the same bits, so the floor's height
-//!   is worked out at load and read instead (`flat_height`). Other points (near a triangle's side, under two floors, in a
-//!   square with more triangles) go through the lookup. The answers are the lookup's, bit
-//!   for bit (`cell_at_from_the_squares_equals_the_lookup`, which also tries points at and
-//!   past both margins beside every side); 99% of the points on objects of a generated
-//!   town are answered from their square. On the objects bench's town, 47% of the squares
+//!   is worked out at load and read instead (`flat_height`). Other points (near a
+//!   triangle's side, under two floors, in a square with more triangles) go through the
+//!   lookup. The answers are the lookup's, bit for bit
+//!   (`cell_at_from_the_squares_equals_the_lookup`, which also tries points at and past both
+//!   margins beside every side); 99% of the points on objects of a generated town are
+//!   answered from their square. On the objects bench's town, 47% of the squares
 //!   objects cover have one triangle, 47% a split, 6% a list. A region's word per tile (its
 //!   terrain cell, whether it is walkable, and its squares' record) leads a lookup from the
 //!   tile straight to its squares.
@@ -317,7 +318,8 @@ impl TriName {
 }
 
 /// A tile's [`FINE`] × [`FINE`] squares (`z * FINE + x`), each a code:
-/// - [`WHOLE_SQUARE`] and the triangle (in `placed`) that contains every point of the square
+/// - [`WHOLE_SQUARE`] and the triangle (an index of [`TileObjects`]' `names` and `sides`)
+///   that contains every point of the square
 ///   while every other object triangle leaves them out;
 /// - [`NO_SQUARE`] where every object triangle leaves every point of it out;
 /// - [`MIXED_SQUARE`] where the lookup decides (more than [`SLOTS`] triangles, or one that
@@ -352,8 +354,8 @@ const EMPTY_SLOT: u16 = u16::MAX;
 const NO_TRIANGLE: u16 = u16::MAX;
 
 /// A square one line divides ([`TileSquares`]): its points at least [`SPLIT_MARGIN`] on the
-/// line's positive side (`a x + b z + c`) are in the first triangle of `answers` (in
-/// `placed`) and no other, those as far on its negative side in the second and no other
+/// line's positive side (`a x + b z + c`) are in the first triangle of `answers` (indices of
+/// [`TileObjects`]' `names` and `sides`) and no other, those as far on its negative side in the second and no other
 /// ([`NO_TRIANGLE`]: in none).
 ///
 /// It names its answers itself (32 bytes in all), so that a point it answers reads nothing
@@ -374,12 +376,21 @@ struct Split {
 struct PlacedTri {
     name: TriName,
     sides: [[f32; 3]; 3],
+    /// Its height where it is one number ([`flat_height`]), else NaN.
+    flat: f32,
 }
 
 impl PlacedTri {
-    /// The triangle with corners `v` (local x, y, z) of the placement `p` (entry `entry`);
-    /// `None` when it has no area in the region's frame or is not finite there.
-    fn new(p: &Placement, entry: u16, tri: u32, v: [[f32; 3]; 3]) -> Option<PlacedTri> {
+    /// The triangle with corners `v` (local x, y, z) and containment plane `plane` of the
+    /// placement `p` (entry `entry`); `None` when it has no area in the region's frame or is
+    /// not finite there.
+    fn new(
+        p: &Placement,
+        entry: u16,
+        tri: u32,
+        v: [[f32; 3]; 3],
+        plane: &Plane,
+    ) -> Option<PlacedTri> {
         let corners = region_corners(p, v);
         let turn = crate::geometry::orient(corners[0], corners[1], corners[2]);
         if turn == 0.0 || !turn.is_finite() {
@@ -397,7 +408,8 @@ impl PlacedTri {
             tri: u16::try_from(tri).ok()?,
             entry,
         };
-        Some(PlacedTri { name, sides }).filter(|_| finite)
+        let flat = flat_height(p, plane).unwrap_or(f32::NAN);
+        Some(PlacedTri { name, sides, flat }).filter(|_| finite)
     }
 }
 
@@ -506,36 +518,15 @@ impl TileObjects {
             }
             return split.names[side].square(cell, split.answers[side]);
         } else {
-            match self.test_list(&self.lists[usize::from(code)], x, z) {
+            let point = [f64::from(x), f64::from(z)];
+            let sides = |t: u16| &self.sides[usize::from(t)];
+            match one_answer(&self.lists[usize::from(code)], sides, &[point]) {
                 Some(NO_TRIANGLE) => return Fine::None,
                 Some(tri) => tri,
                 None => return Fine::Mixed,
             }
         };
         self.names[usize::from(tri)].square(cell, tri)
-    }
-
-    /// The one triangle of `slots` that contains point (x, z) by [`FINE_MARGIN`] while the
-    /// others leave it out as far, or [`NO_TRIANGLE`] when all leave it out; `None` when that
-    /// is not certain.
-    #[inline]
-    fn test_list(&self, slots: &[u16; SLOTS], x: f32, z: f32) -> Option<u16> {
-        let p = [f64::from(x), f64::from(z)];
-        let mut found = NO_TRIANGLE;
-        for &t in slots {
-            if t == EMPTY_SLOT {
-                break;
-            }
-            let d = self.sides[usize::from(t)].map(|side| side_distance(&side, p));
-            if d.iter().any(|&d| d <= -FINE_MARGIN) {
-                continue;
-            }
-            if found != NO_TRIANGLE || !d.iter().all(|&d| d >= FINE_MARGIN) {
-                return None;
-            }
-            found = t;
-        }
-        Some(found)
     }
 
     /// The index of a region's tiles: `cell_list(tile)` is the object list of the tile's cell
@@ -611,19 +602,7 @@ impl TileObjects {
         }
         out.start.push(out.items.len() as u32);
         out.names = parts.placed.iter().map(|p| p.name).collect();
-        out.flat = parts
-            .placed
-            .iter()
-            .map(|t| {
-                let p = list[usize::from(t.name.entry)]
-                    .as_ref()
-                    .expect("a placed triangle's entry is placed");
-                let plane = meshes[p.mesh as usize]
-                    .server
-                    .inside_plane(u32::from(t.name.tri));
-                flat_height(p, &plane).unwrap_or(f32::NAN)
-            })
-            .collect();
+        out.flat = parts.placed.iter().map(|p| p.flat).collect();
         out.sides = parts.placed.iter().map(|p| p.sides).collect();
         out.lists = parts.lists;
         out.splits = parts.splits;
@@ -666,17 +645,15 @@ impl SquareParts {
             .filter_map(|&entry| {
                 let placement = list.get(usize::from(entry))?.as_ref()?;
                 let local = corners.map(|c| to_local(placement, c));
-                let triangles = meshes[placement.mesh as usize]
-                    .server
-                    .triangles_near(&local, FINE_MARGIN)
-                    .map(|near| {
-                        near.into_iter()
-                            .map(|(tri, v)| NearTri {
-                                bounds: region_box(region_corners(placement, v)),
-                                placed: self.place(placement, entry, tri, v),
-                            })
-                            .collect()
-                    });
+                let mesh = &meshes[placement.mesh as usize].server;
+                let triangles = mesh.triangles_near(&local, FINE_MARGIN).map(|near| {
+                    near.into_iter()
+                        .map(|(tri, v)| NearTri {
+                            bounds: region_box(region_corners(placement, v)),
+                            placed: self.place(placement, entry, tri, v, &mesh.inside_plane(tri)),
+                        })
+                        .collect()
+                });
                 Some(TileNear {
                     placement,
                     triangles,
@@ -685,14 +662,16 @@ impl SquareParts {
             .collect()
     }
 
-    /// Triangle `tri` (corners `v`, local x, y, z) of placement `p` (entry `entry`) in
-    /// `placed`, added when new, with its sides; `None` where it cannot be placed.
+    /// Triangle `tri` (corners `v`, local x, y, z; containment plane `plane`) of placement
+    /// `p` (entry `entry`) in `placed`, added when new, with its sides; `None` where it
+    /// cannot be placed.
     fn place(
         &mut self,
         p: &Placement,
         entry: u16,
         tri: u32,
         v: [[f32; 3]; 3],
+        plane: &Plane,
     ) -> Option<(u16, [[f32; 3]; 3])> {
         if let Some(&t) = self.placed_index.get(&(entry, tri)) {
             return Some((t, self.placed[usize::from(t)].sides));
@@ -700,7 +679,7 @@ impl SquareParts {
         let t = u16::try_from(self.placed.len())
             .ok()
             .filter(|&t| t < WHOLE_SQUARE)?;
-        let placed = PlacedTri::new(p, entry, tri, v)?;
+        let placed = PlacedTri::new(p, entry, tri, v, plane)?;
         self.placed.push(placed);
         self.placed_index.insert((entry, tri), t);
         Some((t, placed.sides))
@@ -811,31 +790,9 @@ impl SquareParts {
         Some((slots, corners))
     }
 
-    /// The answer of the squares at every point of convex polygon `poly` (at least
-    /// [`FINE_MARGIN`] inside it), from the triangles `slots`: the one that contains all of
-    /// it while the others leave all of it out, or [`NO_TRIANGLE`] when all leave it out;
-    /// `None` when no one answer holds. A triangle and a polygon being convex, their corners
-    /// decide.
+    /// [`one_answer`] of the triangles `slots` over convex polygon `poly`.
     fn answer(&self, slots: &[u16; SLOTS], poly: &[[f64; 2]]) -> Option<u16> {
-        let mut found = NO_TRIANGLE;
-        for &t in slots.iter().take_while(|&&t| t != EMPTY_SLOT) {
-            let sides = &self.placed[usize::from(t)].sides;
-            let outside =
-                |side: &[f32; 3]| poly.iter().all(|&v| side_distance(side, v) <= -FINE_MARGIN);
-            if sides.iter().any(outside) {
-                continue;
-            }
-            let inside = |v: &[f64; 2]| {
-                sides
-                    .iter()
-                    .all(|side| side_distance(side, *v) >= FINE_MARGIN)
-            };
-            if found != NO_TRIANGLE || !poly.iter().all(inside) {
-                return None;
-            }
-            found = t;
-        }
-        Some(found)
+        one_answer(slots, |t| &self.placed[usize::from(t)].sides, poly)
     }
 
     /// A side of one of the triangles `slots` that splits the square with corners `corners`
@@ -868,6 +825,39 @@ impl SquareParts {
         }
         None
     }
+}
+
+/// The answer of the squares at every point of convex polygon `poly` (a point when
+/// [`TileObjects::fine_in`] tests a list, a square or part of one when [`SquareParts`] makes
+/// them), from the triangles `slots` (their sides by `sides`): the one that contains all of it
+/// by [`FINE_MARGIN`] while the others leave all of it out as far, or [`NO_TRIANGLE`] when all
+/// leave it out; `None` when no one answer holds. A triangle and a polygon being convex, their
+/// corners decide.
+#[inline]
+fn one_answer<'a>(
+    slots: &[u16; SLOTS],
+    sides: impl Fn(u16) -> &'a [[f32; 3]; 3],
+    poly: &[[f64; 2]],
+) -> Option<u16> {
+    let mut found = NO_TRIANGLE;
+    for &t in slots.iter().take_while(|&&t| t != EMPTY_SLOT) {
+        let sides = sides(t);
+        let outside =
+            |side: &[f32; 3]| poly.iter().all(|&v| side_distance(side, v) <= -FINE_MARGIN);
+        if sides.iter().any(outside) {
+            continue;
+        }
+        let inside = |v: &[f64; 2]| {
+            sides
+                .iter()
+                .all(|side| side_distance(side, *v) >= FINE_MARGIN)
+        };
+        if found != NO_TRIANGLE || !poly.iter().all(inside) {
+            return None;
+        }
+        found = t;
+    }
+    Some(found)
 }
 
 /// The triangles of a placement that may contain a point of a tile ([`SquareParts::code`]
