@@ -318,9 +318,9 @@ impl TriName {
 }
 
 /// A tile's [`FINE`] × [`FINE`] squares (`z * FINE + x`), each a code:
-/// - [`WHOLE_SQUARE`] and the triangle (an index of [`TileObjects`]' `names` and `sides`)
-///   that contains every point of the square
-///   while every other object triangle leaves them out;
+/// - [`WHOLE_SQUARE`] and the triangle (an index of [`TileObjects`]' `names`, `sides` and
+///   `flat`) that contains every point of the square while every other object triangle
+///   leaves them out;
 /// - [`NO_SQUARE`] where every object triangle leaves every point of it out;
 /// - [`MIXED_SQUARE`] where the lookup decides (more than [`SLOTS`] triangles, or one that
 ///   cannot be placed);
@@ -355,8 +355,8 @@ const NO_TRIANGLE: u16 = u16::MAX;
 
 /// A square one line divides ([`TileSquares`]): its points at least [`SPLIT_MARGIN`] on the
 /// line's positive side (`a x + b z + c`) are in the first triangle of `answers` (indices of
-/// [`TileObjects`]' `names` and `sides`) and no other, those as far on its negative side in the second and no other
-/// ([`NO_TRIANGLE`]: in none).
+/// [`TileObjects`]' `names`, `sides` and `flat`) and no other, those as far on its negative
+/// side in the second and no other ([`NO_TRIANGLE`]: in none).
 ///
 /// It names its answers itself (32 bytes in all), so that a point it answers reads nothing
 /// more: its squares' splits are shared along a side, and a town has a few thousand.
