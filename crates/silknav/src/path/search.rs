@@ -88,6 +88,7 @@ impl Ord for Entry {
 }
 
 /// Where the search starts or ends: the point and the rectangles of the free space it uses.
+#[derive(Debug, Clone)]
 pub(crate) struct Endpoint {
     pub point: [f64; 2],
     pub roots: [u32; 4],
@@ -215,9 +216,9 @@ fn in_sight_of(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> 
 pub(super) struct Link {
     pub corner: u32,
     /// From the end to the corner.
-    distance: f64,
+    pub distance: f64,
     /// Whether [`refuses`] is still to be asked (a link along a grid line through the end).
-    unchecked: bool,
+    pub unchecked: bool,
 }
 
 /// Appends to `out` each corner `end` may link to by the "seen by" records of its rectangles,
@@ -723,7 +724,7 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
 /// the corner cannot keep (see [`super::index::edge_keeps_side`]); the point may leave on
 /// either side it touches. Asked per corner, when the search would link one: only corners on
 /// the lines through the point need the walk along the line.
-fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
+pub(super) fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
     use super::index::{fixed_side, swap_sides, walk_line, LEFT, RIGHT};
     let corner = &index.corners[c as usize];
     let Some((k, start)) = line_walk(end, corner) else {

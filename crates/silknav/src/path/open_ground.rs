@@ -1,0 +1,945 @@
+//! A lower bound on the length of a path with objects: the estimate that guides the search for
+//! exact paths with objects ([`super::exact_objects`]).
+//!
+//! # The opened ground
+//! A path with objects is made of legs that the object-aware line of sight finds clear. Where
+//! a leg runs on the terrain, it runs over open tiles and through no pinch of blocked tiles;
+//! where it runs on an object, it lies on the object's triangles. The opened ground is the
+//! terrain's tile masks with every tile under an object triangle opened (and no wall but the
+//! sides of blocked tiles and the world's border), as a world of its own with its own path
+//! index. It holds every such leg but those the server's probe carries over blocked ground.
+//!
+//! # Jumps
+//! As a walker on the terrain enters a cell, the server probes the objects the cell lists
+//! along the rest of its segment and sets it down on the first outline edge it meets,
+//! wherever that lies, across blocked ground too ([`crate::world::raycast`]). Such a jump runs
+//! straight from where the segment enters the cell (an open tile of the cell; or, for a walk
+//! along a grid line, the side of a blocked tile of the cell beside an open one, and then
+//! along that line) to a point of an outline edge that does not refuse entry (neither 0x01
+//! nor a bridge's side, 0x10). Only the jumps that may cross the opened ground's blocked tiles
+//! need a bound of their own (the others run on that ground, whose distances hold them), and
+//! they are found once per world ([`OpenGround::of`]): per start and object, the edges where
+//! such a jump lands, those for which the convex hull of the start and the edge has inside
+//! points of a blocked tile. From outside the object's box, a segment meets an edge from the
+//! object's side only after another of its edges (unless it passed under a bridge's side);
+//! it may still reach such an edge exactly at an end, where two edges meet, so those ends are
+//! kept as landings. On the demo world, 2,898 of the 86,387 (start, object) pairs keep one.
+//!
+//! # The estimate
+//! A search round with the bound `L` looks only at paths no longer than `L`, which lie inside
+//! the ellipse `|s p| + |p t| ≤ L`. Let `D` be the distance to the goal through the opened
+//! ground inside that ellipse: Dijkstra's search from the goal over that ground's corners,
+//! and a point's links to the corners it sees. A path from `p` either takes no jump that
+//! crosses blocked ground, and is no shorter than `D(p)`, or takes a first one, from a start
+//! `F` to a landing `q`, and is no shorter than the sum of
+//! - its way to `F`: at least the straight line, and at least `D(p) − D(e)` for the point `e`
+//!   of `F` where the jump starts (the triangle inequality of `D`; [`ToGoal::farthest`] bounds
+//!   `D` over `F` from above);
+//! - the jump's own length: at least the gap between `F` and the edges it lands on;
+//! - the rest from `q`: at least the least of `D` over the tiles those edges meet, less half
+//!   a tile's diagonal (within an open tile `D` changes by at most the way between two of its
+//!   points), or the way to a further jump (bounded as above, from that least `D`), that
+//!   jump's gap, and its own rest: Dijkstra's search over the round's jumps.
+//!
+//! The estimate ([`ToGoal::at`]) is the least of: `D(p)`; through a first corner, by a second
+//! Dijkstra's search from the goal in which every corner that sees a jump's start (the path
+//! index's records of which corners see each rectangle, and through which cone) starts at its
+//! bound through that jump; and straight to a jump's start that `p` sees (a scan of what `p`
+//! sees, only when such a bound is below the others); and never below the straight line.
+//! Each term bounds a kind of path from below, so the estimate never exceeds the truth. It
+//! need not be consistent, so the search reopens a state it reaches again by a shorter way
+//! ([`super::exact_objects`]); on 60 random pairs of the demo world it never had to.
+//!
+//! Where the terrain winds and no jump shortens the way, the estimate is the opened ground's
+//! own distance, and the search goes straight along the terrain's path instead of trying
+//! every object point of the ellipse from every state, as the straight-line estimate let it.
+
+use super::index::{PathIndex, NONE};
+use super::search::{distance, endpoint, links, refuses, Endpoint, Entry, Link};
+use super::visibility::{scan, sees_point, Cone, ScanScratch, Target};
+use super::{polyline_length, PathError, PathScratch};
+use crate::build::{build_world, RegionInput};
+use crate::world::raycast::Grid;
+use crate::world::World;
+use jmxv::RegionId;
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BinaryHeap;
+
+/// Tiles along a region's side.
+const TILES: usize = 96;
+/// A tile's side, world units.
+const TILE: f64 = 20.0;
+
+/// A jump of the server's probe ([module docs](self)): from a point of `from` (an open tile of a
+/// cell that lists the object, or the side of a blocked tile of that cell beside an open one,
+/// as a box) to the outline of instance `object` (its number in the boxes given to
+/// [`OpenGround::of`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Jump {
+    pub from: [f64; 4],
+    pub object: u32,
+}
+
+/// An outline edge of an object where the server's probe may set a walker down (world
+/// units): its ends, and a point strictly inside the object cell it bounds.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EntryEdge {
+    pub a: [f64; 2],
+    pub b: [f64; 2],
+    pub inner: [f64; 2],
+}
+
+/// The box of the segment `[a, b]` (an object's edge, or one of its ends twice), grown a little
+/// past the rounding of the placements.
+fn segment_bounds([a, b]: [[f64; 2]; 2]) -> [f64; 4] {
+    const MARGIN: f64 = 0.01;
+    [
+        a[0].min(b[0]) - MARGIN,
+        a[1].min(b[1]) - MARGIN,
+        a[0].max(b[0]) + MARGIN,
+        a[1].max(b[1]) + MARGIN,
+    ]
+}
+
+/// Whether the segment `[a, b]` meets the grid line a jump's start `from` lies along, when that
+/// start is a tile's side (a walk along the line visits the tile beside it, and its segment
+/// runs along the line); always when it is a tile.
+fn meets_line_of(segment: [[f64; 2]; 2], from: &[f64; 4]) -> bool {
+    let b = segment_bounds(segment);
+    if from[0] == from[2] {
+        return b[0] <= from[0] && from[0] <= b[2];
+    }
+    if from[1] == from[3] {
+        return b[1] <= from[1] && from[1] <= b[3];
+    }
+    true
+}
+
+impl EntryEdge {
+    /// Whether every point of the box `b` lies strictly on the object's side of the edge's
+    /// line.
+    fn behind(&self, b: &[f64; 4]) -> bool {
+        let side = |p: [f64; 2]| {
+            (self.b[0] - self.a[0]) * (p[1] - self.a[1])
+                - (self.b[1] - self.a[1]) * (p[0] - self.a[0])
+        };
+        let inner = side(self.inner);
+        [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]
+            .iter()
+            .all(|&c| side(c) * inner > 0.0)
+    }
+}
+
+/// What the opened ground needs of an object: where a jump may land on it, and whether a
+/// walker may pass under its outline (a bridge's sides, flag 0x10).
+#[derive(Debug, Clone)]
+pub(crate) struct ObjectGround {
+    pub entries: Vec<EntryEdge>,
+    pub passes_under: bool,
+}
+
+/// A jump of the probe that may cross the opened ground's blocked tiles: its start, the box of
+/// the edges (or edge ends) it may land on over blocked ground, and the centres of the
+/// tiles those edges meet.
+#[derive(Debug, Clone)]
+struct Landing {
+    from: [f64; 4],
+    target: [f64; 4],
+    tiles: Vec<[f64; 2]>,
+}
+
+/// The terrain's ground with every tile under an object triangle opened, as a world of its
+/// own, and its path index; with the probe's jumps that may cross its blocked tiles.
+#[derive(Debug, Clone)]
+pub(crate) struct OpenGround {
+    world: Box<World>,
+    jumps: Vec<Landing>,
+    /// Per jump, the rectangles of the opened ground's path index whose closure meets the
+    /// closure of its start.
+    jump_rects: Vec<Vec<u32>>,
+}
+
+impl OpenGround {
+    /// The ground of `world` with the tiles meeting the boxes of each object's triangles
+    /// opened (`surfaces[k]` for the object whose box is `boxes[k]`, world units, `[lo x, lo z,
+    /// hi x, hi z]`, grown a little past the rounding of the placements), and those of the
+    /// probe's `jumps` that may cross its blocked tiles (to the edges `objects[k]` lists).
+    /// Its path index is made here.
+    pub fn of(
+        world: &World,
+        boxes: &[[f64; 4]],
+        surfaces: &[Vec<[f64; 4]>],
+        objects: &[ObjectGround],
+        jumps: Vec<Jump>,
+    ) -> OpenGround {
+        let mut inputs: Vec<RegionInput> = world
+            .regions()
+            .zip(world.region_data())
+            .map(|(id, region)| {
+                let mut input = RegionInput::open(id);
+                for tz in 0..TILES {
+                    for tx in 0..TILES {
+                        input.blocked[tz * TILES + tx] = !region.is_open_tile(tx, tz);
+                    }
+                }
+                input
+            })
+            .collect();
+        let n = TILES as i64;
+        // The loaded tiles meeting a box, as global tile coordinates.
+        let tiles_of = |b: &[f64; 4], tiles: &mut Vec<(i64, i64)>| {
+            let tile = |v: f64| (v / TILE).floor() as i64;
+            for gz in tile(b[1]).max(0)..=tile(b[3]).min(128 * n - 1) {
+                for gx in tile(b[0]).max(0)..=tile(b[2]).min(256 * n - 1) {
+                    let id = RegionId::new((gx / n) as u8, (gz / n) as u8);
+                    if world.region_slot(id).is_some() {
+                        tiles.push((gx, gz));
+                    }
+                }
+            }
+        };
+        let mut tiles = Vec::new();
+        for b in surfaces.iter().flatten() {
+            tiles_of(b, &mut tiles);
+        }
+        for &(gx, gz) in &tiles {
+            let id = RegionId::new((gx / n) as u8, (gz / n) as u8);
+            let slot = world.region_slot(id).expect("a loaded tile");
+            inputs[slot].blocked[(gz % n) as usize * TILES + (gx % n) as usize] = false;
+        }
+        // Only a jump whose segments may cross the opened ground's blocked tiles needs an
+        // estimate of its own: any other runs on that ground, and its distances hold it.
+        let blocked = |gx: i64, gz: i64| {
+            if gx < 0 || gz < 0 || gx >= 256 * n || gz >= 128 * n {
+                return true;
+            }
+            let id = RegionId::new((gx / n) as u8, (gz / n) as u8);
+            world.region_slot(id).is_none_or(|slot| {
+                inputs[slot].blocked[(gz % n) as usize * TILES + (gx % n) as usize]
+            })
+        };
+        let jumps: Vec<Landing> = jumps
+            .into_iter()
+            .filter_map(|jump| {
+                let object = &objects[jump.object as usize];
+                // From outside the object, a segment meets an edge from the object's side
+                // only after crossing another edge of it, unless it passed under one.
+                let outside =
+                    !object.passes_under && box_gap(&jump.from, &boxes[jump.object as usize]) > 0.0;
+                // Where it may land: on an edge it meets from outside the object, or at an
+                // end of an edge it would meet from inside (a segment that reaches the object
+                // exactly at a vertex meets the edges there together, and the probe may take
+                // either).
+                let edges: Vec<[f64; 4]> = object
+                    .entries
+                    .iter()
+                    .flat_map(|entry| {
+                        if outside && entry.behind(&jump.from) {
+                            vec![[entry.a, entry.a], [entry.b, entry.b]]
+                        } else {
+                            vec![[entry.a, entry.b]]
+                        }
+                    })
+                    .filter(|&segment| {
+                        meets_line_of(segment, &jump.from)
+                            && hull_meets(&jump.from, segment, &blocked)
+                    })
+                    .map(segment_bounds)
+                    .collect();
+                let target = edges.iter().copied().reduce(|a, b| {
+                    [
+                        a[0].min(b[0]),
+                        a[1].min(b[1]),
+                        a[2].max(b[2]),
+                        a[3].max(b[3]),
+                    ]
+                })?;
+                let mut tiles = Vec::new();
+                for edge in &edges {
+                    tiles_of(edge, &mut tiles);
+                }
+                tiles.sort_unstable();
+                tiles.dedup();
+                Some(Landing {
+                    from: jump.from,
+                    target,
+                    tiles: tiles
+                        .into_iter()
+                        .map(|(gx, gz)| [(gx as f64 + 0.5) * TILE, (gz as f64 + 0.5) * TILE])
+                        .collect(),
+                })
+            })
+            .collect();
+        let meshes = build_world(&inputs);
+        let opened = World::from_navmeshes(meshes.iter().map(|(id, mesh)| (*id, mesh)));
+        let index = opened.path_index();
+        let grid = Grid::global(&opened);
+        let jump_rects = jumps
+            .iter()
+            .map(|jump| {
+                // The tiles whose closure meets the start's.
+                let (x0, z0) = (
+                    (jump.from[0] / TILE).floor() as i64 - 1,
+                    (jump.from[1] / TILE).floor() as i64 - 1,
+                );
+                let (x1, z1) = (
+                    (jump.from[2] / TILE).floor() as i64,
+                    (jump.from[3] / TILE).floor() as i64,
+                );
+                let mut rects = Vec::new();
+                for gz in z0..=z1 {
+                    for gx in x0..=x1 {
+                        let rect = index.rect_at(&grid, gx, gz);
+                        if rect != NONE && !rects.contains(&rect) {
+                            rects.push(rect);
+                        }
+                    }
+                }
+                rects
+            })
+            .collect();
+        OpenGround {
+            world: Box::new(opened),
+            jumps,
+            jump_rects,
+        }
+    }
+}
+
+impl OpenGround {
+    /// The shortest path's length on the opened ground from `s` to `t` (world units), by its
+    /// path index: a lower bound of every path with objects between them. `Ok(None)` where
+    /// no path joins them there, so that none joins them with objects either; an error where
+    /// an end is on no open tile of the opened ground (off every region).
+    pub fn shortest(
+        &self,
+        s: [f64; 2],
+        t: [f64; 2],
+        scratch: &mut PathScratch,
+    ) -> Result<Option<f64>, PathError> {
+        match self.world.exact_polyline(s, t, scratch) {
+            Ok(points) => Ok(Some(polyline_length(&points))),
+            Err(PathError::Unreachable) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A jump a path inside the ellipse may take ([`Jump`]), with bounds of its parts.
+struct JumpBound {
+    /// Its number in the opened ground's jumps.
+    jump: u32,
+    /// Where it starts.
+    from: [f64; 4],
+    /// The box of the edges it may land on.
+    object: [f64; 4],
+    /// The least length of the jump itself.
+    gap: f64,
+    /// A lower bound of the rest of the path from its landing on.
+    rest: f64,
+    /// An upper bound of the distance through the opened ground from its start to the goal
+    /// ([`ToGoal::farthest`]), worked out when first needed.
+    far: Option<f64>,
+}
+
+impl JumpBound {
+    /// A lower bound of a path from `p` that takes this jump first: to its start and over
+    /// the gap, or straight to the object, and the rest.
+    fn near(&self, p: [f64; 2]) -> f64 {
+        let point = [p[0], p[1], p[0], p[1]];
+        (box_gap(&self.from, &point) + self.gap).max(box_gap(&self.object, &point)) + self.rest
+    }
+}
+
+/// The lower bound of [module docs](self) for one search round: from the start `s` to the
+/// goal `t` within the bound `bound`.
+pub(crate) struct ToGoal<'g> {
+    index: &'g PathIndex,
+    grid: Grid<'g>,
+    s: [f64; 2],
+    t: [f64; 2],
+    bound: f64,
+    goal: Endpoint,
+    /// Each corner reached by the search from the goal, and its distance to the goal through
+    /// the opened ground.
+    distance: HashMap<u32, f64>,
+    /// Each corner's lower bound of a path to the goal when the jumps are taken too.
+    with_jumps: HashMap<u32, f64>,
+    marks: Vec<u32>,
+    generation: u32,
+    links: Vec<Link>,
+    scan: ScanScratch,
+    /// The jumps a path inside the ellipse may take.
+    jumps: Vec<JumpBound>,
+    /// For each rectangle of the opened ground's index, the jumps (in `jumps`) whose start
+    /// meets its closure.
+    rect_jumps: HashMap<u32, Vec<u32>>,
+}
+
+/// Dijkstra's search from `seeds` (corner, distance) over the corners of `index` for which
+/// `within` holds.
+fn dijkstra(
+    index: &PathIndex,
+    seeds: impl IntoIterator<Item = (u32, f64)>,
+    within: impl Fn(u32) -> bool,
+) -> HashMap<u32, f64> {
+    let mut known_at: HashMap<u32, f64> = HashMap::default();
+    let mut heap = BinaryHeap::new();
+    for (corner, d) in seeds {
+        if within(corner) {
+            let known = known_at.entry(corner).or_insert(f64::INFINITY);
+            if d < *known {
+                *known = d;
+                heap.push(Entry {
+                    f: d,
+                    g: d,
+                    node: corner,
+                });
+            }
+        }
+    }
+    while let Some(Entry { g, node, .. }) = heap.pop() {
+        if g > known_at[&node] {
+            continue;
+        }
+        let here = index.corners[node as usize].point();
+        for e in index.edges_of(node) {
+            if !within(e.to) {
+                continue;
+            }
+            let d = g + distance(here, e.point());
+            let known = known_at.entry(e.to).or_insert(f64::INFINITY);
+            if d < *known {
+                *known = d;
+                heap.push(Entry {
+                    f: d,
+                    g: d,
+                    node: e.to,
+                });
+            }
+        }
+    }
+    known_at
+}
+
+impl<'g> ToGoal<'g> {
+    /// The bound for paths from `s` to `t` no longer than `bound`; `None` where the goal is on
+    /// no open tile of the opened ground (it lies on a surface, which that ground holds, so
+    /// only a point off every region), or the opened ground has no "seen by" records to link
+    /// points with: the search then keeps the straight-line estimate.
+    pub fn new(ground: &'g OpenGround, s: [f64; 2], t: [f64; 2], bound: f64) -> Option<ToGoal<'g>> {
+        let index = ground.world.path_index();
+        if !index.has_seen_by() {
+            return None;
+        }
+        let grid = Grid::global(&ground.world);
+        let goal = endpoint(index, &grid, t)?;
+        let mut out = ToGoal {
+            index,
+            grid,
+            s,
+            t,
+            bound,
+            goal,
+            distance: HashMap::default(),
+            with_jumps: HashMap::default(),
+            marks: vec![0; index.corners.len()],
+            generation: 0,
+            links: Vec::new(),
+            scan: ScanScratch::default(),
+            jumps: Vec::new(),
+            rect_jumps: HashMap::default(),
+        };
+        // Dijkstra's search from the goal over the corners a path no longer than `bound` may
+        // pass (see the module docs).
+        let goal = out.goal.clone();
+        out.link(&goal);
+        let inside = |p: [f64; 2]| distance(s, p) + distance(p, t) <= bound;
+        let within = |c: u32| inside(index.corners[c as usize].point());
+        let goal_links: Vec<(u32, f64)> =
+            out.links.iter().map(|l| (l.corner, l.distance)).collect();
+        out.distance = dijkstra(index, goal_links.iter().copied(), within);
+        // The jumps whose start and landing may lie inside the ellipse, each with its bound.
+        let (lo, hi) = (
+            [(s[0] + t[0] - bound) / 2.0, (s[1] + t[1] - bound) / 2.0],
+            [(s[0] + t[0] + bound) / 2.0, (s[1] + t[1] + bound) / 2.0],
+        );
+        let meets = |b: &[f64; 4]| b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1];
+        let kept: Vec<u32> = (0..ground.jumps.len() as u32)
+            .filter(|&j| {
+                let jump = &ground.jumps[j as usize];
+                meets(&jump.from)
+                    && meets(&jump.target)
+                    && !out.outside(&jump.from)
+                    && !out.outside(&jump.target)
+            })
+            .collect();
+        // Each jump's bound of the rest of the path from its landing: through the opened
+        // ground, or over the way to a further jump, that jump, and its own rest (a path may
+        // take jumps one after another); Dijkstra's search over the jumps.
+        let mut rest: Vec<f64> = kept
+            .iter()
+            .map(|&j| {
+                let jump = &ground.jumps[j as usize];
+                out.landing(&jump.target, &jump.tiles, &inside)
+            })
+            .collect();
+        // Through the opened ground, each landing is at least `base` from the goal.
+        let base = rest.clone();
+        let mut far: Vec<Option<f64>> = vec![None; kept.len()];
+        let mut done = vec![false; kept.len()];
+        loop {
+            let next = (0..kept.len())
+                .filter(|&i| !done[i] && rest[i].is_finite())
+                .min_by(|&i, &j| rest[i].total_cmp(&rest[j]));
+            let Some(i) = next else { break };
+            done[i] = true;
+            let jump = &ground.jumps[kept[i] as usize];
+            let gap = box_gap(&jump.from, &jump.target);
+            for k in 0..kept.len() {
+                if done[k] {
+                    continue;
+                }
+                let before = ground.jumps[kept[k] as usize].target;
+                // From a landing of jump k, to this jump's start and over its gap, or
+                // straight to where it lands; and no shorter than the way through the opened
+                // ground from that landing less the way on from this jump's start.
+                let way = (box_gap(&before, &jump.from) + gap).max(box_gap(&before, &jump.target));
+                if way + rest[i] >= rest[k] {
+                    continue;
+                }
+                let far = *far[i].get_or_insert_with(|| out.farthest(&jump.from));
+                let way = way.max(base[k] - far + gap);
+                rest[k] = rest[k].min(way + rest[i]);
+            }
+        }
+        for (i, &j) in kept.iter().enumerate() {
+            let jump = &ground.jumps[j as usize];
+            if rest[i].is_finite() {
+                let k = out.jumps.len() as u32;
+                for &rect in &ground.jump_rects[j as usize] {
+                    out.rect_jumps.entry(rect).or_default().push(k);
+                }
+                out.jumps.push(JumpBound {
+                    jump: j,
+                    from: jump.from,
+                    object: jump.target,
+                    gap: box_gap(&jump.from, &jump.target),
+                    rest: rest[i],
+                    far: far[i],
+                });
+            }
+        }
+        // With the jumps: each corner that sees a jump's start may take it (Dijkstra's search
+        // from the goal and from every such corner, at its bound through the jump).
+        let mut seeds = goal_links;
+        for jump in &out.jumps {
+            for &rect in &ground.jump_rects[jump.jump as usize] {
+                let Some(part) = rect_part(index, rect, &jump.from) else {
+                    continue;
+                };
+                for seen in index.seen_by(rect) {
+                    let corner = seen.corner;
+                    let p = index.corners[corner as usize].point();
+                    if cone_meets_box(p, &seen.cone(), &part) {
+                        seeds.push((corner, jump.near(p)));
+                    }
+                }
+            }
+        }
+        out.with_jumps = dijkstra(index, seeds, within);
+        Some(out)
+    }
+
+    /// A lower bound of the distance through the opened ground inside the ellipse to the goal
+    /// from any point of a jump's landing edges, their box `object` and the centres `tiles` of
+    /// the tiles they meet (opened: the edges bound object triangles): the least over those
+    /// tiles, inside the ellipse, of a centre's distance less half a tile's diagonal (within a
+    /// tile, whose ground is open, the distance changes by at most the way between two of its
+    /// points), of a corner's less a diagonal for a tile whose centre is outside, or of the
+    /// straight line for one with no corner inside either; at least the box's straight
+    /// distance to the goal.
+    fn landing(
+        &mut self,
+        object: &[f64; 4],
+        tiles: &[[f64; 2]],
+        inside: &impl Fn([f64; 2]) -> bool,
+    ) -> f64 {
+        const HALF_DIAGONAL: f64 = 14.143; // above 10·√2
+        let least = tiles
+            .iter()
+            .filter_map(|&c| {
+                let tile = [c[0] - 10.0, c[1] - 10.0, c[0] + 10.0, c[1] + 10.0];
+                if self.outside(&tile) {
+                    return None; // no path inside the ellipse lands there
+                }
+                if inside(c) {
+                    return Some(self.through_ground(c) - HALF_DIAGONAL);
+                }
+                // A point of the tile inside the ellipse: the way between it and any other such
+                // point stays inside the tile and the ellipse.
+                let straight = box_gap(&tile, &[self.t[0], self.t[1], self.t[0], self.t[1]]);
+                let corners = [
+                    [tile[0], tile[1]],
+                    [tile[2], tile[1]],
+                    [tile[2], tile[3]],
+                    [tile[0], tile[3]],
+                ];
+                Some(match corners.into_iter().find(|&p| inside(p)) {
+                    Some(p) => (self.through_ground(p) - 2.0 * HALF_DIAGONAL).max(straight),
+                    None => straight,
+                })
+            })
+            .fold(f64::INFINITY, f64::min);
+        least.max(box_gap(
+            object,
+            &[self.t[0], self.t[1], self.t[0], self.t[1]],
+        ))
+    }
+
+    /// Links `end` to the corners it sees (into `self.links`), without the links along grid
+    /// lines that the walls there refuse.
+    fn link(&mut self, end: &Endpoint) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.fill(0);
+            self.generation = 1;
+        }
+        self.links.clear();
+        let cells = self.index.table.as_ref().and_then(|t| t.cells.as_ref());
+        links(
+            self.index,
+            cells,
+            end,
+            self.generation,
+            &mut self.marks,
+            &mut self.links,
+        );
+        let (index, grid) = (self.index, &self.grid);
+        self.links
+            .retain(|link| !link.unchecked || !refuses(index, grid, end, link.corner));
+    }
+
+    /// The shortest distance from `p` to the goal through the opened ground inside the round's
+    /// ellipse (infinite where there is none); a point on no open tile of the opened ground
+    /// (which holds every surface) gets the straight line.
+    fn through_ground(&mut self, p: [f64; 2]) -> f64 {
+        let straight = distance(p, self.t);
+        let Some(end) = endpoint(self.index, &self.grid, p) else {
+            return straight;
+        };
+        self.link(&end);
+        let best = self
+            .links
+            .iter()
+            .filter_map(|link| Some(link.distance + self.distance.get(&link.corner)?))
+            .fold(f64::INFINITY, f64::min);
+        if best > straight {
+            let target = Target {
+                point: self.t,
+                roots: self.goal.roots(),
+            };
+            if sees_point(self.index, p, end.roots(), &target, &mut self.scan) {
+                return straight;
+            }
+        }
+        best
+    }
+
+    /// The estimate of the length of a path from `p` to the goal inside the round's ellipse
+    /// ([module docs](self)): the least of the way through the opened ground, of the ways
+    /// through a corner to a jump, and of the ways straight to a jump's start in sight; never
+    /// below the straight line; infinite where there is none.
+    pub fn at(&mut self, p: [f64; 2]) -> f64 {
+        let straight = distance(p, self.t);
+        let Some(end) = endpoint(self.index, &self.grid, p) else {
+            return straight;
+        };
+        let ground = self.through_ground(p);
+        // `through_ground` linked `p`: through a first corner, the jumps too.
+        let through_corner = self
+            .links
+            .iter()
+            .filter_map(|link| Some(link.distance + self.with_jumps.get(&link.corner)?))
+            .fold(f64::INFINITY, f64::min);
+        let mut best = ground.min(through_corner);
+        // Straight to a jump's start: the jumps whose bound is below the best so far, at
+        // their bound; kept only if that start is in sight.
+        let mut candidates: Vec<(u32, f64)> = Vec::new();
+        for k in 0..self.jumps.len() {
+            let near = self.jumps[k].near(p);
+            if near >= best {
+                continue;
+            }
+            // No shorter than the way through the opened ground less the way on from the
+            // jump's start (the triangle inequality of that ground's distances).
+            let far = match self.jumps[k].far {
+                Some(far) => far,
+                None => {
+                    let from = self.jumps[k].from;
+                    let far = self.farthest(&from);
+                    self.jumps[k].far = Some(far);
+                    far
+                }
+            };
+            let jump = &self.jumps[k];
+            let bound = near.max(ground - far + jump.gap + jump.rest);
+            if bound < best {
+                candidates.push((k as u32, bound));
+            }
+        }
+        if !candidates.is_empty() {
+            let mut bounds: HashMap<u32, f64> = candidates.iter().copied().collect();
+            let (index, jumps, rect_jumps) = (self.index, &self.jumps, &self.rect_jumps);
+            scan(self.index, p, end.roots(), &mut self.scan, |rect, cone| {
+                for k in rect_jumps.get(&rect).into_iter().flatten() {
+                    if let Some(&bound) = bounds.get(k) {
+                        let part = rect_part(index, rect, &jumps[*k as usize].from);
+                        let seen = part.is_some_and(|part| {
+                            cone.is_none_or(|cone| cone_meets_box(p, cone, &part))
+                        });
+                        if seen {
+                            best = best.min(bound);
+                            bounds.remove(k);
+                        }
+                    }
+                }
+                false
+            });
+        }
+        best.max(straight)
+    }
+
+    /// Whether the box `b` lies wholly outside the round's ellipse (a sufficient test: no
+    /// point of it is near enough to both ends).
+    fn outside(&self, b: &[f64; 4]) -> bool {
+        let (s, t) = (self.s, self.t);
+        box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > self.bound
+    }
+
+    /// Whether `p` lies inside the round's ellipse.
+    fn inside(&self, p: [f64; 2]) -> bool {
+        distance(self.s, p) + distance(p, self.t) <= self.bound
+    }
+
+    /// An upper bound of the distance through the opened ground inside the ellipse from any
+    /// point of a jump's start `from` (an open tile, or a side of a tile bordering an open
+    /// one: either way a piece of open ground along which that distance changes by at most the
+    /// way between two points) to the goal; infinite where unknown.
+    fn farthest(&mut self, from: &[f64; 4]) -> f64 {
+        // A path through a point outside the ellipse is no path of the ellipse.
+        let corners = [
+            [from[0], from[1]],
+            [from[2], from[1]],
+            [from[0], from[3]],
+            [from[2], from[3]],
+        ];
+        if !corners.iter().all(|&c| self.inside(c)) {
+            return f64::INFINITY;
+        }
+        let centre = [(from[0] + from[2]) / 2.0, (from[1] + from[3]) / 2.0];
+        let reach = 0.5 * distance([from[0], from[1]], [from[2], from[3]]);
+        let Some(end) = endpoint(self.index, &self.grid, centre) else {
+            return f64::INFINITY;
+        };
+        self.link(&end);
+        let straight = distance(centre, self.t);
+        let target = Target {
+            point: self.t,
+            roots: self.goal.roots(),
+        };
+        let best = if sees_point(self.index, centre, end.roots(), &target, &mut self.scan) {
+            straight
+        } else {
+            self.links
+                .iter()
+                .filter_map(|link| Some(link.distance + self.distance.get(&link.corner)?))
+                .fold(f64::INFINITY, f64::min)
+        };
+        best + reach + 1e-6
+    }
+}
+
+/// The part of the box `b` in the closure of rectangle `rect` of `index`, where they meet.
+fn rect_part(index: &PathIndex, rect: u32, b: &[f64; 4]) -> Option<[f64; 4]> {
+    let r = &index.rects[rect as usize];
+    let part = [
+        b[0].max(f64::from(r.x0) * TILE),
+        b[1].max(f64::from(r.z0) * TILE),
+        b[2].min(f64::from(r.x1) * TILE),
+        b[3].min(f64::from(r.z1) * TILE),
+    ];
+    (part[0] <= part[2] && part[1] <= part[3]).then_some(part)
+}
+
+/// Whether the closed cone `cone` seen from `root` meets the closed box `b`: a corner of the
+/// box lies in it, or one of its rays meets the box.
+fn cone_meets_box(root: [f64; 2], cone: &Cone, b: &[f64; 4]) -> bool {
+    let corners = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]];
+    if corners.iter().any(|&c| cone.holds(root, c)) {
+        return true;
+    }
+    [cone.right, cone.left].iter().any(|&through| {
+        // The ray from the root through `through` against the box's slabs.
+        let d = [through[0] - root[0], through[1] - root[1]];
+        let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
+        for axis in 0..2 {
+            let (a, z) = (b[axis], b[axis + 2]);
+            if d[axis] == 0.0 {
+                if root[axis] < a || root[axis] > z {
+                    return false;
+                }
+            } else {
+                let (u, v) = ((a - root[axis]) / d[axis], (z - root[axis]) / d[axis]);
+                lo = lo.max(u.min(v));
+                hi = hi.min(u.max(v));
+            }
+        }
+        lo <= hi
+    })
+}
+
+/// Whether a tile for which `blocked(gx, gz)` holds has inside points in the convex hull of the
+/// box `a` (`[lo x, lo z, hi x, hi z]`, world units) and the segment `b`: where none has,
+/// every segment from a point of `a` to a point of `b` runs on open tiles, touching blocked
+/// ones at most along their sides, and squeezes through no corner where two blocked tiles
+/// meet (a hull holding such a segment holds points on both sides of it near that corner,
+/// and a hull without an inside counts as meeting one).
+fn hull_meets(a: &[f64; 4], b: [[f64; 2]; 2], blocked: &impl Fn(i64, i64) -> bool) -> bool {
+    let points = [
+        [a[0], a[1]],
+        [a[2], a[1]],
+        [a[2], a[3]],
+        [a[0], a[3]],
+        b[0],
+        b[1],
+    ];
+    let hull = convex_hull(&points);
+    if hull.len() < 3 {
+        return !clear_along_line(&points, blocked);
+    }
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for p in &points {
+        lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+        hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+    }
+    // The tiles whose inside meets the hull's box.
+    let first = |v: f64| (v / TILE).floor() as i64;
+    let last = |v: f64| (v / TILE).ceil() as i64 - 1;
+    for gz in first(lo[1])..=last(hi[1]) {
+        for gx in first(lo[0])..=last(hi[0]) {
+            if !blocked(gx, gz) {
+                continue;
+            }
+            // The tile's inside, less a sliver: the objects' edges are placed by rounded
+            // transforms, and an edge along a tile's side may stray into it by far less than
+            // changes any length that matters.
+            const SLIVER: f64 = 1e-4;
+            let (x0, z0) = (gx as f64 * TILE + SLIVER, gz as f64 * TILE + SLIVER);
+            let (x1, z1) = (
+                (gx + 1) as f64 * TILE - SLIVER,
+                (gz + 1) as f64 * TILE - SLIVER,
+            );
+            let tile = [[x0, z0], [x1, z0], [x1, z1], [x0, z1]];
+            // Separated when the tile lies wholly on the outer side of one of the hull's
+            // edges (touching counts as outside); the box's sides were checked above.
+            let separated = (0..hull.len()).any(|i| {
+                let (p, q) = (hull[i], hull[(i + 1) % hull.len()]);
+                tile.iter()
+                    .all(|c| (q[0] - p[0]) * (c[1] - p[1]) - (q[1] - p[1]) * (c[0] - p[0]) <= 0.0)
+            });
+            if !separated {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the segment holding `points` (all on one line) runs along a grid line, with an
+/// open tile beside it all the way and no squeeze between two blocked tiles meeting at a
+/// vertex on it: clear on the opened ground. Any other line counts as not clear.
+fn clear_along_line(points: &[[f64; 2]], blocked: &impl Fn(i64, i64) -> bool) -> bool {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for p in points {
+        lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+        hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+    }
+    // Along x (axis 0) on the line z = lo[1], or along z on x = lo[0].
+    let (along, line) = if lo[1] == hi[1] {
+        (0, lo[1])
+    } else if lo[0] == hi[0] {
+        (1, lo[0])
+    } else {
+        return false;
+    };
+    if line % TILE != 0.0 {
+        return false;
+    }
+    let g = (line / TILE) as i64;
+    // The two tiles beside the line at step `k` along it: on its low side and its high side.
+    let beside = |k: i64| {
+        if along == 0 {
+            (!blocked(k, g - 1), !blocked(k, g))
+        } else {
+            (!blocked(g - 1, k), !blocked(g, k))
+        }
+    };
+    let first = (lo[along] / TILE).floor() as i64;
+    let last = ((hi[along] / TILE).ceil() as i64 - 1).max(first);
+    let mut before: Option<(bool, bool)> = None;
+    for k in first..=last {
+        let (low, high) = beside(k);
+        if !low && !high {
+            return false;
+        }
+        if let Some((was_low, was_high)) = before {
+            if (!was_low && !high) || (!was_high && !low) {
+                return false;
+            }
+        }
+        before = Some((low, high));
+    }
+    true
+}
+
+/// The convex hull of `points`, counter-clockwise, without collinear points (Andrew's
+/// monotone chain).
+fn convex_hull(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let mut sorted = points.to_vec();
+    sorted.sort_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])));
+    sorted.dedup();
+    if sorted.len() < 3 {
+        return sorted;
+    }
+    let cross = |o: [f64; 2], a: [f64; 2], b: [f64; 2]| {
+        (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    };
+    let mut hull: Vec<[f64; 2]> = Vec::with_capacity(2 * sorted.len());
+    for pass in 0..2 {
+        let start = hull.len();
+        let order: Box<dyn Iterator<Item = &[f64; 2]>> = if pass == 0 {
+            Box::new(sorted.iter())
+        } else {
+            Box::new(sorted.iter().rev())
+        };
+        for &p in order {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
+            {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    hull
+}
+
+/// The least distance between two boxes (`[lo x, lo z, hi x, hi z]`; a point is a box of no
+/// size): zero where they meet.
+fn box_gap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+    let dx = (a[0] - b[2]).max(b[0] - a[2]).max(0.0);
+    let dz = (a[1] - b[3]).max(b[1] - a[3]).max(0.0);
+    (dx * dx + dz * dz).sqrt()
+}
