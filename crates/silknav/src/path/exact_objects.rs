@@ -102,11 +102,11 @@
 //! side; without either fix the test fails.
 //!
 //! On 20 random pairs of the demo world (`cargo run --release -p silknav-bench --example
-//! object_paths -- silknav-demo 20 7`), the guided search answers all 20 in 1.0 s, the slowest
-//! in 0.23 s (with seeds 1 and 2: 1.9 s and 1.5 s, the slowest 0.61 s), the first with the
-//! making of the objects' points and the opened ground; the straight line's search took
-//! 20.5 s for seed 7, seven pairs over a second and one given up, and 22.3 s and 7.9 s for
-//! seeds 1 and 2, with the same answers. Short moves in a town (the objects bench: goals 100
+//! object_paths -- silknav-demo 20 7`), the guided search answers all 20 in 1.1 s, the slowest
+//! in 0.3 s, the first with the making of the objects' points and the opened ground (seeds 1
+//! and 2: 2.4 s and 1.0 s, the slowest 1.5 s); the straight line's search took 19.1 s, 21.4 s
+//! and 10.8 s on the same pairs, 19 of the 60 over a second and two given up, with the same
+//! lengths wherever both answer. Short moves in a town (the objects bench: goals 100
 //! to 600 units away on its 64-region world) take about 1.6 µs where the straight segment is
 //! the answer and about 2.4 ms on average where the path turns, against about 0.6 µs on the
 //! terrain alone. That is why it is asked for ([`super::PathOptions::objects`]); a budget
@@ -116,9 +116,13 @@
 //! [`MAX_WAITING_LEGS`] waiting gives up.
 //!
 //! The opened ground is made with the objects' points, on the first exact path with objects:
-//! a world and a path index of its own, about the terrain's in size (on a 100-region generated
-//! world 0.2 s more for the first path, and peak memory 45 MB to 97 MB), and the jumps that
-//! may cross its blocked ground. Known directions for the town's short moves: visibility
+//! a world and a path index of its own, about the terrain's in size, and the jumps that may
+//! cross its blocked ground (on a 100-region generated world, `silknav gen --size 10x10`,
+//! 0.4 s and 0.3 s on 2 cores: a first path of 0.9 s instead of 0.3 s, and a peak memory of
+//! 213 MB instead of 133 MB). There, long paths may still exceed [`MAX_WAITING_LEGS`]
+//! where the objects open a way far shorter than the terrain's and the ellipse of the
+//! terrain's length holds tens of thousands of object points (two of three random pairs of
+//! seed 7, 18,000 and 13,000 units apart; the straight line's search too). Known directions for the town's short moves: visibility
 //! between object points made once per world instead of per query, and the object walls in
 //! the lower bound.
 
@@ -494,15 +498,21 @@ impl ObjectCorners {
             }
         }
         out.reach = Reach::of(world, &instances, &out.boxes);
-        let jumps = probe_jumps(world, &instances);
         for (c, corner) in world.path_index().corners.iter().enumerate() {
             out.buckets.insert(corner.point(), Node::Corner(c as u32));
         }
         for (k, &p) in out.xz.iter().enumerate() {
             out.buckets.insert(p, Node::Object(k as u32));
         }
+        let numbers: HashMap<InstanceKey, u32> = instances
+            .iter()
+            .enumerate()
+            .map(|(k, &key)| (key, k as u32))
+            .collect();
+        let jumps =
+            |slot: usize, visit: &mut dyn FnMut(Jump)| probe_jumps(world, &numbers, slot, visit);
         out.open = Some(OpenGround::of(
-            world, &out.boxes, &surfaces, &landings, jumps,
+            world, &out.boxes, &surfaces, &landings, &jumps,
         ));
         out
     }
@@ -516,57 +526,51 @@ impl ObjectCorners {
 /// box of those tiles is one jump's start), or, running along a grid line, on a blocked tile
 /// of the cell whose side on the line borders an open tile (the walk visits the tile on the
 /// line's +x or +z side; that side is another jump's start). One jump per such start and
-/// object the cell lists, as the instance's number in the order of `keys`; the opened ground
-/// keeps only those that may cross its blocked ground ([`OpenGround::of`]).
-fn probe_jumps(world: &World, keys: &[InstanceKey]) -> Vec<Jump> {
+/// object the cell lists, of the region in `slot`, as the instance's number (`numbers`), given
+/// to `visit` one by one (a big world has tens of millions); the opened ground keeps only
+/// those that may cross its blocked ground ([`OpenGround::of`]).
+fn probe_jumps(
+    world: &World,
+    numbers: &HashMap<InstanceKey, u32>,
+    slot: usize,
+    visit: &mut dyn FnMut(Jump),
+) {
     const TILES: usize = 96;
-    let index: HashMap<InstanceKey, u32> = keys
-        .iter()
-        .enumerate()
-        .map(|(k, &key)| (key, k as u32))
-        .collect();
     let size = f64::from(crate::world::REGION_SIZE);
     let grid = Grid::global(world);
-    let mut jumps = Vec::new();
-    for (slot, id) in world.regions().enumerate() {
-        let region = &world.region_data()[slot];
-        let origin = [f64::from(id.x()) * size, f64::from(id.z()) * size];
-        let (gx0, gz0) = (i64::from(id.x()) * 96, i64::from(id.z()) * 96);
-        let mut cells: HashMap<u16, [f64; 4]> = HashMap::default();
-        let mut sides: Vec<(u16, [f64; 4])> = Vec::new();
-        for tile in 0..TILES * TILES {
-            let (tx, tz) = (tile % TILES, tile / TILES);
-            let cell = region.raw_tile_cell(tile);
-            if region.objects_of_cell(cell).is_empty() {
-                continue;
-            }
-            let lo = [origin[0] + 20.0 * tx as f64, origin[1] + 20.0 * tz as f64];
-            if !region.is_open_tile(tx, tz) {
-                let (gx, gz) = (gx0 + tx as i64, gz0 + tz as i64);
-                if grid.open(gx - 1, gz) {
-                    sides.push((cell, [lo[0], lo[1], lo[0], lo[1] + 20.0]));
-                }
-                if grid.open(gx, gz - 1) {
-                    sides.push((cell, [lo[0], lo[1], lo[0] + 20.0, lo[1]]));
-                }
-                continue;
-            }
-            let _ = &mut cells;
-            sides.push((cell, [lo[0], lo[1], lo[0] + 20.0, lo[1] + 20.0]));
+    let id = world.region_data()[slot].id;
+    let region = &world.region_data()[slot];
+    let origin = [f64::from(id.x()) * size, f64::from(id.z()) * size];
+    let (gx0, gz0) = (i64::from(id.x()) * 96, i64::from(id.z()) * 96);
+    for tile in 0..TILES * TILES {
+        let (tx, tz) = (tile % TILES, tile / TILES);
+        let cell = region.raw_tile_cell(tile);
+        let listed = region.objects_of_cell(cell);
+        if listed.is_empty() {
+            continue;
         }
-        let mut starts: Vec<(u16, [f64; 4])> = cells.into_iter().collect();
-        starts.sort_unstable_by_key(|&(cell, _)| cell);
-        starts.extend(sides);
-        for (cell, from) in starts {
-            for &k in region.objects_of_cell(cell) {
+        let lo = [origin[0] + 20.0 * tx as f64, origin[1] + 20.0 * tz as f64];
+        let mut starts: Vec<[f64; 4]> = Vec::new();
+        if region.is_open_tile(tx, tz) {
+            starts.push([lo[0], lo[1], lo[0] + 20.0, lo[1] + 20.0]);
+        } else {
+            let (gx, gz) = (gx0 + tx as i64, gz0 + tz as i64);
+            if grid.open(gx - 1, gz) {
+                starts.push([lo[0], lo[1], lo[0], lo[1] + 20.0]);
+            }
+            if grid.open(gx, gz - 1) {
+                starts.push([lo[0], lo[1], lo[0] + 20.0, lo[1]]);
+            }
+        }
+        for from in starts {
+            for &k in listed {
                 let placed = world.objects.placement(slot, k);
-                if let Some(&object) = placed.and_then(|p| index.get(&p.key)) {
-                    jumps.push(Jump { from, object });
+                if let Some(&object) = placed.and_then(|p| numbers.get(&p.key)) {
+                    visit(Jump { from, object });
                 }
             }
         }
     }
-    jumps
 }
 
 /// The states a search has reached, each with the shortest length it was reached at.

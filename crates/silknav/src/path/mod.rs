@@ -30,8 +30,8 @@
 //! ([`exact_objects`] has the rule, the method and what it costs: a lazy A* whose legs are
 //! walked by line of sight, guided by a lower bound through the ground with the objects'
 //! footprints opened and the server's jumps over blocked ground: on the demo world 20 random
-//! paths take about 1 to 2 s in all, the slowest a few tenths of a second; a short move
-//! through a town takes a few milliseconds where it turns).
+//! paths take 1 to 2.4 s in all, most of them milliseconds, the slowest up to 1.5 s; a short
+//! move through a town takes a few milliseconds where it turns).
 //!
 //! # Walkable paths through objects
 //! Asked for ([`PathOptions::objects`] without [`PathOptions::exact`], `silknav path

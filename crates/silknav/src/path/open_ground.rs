@@ -62,6 +62,7 @@ use crate::build::{build_world, RegionInput};
 use crate::world::raycast::Grid;
 use crate::world::World;
 use jmxv::RegionId;
+use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BinaryHeap;
 
@@ -79,6 +80,9 @@ pub(crate) struct Jump {
     pub from: [f64; 4],
     pub object: u32,
 }
+
+/// Gives each of the probe's jumps that start in the region of a slot to a visitor.
+pub(crate) type JumpsOf<'a> = dyn Fn(usize, &mut dyn FnMut(Jump)) + Sync + 'a;
 
 /// An outline edge of an object where the server's probe may set a walker down (world
 /// units): its ends, and a point strictly inside the object cell it bounds.
@@ -163,14 +167,15 @@ impl OpenGround {
     /// The ground of `world` with the tiles meeting the boxes of each object's triangles
     /// opened (`surfaces[k]` for the object whose box is `boxes[k]`, world units, `[lo x, lo z,
     /// hi x, hi z]`, grown a little past the rounding of the placements), and those of the
-    /// probe's `jumps` that may cross its blocked tiles (to the edges `objects[k]` lists).
+    /// probe's `jumps` (region by region, on all cores) that may cross its blocked tiles (to the
+    /// edges `objects[k]` lists).
     /// Its path index is made here.
     pub fn of(
         world: &World,
         boxes: &[[f64; 4]],
         surfaces: &[Vec<[f64; 4]>],
         objects: &[ObjectGround],
-        jumps: Vec<Jump>,
+        jumps: &JumpsOf<'_>,
     ) -> OpenGround {
         let mut inputs: Vec<RegionInput> = world
             .regions()
@@ -209,65 +214,62 @@ impl OpenGround {
         }
         // Only a jump whose segments may cross the opened ground's blocked tiles needs an
         // estimate of its own: any other runs on that ground, and its distances hold it.
-        let blocked = |gx: i64, gz: i64| {
-            if gx < 0 || gz < 0 || gx >= 256 * n || gz >= 128 * n {
-                return true;
+        let blocked = BlockedRows::of(world, &inputs);
+        let landing = |jump: Jump| -> Option<Landing> {
+            let object = &objects[jump.object as usize];
+            // From outside the object, a segment meets an edge from the object's side
+            // only after crossing another edge of it, unless it passed under one.
+            let outside =
+                !object.passes_under && box_gap(&jump.from, &boxes[jump.object as usize]) > 0.0;
+            // Where it may land: on an edge it meets from outside the object, or at an
+            // end of an edge it would meet from inside (a segment that reaches the object
+            // exactly at a vertex meets the edges there together, and the probe may take
+            // either).
+            let edges: Vec<[f64; 4]> = object
+                .entries
+                .iter()
+                .flat_map(|entry| {
+                    if outside && entry.behind(&jump.from) {
+                        vec![[entry.a, entry.a], [entry.b, entry.b]]
+                    } else {
+                        vec![[entry.a, entry.b]]
+                    }
+                })
+                .filter(|&segment| {
+                    meets_line_of(segment, &jump.from) && hull_meets(&jump.from, segment, &blocked)
+                })
+                .map(segment_bounds)
+                .collect();
+            let target = edges.iter().copied().reduce(|a, b| {
+                [
+                    a[0].min(b[0]),
+                    a[1].min(b[1]),
+                    a[2].max(b[2]),
+                    a[3].max(b[3]),
+                ]
+            })?;
+            let mut tiles = Vec::new();
+            for edge in &edges {
+                tiles_of(edge, &mut tiles);
             }
-            let id = RegionId::new((gx / n) as u8, (gz / n) as u8);
-            world.region_slot(id).is_none_or(|slot| {
-                inputs[slot].blocked[(gz % n) as usize * TILES + (gx % n) as usize]
+            tiles.sort_unstable();
+            tiles.dedup();
+            Some(Landing {
+                from: jump.from,
+                target,
+                tiles: tiles
+                    .into_iter()
+                    .map(|(gx, gz)| [(gx as f64 + 0.5) * TILE, (gz as f64 + 0.5) * TILE])
+                    .collect(),
             })
         };
-        let jumps: Vec<Landing> = jumps
-            .into_iter()
-            .filter_map(|jump| {
-                let object = &objects[jump.object as usize];
-                // From outside the object, a segment meets an edge from the object's side
-                // only after crossing another edge of it, unless it passed under one.
-                let outside =
-                    !object.passes_under && box_gap(&jump.from, &boxes[jump.object as usize]) > 0.0;
-                // Where it may land: on an edge it meets from outside the object, or at an
-                // end of an edge it would meet from inside (a segment that reaches the object
-                // exactly at a vertex meets the edges there together, and the probe may take
-                // either).
-                let edges: Vec<[f64; 4]> = object
-                    .entries
-                    .iter()
-                    .flat_map(|entry| {
-                        if outside && entry.behind(&jump.from) {
-                            vec![[entry.a, entry.a], [entry.b, entry.b]]
-                        } else {
-                            vec![[entry.a, entry.b]]
-                        }
-                    })
-                    .filter(|&segment| {
-                        meets_line_of(segment, &jump.from)
-                            && hull_meets(&jump.from, segment, &blocked)
-                    })
-                    .map(segment_bounds)
-                    .collect();
-                let target = edges.iter().copied().reduce(|a, b| {
-                    [
-                        a[0].min(b[0]),
-                        a[1].min(b[1]),
-                        a[2].max(b[2]),
-                        a[3].max(b[3]),
-                    ]
-                })?;
-                let mut tiles = Vec::new();
-                for edge in &edges {
-                    tiles_of(edge, &mut tiles);
-                }
-                tiles.sort_unstable();
-                tiles.dedup();
-                Some(Landing {
-                    from: jump.from,
-                    target,
-                    tiles: tiles
-                        .into_iter()
-                        .map(|(gx, gz)| [(gx as f64 + 0.5) * TILE, (gz as f64 + 0.5) * TILE])
-                        .collect(),
-                })
+        // Region by region, on all cores.
+        let jumps: Vec<Landing> = (0..inputs.len())
+            .into_par_iter()
+            .flat_map_iter(|slot| {
+                let mut kept = Vec::new();
+                jumps(slot, &mut |jump| kept.extend(landing(jump)));
+                kept
             })
             .collect();
         let meshes = build_world(&inputs);
@@ -799,13 +801,81 @@ fn cone_meets_box(root: [f64; 2], cone: &Cone, b: &[f64; 4]) -> bool {
     })
 }
 
-/// Whether a tile for which `blocked(gx, gz)` holds has inside points in the convex hull of the
+/// The opened ground's blocked tiles, a row of bits per region and tile row, so that whether a
+/// box of tiles holds any is a few masks; tiles off the loaded regions count as blocked.
+struct BlockedRows<'w> {
+    world: &'w World,
+    rows: Vec<[u128; TILES]>,
+}
+
+impl<'w> BlockedRows<'w> {
+    fn of(world: &'w World, inputs: &[RegionInput]) -> BlockedRows<'w> {
+        let rows = inputs
+            .iter()
+            .map(|input| {
+                let mut rows = [0u128; TILES];
+                for (t, &b) in input.blocked.iter().enumerate() {
+                    if b {
+                        rows[t / TILES] |= 1 << (t % TILES);
+                    }
+                }
+                rows
+            })
+            .collect();
+        BlockedRows { world, rows }
+    }
+
+    /// The loaded region slot holding global tile row `gz` and column `gx`, if any.
+    fn slot(&self, gx: i64, gz: i64) -> Option<usize> {
+        let n = TILES as i64;
+        if gx < 0 || gz < 0 || gx >= 256 * n || gz >= 128 * n {
+            return None;
+        }
+        self.world
+            .region_slot(RegionId::new((gx / n) as u8, (gz / n) as u8))
+    }
+
+    fn blocked(&self, gx: i64, gz: i64) -> bool {
+        let n = TILES as i64;
+        self.slot(gx, gz)
+            .is_none_or(|slot| self.rows[slot][(gz % n) as usize] & (1 << (gx % n)) != 0)
+    }
+
+    /// Whether any tile of columns `x0..=x1` and rows `z0..=z1` is blocked.
+    fn any(&self, x0: i64, x1: i64, z0: i64, z1: i64) -> bool {
+        let n = TILES as i64;
+        for gz in z0..=z1 {
+            let mut gx = x0;
+            while gx <= x1 {
+                // The columns of this region in the range.
+                let end = ((gx.div_euclid(n) + 1) * n - 1).min(x1);
+                let Some(slot) = self.slot(gx, gz) else {
+                    return true;
+                };
+                let (a, b) = (gx.rem_euclid(n), end.rem_euclid(n));
+                let width = b - a + 1;
+                let mask = if width == 128 {
+                    u128::MAX
+                } else {
+                    ((1u128 << width) - 1) << a
+                };
+                if self.rows[slot][gz.rem_euclid(n) as usize] & mask != 0 {
+                    return true;
+                }
+                gx = end + 1;
+            }
+        }
+        false
+    }
+}
+
+/// Whether a tile blocked in `blocked` has inside points in the convex hull of the
 /// box `a` (`[lo x, lo z, hi x, hi z]`, world units) and the segment `b`: where none has,
 /// every segment from a point of `a` to a point of `b` runs on open tiles, touching blocked
 /// ones at most along their sides, and squeezes through no corner where two blocked tiles
 /// meet (a hull holding such a segment holds points on both sides of it near that corner,
 /// and a hull without an inside counts as meeting one).
-fn hull_meets(a: &[f64; 4], b: [[f64; 2]; 2], blocked: &impl Fn(i64, i64) -> bool) -> bool {
+fn hull_meets(a: &[f64; 4], b: [[f64; 2]; 2], blocked: &BlockedRows<'_>) -> bool {
     let points = [
         [a[0], a[1]],
         [a[2], a[1]],
@@ -816,7 +886,7 @@ fn hull_meets(a: &[f64; 4], b: [[f64; 2]; 2], blocked: &impl Fn(i64, i64) -> boo
     ];
     let hull = convex_hull(&points);
     if hull.len() < 3 {
-        return !clear_along_line(&points, blocked);
+        return !clear_along_line(&points, &|gx, gz| blocked.blocked(gx, gz));
     }
     let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
     for p in &points {
@@ -826,9 +896,13 @@ fn hull_meets(a: &[f64; 4], b: [[f64; 2]; 2], blocked: &impl Fn(i64, i64) -> boo
     // The tiles whose inside meets the hull's box.
     let first = |v: f64| (v / TILE).floor() as i64;
     let last = |v: f64| (v / TILE).ceil() as i64 - 1;
-    for gz in first(lo[1])..=last(hi[1]) {
-        for gx in first(lo[0])..=last(hi[0]) {
-            if !blocked(gx, gz) {
+    let (x0, x1, z0, z1) = (first(lo[0]), last(hi[0]), first(lo[1]), last(hi[1]));
+    if !blocked.any(x0, x1.max(x0), z0, z1.max(z0)) {
+        return false;
+    }
+    for gz in z0..=z1 {
+        for gx in x0..=x1 {
+            if !blocked.blocked(gx, gz) {
                 continue;
             }
             // The tile's inside, less a sliver: the objects' edges are placed by rounded
@@ -942,4 +1016,74 @@ fn box_gap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
     let dx = (a[0] - b[2]).max(b[0] - a[2]).max(0.0);
     let dz = (a[1] - b[3]).max(b[1] - a[3]).max(0.0);
     (dx * dx + dz * dz).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    /// Whether a box of tiles holds a blocked one, by the rows of bits, equals the answer
+    /// tile by tile: boxes across region borders, along the world's edge and off it, on
+    /// three loaded regions of a 2×2 square (the fourth is not loaded: its tiles count as
+    /// blocked).
+    #[test]
+    fn a_box_holds_a_blocked_tile_by_the_rows_as_tile_by_tile() {
+        let mut rng = SplitMix64::new(3);
+        let inputs: Vec<RegionInput> = [(100, 50), (101, 50), (100, 51)]
+            .iter()
+            .map(|&(x, z)| {
+                let mut input = RegionInput::open(RegionId::new(x, z));
+                for b in input.blocked.iter_mut() {
+                    *b = rng.next_u64() % 40 == 0;
+                }
+                input
+            })
+            .collect();
+        let meshes = build_world(&inputs);
+        let world = World::from_navmeshes(meshes.iter().map(|(id, mesh)| (*id, mesh)));
+        let order: Vec<RegionId> = world.regions().collect();
+        let inputs: Vec<RegionInput> = order
+            .iter()
+            .map(|id| inputs.iter().find(|i| i.region == *id).unwrap().clone())
+            .collect();
+        let rows = BlockedRows::of(&world, &inputs);
+        let n = TILES as i64;
+        let (x_lo, z_lo) = (100 * n - 5, 50 * n - 5);
+        let (mut held, mut free) = (0, 0);
+        for _ in 0..3_000 {
+            let pick =
+                |rng: &mut SplitMix64, lo: i64| lo + (rng.next_u64() % (2 * n as u64 + 10)) as i64;
+            let (x0, z0) = (pick(&mut rng, x_lo), pick(&mut rng, z_lo));
+            let (x1, z1) = (
+                x0 + (rng.next_u64() % 12) as i64,
+                z0 + (rng.next_u64() % 12) as i64,
+            );
+            let slow = (z0..=z1).any(|gz| (x0..=x1).any(|gx| rows.blocked(gx, gz)));
+            let truth = (z0..=z1).any(|gz| {
+                (x0..=x1).any(|gx| {
+                    let id = RegionId::new((gx / n) as u8, (gz / n) as u8);
+                    match inputs.iter().find(|i| i.region == id) {
+                        Some(input) => input.blocked[((gz % n) * n + gx % n) as usize],
+                        None => true,
+                    }
+                })
+            });
+            assert_eq!(slow, truth, "tile by tile, ({x0}..={x1}, {z0}..={z1})");
+            assert_eq!(
+                rows.any(x0, x1, z0, z1),
+                truth,
+                "by the rows, ({x0}..={x1}, {z0}..={z1})"
+            );
+            if truth {
+                held += 1;
+            } else {
+                free += 1;
+            }
+        }
+        assert!(
+            held > 300 && free > 300,
+            "{held} boxes with a blocked tile, {free} without"
+        );
+    }
 }
