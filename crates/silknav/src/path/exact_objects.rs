@@ -65,7 +65,12 @@
 //! starts a little over the terrain's exact shortest path's length
 //! (0.1% and one unit: where an object's outline passes through a corner, the path turns
 //! beside it), and at least half as long again as the straight segment and 100 units
-//! longer: it holds the answer whenever no object is in the way.
+//! longer: it holds the answer whenever no object is in the way. Guided, it starts at 1% and
+//! one unit over the shortest path on the opened ground instead (at least 100 units over the
+//! straight segment) when that is less: where objects open a way far shorter than the
+//! terrain's (bridges over a gorge), the ellipse of the terrain's length holds tens of
+//! thousands of object points, and on a 100-region world two such searches ran out of room
+//! (over [`MAX_WAITING_LEGS`]) that now answer in 3 s and 9 s.
 //!
 //! Each state keeps its legs sorted by the length of the path they would make, and the
 //! heap holds each state once, by its best leg not yet taken: a heap of every leg would be
@@ -119,10 +124,7 @@
 //! a world and a path index of its own, about the terrain's in size, and the jumps that may
 //! cross its blocked ground (on a 100-region generated world, `silknav gen --size 10x10`,
 //! 0.4 s and 0.3 s on 2 cores: a first path of 0.9 s instead of 0.3 s, and a peak memory of
-//! 213 MB instead of 133 MB). There, long paths may still exceed [`MAX_WAITING_LEGS`]
-//! where the objects open a way far shorter than the terrain's and the ellipse of the
-//! terrain's length holds tens of thousands of object points (two of three random pairs of
-//! seed 7, 18,000 and 13,000 units apart; the straight line's search too). Known directions for the town's short moves: visibility
+//! 213 MB instead of 133 MB). Known directions for the town's short moves: visibility
 //! between object points made once per world instead of per query, and the object walls in
 //! the lower bound.
 
@@ -775,13 +777,14 @@ fn search_path(
     // straight segment, its estimates would be the straight line's near the ends, and the
     // search keeps the straight line's, which cost nothing. (Where there is none, a path may
     // still join the ends by the probe's jumps, and the estimates still guide.)
-    let guided = match &corners.open {
-        Some(open) => match open.shortest(s, t, scratch) {
-            Ok(None) => guide,
-            Ok(Some(length)) => guide && length > straight,
-            Err(_) => false,
-        },
-        None => false,
+    let opened = match &corners.open {
+        Some(open) => open.shortest(s, t, scratch),
+        None => Err(PathError::Unreachable),
+    };
+    let guided = match opened {
+        Ok(None) => guide,
+        Ok(Some(length)) => guide && length > straight,
+        Err(_) => false,
     };
     // A little over the terrain's optimum: where an object's outline passes through a
     // corner, the path turns beside it, a few hundredths longer.
@@ -789,6 +792,12 @@ fn search_path(
         .map_or(0.0, |h| h * 1.001 + 1.0)
         .max(straight * 1.5)
         .max(straight + 100.0);
+    // Guided, a little over the opened ground's shortest path when that is shorter: where the
+    // objects open a way far shorter than the terrain's, the ellipse of the terrain's length
+    // can hold so many object points that the search runs out of room.
+    if let (true, Ok(Some(length))) = (guided, opened) {
+        bound = bound.min((length * 1.01 + 1.0).max(straight + 100.0));
+    }
     let mut expanded = 0;
     loop {
         let (found, everything, beyond) =
