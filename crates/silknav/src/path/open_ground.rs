@@ -54,7 +54,7 @@
 //! own distance, and the search goes straight along the terrain's path instead of trying
 //! every object point of the ellipse from every state, as the straight-line estimate let it.
 
-use super::index::{PathIndex, NONE};
+use super::index::{PathIndex, NONE, TILE};
 use super::search::{distance, endpoint, links, refuses, Endpoint, Entry, Link};
 use super::visibility::{scan, sees_point, Cone, ScanScratch, Target};
 use super::{polyline_length, PathError, PathScratch};
@@ -67,9 +67,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::BinaryHeap;
 
 /// Tiles along a region's side.
-const TILES: usize = 96;
-/// A tile's side, world units.
-const TILE: f64 = 20.0;
+const TILES: usize = jmxv::nvm::TILES_PER_SIDE;
 
 /// A jump of the server's probe ([module docs](self)): from a point of `from` (an open tile of a
 /// cell that lists the object, or the side of a blocked tile of that cell beside an open one,
@@ -626,26 +624,37 @@ impl<'g> ToGoal<'g> {
     /// ellipse (infinite where there is none); a point on no open tile of the opened ground
     /// (which holds every surface) gets the straight line.
     fn through_ground(&mut self, p: [f64; 2]) -> f64 {
-        let straight = distance(p, self.t);
-        let Some(end) = endpoint(self.index, &self.grid, p) else {
-            return straight;
-        };
-        self.link(&end);
-        let best = self
-            .links
-            .iter()
-            .filter_map(|link| Some(link.distance + self.distance.get(&link.corner)?))
-            .fold(f64::INFINITY, f64::min);
+        match endpoint(self.index, &self.grid, p) {
+            Some(end) => self.through_end(&end),
+            None => distance(p, self.t),
+        }
+    }
+
+    /// [`ToGoal::through_ground`] from a point of the opened ground, `end`; leaves `end`'s
+    /// links in `self.links`.
+    fn through_end(&mut self, end: &Endpoint) -> f64 {
+        let straight = distance(end.point, self.t);
+        self.link(end);
+        let best = self.via_links(&self.distance);
         if best > straight {
             let target = Target {
                 point: self.t,
                 roots: self.goal.roots(),
             };
-            if sees_point(self.index, p, end.roots(), &target, &mut self.scan) {
+            if sees_point(self.index, end.point, end.roots(), &target, &mut self.scan) {
                 return straight;
             }
         }
         best
+    }
+
+    /// The least way to the goal through a corner of `self.links`, by the corners' distances
+    /// in `to_goal` (infinite where none is known).
+    fn via_links(&self, to_goal: &HashMap<u32, f64>) -> f64 {
+        self.links
+            .iter()
+            .filter_map(|link| Some(link.distance + to_goal.get(&link.corner)?))
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The estimate of the length of a path from `p` to the goal inside the round's ellipse
@@ -657,13 +666,9 @@ impl<'g> ToGoal<'g> {
         let Some(end) = endpoint(self.index, &self.grid, p) else {
             return straight;
         };
-        let ground = self.through_ground(p);
-        // `through_ground` linked `p`: through a first corner, the jumps too.
-        let through_corner = self
-            .links
-            .iter()
-            .filter_map(|link| Some(link.distance + self.with_jumps.get(&link.corner)?))
-            .fold(f64::INFINITY, f64::min);
+        let ground = self.through_end(&end);
+        // Through a first corner, the jumps too.
+        let through_corner = self.via_links(&self.with_jumps);
         let mut best = ground.min(through_corner);
         // Straight to a jump's start: the jumps whose bound is below the best so far, at
         // their bound; kept only if that start is in sight.
@@ -744,20 +749,7 @@ impl<'g> ToGoal<'g> {
         let Some(end) = endpoint(self.index, &self.grid, centre) else {
             return f64::INFINITY;
         };
-        self.link(&end);
-        let straight = distance(centre, self.t);
-        let target = Target {
-            point: self.t,
-            roots: self.goal.roots(),
-        };
-        let best = if sees_point(self.index, centre, end.roots(), &target, &mut self.scan) {
-            straight
-        } else {
-            self.links
-                .iter()
-                .filter_map(|link| Some(link.distance + self.distance.get(&link.corner)?))
-                .fold(f64::INFINITY, f64::min)
-        };
+        let best = self.through_end(&end);
         best + reach + 1e-6
     }
 }

@@ -344,21 +344,8 @@ fn edges_that_loop_run_out_the_servers_budget_and_answer_the_goal() {
 /// and most uniform points on objects are answered by their square.
 #[test]
 fn cell_at_from_the_squares_equals_the_lookup() {
-    use crate::worldgen::{generate, GenOptions, Landscape};
     use silknav_testkit::rng::SplitMix64;
-    let dir = tempfile::tempdir().unwrap();
-    generate(&GenOptions {
-        seed: 3,
-        width: 2,
-        height: 2,
-        origin: (120, 90),
-        landscape: Landscape::Rugged,
-    })
-    .unwrap()
-    .into_files()
-    .write_data_root(dir.path(), crate::files::Overwrite::Replace)
-    .unwrap();
-    let world = World::load(dir.path()).unwrap();
+    let (_dir, world) = crate::worldgen::rugged_test_world();
     let mut rng = SplitMix64::new(9);
     let (mut checked, mut on_objects, mut from_squares) = (0usize, 0usize, 0usize);
     // Answers from a square whose triangle's height is one number (a floor) and not.

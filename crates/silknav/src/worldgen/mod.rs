@@ -198,3 +198,24 @@ pub fn generate_with_progress(
         regions: build_world(&inputs),
     })
 }
+
+/// The generated world the object tests share: 2×2 rugged regions (seed 3) with a village, a
+/// fortress, bridges and stairs, written as a data root into a temporary folder (kept alive by
+/// the returned guard) and loaded.
+#[cfg(test)]
+pub(crate) fn rugged_test_world() -> (tempfile::TempDir, crate::world::World) {
+    let dir = tempfile::tempdir().unwrap();
+    generate(&GenOptions {
+        seed: 3,
+        width: 2,
+        height: 2,
+        origin: (120, 90),
+        landscape: Landscape::Rugged,
+    })
+    .unwrap()
+    .into_files()
+    .write_data_root(dir.path(), crate::files::Overwrite::Replace)
+    .unwrap();
+    let world = crate::world::World::load(dir.path()).unwrap();
+    (dir, world)
+}
