@@ -78,6 +78,11 @@
 //! candidates are read from squares of the world that meet the ellipse's box, not from a
 //! scan of every point of the world, which took a fifth of a short search.
 //!
+//! From each state, legs are tried only to the candidates it may see: in sight on the opened
+//! ground, or beyond the start of a jump in sight there (`path/open_ground.rs`, "Sight"),
+//! a superset of the legs the line of sight finds clear. Without it a state tried every
+//! point of the ellipse, and on long paths the waiting legs ran into the millions.
+//!
 //! A leg between two terrain corners that meets the box of no object is decided by the
 //! terrain alone: it is taken from the corner's edges of the path index (the legs a shortest
 //! path can take there: visible and taut at both ends), not walked. Every other leg is
@@ -129,7 +134,7 @@
 //! the lower bound.
 
 use super::index::{direction_class, PathIndex};
-use super::open_ground::{EntryEdge, Jump, ObjectGround, OpenGround, ToGoal};
+use super::open_ground::{EntryEdge, Jump, ObjectGround, OpenGround, Sight, ToGoal};
 use super::search::distance;
 use super::PathError;
 use crate::objects::mesh::{flag as mesh_flag, EdgeKey};
@@ -769,6 +774,7 @@ fn search_path(
         to,
         s,
         t,
+        sighted: guide,
     };
     if !corners
         .reach
@@ -826,6 +832,9 @@ struct Search<'w> {
     to: Position,
     s: [f64; 2],
     t: [f64; 2],
+    /// Whether legs are tried only to the points a state may see on the opened ground
+    /// ([`Sight`]; the tests check the search with it against the search without).
+    sighted: bool,
 }
 
 impl Search<'_> {
@@ -912,6 +921,18 @@ impl Search<'_> {
             Node::Start | Node::Goal => (2, 0),
         });
         let everything = candidates.len() - 1 == self.index.corners.len() + self.corners.xz.len();
+        // Legs only to the points a state may see: most points of a large ellipse are out of
+        // sight of any one state.
+        let mut sight = self
+            .corners
+            .open
+            .as_ref()
+            .filter(|_| self.sighted)
+            .map(|open| {
+                let points = candidates.iter().map(|&node| self.xz(node)).collect();
+                Sight::new(open, points, (s, t, bound))
+            });
+        let mut seen: Vec<u32> = Vec::new();
 
         // The estimate of a point's distance to the goal: through the ground with the objects'
         // footprints opened ([`super::open_ground`]), worked out when a leg to the point is
@@ -966,7 +987,12 @@ impl Search<'_> {
                 if *expanded > budget {
                     return Err(PathError::BudgetExceeded);
                 }
-                let mut out = self.legs_from(state, bound, &candidates, &ground, &closed, &beyond);
+                let seen = sight.as_mut().map(|sight| {
+                    sight.seen_from(self.xz(state.node), &mut seen);
+                    &seen[..]
+                });
+                let mut out =
+                    self.legs_from(state, bound, &candidates, seen, &ground, &closed, &beyond);
                 waiting += out.len();
                 if waiting > MAX_WAITING_LEGS {
                     return Err(PathError::BudgetExceeded);
@@ -1048,12 +1074,15 @@ impl Search<'_> {
     }
 
     /// The legs a state may take, unsorted: to the candidates inside the bound that a
-    /// shortest path may turn towards, the index's edges for a terrain corner on the terrain.
+    /// shortest path may turn towards (only those numbered in `seen` when given), the index's
+    /// edges for a terrain corner on the terrain.
+    #[allow(clippy::too_many_arguments)]
     fn legs_from(
         &self,
         current: State,
         bound: f64,
         candidates: &[Node],
+        seen: Option<&[u32]>,
         ground: &Ground,
         closed: &Closed,
         beyond: &Cell<f64>,
@@ -1100,7 +1129,12 @@ impl Search<'_> {
                 }
             }
         }
-        for &node in candidates {
+        let numbers: Box<dyn Iterator<Item = u32>> = match seen {
+            Some(seen) => Box::new(seen.iter().copied()),
+            None => Box::new(0..candidates.len() as u32),
+        };
+        for number in numbers {
+            let node = candidates[number as usize];
             if node == current.node {
                 continue;
             }
@@ -1485,6 +1519,107 @@ mod tests {
         world
             .object_corners
             .get_or_init(|| ObjectCorners::of(world))
+    }
+
+    /// On a generated world with a village, a fortress, bridges and stairs: the search that
+    /// tries legs only to the points in sight ([`Sight`]) answers what the search of every
+    /// point of the ellipse answers, on pairs up to 1,000 units apart that the straight
+    /// segment does not join (where most of the search's states are near objects).
+    #[test]
+    fn the_search_in_sight_answers_what_the_search_of_every_point_answers() {
+        let (_dir, world) = crate::worldgen::rugged_test_world();
+        let mut scratch = crate::PathScratch::new();
+        let mut rng = SplitMix64::new(23);
+        let wanted = if cfg!(debug_assertions) { 15 } else { 120 };
+        let (mut compared, mut tries) = (0, 0);
+        while compared < wanted {
+            tries += 1;
+            assert!(tries < 100 * wanted, "{compared} pairs in {tries} tries");
+            let (from, to) = (
+                random_point(&world, &mut rng),
+                random_point(&world, &mut rng),
+            );
+            if distance(world_xz(from), world_xz(to)) > 1_000.0 || legs_clear(&world, &[from, to]) {
+                continue;
+            }
+            let every = search_path(&world, from, None, to, None, 100_000, &mut scratch, false);
+            if matches!(every, Err(PathError::BudgetExceeded)) {
+                continue;
+            }
+            let ours = search_path(&world, from, None, to, None, usize::MAX, &mut scratch, true);
+            match (&ours, &every) {
+                (Ok((waypoints, length)), Ok((_, expected))) => {
+                    assert!(
+                        (length - expected).abs() <= 1e-9 * expected.max(1.0),
+                        "{from:?} → {to:?}: in sight {length}, every point {expected}"
+                    );
+                    assert!(legs_clear(&world, waypoints), "{from:?} → {to:?}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{from:?} → {to:?}"),
+                _ => panic!("{from:?} → {to:?}: in sight {ours:?}, every point {every:?}"),
+            }
+            compared += 1;
+        }
+    }
+
+    /// On a generated world with a village, a fortress, bridges and stairs: every leg the
+    /// object-aware line of sight finds clear ends at a point the opened ground's sight keeps
+    /// ([`Sight`]), from every surface the leg may start on; legs between the objects' points
+    /// (where the search turns) and random points near objects, up to 600 units long: 20,000
+    /// of them. Some (27) are kept only as running past a jump's start, out of sight on the
+    /// opened ground: without that, the test fails.
+    #[test]
+    fn every_clear_leg_ends_in_sight() {
+        let (_dir, world) = crate::worldgen::rugged_test_world();
+        let corners = corners_of(&world);
+        let open = corners.open.as_ref().expect("the opened ground");
+        let mut rng = SplitMix64::new(5);
+        let wanted = 20_000;
+        let (mut clear, mut past_jumps, mut tries) = (0, 0, 0);
+        let mut seen = Vec::new();
+        let pick = |rng: &mut SplitMix64| {
+            if rng.unit() < 0.6 {
+                corners.points[rng.range(0, corners.points.len() as u32) as usize]
+            } else {
+                random_point(&world, rng)
+            }
+        };
+        while clear < wanted {
+            tries += 1;
+            assert!(tries < 200 * wanted, "{clear} clear legs in {tries} tries");
+            let (from, to) = (pick(&mut rng), pick(&mut rng));
+            let (u, v) = (world_xz(from), world_xz(to));
+            if distance(u, v) > 600.0 {
+                continue;
+            }
+            let mut surfaces = vec![world.cell_at(from).expect("a surface").object];
+            if surfaces[0].is_some() && world.stands_on(from, None) {
+                surfaces.push(None);
+            }
+            for start in surfaces {
+                let Ok(Some(arrival)) = world.sight_arrival(from, start, to) else {
+                    continue;
+                };
+                if !world.stands_on(to, arrival) {
+                    continue;
+                }
+                clear += 1;
+                // The round's ellipse: the leg's box and a little more.
+                let bound = 2.0 * distance(u, v) + 10.0;
+                let mut sight = Sight::new(open, vec![v], (u, v, bound));
+                sight.seen_from(u, &mut seen);
+                assert_eq!(
+                    seen,
+                    [0],
+                    "{from:?} → {to:?} from {start:?} is clear, out of sight"
+                );
+                if !sight.in_plain_sight(u, v) {
+                    past_jumps += 1;
+                }
+            }
+        }
+        println!("{clear} clear legs in {tries} tries, {past_jumps} kept past a jump's start only");
+        assert!(past_jumps > 0, "no clear leg needed a jump's start");
     }
 
     /// On a generated world with a village, a fortress, bridges and stairs, where the terrain

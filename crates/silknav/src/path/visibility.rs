@@ -249,6 +249,33 @@ pub(crate) fn scan_within(
     roots: &[u32],
     limits: Option<&[Cone]>,
     scratch: &mut ScanScratch,
+    visit: impl FnMut(u32, Option<&Cone>) -> bool,
+) -> bool {
+    scan_where(index, root, roots, limits, |_| true, scratch, visit)
+}
+
+/// [`scan`] of the rectangles past the roots for which `enter` holds: the scan neither visits
+/// the others nor looks through them. So a scan of the rectangles that meet a convex region
+/// holding the root sees all of that region it would see (a ray from the root that leaves the
+/// region never comes back to it).
+pub(crate) fn scan_inside(
+    index: &PathIndex,
+    root: [f64; 2],
+    roots: &[u32],
+    enter: impl Fn(u32) -> bool,
+    scratch: &mut ScanScratch,
+    visit: impl FnMut(u32, Option<&Cone>) -> bool,
+) -> bool {
+    scan_where(index, root, roots, None, enter, scratch, visit)
+}
+
+fn scan_where(
+    index: &PathIndex,
+    root: [f64; 2],
+    roots: &[u32],
+    limits: Option<&[Cone]>,
+    enter: impl Fn(u32) -> bool,
+    scratch: &mut ScanScratch,
     mut visit: impl FnMut(u32, Option<&Cone>) -> bool,
 ) -> bool {
     scratch.begin(index.rects.len());
@@ -287,6 +314,9 @@ pub(crate) fn scan_within(
         }
     }
     while let Some((rect, cone)) = scratch.stack.pop() {
+        if !enter(rect) {
+            continue;
+        }
         if visit(rect, Some(&cone)) {
             scratch.stack.clear();
             return true;
