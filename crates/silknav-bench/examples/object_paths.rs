@@ -10,11 +10,13 @@
 //! ```
 //!
 //! Arguments: the world (a data root or its `navmesh/` folder), the number of pairs (20), the
-//! seed of the points (7; the benches' walkable points, `silknav_bench::queries`). Each line:
-//! the pair's number, seconds, and the length and waypoint count or why there is no path; then
-//! the total.
+//! seed of the points (7; the benches' walkable points, `silknav_bench::queries`), and
+//! optionally the most distance between the ends (each start then goes to the first of
+//! further random points that near; without it, the ends are any two random points). Each
+//! line: the pair's number, the straight distance, seconds, and the length and waypoint
+//! count or why there is no path; then the total.
 
-use silknav::{PathOptions, PathScratch, World};
+use silknav::{PathOptions, PathScratch, Position, World};
 use silknav_bench::queries::walkable_points;
 use std::time::Instant;
 
@@ -28,26 +30,44 @@ fn main() {
     };
     let pairs = number(args.next(), 20) as usize;
     let seed = number(args.next(), 7);
+    let most: Option<f64> = args
+        .next()
+        .map(|a| a.parse().expect("the most distance, a number"));
     let world = World::load(&dir).unwrap_or_else(|e| panic!("{dir}: {e}"));
     world.prepare_paths();
     let regions: Vec<_> = world.regions().collect();
-    let points = walkable_points(&world, &regions, 2 * pairs, seed);
+    let straight =
+        |a: &Position, b: &Position| (a.world_x() - b.world_x()).hypot(a.world_z() - b.world_z());
+    let ends: Vec<(Position, Position)> = match most {
+        None => walkable_points(&world, &regions, 2 * pairs, seed)
+            .chunks_exact(2)
+            .map(|ends| (ends[0], ends[1]))
+            .collect(),
+        Some(most) => {
+            let goals = walkable_points(&world, &regions, 200 * pairs, seed + 1);
+            walkable_points(&world, &regions, pairs, seed)
+                .into_iter()
+                .filter_map(|s| Some((s, *goals.iter().find(|g| straight(&s, g) <= most)?)))
+                .collect()
+        }
+    };
     let options = PathOptions::exact_with_objects();
     let mut scratch = PathScratch::new();
     let mut total = 0.0;
-    for (i, ends) in points.chunks_exact(2).enumerate() {
+    for (i, (from, to)) in ends.iter().enumerate() {
+        let apart = straight(from, to);
         let started = Instant::now();
-        let answer = world.find_path_with(ends[0], ends[1], &options, &mut scratch);
+        let answer = world.find_path_with(*from, *to, &options, &mut scratch);
         let seconds = started.elapsed().as_secs_f64();
         total += seconds;
         match answer {
             Ok(path) => println!(
-                "{i}: {seconds:.4} s, length {:.3}, {} waypoints",
+                "{i}: {apart:.0} apart, {seconds:.4} s, length {:.3}, {} waypoints",
                 path.length,
                 path.waypoints.len()
             ),
-            Err(e) => println!("{i}: {seconds:.4} s, {e}"),
+            Err(e) => println!("{i}: {apart:.0} apart, {seconds:.4} s, {e}"),
         }
     }
-    println!("{pairs} pairs in {total:.3} s");
+    println!("{} pairs in {total:.3} s", ends.len());
 }
