@@ -238,6 +238,19 @@ impl OpenGround {
         // estimate of its own: any other runs on that ground, and its distances hold it.
         let blocked = BlockedRows::of(world, &inputs);
         let landing = |jump: Jump| -> Option<Landing> {
+            // No blocked tile near the start and the object: no edge's hull meets one (most
+            // starts and objects, in towns on open ground).
+            let (from, object) = (&jump.from, &boxes[jump.object as usize]);
+            let tile = |v: f64| (v / TILE).floor() as i64;
+            let near = (
+                tile(from[0].min(object[0])) - 1,
+                tile(from[2].max(object[2])) + 1,
+                tile(from[1].min(object[1])) - 1,
+                tile(from[3].max(object[3])) + 1,
+            );
+            if !blocked.any(near.0, near.1, near.2, near.3) {
+                return None;
+            }
             let object = &objects[jump.object as usize];
             // From outside the object, a segment meets an edge from the object's side
             // only after crossing another edge of it, unless it passed under one.
@@ -1155,11 +1168,15 @@ fn cone_meets_box(root: [f64; 2], cone: &Cone, b: &[f64; 4]) -> bool {
     })
 }
 
-/// The opened ground's blocked tiles, a row of bits per region and tile row, so that whether a
-/// box of tiles holds any is a few masks; tiles off the loaded regions count as blocked.
+/// The opened ground's blocked tiles, a row of bits per region and tile row (whether a tile is
+/// blocked), and per region the counts of its corner rectangles (whether a box of tiles holds
+/// any: four numbers per region it meets); tiles off the loaded regions count as blocked.
 struct BlockedRows<'w> {
     world: &'w World,
     rows: Vec<[u128; TILES]>,
+    /// Per region, the blocked tiles of each corner rectangle: `sums[z · (TILES + 1) + x]`
+    /// counts those of columns `0..x` and rows `0..z`.
+    sums: Vec<Vec<u16>>,
 }
 
 impl<'w> BlockedRows<'w> {
@@ -1176,7 +1193,23 @@ impl<'w> BlockedRows<'w> {
                 rows
             })
             .collect();
-        BlockedRows { world, rows }
+        let sums = inputs
+            .iter()
+            .map(|input| {
+                let width = TILES + 1;
+                let mut sums = vec![0u16; width * width];
+                for z in 0..TILES {
+                    for x in 0..TILES {
+                        sums[(z + 1) * width + x + 1] = sums[z * width + x + 1]
+                            + sums[(z + 1) * width + x]
+                            - sums[z * width + x]
+                            + u16::from(input.blocked[z * TILES + x]);
+                    }
+                }
+                sums
+            })
+            .collect();
+        BlockedRows { world, rows, sums }
     }
 
     /// The loaded region slot holding global tile row `gz` and column `gx`, if any.
@@ -1195,28 +1228,22 @@ impl<'w> BlockedRows<'w> {
             .is_none_or(|slot| self.rows[slot][(gz % n) as usize] & (1 << (gx % n)) != 0)
     }
 
-    /// Whether any tile of columns `x0..=x1` and rows `z0..=z1` is blocked.
+    /// Whether any tile of columns `x0..=x1` and rows `z0..=z1` is blocked: per region the
+    /// box meets, by the region's sums (a tile off the loaded regions counts as blocked).
     fn any(&self, x0: i64, x1: i64, z0: i64, z1: i64) -> bool {
         let n = TILES as i64;
-        for gz in z0..=z1 {
-            let mut gx = x0;
-            while gx <= x1 {
-                // The columns of this region in the range.
-                let end = ((gx.div_euclid(n) + 1) * n - 1).min(x1);
-                let Some(slot) = self.slot(gx, gz) else {
+        for rz in z0.div_euclid(n)..=z1.div_euclid(n) {
+            for rx in x0.div_euclid(n)..=x1.div_euclid(n) {
+                let Some(slot) = self.slot(rx * n, rz * n) else {
                     return true;
                 };
-                let (a, b) = (gx.rem_euclid(n), end.rem_euclid(n));
-                let width = b - a + 1;
-                let mask = if width == 128 {
-                    u128::MAX
-                } else {
-                    ((1u128 << width) - 1) << a
-                };
-                if self.rows[slot][gz.rem_euclid(n) as usize] & mask != 0 {
+                let (ax, bx) = (x0.max(rx * n) - rx * n, x1.min(rx * n + n - 1) - rx * n + 1);
+                let (az, bz) = (z0.max(rz * n) - rz * n, z1.min(rz * n + n - 1) - rz * n + 1);
+                let sums = &self.sums[slot];
+                let at = |x: i64, z: i64| i32::from(sums[z as usize * (TILES + 1) + x as usize]);
+                if at(bx, bz) - at(ax, bz) - at(bx, az) + at(ax, az) > 0 {
                     return true;
                 }
-                gx = end + 1;
             }
         }
         false
@@ -1431,12 +1458,12 @@ mod tests {
         assert!(inside > 1_000, "{inside} of {checked} behind both boxes");
     }
 
-    /// Whether a box of tiles holds a blocked one, by the rows of bits, equals the answer
+    /// Whether a box of tiles holds a blocked one, by the regions' sums, equals the answer
     /// tile by tile: boxes across region borders, along the world's edge and off it, on
     /// three loaded regions of a 2×2 square (the fourth is not loaded: its tiles count as
     /// blocked).
     #[test]
-    fn a_box_holds_a_blocked_tile_by_the_rows_as_tile_by_tile() {
+    fn a_box_holds_a_blocked_tile_by_the_sums_as_tile_by_tile() {
         let mut rng = SplitMix64::new(3);
         let inputs: Vec<RegionInput> = [(100, 50), (101, 50), (100, 51)]
             .iter()
@@ -1481,7 +1508,7 @@ mod tests {
             assert_eq!(
                 rows.any(x0, x1, z0, z1),
                 truth,
-                "by the rows, ({x0}..={x1}, {z0}..={z1})"
+                "by the sums, ({x0}..={x1}, {z0}..={z1})"
             );
             if truth {
                 held += 1;
