@@ -1379,8 +1379,7 @@ mod tests {
 
     /// The opened ground's estimates ([`super::super::open_ground`]) are lower bounds of the
     /// paths with objects: from every stop of the oracle's path to the goal ([`ToGoal::at`],
-    /// within the ellipse of the path's own length, with the opened ground's "seen by"
-    /// records and without them), on the small world with a house over a
+    /// within the ellipse of the path's own length), on the small world with a house over a
     /// blocked square, where the opened ground is shorter than the terrain; and so is the
     /// opened ground's own shortest path there ([`OpenGround::shortest`]; not on every world,
     /// since the server's probe may carry a walker over blocked ground). The world is open enough that
@@ -1392,7 +1391,6 @@ mod tests {
         silknav_testkit::object_world::write_object_world(dir.path());
         let world = World::load(dir.path()).unwrap();
         let open = corners_of(&world).open.as_ref().expect("the opened ground");
-        let without_records = open.without_seen_by();
         let mut scratch = crate::PathScratch::new();
         let mut rng = SplitMix64::new(5);
         let (mut paths, mut above_straight, mut below_terrain, mut over_blocked) = (0, 0, 0, 0);
@@ -1426,19 +1424,16 @@ mod tests {
                 .map_or(f64::INFINITY, |p| crate::path::polyline_length(&p));
             below_terrain += usize::from(bound + 1.0 < terrain);
             over_blocked += usize::from(world.terrain_cell_at(from).is_none());
-            // With the index's "seen by" records, and without them (a large world's).
-            for ground in [open, &without_records] {
-                let mut to_goal = ToGoal::new(ground, s, t, length + tolerance).expect("a goal");
-                let mut rest = length;
-                for (k, (stop, _)) in stops.iter().enumerate() {
-                    let estimate = to_goal.at(world_xz(*stop));
-                    assert!(
-                        estimate <= rest + tolerance,
-                        "{from:?} → {to:?}: at stop {k} {stop:?}, {estimate} above the rest {rest}"
-                    );
-                    if let Some((next, _)) = stops.get(k + 1) {
-                        rest -= distance(world_xz(*stop), world_xz(*next));
-                    }
+            let mut to_goal = ToGoal::new(open, s, t, length + tolerance).expect("records");
+            let mut rest = length;
+            for (k, (stop, _)) in stops.iter().enumerate() {
+                let estimate = to_goal.at(world_xz(*stop));
+                assert!(
+                    estimate <= rest + tolerance,
+                    "{from:?} → {to:?}: at stop {k} {stop:?}, {estimate} above the rest {rest}"
+                );
+                if let Some((next, _)) = stops.get(k + 1) {
+                    rest -= distance(world_xz(*stop), world_xz(*next));
                 }
             }
             paths += 1;
@@ -1634,6 +1629,8 @@ mod tests {
     #[test]
     fn the_guided_search_answers_what_the_straight_lines_answers() {
         let (_dir, world) = crate::worldgen::rugged_test_world();
+        let open = corners_of(&world).open.as_ref().expect("the opened ground");
+        let mut scratch = crate::PathScratch::new();
         // Seed 99 found that the opened ground alone is no bound (the server's jumps), and
         // seed 1 a jump landing at an edge's end from the object's side.
         let (seeds, wanted): (&[u64], usize) = if cfg!(debug_assertions) {
@@ -1641,32 +1638,6 @@ mod tests {
         } else {
             (&[17, 1, 7, 99], 40)
         };
-        guided_answers_equal_plain(&world, seeds, wanted);
-    }
-
-    /// [`the_guided_search_answers_what_the_straight_lines_answers`] with an opened ground
-    /// whose index keeps no "seen by" records, as a large world's: the estimates then bound
-    /// the ways to the jumps without what is in sight.
-    #[test]
-    fn the_guided_search_without_records_answers_what_the_straight_lines_answers() {
-        let (_dir, world) = crate::worldgen::rugged_test_world();
-        let mut corners = ObjectCorners::of(&world);
-        corners.open = corners.open.map(|open| open.without_seen_by());
-        assert!(world.object_corners.set(corners).is_ok(), "not made yet");
-        let (seeds, wanted): (&[u64], usize) = if cfg!(debug_assertions) {
-            (&[99], 5)
-        } else {
-            (&[17, 1, 99], 30)
-        };
-        guided_answers_equal_plain(&world, seeds, wanted);
-    }
-
-    /// On pairs of `world` from `seeds` (`wanted` from each) where the opened ground's path is
-    /// not the straight segment: the guided search answers what the search by the straight
-    /// line answers, every leg is clear, and the estimate at every stop is at most the rest.
-    fn guided_answers_equal_plain(world: &World, seeds: &[u64], wanted: usize) {
-        let open = corners_of(world).open.as_ref().expect("the opened ground");
-        let mut scratch = crate::PathScratch::new();
         let (mut guided, mut tries) = (0, 0);
         for &seed in seeds {
             let mut rng = SplitMix64::new(seed);
@@ -1674,7 +1645,10 @@ mod tests {
             while own < wanted {
                 tries += 1;
                 assert!(tries < 5_000, "{guided} guided pairs in {tries} tries");
-                let (from, to) = (random_point(world, &mut rng), random_point(world, &mut rng));
+                let (from, to) = (
+                    random_point(&world, &mut rng),
+                    random_point(&world, &mut rng),
+                );
                 let (s, t) = (world_xz(from), world_xz(to));
                 let Ok(Some(bound)) = open.shortest(s, t, &mut scratch) else {
                     continue;
@@ -1684,18 +1658,19 @@ mod tests {
                 }
                 // The straight line's search can take seconds here (module docs): a budget
                 // keeps such pairs out.
-                let plain = search_path(world, from, None, to, None, 100_000, &mut scratch, false);
+                let plain = search_path(&world, from, None, to, None, 100_000, &mut scratch, false);
                 if matches!(plain, Err(PathError::BudgetExceeded)) {
                     continue;
                 }
-                let ours = search_path(world, from, None, to, None, usize::MAX, &mut scratch, true);
+                let ours =
+                    search_path(&world, from, None, to, None, usize::MAX, &mut scratch, true);
                 match (&ours, &plain) {
                     (Ok((waypoints, length)), Ok((_, expected))) => {
                         assert!(
                             (length - expected).abs() <= 1e-9 * expected.max(1.0),
                             "{from:?} → {to:?}: guided {length}, by the straight line {expected}"
                         );
-                        assert!(legs_clear(world, waypoints), "{from:?} → {to:?}");
+                        assert!(legs_clear(&world, waypoints), "{from:?} → {to:?}");
                         // The estimate at every stop never exceeds the rest of the answer.
                         let mut to_goal = ToGoal::new(open, s, t, length + 1e-6).expect("records");
                         let stops: Vec<[f64; 2]> = waypoints.iter().map(|w| world_xz(*w)).collect();

@@ -46,13 +46,8 @@
 //! index's records of which corners see each rectangle, and through which cone) starts at its
 //! bound through that jump; and straight to a jump's start that `p` sees (a scan of what `p`
 //! sees, only when such a bound is below the others); and never below the straight line.
-//! Each term bounds a kind of path from below, so the estimate never exceeds the truth. A
-//! large world's index keeps no "seen by" records (past two million, about 48 MB; a
-//! 3,300-region world would need about forty million): its points are linked by scans of
-//! the ellipse's rectangles, and the ways to a jump are bounded without knowing what sees its
-//! start (straight to the start, and the triangle inequality of `D`, which hold for any way
-//! there), a weaker bound than the second search's. The estimate need not be consistent,
-//! so the search reopens a state it reaches again by a shorter way
+//! Each term bounds a kind of path from below, so the estimate never exceeds the truth. It
+//! need not be consistent, so the search reopens a state it reaches again by a shorter way
 //! ([`super::exact_objects`]); on 60 random pairs of the demo world it never had to.
 //!
 //! Where the terrain winds and no jump shortens the way, the estimate is the opened ground's
@@ -75,7 +70,7 @@
 //! past a jump's start.
 
 use super::index::{PathIndex, NONE, TILE};
-use super::search::{distance, endpoint, links, links_by_scan, refuses, Endpoint, Entry, Link};
+use super::search::{distance, endpoint, links, refuses, Endpoint, Entry, Link};
 use super::visibility::{scan, scan_inside, sees_point, Cone, ScanScratch, Target};
 use super::{polyline_length, PathError, PathScratch};
 use crate::build::{build_world, RegionInput};
@@ -486,9 +481,13 @@ fn dijkstra(
 impl<'g> ToGoal<'g> {
     /// The bound for paths from `s` to `t` no longer than `bound`; `None` where the goal is on
     /// no open tile of the opened ground (it lies on a surface, which that ground holds, so
-    /// only a point off every region): the search then keeps the straight-line estimate.
+    /// only a point off every region), or the opened ground has no "seen by" records to link
+    /// points with: the search then keeps the straight-line estimate.
     pub fn new(ground: &'g OpenGround, s: [f64; 2], t: [f64; 2], bound: f64) -> Option<ToGoal<'g>> {
         let index = ground.world.path_index();
+        if !index.has_seen_by() {
+            return None;
+        }
         let grid = Grid::global(&ground.world);
         let goal = endpoint(index, &grid, t)?;
         let mut out = ToGoal {
@@ -593,12 +592,7 @@ impl<'g> ToGoal<'g> {
             }
         }
         // With the jumps: each corner that sees a jump's start may take it (Dijkstra's search
-        // from the goal and from every such corner, at its bound through the jump). An index
-        // that keeps no "seen by" records (a large world's) cannot tell those corners: `at`
-        // then bounds the ways to the jumps without them.
-        if !index.has_seen_by() {
-            return Some(out);
-        }
+        // from the goal and from every such corner, at its bound through the jump).
         let mut seeds = goal_links;
         for jump in &out.jumps {
             for &rect in &ground.jump_rects[jump.jump as usize] {
@@ -674,28 +668,14 @@ impl<'g> ToGoal<'g> {
         }
         self.links.clear();
         let cells = self.index.table.as_ref().and_then(|t| t.cells.as_ref());
-        if self.index.has_seen_by() {
-            links(
-                self.index,
-                cells,
-                end,
-                self.generation,
-                &mut self.marks,
-                &mut self.links,
-            );
-        } else {
-            // Only the corners inside the ellipse have distances.
-            let (index, (s, t), bound) = (self.index, (self.s, self.t), self.bound);
-            let enter = |rect: u32| !outside_ellipse(&rect_box(index, rect), s, t, bound);
-            links_by_scan(
-                index,
-                end,
-                enter,
-                (self.generation, &mut self.marks),
-                &mut self.links,
-                &mut self.scan,
-            );
-        }
+        links(
+            self.index,
+            cells,
+            end,
+            self.generation,
+            &mut self.marks,
+            &mut self.links,
+        );
         let (index, grid) = (self.index, &self.grid);
         self.links
             .retain(|link| !link.unchecked || !refuses(index, grid, end, link.corner));
@@ -741,9 +721,7 @@ impl<'g> ToGoal<'g> {
     /// The estimate of the length of a path from `p` to the goal inside the round's ellipse
     /// ([module docs](self)): the least of the way through the opened ground, of the ways
     /// through a corner to a jump, and of the ways straight to a jump's start in sight; never
-    /// below the straight line; infinite where there is none. Without "seen by" records, the
-    /// ways to a jump are bounded without asking what is in sight (straight to its start, and
-    /// the triangle inequality), which holds for ways through corners too.
+    /// below the straight line; infinite where there is none.
     pub fn at(&mut self, p: [f64; 2]) -> f64 {
         let straight = distance(p, self.t);
         let Some(end) = endpoint(self.index, &self.grid, p) else {
@@ -781,10 +759,6 @@ impl<'g> ToGoal<'g> {
                 candidates.push((k as u32, bound));
             }
         }
-        if !self.index.has_seen_by() {
-            let through_jumps = candidates.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
-            return best.min(through_jumps).max(straight);
-        }
         if !candidates.is_empty() {
             let mut bounds: HashMap<u32, f64> = candidates.iter().copied().collect();
             let (index, jumps, rect_jumps) = (self.index, &self.jumps, &self.rect_jumps);
@@ -807,9 +781,11 @@ impl<'g> ToGoal<'g> {
         best.max(straight)
     }
 
-    /// Whether the box `b` lies wholly outside the round's ellipse.
+    /// Whether the box `b` lies wholly outside the round's ellipse (a sufficient test: no
+    /// point of it is near enough to both ends).
     fn outside(&self, b: &[f64; 4]) -> bool {
-        outside_ellipse(b, self.s, self.t, self.bound)
+        let (s, t) = (self.s, self.t);
+        box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > self.bound
     }
 
     /// Whether `p` lies inside the round's ellipse.
@@ -921,8 +897,14 @@ impl<'g> Sight<'g> {
         let (ground, rect_points) = (self.ground, &self.rect_points);
         let (s, t, bound) = self.ellipse;
         // Only what lies inside the ellipse (a convex region holding `u`) matters.
-        let outside = |b: &[f64; 4]| outside_ellipse(b, s, t, bound);
-        let enter = |rect: u32| !outside(&rect_box(index, rect));
+        let outside = |b: &[f64; 4]| {
+            box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > bound
+        };
+        let enter = |rect: u32| {
+            let r = &index.rects[rect as usize];
+            let b = [r.x0, r.z0, r.x1, r.z1].map(|v| f64::from(v) * TILE);
+            !outside(&b)
+        };
         scan_inside(
             index,
             u,
@@ -986,21 +968,6 @@ impl Sight<'_> {
             roots: b.roots(),
         };
         sees_point(index, u, a.roots(), &target, &mut self.scan)
-    }
-}
-
-#[cfg(test)]
-impl OpenGround {
-    /// The same ground with an index that keeps no "seen by" records, as a large world's.
-    pub fn without_seen_by(&self) -> OpenGround {
-        let mut ground = self.clone();
-        let mut index = ground.world.path_index().clone();
-        index.seen_start = Default::default();
-        index.seen = Default::default();
-        index.table = None;
-        assert!(!index.has_seen_by());
-        ground.world.paths = std::sync::OnceLock::from(index);
-        ground
     }
 }
 
@@ -1115,18 +1082,6 @@ fn diamond(d: [f64; 2]) -> f64 {
     } else {
         3.0 + x / (x - y)
     }
-}
-
-/// Whether the box `b` lies wholly outside the ellipse `|s p| + |p t| ≤ bound` (a sufficient
-/// test: no point of it is near enough to both ends).
-fn outside_ellipse(b: &[f64; 4], s: [f64; 2], t: [f64; 2], bound: f64) -> bool {
-    box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > bound
-}
-
-/// The box of rectangle `rect` of `index`, world units.
-fn rect_box(index: &PathIndex, rect: u32) -> [f64; 4] {
-    let r = &index.rects[rect as usize];
-    [r.x0, r.z0, r.x1, r.z1].map(|v| f64::from(v) * TILE)
 }
 
 /// The part of the box `b` in the closure of rectangle `rect` of `index`, where they meet.

@@ -18,7 +18,7 @@ use super::graph;
 use super::index::{direction_class, Corner, PathIndex, NONE};
 use super::landmarks::{GoalBounds, Row};
 use super::table::{CornerTable, RecordCells};
-use super::visibility::{scan_inside, sees, sees_point, Cone, ScanScratch, Target};
+use super::visibility::{sees, sees_point, Cone, ScanScratch, Target};
 use super::PathError;
 use crate::world::raycast::{cell_coordinate, Grid};
 use std::cmp::Ordering;
@@ -264,39 +264,6 @@ pub(super) fn links(
                 .for_each(|seen| test(&index.corners[seen.corner as usize], seen)),
         }
     }
-}
-
-/// [`links`] by a scan of what `end` sees instead of the "seen by" records, for an index
-/// that keeps none: the corners on rectangles in sight, inside the cone they are seen
-/// through, whose taut directions include the leg's; only through the rectangles past the
-/// roots for which `enter` holds ([`scan_inside`]).
-pub(super) fn links_by_scan(
-    index: &PathIndex,
-    end: &Endpoint,
-    enter: impl Fn(u32) -> bool,
-    (generation, marks): (u32, &mut [u32]),
-    out: &mut Vec<Link>,
-    scratch: &mut ScanScratch,
-) {
-    let point = end.point;
-    scan_inside(index, point, end.roots(), enter, scratch, |rect, cone| {
-        for corner in index.corners_of(rect) {
-            let p = corner.point();
-            let mark = &mut marks[corner.id as usize];
-            if *mark != generation
-                && cone.is_none_or(|k| k.holds(point, p))
-                && taut_towards(corner.taut_mask, p, point)
-            {
-                *mark = generation;
-                out.push(Link {
-                    corner: corner.id,
-                    distance: distance(point, p),
-                    unchecked: along_line(end, &index.corners[corner.id as usize]),
-                });
-            }
-        }
-        false
-    });
 }
 
 /// Euclidean distance (coordinates stay far below the range where squaring overflows).
