@@ -112,14 +112,15 @@
 //! side; without either fix the test fails.
 //!
 //! On 20 random pairs of the demo world (`cargo run --release -p silknav-bench --example
-//! object_paths -- silknav-demo 20 7`), the guided search answers all 20 in 1.1 s, the slowest
-//! in 0.3 s, the first with the making of the objects' points and the opened ground (seeds 1
-//! and 2: 2.4 s and 1.0 s, the slowest 1.5 s); the straight line's search took 19.1 s, 21.4 s
-//! and 10.8 s on the same pairs, 19 of the 60 over a second and two given up, with the same
+//! object_paths -- silknav-demo 20 7`), the search answers all 20 in 0.5 s, the slowest in
+//! 0.18 s, the first with the making of the objects' points and the opened ground (seeds 1
+//! and 2: 0.6 s and 0.4 s, the slowest 0.22 s). Trying every point of the ellipse from each
+//! state, it took 1.0 s, 2.1 s and 0.8 s (the slowest 1.5 s); by the straight line's estimate
+//! alone, 19.1 s, 21.4 s and 10.8 s, 19 of the 60 over a second and two given up; the same
 //! lengths wherever both answer. Short moves in a town (the objects bench: goals 100
 //! to 600 units away on its 64-region world) take about 1.6 µs where the straight segment is
-//! the answer and about 2.4 ms on average where the path turns, against about 0.6 µs on the
-//! terrain alone. That is why it is asked for ([`super::PathOptions::objects`]); a budget
+//! the answer and about 1.4 ms on average where the path turns (2.4 ms with every point of the
+//! ellipse tried), against about 0.55 µs on the terrain alone. That is why it is asked for ([`super::PathOptions::objects`]); a budget
 //! ([`super::PathScratch::with_budget`]) counts the states it expands and the legs it walks
 //! together (each leg walk takes a few microseconds, so the server's default budget of a
 //! million bounds a request to seconds), and a search that would keep more than
@@ -127,11 +128,16 @@
 //!
 //! The opened ground is made with the objects' points, on the first exact path with objects:
 //! a world and a path index of its own, about the terrain's in size, and the jumps that may
-//! cross its blocked ground (on a 100-region generated world, `silknav gen --size 10x10`,
-//! 0.4 s and 0.3 s on 2 cores: a first path of 0.9 s instead of 0.3 s, and a peak memory of
-//! 213 MB instead of 133 MB). Known directions for the town's short moves: visibility
-//! between object points made once per world instead of per query, and the object walls in
-//! the lower bound.
+//! cross its blocked ground (on a 100-region generated world, `silknav gen --size 10x10`, a
+//! first path of about 0.6 s instead of 0.3 s on 2 cores, and a peak memory of 213 MB instead
+//! of 133 MB; on 3,300 regions, `--size 60x55`, about 20 s: the jumps 4.6 s, the opened
+//! ground's world 3.3 s and its index 8 s, with a peak of 2.6 GB). On that world, pairs up to
+//! 15,000 units apart answer in a second or less after the first (seed 7: 7 pairs in 2.4 s),
+//! while random pairs across it (60,000 to 110,000 units apart) give up over
+//! [`MAX_WAITING_LEGS`]: its index is too large to keep the "seen by" records the estimate
+//! needs (`path/open_ground.rs`), so those searches go by the straight line. Known directions
+//! for the town's short moves: visibility between object points made once per world instead
+//! of per query, and the object walls in the lower bound.
 
 use super::index::{direction_class, PathIndex};
 use super::open_ground::{EntryEdge, Jump, ObjectGround, OpenGround, Sight, ToGoal};
