@@ -120,11 +120,11 @@
 //! lengths wherever both answer. Short moves in a town (the objects bench: goals 100
 //! to 600 units away on its 64-region world) take about 1.6 µs where the straight segment is
 //! the answer and about 1.4 ms on average where the path turns (2.4 ms with every point of the
-//! ellipse tried), against about 0.55 µs on the terrain alone. That is why it is asked for ([`super::PathOptions::objects`]); a budget
-//! ([`super::PathScratch::with_budget`]) counts the states it expands and the legs it walks
-//! together (each leg walk takes a few microseconds, so the server's default budget of a
-//! million bounds a request to seconds), and a search that would keep more than
-//! [`MAX_WAITING_LEGS`] waiting gives up.
+//! ellipse tried), against about 0.55 µs on the terrain alone. That is why it is asked for
+//! ([`super::PathOptions::objects`]); a budget ([`super::PathScratch::with_budget`]) counts
+//! the states it expands and the legs it walks together (each leg walk takes a few
+//! microseconds, so the server's default budget of a million bounds a request to seconds),
+//! and a search that would keep more than [`MAX_WAITING_LEGS`] waiting gives up.
 //!
 //! The opened ground is made with the objects' points, on the first exact path with objects:
 //! a world and a path index of its own, about the terrain's in size, and the jumps that may
