@@ -430,6 +430,9 @@ pub(crate) struct ToGoal<'g> {
     /// For each rectangle of the opened ground's index, the jumps (in `jumps`) whose start
     /// meets its closure.
     rect_jumps: HashMap<u32, Vec<u32>>,
+    /// [`ToGoal::through_ground`] at the tiles' centres and corners the jumps land on, by the
+    /// point's bits: jumps to one object from many starts land on the same tiles.
+    tile_ways: HashMap<[u64; 2], f64>,
 }
 
 /// Dijkstra's search from `seeds` (corner, distance) over the corners of `index` for which
@@ -505,6 +508,7 @@ impl<'g> ToGoal<'g> {
             scan: ScanScratch::default(),
             jumps: Vec::new(),
             rect_jumps: HashMap::default(),
+            tile_ways: HashMap::default(),
         };
         // Dijkstra's search from the goal over the corners a path no longer than `bound` may
         // pass (see the module docs).
@@ -594,16 +598,29 @@ impl<'g> ToGoal<'g> {
         // With the jumps: each corner that sees a jump's start may take it (Dijkstra's search
         // from the goal and from every such corner, at its bound through the jump).
         let mut seeds = goal_links;
-        for jump in &out.jumps {
-            for &rect in &ground.jump_rects[jump.jump as usize] {
-                let Some(part) = rect_part(index, rect, &jump.from) else {
+        // The jumps by their start (many objects' jumps start on one tile), so that what sees
+        // a start is asked once.
+        let mut by_start: HashMap<[u64; 4], Vec<usize>> = HashMap::default();
+        for (k, jump) in out.jumps.iter().enumerate() {
+            by_start
+                .entry(jump.from.map(f64::to_bits))
+                .or_default()
+                .push(k);
+        }
+        let mut starts: Vec<&Vec<usize>> = by_start.values().collect();
+        starts.sort_unstable(); // the same seeds in the same order, run after run
+        for group in starts {
+            let first = &out.jumps[group[0]];
+            for &rect in &ground.jump_rects[first.jump as usize] {
+                let Some(part) = rect_part(index, rect, &first.from) else {
                     continue;
                 };
                 for seen in index.seen_by(rect) {
                     let corner = seen.corner;
                     let p = index.corners[corner as usize].point();
-                    if cone_meets_box(p, &seen.cone(), &part) {
-                        seeds.push((corner, jump.near(p)));
+                    if within(corner) && cone_meets_box(p, &seen.cone(), &part) {
+                        let near = group.iter().map(|&k| out.jumps[k].near(p));
+                        seeds.push((corner, near.fold(f64::INFINITY, f64::min)));
                     }
                 }
             }
@@ -635,7 +652,7 @@ impl<'g> ToGoal<'g> {
                     return None; // no path inside the ellipse lands there
                 }
                 if inside(c) {
-                    return Some(self.through_ground(c) - HALF_DIAGONAL);
+                    return Some(self.through_ground_once(c) - HALF_DIAGONAL);
                 }
                 // A point of the tile inside the ellipse: the way between it and any other such
                 // point stays inside the tile and the ellipse.
@@ -647,7 +664,7 @@ impl<'g> ToGoal<'g> {
                     [tile[0], tile[3]],
                 ];
                 Some(match corners.into_iter().find(|&p| inside(p)) {
-                    Some(p) => (self.through_ground(p) - 2.0 * HALF_DIAGONAL).max(straight),
+                    Some(p) => (self.through_ground_once(p) - 2.0 * HALF_DIAGONAL).max(straight),
                     None => straight,
                 })
             })
@@ -679,6 +696,17 @@ impl<'g> ToGoal<'g> {
         let (index, grid) = (self.index, &self.grid);
         self.links
             .retain(|link| !link.unchecked || !refuses(index, grid, end, link.corner));
+    }
+
+    /// [`ToGoal::through_ground`], worked out once per point (of the tiles jumps land on).
+    fn through_ground_once(&mut self, p: [f64; 2]) -> f64 {
+        let key = p.map(f64::to_bits);
+        if let Some(&known) = self.tile_ways.get(&key) {
+            return known;
+        }
+        let way = self.through_ground(p);
+        self.tile_ways.insert(key, way);
+        way
     }
 
     /// The shortest distance from `p` to the goal through the opened ground inside the round's
