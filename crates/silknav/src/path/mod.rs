@@ -30,7 +30,7 @@
 //! ([`exact_objects`] has the rule, the method and what it costs: a lazy A* whose legs are
 //! walked by line of sight, guided by a lower bound through the ground with the objects'
 //! footprints opened and the server's jumps over blocked ground, each state trying legs only
-//! to the points it may see: on the demo world 20 random paths take 0.4 to 0.6 s in all, most
+//! to the points it may see: on the demo world 20 random paths take 0.35 to 0.55 s in all, most
 //! of them milliseconds, the slowest up to 0.22 s; a short move through a town takes about a
 //! millisecond where it turns).
 //!
