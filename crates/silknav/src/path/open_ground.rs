@@ -548,29 +548,62 @@ impl<'g> ToGoal<'g> {
         let base = rest.clone();
         let mut far: Vec<Option<f64>> = vec![None; kept.len()];
         let mut done = vec![false; kept.len()];
-        loop {
-            let next = (0..kept.len())
-                .filter(|&i| !done[i] && rest[i].is_finite())
-                .min_by(|&i, &j| rest[i].total_cmp(&rest[j]));
-            let Some(i) = next else { break };
+        // The jumps by the box they land on (jumps to one object from many starts share it,
+        // and the way from a landing depends on that box alone), each group with the most
+        // any of its rests can be (they only fall), so that a jump that cannot shorten any of
+        // a group's passes it whole.
+        let mut groups: HashMap<[u64; 4], (Vec<usize>, f64)> = HashMap::default();
+        for (k, &j) in kept.iter().enumerate() {
+            let group = groups
+                .entry(ground.jumps[j as usize].target.map(f64::to_bits))
+                .or_insert((Vec::new(), f64::NEG_INFINITY));
+            group.0.push(k);
+            group.1 = group.1.max(rest[k]);
+        }
+        let mut groups: Vec<([f64; 4], Vec<usize>, f64)> = groups
+            .into_iter()
+            .map(|(target, (members, most))| (target.map(f64::from_bits), members, most))
+            .collect();
+        groups.sort_unstable_by(|a, b| a.1.cmp(&b.1)); // the same order, run after run
+        let mut heap: BinaryHeap<Entry> = (0..kept.len())
+            .filter(|&i| rest[i].is_finite())
+            .map(|i| Entry {
+                f: rest[i],
+                g: rest[i],
+                node: i as u32,
+            })
+            .collect();
+        while let Some(Entry { g, node, .. }) = heap.pop() {
+            let i = node as usize;
+            if done[i] || g > rest[i] {
+                continue;
+            }
             done[i] = true;
             let jump = &ground.jumps[kept[i] as usize];
             let gap = box_gap(&jump.from, &jump.target);
-            for k in 0..kept.len() {
-                if done[k] {
-                    continue;
-                }
-                let before = ground.jumps[kept[k] as usize].target;
-                // From a landing of jump k, to this jump's start and over its gap, or
+            for (before, members, most) in &groups {
+                // From a landing of the group, to this jump's start and over its gap, or
                 // straight to where it lands; and no shorter than the way through the opened
                 // ground from that landing less the way on from this jump's start.
-                let way = (box_gap(&before, &jump.from) + gap).max(box_gap(&before, &jump.target));
-                if way + rest[i] >= rest[k] {
+                let way = (box_gap(before, &jump.from) + gap).max(box_gap(before, &jump.target));
+                if way + rest[i] >= *most {
                     continue;
                 }
-                let far = *far[i].get_or_insert_with(|| out.farthest(&jump.from));
-                let way = way.max(base[k] - far + gap);
-                rest[k] = rest[k].min(way + rest[i]);
+                for &k in members {
+                    if done[k] || way + rest[i] >= rest[k] {
+                        continue;
+                    }
+                    let far = *far[i].get_or_insert_with(|| out.farthest(&jump.from));
+                    let through = way.max(base[k] - far + gap) + rest[i];
+                    if through < rest[k] {
+                        rest[k] = through;
+                        heap.push(Entry {
+                            f: through,
+                            g: through,
+                            node: k as u32,
+                        });
+                    }
+                }
             }
         }
         for (i, &j) in kept.iter().enumerate() {
