@@ -140,7 +140,7 @@
 //! of per query, and the object walls in the lower bound.
 
 use super::index::{direction_class, PathIndex};
-use super::open_ground::{EntryEdge, Jump, ObjectGround, OpenGround, Sight, ToGoal};
+use super::open_ground::{Ellipse, EntryEdge, Jump, ObjectGround, OpenGround, Sight, ToGoal};
 use super::search::distance;
 use super::PathError;
 use crate::objects::mesh::{flag as mesh_flag, EdgeKey};
@@ -893,8 +893,8 @@ impl Search<'_> {
         expanded: &mut usize,
     ) -> Result<(Option<ExactPath>, bool, f64), PathError> {
         let (s, t) = (self.s, self.t);
-        let inside = |p: [f64; 2]| distance(s, p) + distance(p, t) <= bound;
-        let (lo, hi) = ellipse_box(s, t, bound);
+        let ellipse = Ellipse { s, t, bound };
+        let (lo, hi) = ellipse.bounds();
         let boxes: Vec<[f64; 4]> = self
             .corners
             .boxes
@@ -910,7 +910,7 @@ impl Search<'_> {
         let mut candidates: Vec<Node> = vec![Node::Goal];
         self.corners.buckets.near(lo, hi, |node| {
             let p = self.xz(node);
-            if inside(p) {
+            if ellipse.holds(p) {
                 candidates.push(node);
                 if let Node::Corner(c) = node {
                     ground.corner_inside[c as usize] = true;
@@ -936,7 +936,7 @@ impl Search<'_> {
             .filter(|_| self.sighted)
             .map(|open| {
                 let points = candidates.iter().map(|&node| self.xz(node)).collect();
-                Sight::new(open, points, (s, t, bound))
+                Sight::new(open, points, ellipse)
             });
         let mut seen: Vec<u32> = Vec::new();
 
@@ -1175,13 +1175,6 @@ impl Search<'_> {
             .sum();
         (waypoints, length)
     }
-}
-
-/// The box of the ellipse `|s p| + |p t| ≤ bound`.
-fn ellipse_box(s: [f64; 2], t: [f64; 2], bound: f64) -> ([f64; 2], [f64; 2]) {
-    let r = bound / 2.0;
-    let c = [(s[0] + t[0]) / 2.0, (s[1] + t[1]) / 2.0];
-    ([c[0] - r, c[1] - r], [c[0] + r, c[1] + r])
 }
 
 #[cfg(test)]
@@ -1430,18 +1423,8 @@ mod tests {
                 .map_or(f64::INFINITY, |p| crate::path::polyline_length(&p));
             below_terrain += usize::from(bound + 1.0 < terrain);
             over_blocked += usize::from(world.terrain_cell_at(from).is_none());
-            let mut to_goal = ToGoal::new(open, s, t, length + tolerance).expect("records");
-            let mut rest = length;
-            for (k, (stop, _)) in stops.iter().enumerate() {
-                let estimate = to_goal.at(world_xz(*stop));
-                assert!(
-                    estimate <= rest + tolerance,
-                    "{from:?} → {to:?}: at stop {k} {stop:?}, {estimate} above the rest {rest}"
-                );
-                if let Some((next, _)) = stops.get(k + 1) {
-                    rest -= distance(world_xz(*stop), world_xz(*next));
-                }
-            }
+            let stops: Vec<[f64; 2]> = stops.iter().map(|(stop, _)| world_xz(*stop)).collect();
+            assert_estimates_within_rest(open, (from, to), &stops, length, tolerance);
             paths += 1;
         }
         println!(
@@ -1527,6 +1510,60 @@ mod tests {
             .get_or_init(|| ObjectCorners::of(world))
     }
 
+    /// The search with the opened ground's help (its estimates where they guide, legs only to
+    /// the points in sight) against the search without it, from `from` to `to`: the same
+    /// length, or the same error, and every leg of the answer clear. The answer; `None` where
+    /// the search without goes over a budget of 100,000 (it can take seconds, module docs).
+    fn helped_equals_plain(
+        world: &World,
+        from: Position,
+        to: Position,
+        scratch: &mut crate::PathScratch,
+    ) -> Option<Result<ExactPath, PathError>> {
+        let plain = search_path(world, from, None, to, None, 100_000, scratch, false);
+        if matches!(plain, Err(PathError::BudgetExceeded)) {
+            return None;
+        }
+        let ours = search_path(world, from, None, to, None, usize::MAX, scratch, true);
+        match (&ours, &plain) {
+            (Ok((waypoints, length)), Ok((_, expected))) => {
+                assert!(
+                    (length - expected).abs() <= 1e-9 * expected.max(1.0),
+                    "{from:?} → {to:?}: helped {length}, without {expected}"
+                );
+                assert!(legs_clear(world, waypoints), "{from:?} → {to:?}");
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b, "{from:?} → {to:?}"),
+            _ => panic!("{from:?} → {to:?}: helped {ours:?}, without {plain:?}"),
+        }
+        Some(ours)
+    }
+
+    /// The opened ground's estimate ([`ToGoal::at`], in the ellipse of the path's length and
+    /// `tolerance`) at each of `stops`, a path of length `length` between the ends, is at most
+    /// the rest of the path, within `tolerance`.
+    fn assert_estimates_within_rest(
+        open: &OpenGround,
+        (from, to): (Position, Position),
+        stops: &[[f64; 2]],
+        length: f64,
+        tolerance: f64,
+    ) {
+        let (s, t) = (world_xz(from), world_xz(to));
+        let mut to_goal = ToGoal::new(open, s, t, length + tolerance).expect("records");
+        let mut rest = length;
+        for (k, &stop) in stops.iter().enumerate() {
+            let estimate = to_goal.at(stop);
+            assert!(
+                estimate <= rest + tolerance,
+                "{from:?} → {to:?}: at stop {k} {stop:?}, {estimate} above the rest {rest}"
+            );
+            if let Some(&next) = stops.get(k + 1) {
+                rest -= distance(stop, next);
+            }
+        }
+    }
+
     /// On a generated world with a village, a fortress, bridges and stairs: the search that
     /// tries legs only to the points in sight ([`Sight`]) answers what the search of every
     /// point of the ellipse answers, on pairs up to 1,000 units apart that the straight
@@ -1548,23 +1585,9 @@ mod tests {
             if distance(world_xz(from), world_xz(to)) > 1_000.0 || legs_clear(&world, &[from, to]) {
                 continue;
             }
-            let every = search_path(&world, from, None, to, None, 100_000, &mut scratch, false);
-            if matches!(every, Err(PathError::BudgetExceeded)) {
-                continue;
+            if helped_equals_plain(&world, from, to, &mut scratch).is_some() {
+                compared += 1;
             }
-            let ours = search_path(&world, from, None, to, None, usize::MAX, &mut scratch, true);
-            match (&ours, &every) {
-                (Ok((waypoints, length)), Ok((_, expected))) => {
-                    assert!(
-                        (length - expected).abs() <= 1e-9 * expected.max(1.0),
-                        "{from:?} → {to:?}: in sight {length}, every point {expected}"
-                    );
-                    assert!(legs_clear(&world, waypoints), "{from:?} → {to:?}");
-                }
-                (Err(a), Err(b)) => assert_eq!(a, b, "{from:?} → {to:?}"),
-                _ => panic!("{from:?} → {to:?}: in sight {ours:?}, every point {every:?}"),
-            }
-            compared += 1;
         }
     }
 
@@ -1612,7 +1635,8 @@ mod tests {
                 clear += 1;
                 // The round's ellipse: the leg's box and a little more.
                 let bound = 2.0 * distance(u, v) + 10.0;
-                let mut sight = Sight::new(open, vec![v], (u, v, bound));
+                let ellipse = Ellipse { s: u, t: v, bound };
+                let mut sight = Sight::new(open, vec![v], ellipse);
                 sight.seen_from(u, &mut seen);
                 assert_eq!(
                     seen,
@@ -1662,41 +1686,13 @@ mod tests {
                 if bound <= distance(s, t) {
                     continue;
                 }
-                // The straight line's search can take seconds here (module docs): a budget
-                // keeps such pairs out.
-                let plain = search_path(&world, from, None, to, None, 100_000, &mut scratch, false);
-                if matches!(plain, Err(PathError::BudgetExceeded)) {
+                let Some(ours) = helped_equals_plain(&world, from, to, &mut scratch) else {
                     continue;
-                }
-                let ours =
-                    search_path(&world, from, None, to, None, usize::MAX, &mut scratch, true);
-                match (&ours, &plain) {
-                    (Ok((waypoints, length)), Ok((_, expected))) => {
-                        assert!(
-                            (length - expected).abs() <= 1e-9 * expected.max(1.0),
-                            "{from:?} → {to:?}: guided {length}, by the straight line {expected}"
-                        );
-                        assert!(legs_clear(&world, waypoints), "{from:?} → {to:?}");
-                        // The estimate at every stop never exceeds the rest of the answer.
-                        let mut to_goal = ToGoal::new(open, s, t, length + 1e-6).expect("records");
-                        let stops: Vec<[f64; 2]> = waypoints.iter().map(|w| world_xz(*w)).collect();
-                        let mut rest = *length;
-                        for (k, &stop) in stops.iter().enumerate() {
-                            let estimate = to_goal.at(stop);
-                            assert!(
-                                rest + 1e-6 >= estimate,
-                                "{from:?} → {to:?}: at stop {k} {stop:?}, the rest {rest} is \
-                                 below its estimate {estimate}"
-                            );
-                            if let Some(&next) = stops.get(k + 1) {
-                                rest -= distance(stop, next);
-                            }
-                        }
-                    }
-                    (Err(a), Err(b)) => assert_eq!(a, b, "{from:?} → {to:?}"),
-                    _ => {
-                        panic!("{from:?} → {to:?}: guided {ours:?}, by the straight line {plain:?}")
-                    }
+                };
+                // The estimate at every stop never exceeds the rest of the answer.
+                if let Ok((waypoints, length)) = ours {
+                    let stops: Vec<[f64; 2]> = waypoints.iter().map(|w| world_xz(*w)).collect();
+                    assert_estimates_within_rest(open, (from, to), &stops, length, 1e-6);
                 }
                 guided += 1;
                 own += 1;

@@ -331,16 +331,10 @@ impl OpenGround {
             })
             .collect();
         let mut pairs = Vec::new();
-        let mut numbers: HashMap<[u64; 8], u32> = HashMap::default();
+        let mut numbers: HashMap<([u64; 4], [u64; 4]), u32> = HashMap::default();
         let mut rect_pairs: HashMap<u32, Vec<u32>> = HashMap::default();
         for (jump, rects) in jumps.iter().zip(&jump_rects) {
-            let key: Vec<u64> = jump
-                .from
-                .iter()
-                .chain(&jump.target)
-                .map(|v| v.to_bits())
-                .collect();
-            let key: [u64; 8] = key.try_into().expect("eight numbers");
+            let key = (jump.from.map(f64::to_bits), jump.target.map(f64::to_bits));
             let pair = *numbers.entry(key).or_insert_with(|| {
                 pairs.push((jump.from, jump.target));
                 pairs.len() as u32 - 1
@@ -381,6 +375,36 @@ impl OpenGround {
     }
 }
 
+/// A search round's ellipse `|s p| + |p t| ≤ bound`, which holds every path from `s` to `t`
+/// no longer than `bound`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ellipse {
+    pub s: [f64; 2],
+    pub t: [f64; 2],
+    pub bound: f64,
+}
+
+impl Ellipse {
+    /// Whether `p` lies inside.
+    pub fn holds(&self, p: [f64; 2]) -> bool {
+        distance(self.s, p) + distance(p, self.t) <= self.bound
+    }
+
+    /// The box round it: low corner, high corner.
+    pub fn bounds(&self) -> ([f64; 2], [f64; 2]) {
+        let (s, t, r) = (self.s, self.t, self.bound / 2.0);
+        let c = [(s[0] + t[0]) / 2.0, (s[1] + t[1]) / 2.0];
+        ([c[0] - r, c[1] - r], [c[0] + r, c[1] + r])
+    }
+
+    /// Whether the box `b` lies wholly outside (a sufficient test: no point of it is near
+    /// enough to both ends).
+    pub fn misses(&self, b: &[f64; 4]) -> bool {
+        let (s, t) = (self.s, self.t);
+        box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > self.bound
+    }
+}
+
 /// A jump a path inside the ellipse may take ([`Jump`]), with bounds of its parts.
 struct JumpBound {
     /// Its number in the opened ground's jumps.
@@ -412,9 +436,7 @@ impl JumpBound {
 pub(crate) struct ToGoal<'g> {
     index: &'g PathIndex,
     grid: Grid<'g>,
-    s: [f64; 2],
-    t: [f64; 2],
-    bound: f64,
+    ellipse: Ellipse,
     goal: Endpoint,
     /// Each corner reached by the search from the goal, and its distance to the goal through
     /// the opened ground.
@@ -493,12 +515,11 @@ impl<'g> ToGoal<'g> {
         }
         let grid = Grid::global(&ground.world);
         let goal = endpoint(index, &grid, t)?;
+        let ellipse = Ellipse { s, t, bound };
         let mut out = ToGoal {
             index,
             grid,
-            s,
-            t,
-            bound,
+            ellipse,
             goal,
             distance: HashMap::default(),
             with_jumps: HashMap::default(),
@@ -514,24 +535,22 @@ impl<'g> ToGoal<'g> {
         // pass (see the module docs).
         let goal = out.goal.clone();
         out.link(&goal);
-        let inside = |p: [f64; 2]| distance(s, p) + distance(p, t) <= bound;
+        let inside = |p: [f64; 2]| ellipse.holds(p);
         let within = |c: u32| inside(index.corners[c as usize].point());
         let goal_links: Vec<(u32, f64)> =
             out.links.iter().map(|l| (l.corner, l.distance)).collect();
         out.distance = dijkstra(index, goal_links.iter().copied(), within);
-        // The jumps whose start and landing may lie inside the ellipse, each with its bound.
-        let (lo, hi) = (
-            [(s[0] + t[0] - bound) / 2.0, (s[1] + t[1] - bound) / 2.0],
-            [(s[0] + t[0] + bound) / 2.0, (s[1] + t[1] + bound) / 2.0],
-        );
+        // The jumps whose start and landing may lie inside the ellipse, each with its bound
+        // (the box test first: it is cheaper, and a box outside the ellipse's is outside it).
+        let (lo, hi) = ellipse.bounds();
         let meets = |b: &[f64; 4]| b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1];
         let kept: Vec<u32> = (0..ground.jumps.len() as u32)
             .filter(|&j| {
                 let jump = &ground.jumps[j as usize];
                 meets(&jump.from)
                     && meets(&jump.target)
-                    && !out.outside(&jump.from)
-                    && !out.outside(&jump.target)
+                    && !ellipse.misses(&jump.from)
+                    && !ellipse.misses(&jump.target)
             })
             .collect();
         // Each jump's bound of the rest of the path from its landing: through the opened
@@ -681,7 +700,7 @@ impl<'g> ToGoal<'g> {
             .iter()
             .filter_map(|&c| {
                 let tile = [c[0] - 10.0, c[1] - 10.0, c[0] + 10.0, c[1] + 10.0];
-                if self.outside(&tile) {
+                if self.ellipse.misses(&tile) {
                     return None; // no path inside the ellipse lands there
                 }
                 if inside(c) {
@@ -689,7 +708,15 @@ impl<'g> ToGoal<'g> {
                 }
                 // A point of the tile inside the ellipse: the way between it and any other such
                 // point stays inside the tile and the ellipse.
-                let straight = box_gap(&tile, &[self.t[0], self.t[1], self.t[0], self.t[1]]);
+                let straight = box_gap(
+                    &tile,
+                    &[
+                        self.ellipse.t[0],
+                        self.ellipse.t[1],
+                        self.ellipse.t[0],
+                        self.ellipse.t[1],
+                    ],
+                );
                 let corners = [
                     [tile[0], tile[1]],
                     [tile[2], tile[1]],
@@ -704,7 +731,12 @@ impl<'g> ToGoal<'g> {
             .fold(f64::INFINITY, f64::min);
         least.max(box_gap(
             object,
-            &[self.t[0], self.t[1], self.t[0], self.t[1]],
+            &[
+                self.ellipse.t[0],
+                self.ellipse.t[1],
+                self.ellipse.t[0],
+                self.ellipse.t[1],
+            ],
         ))
     }
 
@@ -748,19 +780,19 @@ impl<'g> ToGoal<'g> {
     fn through_ground(&mut self, p: [f64; 2]) -> f64 {
         match endpoint(self.index, &self.grid, p) {
             Some(end) => self.through_end(&end),
-            None => distance(p, self.t),
+            None => distance(p, self.ellipse.t),
         }
     }
 
     /// [`ToGoal::through_ground`] from a point of the opened ground, `end`; leaves `end`'s
     /// links in `self.links`.
     fn through_end(&mut self, end: &Endpoint) -> f64 {
-        let straight = distance(end.point, self.t);
+        let straight = distance(end.point, self.ellipse.t);
         self.link(end);
         let best = self.via_links(&self.distance);
         if best > straight {
             let target = Target {
-                point: self.t,
+                point: self.ellipse.t,
                 roots: self.goal.roots(),
             };
             if sees_point(self.index, end.point, end.roots(), &target, &mut self.scan) {
@@ -784,7 +816,7 @@ impl<'g> ToGoal<'g> {
     /// through a corner to a jump, and of the ways straight to a jump's start in sight; never
     /// below the straight line; infinite where there is none.
     pub fn at(&mut self, p: [f64; 2]) -> f64 {
-        let straight = distance(p, self.t);
+        let straight = distance(p, self.ellipse.t);
         let Some(end) = endpoint(self.index, &self.grid, p) else {
             return straight;
         };
@@ -842,18 +874,6 @@ impl<'g> ToGoal<'g> {
         best.max(straight)
     }
 
-    /// Whether the box `b` lies wholly outside the round's ellipse (a sufficient test: no
-    /// point of it is near enough to both ends).
-    fn outside(&self, b: &[f64; 4]) -> bool {
-        let (s, t) = (self.s, self.t);
-        box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > self.bound
-    }
-
-    /// Whether `p` lies inside the round's ellipse.
-    fn inside(&self, p: [f64; 2]) -> bool {
-        distance(self.s, p) + distance(p, self.t) <= self.bound
-    }
-
     /// An upper bound of the distance through the opened ground inside the ellipse from any
     /// point of a jump's start `from` (an open tile, or a side of a tile bordering an open
     /// one: either way a piece of open ground along which that distance changes by at most the
@@ -866,7 +886,7 @@ impl<'g> ToGoal<'g> {
             [from[0], from[3]],
             [from[2], from[3]],
         ];
-        if !corners.iter().all(|&c| self.inside(c)) {
+        if !corners.iter().all(|&c| self.ellipse.holds(c)) {
             return f64::INFINITY;
         }
         let centre = [(from[0] + from[2]) / 2.0, (from[1] + from[3]) / 2.0];
@@ -884,8 +904,8 @@ impl<'g> ToGoal<'g> {
 pub(crate) struct Sight<'g> {
     ground: &'g OpenGround,
     grid: Grid<'g>,
-    /// The round's ellipse: its foci and the sum of distances.
-    ellipse: ([f64; 2], [f64; 2], f64),
+    /// The round's ellipse.
+    ellipse: Ellipse,
     points: Vec<[f64; 2]>,
     /// For each rectangle of the opened ground's index, the points in its closure.
     rect_points: HashMap<u32, Vec<u32>>,
@@ -899,13 +919,9 @@ pub(crate) struct Sight<'g> {
 }
 
 impl<'g> Sight<'g> {
-    /// The sight of the opened ground `ground` over `points` (world x, z), for legs inside the
-    /// ellipse `|s p| + |p t| ≤ bound`.
-    pub fn new(
-        ground: &'g OpenGround,
-        points: Vec<[f64; 2]>,
-        (s, t, bound): ([f64; 2], [f64; 2], f64),
-    ) -> Sight<'g> {
+    /// The sight of the opened ground `ground` over `points` (world x, z), for legs inside
+    /// `ellipse`.
+    pub fn new(ground: &'g OpenGround, points: Vec<[f64; 2]>, ellipse: Ellipse) -> Sight<'g> {
         let index = ground.world.path_index();
         let grid = Grid::global(&ground.world);
         let mut rect_points: HashMap<u32, Vec<u32>> = HashMap::default();
@@ -923,7 +939,7 @@ impl<'g> Sight<'g> {
         Sight {
             ground,
             grid,
-            ellipse: (s, t, bound),
+            ellipse,
             marks: vec![0; points.len()],
             points,
             rect_points,
@@ -956,11 +972,9 @@ impl<'g> Sight<'g> {
         let seen_pairs = &mut self.seen_pairs;
         seen_pairs.clear();
         let (ground, rect_points) = (self.ground, &self.rect_points);
-        let (s, t, bound) = self.ellipse;
         // Only what lies inside the ellipse (a convex region holding `u`) matters.
-        let outside = |b: &[f64; 4]| {
-            box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > bound
-        };
+        let ellipse = self.ellipse;
+        let outside = |b: &[f64; 4]| ellipse.misses(b);
         let enter = |rect: u32| {
             let r = &index.rects[rect as usize];
             let b = [r.x0, r.z0, r.x1, r.z1].map(|v| f64::from(v) * TILE);
