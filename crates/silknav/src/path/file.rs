@@ -376,7 +376,8 @@ impl PathIndexFile {
         // Files written before landmarks were kept have none: their searches go without.
         index.landmarks = view.optional_array(LANDMARKS)?;
         check(&index, &view)?;
-        // Made, not stored: it is small and quick to make where it is kept at all.
+        // Made, not stored: they are small and quick to make where they are kept at all.
+        index.seen_boxes = super::graph::seen_boxes(&index.corners, &index.seen);
         index.table = super::table::CornerTable::build(&index).map(Arc::new);
         index.file = Some((file, Duration::ZERO));
         Ok(PathIndexFile {

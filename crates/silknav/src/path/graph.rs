@@ -55,6 +55,28 @@ impl Seen {
     }
 }
 
+/// Records per box of [`seen_boxes`].
+pub(crate) const SEEN_BLOCK: usize = 16;
+
+/// Per block of [`SEEN_BLOCK`] records in a row (the last one shorter), the box of their
+/// corners' grid vertices, `[gx0, gz0, gx1, gz1]`, so that a search may skip a block whose
+/// corners all lie far from where it looks. The corners are numbered region by region and
+/// row by row, and a rectangle's records by corner, so a block's corners lie close together.
+/// Made with the index and when an index file is read (a pass over the records), not stored.
+pub(crate) fn seen_boxes(corners: &[Corner], seen: &[Seen]) -> Vec<[i32; 4]> {
+    seen.chunks(SEEN_BLOCK)
+        .map(|block| {
+            block.iter().fold(
+                [i32::MAX, i32::MAX, i32::MIN, i32::MIN],
+                |[x0, z0, x1, z1], record| {
+                    let c = &corners[record.corner as usize];
+                    [x0.min(c.gx), z0.min(c.gz), x1.max(c.gx), z1.max(c.gz)]
+                },
+            )
+        })
+        .collect()
+}
+
 /// The rectangles' [`Seen`] records, as (`start`, `records`) with rectangle r's at
 /// `records[start[r]..start[r + 1]]`; both empty when there would be too many.
 pub(crate) type SeenBy = (Vec<u32>, Vec<Seen>);

@@ -170,6 +170,9 @@ pub(crate) struct PathIndex {
     /// worlds where that would take too much memory).
     pub seen_start: Array<u32>,
     pub seen: Array<graph::Seen>,
+    /// The box of the corners of each block of [`graph::SEEN_BLOCK`] records
+    /// ([`graph::seen_boxes`]): made, never stored in a file.
+    pub seen_boxes: Vec<[i32; 4]>,
     /// The shortest distance between every two corners, for small indexes
     /// ([`super::table`]): made, never stored in a file.
     pub table: Option<Arc<CornerTable>>,
@@ -389,6 +392,7 @@ impl PathIndex {
         index.edges = edges.into();
         index.seen_start = seen_start.into();
         index.seen = seen.into();
+        index.seen_boxes = graph::seen_boxes(&index.corners, &index.seen);
         index.table = CornerTable::build(&index).map(Arc::new);
         if index.table.is_none() {
             index.landmarks = landmarks::build(&index).into();
@@ -428,8 +432,13 @@ impl PathIndex {
     /// How the corners that see rectangle `rect` see it.
     #[inline]
     pub fn seen_by(&self, rect: u32) -> &[graph::Seen] {
-        &self.seen
-            [self.seen_start[rect as usize] as usize..self.seen_start[rect as usize + 1] as usize]
+        &self.seen[self.seen_range(rect)]
+    }
+
+    /// Where [`PathIndex::seen_by`]'s records lie in `seen`.
+    #[inline]
+    pub fn seen_range(&self, rect: u32) -> std::ops::Range<usize> {
+        self.seen_start[rect as usize] as usize..self.seen_start[rect as usize + 1] as usize
     }
 
     pub fn edges_of(&self, corner: u32) -> &[graph::Edge] {
@@ -454,6 +463,7 @@ impl PathIndex {
             + self.edges.heap_bytes()
             + self.seen_start.heap_bytes()
             + self.seen.heap_bytes()
+            + self.seen_boxes.capacity() * std::mem::size_of::<[i32; 4]>()
             + self.table.as_ref().map_or(0, |t| t.heap_bytes())
             + self.landmarks.heap_bytes()
     }

@@ -3,7 +3,11 @@
 //! The start's and goal's links come from the "seen by" records of their rectangles, or where
 //! none were kept from a visibility scan of each ([`super::visibility`]); when the goal is in
 //! sight of the start the answer is the straight segment. With records, only the end with
-//! fewer of them is linked up front; whether the other end is in sight is asked of its
+//! fewer of them is linked up front, and at first only to the corners near the segment to the
+//! other end ([`Near`]: on open ground the start sees hundreds of corners and the search
+//! expands a few), the others once the search has nothing left below the bound that `Near`
+//! stands for; a block of records whose corners all lie far from the segment is skipped
+//! whole ([`graph::seen_boxes`]). Whether the other end is in sight is asked of its
 //! records for the corners the search expands, a bisection each. A corner is
 //! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
 //! which every shortest path is: a bend that is not taut can be cut short near the corner. The
@@ -15,7 +19,7 @@
 //! at a lower cost is pushed and expanded again, so the answer stays the shortest.
 
 use super::graph;
-use super::index::{direction_class, Corner, PathIndex, NONE};
+use super::index::{direction_class, vertex_point, Corner, PathIndex, NONE, TILE};
 use super::landmarks::{GoalBounds, Row};
 use super::table::{CornerTable, RecordCells};
 use super::visibility::{sees, sees_point, Cone, ScanScratch, Target};
@@ -234,14 +238,44 @@ pub(super) fn links(
     marks: &mut [u32],
     out: &mut Vec<Link>,
 ) {
+    links_of(index, cells, end, generation, marks, out, Which::All);
+}
+
+/// Which of an end's links [`links_of`] makes: all, or those [`Near`] keeps first and the
+/// others after: the two together are all, each once.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Which<'a> {
+    All,
+    /// The corners in a block of records whose box meets `Near`'s and at a point it holds.
+    Near(&'a Near),
+    /// The others.
+    Far(&'a Near),
+}
+
+/// [`links`], of the corners `which` names. Without cells, a block of records whose
+/// corners' box lies outside [`Near`]'s box is skipped whole (or taken whole, for `Far`).
+pub(super) fn links_of(
+    index: &PathIndex,
+    cells: Option<&RecordCells>,
+    end: &Endpoint,
+    generation: u32,
+    marks: &mut [u32],
+    out: &mut Vec<Link>,
+    which: Which<'_>,
+) {
     let point = end.point;
-    let mut test = |corner: &Corner, seen: &graph::Seen| {
+    // `keep`: `Some(near)` to test the point against `near`'s box, keeping it where it is
+    // inside (`true`) or outside (`false`); `None` to keep every point.
+    let mut test = |corner: &Corner, seen: &graph::Seen, keep: Option<(&Near, bool)>| {
         let c = seen.corner;
         let mark = &mut marks[c as usize];
         if *mark == generation {
             return;
         }
         let p = corner.point();
+        if keep.is_some_and(|(near, inside)| near.holds(p) != inside) {
+            return;
+        }
         let whole = seen.right == seen.left && seen.right == [corner.gx, corner.gz];
         if (whole || seen.cone().holds(p, point)) && taut_towards(corner.taut_mask, p, point) {
             *mark = generation;
@@ -253,15 +287,38 @@ pub(super) fn links(
         }
     };
     for &rect in end.roots() {
-        match cells {
-            Some(cells) => cells
-                .records(index, rect, end.tile)
-                .iter()
-                .for_each(|r| test(&r.at, &r.seen)),
-            None => index
-                .seen_by(rect)
-                .iter()
-                .for_each(|seen| test(&index.corners[seen.corner as usize], seen)),
+        if let Some(cells) = cells {
+            let keep = match which {
+                Which::All => None,
+                Which::Near(near) => Some((near, true)),
+                Which::Far(near) => Some((near, false)),
+            };
+            for r in cells.records(index, rect, end.tile) {
+                test(&r.at, &r.seen, keep);
+            }
+            continue;
+        }
+        let records = index.seen_range(rect);
+        let mut first = records.start;
+        while first < records.end {
+            let block = first / graph::SEEN_BLOCK;
+            let last = ((block + 1) * graph::SEEN_BLOCK).min(records.end);
+            let keep = match which {
+                Which::All => Some(None),
+                Which::Near(near) => near
+                    .meets(&index.seen_boxes[block])
+                    .then_some(Some((near, true))),
+                Which::Far(near) => Some(
+                    near.meets(&index.seen_boxes[block])
+                        .then_some((near, false)),
+                ),
+            };
+            if let Some(keep) = keep {
+                for seen in &index.seen[first..last] {
+                    test(&index.corners[seen.corner as usize], seen, keep);
+                }
+            }
+            first = last;
         }
     }
 }
@@ -518,15 +575,28 @@ impl Search {
                 }
             }
         };
+        // With records, the start's links to corners outside `near` wait until the search
+        // has nothing left below its bound (see `Near`).
+        let mut deferred = None;
         if index.has_seen_by() {
             // `run` has ruled out the straight segment; the corners in sight of the start are
             // those whose recorded cones hold it.
+            let near = Near::new(s, t);
             start_links.clear();
-            links(index, None, start, generation, start_seen, start_links);
+            links_of(
+                index,
+                None,
+                start,
+                generation,
+                start_seen,
+                start_links,
+                Which::Near(&near),
+            );
             for link in start_links.iter() {
                 let corner = &index.corners[link.corner as usize];
                 link_start(link.corner, corner.point(), corner.taut_mask, None);
             }
+            deferred = Some(near);
         } else {
             // The start's scan: the goal in sight, or the corners it links to; then the goal's.
             let target = Target {
@@ -572,10 +642,56 @@ impl Search {
         let mut goal_g = f64::INFINITY;
         let mut goal_parent = NONE;
         let mut expanded = 0usize;
-        while let Some(Entry {
-            g: entry_g, node, ..
-        }) = heap.pop()
-        {
+        loop {
+            if let Some(near) = deferred.filter(|near| heap.peek().is_none_or(|e| e.f > near.bound))
+            {
+                deferred = None;
+                start_links.clear();
+                links_of(
+                    index,
+                    None,
+                    start,
+                    generation,
+                    start_seen,
+                    start_links,
+                    Which::Far(&near),
+                );
+                for link in start_links.iter() {
+                    let c = link.corner;
+                    if refuses(index, ground, start, c) {
+                        continue;
+                    }
+                    // A corner outside the ellipse cannot have been expanded yet (its
+                    // estimate is above the bound), but it may wait at a higher cost.
+                    let node = &mut nodes[c as usize];
+                    let seen = node.seen == generation;
+                    if seen && link.distance >= node.g {
+                        continue;
+                    }
+                    let h = if seen {
+                        node.h
+                    } else {
+                        estimate(rows, &bounds, c, index.corners[c as usize].point(), t)
+                    };
+                    *node = Node {
+                        seen: generation,
+                        parent: FROM_START,
+                        g: link.distance,
+                        h,
+                    };
+                    heap.push(Entry {
+                        f: link.distance + h,
+                        g: link.distance,
+                        node: c,
+                    });
+                }
+            }
+            let Some(Entry {
+                g: entry_g, node, ..
+            }) = heap.pop()
+            else {
+                break;
+            };
             if node == goal_node {
                 if entry_g > goal_g {
                     continue;
@@ -655,6 +771,10 @@ impl Search {
                 } else {
                     estimate(rows, &bounds, e.to, next, t)
                 };
+                // No shorter than the path to the goal already found: never expanded.
+                if candidate + h >= goal_g {
+                    continue;
+                }
                 *v = Node {
                     seen: generation,
                     parent: node,
@@ -669,6 +789,79 @@ impl Search {
             }
         }
         Err(PathError::Unreachable)
+    }
+}
+
+/// The points a search links its start to at once: a box round the ellipse of the points `a`
+/// with `|s a| + |a t|` at most `bound`, in the frame of the segment from `s` to `t` (no
+/// square root per point). On open ground the start sees hundreds of corners, and a search
+/// that is not the straight segment expands a few of them: the others wait outside, and are
+/// linked only when every corner left to expand has an estimate above `bound`. That keeps the
+/// search exact: a corner outside the ellipse has an estimate (its distance from the start
+/// plus at least its straight line to the goal) above the bound, so no corner at or below it
+/// is expanded before its shortest way in is known.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Near {
+    s: [f64; 2],
+    /// `t − s`.
+    d: [f64; 2],
+    /// The box: `(a − s)·d` within `along`, `|d × (a − s)|` at most `across`.
+    along: [f64; 2],
+    across: f64,
+    bound: f64,
+}
+
+impl Near {
+    /// How much longer than the straight segment the bound is: a path that turns on open
+    /// ground is most often a little longer; where it is longer, the waiting links are taken.
+    const STRETCH: f64 = 1.03;
+
+    pub(super) fn new(s: [f64; 2], t: [f64; 2]) -> Near {
+        let d = [t[0] - s[0], t[1] - s[1]];
+        let length = distance(s, t);
+        let bound = length * Near::STRETCH + TILE;
+        // A little wider than the ellipse, so that rounding never leaves out a point of it.
+        let wide = bound * (1.0 + 1e-9);
+        let half_minor = (wide * wide - length * length).max(0.0).sqrt() / 2.0;
+        Near {
+            s,
+            d,
+            along: [
+                length * (length - wide) / 2.0,
+                length * (length + wide) / 2.0,
+            ],
+            across: length * half_minor,
+            bound,
+        }
+    }
+
+    #[inline]
+    fn holds(&self, p: [f64; 2]) -> bool {
+        let v = [p[0] - self.s[0], p[1] - self.s[1]];
+        let along = v[0] * self.d[0] + v[1] * self.d[1];
+        let across = (self.d[0] * v[1] - self.d[1] * v[0]).abs();
+        along >= self.along[0] && along <= self.along[1] && across <= self.across
+    }
+
+    /// Whether the box of grid vertices `[gx0, gz0, gx1, gz1]` may meet this box: false only
+    /// where the two are apart along the segment or across it (its projections on the two
+    /// axes). A false answer is a speed-up only: [`Which`] keeps the blocks it gives apart.
+    #[inline]
+    fn meets(&self, b: &[i32; 4]) -> bool {
+        let (lo, hi) = (vertex_point(b[0], b[1]), vertex_point(b[2], b[3]));
+        let c = [
+            (lo[0] + hi[0]) / 2.0 - self.s[0],
+            (lo[1] + hi[1]) / 2.0 - self.s[1],
+        ];
+        let h = [(hi[0] - lo[0]) / 2.0, (hi[1] - lo[1]) / 2.0];
+        let (dx, dz) = (self.d[0].abs(), self.d[1].abs());
+        let along = c[0] * self.d[0] + c[1] * self.d[1];
+        let reach_along = h[0] * dx + h[1] * dz;
+        let across = (self.d[0] * c[1] - self.d[1] * c[0]).abs();
+        let reach_across = h[0] * dz + h[1] * dx;
+        along + reach_along >= self.along[0]
+            && along - reach_along <= self.along[1]
+            && across - reach_across <= self.across
     }
 }
 
@@ -797,4 +990,75 @@ fn first_corner_at(index: &PathIndex, ground: &Grid<'_>, x: i64, z: i64) -> Opti
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{distance, Near};
+    use crate::path::index::TILE;
+    use proptest::prelude::*;
+
+    /// World coordinates: up to 256 regions of 1,920 units.
+    fn coordinate() -> impl Strategy<Value = f64> {
+        0.0..491_520.0f64
+    }
+
+    /// An angle, along the axes a quarter of the time (where boxes touch the ellipse's
+    /// box along a side).
+    fn angle() -> impl Strategy<Value = f64> {
+        use std::f64::consts::{FRAC_PI_2, TAU};
+        prop_oneof![
+            1 => (0..4).prop_map(|k| f64::from(k) * FRAC_PI_2),
+            3 => 0.0..TAU,
+        ]
+    }
+
+    /// How far a box reaches past a point's tile on one side, in tiles: none half the time.
+    fn tiles() -> impl Strategy<Value = i32> {
+        prop_oneof![Just(0), 0..48i32]
+    }
+
+    proptest! {
+        /// Every point of the ellipse of the bound lies in `Near`'s box, and every box of grid
+        /// vertices round such a point meets it (points on the ellipse's rim half the time,
+        /// at its tips and sides often, boxes up to a rectangle's size): no corner a search must link at once waits.
+        #[test]
+        fn near_holds_its_ellipse_and_meets_the_boxes_round_it(
+            s in (coordinate(), coordinate()),
+            towards in (angle(), 0.0..30_000.0f64),
+            on in (
+                prop_oneof![Just(1.0), 0.0..=1.0f64],
+                angle(),
+            ),
+            reach in (tiles(), tiles(), tiles(), tiles()),
+        ) {
+            let s = [s.0, s.1];
+            let t = [s[0] + towards.1 * towards.0.cos(), s[1] + towards.1 * towards.0.sin()];
+            let near = Near::new(s, t);
+            let length = distance(s, t);
+            prop_assert!(near.bound >= length);
+            // A point whose distances to the two ends sum to `sum`, at most the bound.
+            let sum = length + (near.bound - length) * on.0 * (1.0 - 1e-12);
+            let (a, c) = (sum / 2.0, length / 2.0);
+            let b = (a * a - c * c).max(0.0).sqrt();
+            let axis = if length > 0.0 {
+                [(t[0] - s[0]) / length, (t[1] - s[1]) / length]
+            } else {
+                [1.0, 0.0]
+            };
+            let centre = [(s[0] + t[0]) / 2.0, (s[1] + t[1]) / 2.0];
+            let (cos, sin) = (on.1.cos(), on.1.sin());
+            let p = [
+                centre[0] + a * cos * axis[0] - b * sin * axis[1],
+                centre[1] + a * cos * axis[1] + b * sin * axis[0],
+            ];
+            // The rounding of the point may take it a hair past the rim: the points that
+            // matter are those whose computed distances are within the bound.
+            prop_assume!(distance(s, p) + distance(p, t) <= near.bound);
+            prop_assert!(near.holds(p), "{p:?}");
+            let (gx, gz) = ((p[0] / TILE).floor() as i32, (p[1] / TILE).floor() as i32);
+            let block = [gx - reach.0, gz - reach.1, gx + 1 + reach.2, gz + 1 + reach.3];
+            prop_assert!(near.meets(&block), "{p:?} in {block:?}");
+        }
+    }
 }

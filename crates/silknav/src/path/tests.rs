@@ -534,7 +534,10 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
 fn the_corner_table_answers_what_the_search_answers() {
     use super::search::{endpoint, Search};
     use crate::world::raycast::Grid;
-    let worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2), (41, 4), (17, 5), (7, 2)]);
+    let mut worlds =
+        experiment_worlds_with_thin_walls(&[(29, 3), (13, 2), (41, 4), (17, 5), (7, 2)]);
+    // Open ground, where the search links its start to the corners near the segment first.
+    worlds.push(("open".to_string(), open_world()));
     let mut rng = crate::rng::SplitMix64::new(41);
     let (mut with_table, mut turning) = (0, 0);
     for (name, world) in &worlds {
@@ -792,6 +795,100 @@ fn lying_landmarks_cannot_make_a_search_run_long() {
 /// The corner table's cells keep every record that can hold a point of them: on every test
 /// world small enough for a table, an end (anywhere, on a tile side, on a grid vertex) links
 /// to the same corners through its cell's records as through all of its rectangles' records.
+/// A generated world of open ground (3×3 regions), where an end sees hundreds of corners.
+fn open_world() -> World {
+    use crate::worldgen::{generate, GenOptions, Landscape};
+    let generated = generate(&GenOptions {
+        seed: 1,
+        width: 3,
+        height: 3,
+        origin: crate::worldgen::DEFAULT_ORIGIN,
+        landscape: Landscape::Open,
+    })
+    .unwrap();
+    World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)))
+}
+
+/// The start's links in two parts, those [`super::search::Near`] keeps for the search's
+/// start and the others it takes only when the search needs them, are the start's links,
+/// each once: on open ground, on the generated and Moving AI maps and with thin walls, from
+/// random starts towards random goals.
+#[test]
+fn near_and_far_links_are_the_links_each_once() {
+    use super::search::{endpoint, links, links_of, Near, Which};
+    use crate::world::raycast::Grid;
+    let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2)]);
+    worlds.push(("open".to_string(), open_world()));
+    let mut rng = crate::rng::SplitMix64::new(61);
+    let (mut ends, mut near_links, mut far_links) = (0, 0, 0);
+    for (name, world) in &worlds {
+        let index = world.path_index();
+        if !index.has_seen_by() {
+            continue;
+        }
+        let ground = Grid::global(world);
+        let mut marks = vec![0u32; index.corners.len()];
+        let (mut all, mut parts) = (Vec::new(), Vec::new());
+        let points = random_points(world, &mut rng, 400);
+        for (k, pair) in points.chunks_exact(2).enumerate() {
+            let (s, t) = (
+                [pair[0].world_x(), pair[0].world_z()],
+                [pair[1].world_x(), pair[1].world_z()],
+            );
+            let Some(end) = endpoint(index, &ground, s) else {
+                continue;
+            };
+            let near = Near::new(s, t);
+            let generation = 2 * k as u32 + 1;
+            all.clear();
+            parts.clear();
+            links(index, None, &end, generation, &mut marks, &mut all);
+            // As the search makes them: the same marks for both parts.
+            let near_part = {
+                links_of(
+                    index,
+                    None,
+                    &end,
+                    generation + 1,
+                    &mut marks,
+                    &mut parts,
+                    Which::Near(&near),
+                );
+                parts.len()
+            };
+            links_of(
+                index,
+                None,
+                &end,
+                generation + 1,
+                &mut marks,
+                &mut parts,
+                Which::Far(&near),
+            );
+            let corners = |v: &[super::search::Link]| {
+                let mut c: Vec<u32> = v.iter().map(|l| l.corner).collect();
+                c.sort_unstable();
+                c
+            };
+            let (together, every) = (corners(&parts), corners(&all));
+            assert!(
+                together.windows(2).all(|w| w[0] != w[1]),
+                "{name}: {s:?}: a corner twice"
+            );
+            assert_eq!(together, every, "{name}: {s:?} towards {t:?}");
+            ends += 1;
+            near_links += near_part;
+            far_links += parts.len() - near_part;
+        }
+    }
+    eprintln!("{ends} ends: {near_links} links near, {far_links} far");
+    assert!(ends > 1000, "{ends} ends");
+    assert!(
+        near_links > 1000 && far_links > 2 * near_links,
+        "{near_links} near, {far_links} far"
+    );
+}
+
 #[test]
 fn record_cells_link_what_all_the_records_link() {
     use super::search::{endpoint, links};
