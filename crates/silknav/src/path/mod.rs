@@ -151,10 +151,11 @@
 //!    by way of them, the records of corners all far from it skipped by blocks of 16), and
 //!    to the others once every corner left to expand is estimated above that length: no
 //!    corner of a shorter path waits, so the search stays exact. On open ground a start
-//!    sees hundreds of corners and a search that turns expands three or so: on the bench's
-//!    open 4×4-region world the mean query went from 14 µs to 6 µs. Without records, two
-//!    scans link both ends. Start and goal in different components are answered without a
-//!    search.
+//!    sees hundreds of corners and a search that turns expands three or so. A corner that
+//!    sees the goal is not expanded further (no way on is shorter than the straight line).
+//!    On the bench's open 4×4-region world the mean query went from 14 µs to under 6 µs.
+//!    Without records, two scans link both ends. Start and goal in different components are
+//!    answered without a search.
 //! 3. **Corner table** (small indexes only: corners × (edges + corners) at most a million,
 //!    about 10 ms to make; `table`): the shortest graph distance between every two
 //!    corners and the corner before the last on that path, by one Dijkstra search per corner

@@ -10,7 +10,9 @@
 //! whole ([`graph::seen_boxes`]). Whether the other end is in sight is asked of its
 //! records for the corners the search expands, a bisection each. A corner is
 //! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
-//! which every shortest path is: a bend that is not taut can be cut short near the corner. The
+//! which every shortest path is: a bend that is not taut can be cut short near the corner; and
+//! not at all when it sees the goal (tautly): no way on from it is shorter than the straight
+//! line to the goal, which is pushed instead. The
 //! heuristic is the straight-line distance to the goal, or on indexes with landmarks the
 //! larger of it and the landmark bounds ([`super::landmarks`]); both are consistent, so a
 //! corner's cost is final when it is expanded. With records, the bounds are taken only after
