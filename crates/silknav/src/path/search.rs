@@ -1036,7 +1036,8 @@ mod tests {
     proptest! {
         /// Every point of the ellipse of the bound lies in `Near`'s box, and every box of grid
         /// vertices round such a point meets it (points on the ellipse's rim half the time,
-        /// at its tips and sides often, boxes up to a rectangle's size): no corner a search must link at once waits.
+        /// at its tips and sides often, boxes up to a rectangle's size): no corner a search
+        /// must link at once waits.
         #[test]
         fn near_holds_its_ellipse_and_meets_the_boxes_round_it(
             s in (coordinate(), coordinate()),

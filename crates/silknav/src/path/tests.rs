@@ -811,8 +811,8 @@ fn open_world() -> World {
 
 /// The start's links in two parts, those [`super::search::Near`] keeps for the search's
 /// start and the others it takes only when the search needs them, are the start's links,
-/// each once: on open ground, on the generated and Moving AI maps and with thin walls, from
-/// random starts towards random goals.
+/// each once, by the records and by the record cells: on open ground, on the generated and
+/// Moving AI maps and with thin walls, from random starts towards random goals.
 #[test]
 fn near_and_far_links_are_the_links_each_once() {
     use super::search::{endpoint, links, links_of, Near, Which};
@@ -820,7 +820,7 @@ fn near_and_far_links_are_the_links_each_once() {
     let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2)]);
     worlds.push(("open".to_string(), open_world()));
     let mut rng = crate::rng::SplitMix64::new(61);
-    let (mut ends, mut near_links, mut far_links) = (0, 0, 0);
+    let (mut ends, mut with_cells, mut near_links, mut far_links) = (0, 0, 0, 0);
     for (name, world) in &worlds {
         let index = world.path_index();
         if !index.has_seen_by() {
@@ -839,50 +839,46 @@ fn near_and_far_links_are_the_links_each_once() {
                 continue;
             };
             let near = Near::new(s, t);
-            let generation = 2 * k as u32 + 1;
-            all.clear();
-            parts.clear();
-            links(index, None, &end, generation, &mut marks, &mut all);
-            // As the search makes them: the same marks for both parts.
-            let near_part = {
-                links_of(
-                    index,
-                    None,
-                    &end,
-                    generation + 1,
-                    &mut marks,
-                    &mut parts,
-                    Which::Near(&near),
+            let cells = index.table.as_ref().and_then(|table| table.cells.as_ref());
+            // By the rectangles' records, and by their cells where the index keeps them.
+            for (c, cells) in [None, cells].into_iter().enumerate() {
+                if c == 1 && cells.is_none() {
+                    continue;
+                }
+                let generation = 4 * k as u32 + 2 * c as u32 + 1;
+                all.clear();
+                parts.clear();
+                links(index, cells, &end, generation, &mut marks, &mut all);
+                // As the search makes them: the same marks for both parts.
+                let mut part = |which: Which<'_>, parts: &mut Vec<_>| {
+                    links_of(index, cells, &end, generation + 1, &mut marks, parts, which);
+                };
+                part(Which::Near(&near), &mut parts);
+                let near_part = parts.len();
+                part(Which::Far(&near), &mut parts);
+                let corners = |v: &[super::search::Link]| {
+                    let mut c: Vec<u32> = v.iter().map(|l| l.corner).collect();
+                    c.sort_unstable();
+                    c
+                };
+                let (together, every) = (corners(&parts), corners(&all));
+                assert!(
+                    together.windows(2).all(|w| w[0] != w[1]),
+                    "{name}: {s:?}: a corner twice"
                 );
-                parts.len()
-            };
-            links_of(
-                index,
-                None,
-                &end,
-                generation + 1,
-                &mut marks,
-                &mut parts,
-                Which::Far(&near),
-            );
-            let corners = |v: &[super::search::Link]| {
-                let mut c: Vec<u32> = v.iter().map(|l| l.corner).collect();
-                c.sort_unstable();
-                c
-            };
-            let (together, every) = (corners(&parts), corners(&all));
-            assert!(
-                together.windows(2).all(|w| w[0] != w[1]),
-                "{name}: {s:?}: a corner twice"
-            );
-            assert_eq!(together, every, "{name}: {s:?} towards {t:?}");
-            ends += 1;
-            near_links += near_part;
-            far_links += parts.len() - near_part;
+                assert_eq!(together, every, "{name}: {s:?} towards {t:?}");
+                ends += 1;
+                with_cells += c;
+                near_links += near_part;
+                far_links += parts.len() - near_part;
+            }
         }
     }
-    eprintln!("{ends} ends: {near_links} links near, {far_links} far");
-    assert!(ends > 1000, "{ends} ends");
+    eprintln!("{ends} ends ({with_cells} by cells): {near_links} links near, {far_links} far");
+    assert!(
+        ends > 1000 && with_cells > 500,
+        "{ends} ends, {with_cells} by cells"
+    );
     assert!(
         near_links > 1000 && far_links > 2 * near_links,
         "{near_links} near, {far_links} far"
