@@ -675,26 +675,14 @@ impl Search {
                     }
                     // A corner outside the ellipse cannot have been expanded yet (its
                     // estimate is above the bound), but it may wait at a higher cost.
-                    let node = &mut nodes[c as usize];
-                    let seen = node.seen == generation;
-                    if seen && link.distance >= node.g {
-                        continue;
-                    }
-                    let h = if seen {
-                        node.h
-                    } else {
-                        estimate(rows, &bounds, c, index.corners[c as usize].point(), t)
-                    };
-                    *node = Node {
-                        seen: generation,
+                    let p = index.corners[c as usize].point();
+                    let step = Step {
+                        corner: c,
                         parent: FROM_START,
                         g: link.distance,
-                        h,
                     };
-                    heap.push(Entry {
-                        f: link.distance + h,
-                        g: link.distance,
-                        node: c,
+                    reach(nodes, heap, generation, step, goal_g, || {
+                        estimate(rows, &bounds, c, p, t)
                     });
                 }
             }
@@ -775,31 +763,13 @@ impl Search {
                 if !bend.taut(next) {
                     continue;
                 }
-                let candidate = entry_g + distance(here, next);
-                let v = &mut nodes[e.to as usize];
-                let seen = v.seen == generation;
-                if seen && candidate >= v.g {
-                    continue;
-                }
-                let h = if seen {
-                    v.h
-                } else {
-                    estimate(rows, &bounds, e.to, next, t)
-                };
-                // No shorter than the path to the goal already found: never expanded.
-                if candidate + h >= goal_g {
-                    continue;
-                }
-                *v = Node {
-                    seen: generation,
+                let step = Step {
+                    corner: e.to,
                     parent: node,
-                    g: candidate,
-                    h,
+                    g: entry_g + distance(here, next),
                 };
-                heap.push(Entry {
-                    f: candidate + h,
-                    g: candidate,
-                    node: e.to,
+                reach(nodes, heap, generation, step, goal_g, || {
+                    estimate(rows, &bounds, e.to, next, t)
                 });
             }
         }
@@ -878,6 +848,49 @@ impl Near {
             && along - reach_along <= self.along[1]
             && across - reach_across <= self.across
     }
+}
+
+/// A step of the search to a corner: from `parent` ([`FROM_START`] for the start) at cost `g`.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    corner: u32,
+    parent: u32,
+    g: f64,
+}
+
+/// Records `step` and pushes it, unless the corner was reached at no higher cost already
+/// or its estimate (`h`, worked out on its first reaching) puts it no lower than the path to
+/// the goal found so far (`goal_g`): such a corner would never be expanded.
+#[inline(always)]
+fn reach(
+    nodes: &mut [Node],
+    heap: &mut BinaryHeap<Entry>,
+    generation: u32,
+    step: Step,
+    goal_g: f64,
+    h: impl FnOnce() -> f64,
+) {
+    let Step { corner, parent, g } = step;
+    let node = &mut nodes[corner as usize];
+    let seen = node.seen == generation;
+    if seen && g >= node.g {
+        return;
+    }
+    let h = if seen { node.h } else { h() };
+    if g + h >= goal_g {
+        return;
+    }
+    *node = Node {
+        seen: generation,
+        parent,
+        g,
+        h,
+    };
+    heap.push(Entry {
+        f: g + h,
+        g,
+        node: corner,
+    });
 }
 
 /// How many times the corners a search with landmarks may expand before it runs again without
