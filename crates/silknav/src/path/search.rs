@@ -558,9 +558,8 @@ impl Search {
         type Sight<'a> = Option<(&'a Cone, [f64; 2], [f64; 2])>;
         let in_sight = |sight: Sight<'_>| sight.map_or(true, |(k, apex, q)| k.holds(apex, q));
         let mut link_start = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
-            // Sight before the taut test: most corners a scan or the start's records offer
-            // see other parts of the start's rectangles (the taut test rarely fails, the
-            // records being of taut directions but for the closed cones' edges).
+            // Sight before the taut test: most corners a scan offers see other parts of the
+            // start's rectangles (the taut test rarely fails).
             if nodes[c as usize].seen != generation
                 && in_sight(sight)
                 && taut_towards(mask, p, s)
@@ -587,29 +586,11 @@ impl Search {
                 }
             }
         };
-        // With records, the start's links to corners outside `near` wait until the search
-        // has nothing left below its bound (see `Near`).
-        let mut deferred = None;
-        if index.has_seen_by() {
-            // `run` has ruled out the straight segment; the corners in sight of the start are
-            // those whose recorded cones hold it.
-            let near = Near::new(s, t);
-            start_links.clear();
-            links_of(
-                index,
-                None,
-                start,
-                generation,
-                start_seen,
-                start_links,
-                Which::Near(&near),
-            );
-            for link in start_links.iter() {
-                let corner = &index.corners[link.corner as usize];
-                link_start(link.corner, corner.point(), corner.taut_mask, None);
-            }
-            deferred = Some(near);
-        } else {
+        // With records, `run` has ruled out the straight segment, and the corners in sight of
+        // the start are those whose recorded cones hold it: linked in the loop below, in two
+        // parts (see `Near`).
+        let near = index.has_seen_by().then(|| Near::new(s, t));
+        if near.is_none() {
             // The start's scan: the goal in sight, or the corners it links to; then the goal's.
             let target = Target {
                 point: t,
@@ -654,10 +635,17 @@ impl Search {
         let mut goal_g = f64::INFINITY;
         let mut goal_parent = NONE;
         let mut expanded = 0usize;
+        // How many parts of the start's links are made: the near ones at once, the far ones
+        // when every corner left to expand is estimated above the near ones' bound.
+        let mut parts = 0;
         loop {
-            if let Some(near) = deferred.filter(|near| heap.peek().is_none_or(|e| e.f > near.bound))
-            {
-                deferred = None;
+            // (The far part may be due at once, when the near one links nothing.)
+            while let Some(which) = near.as_ref().and_then(|near| match parts {
+                0 => Some(Which::Near(near)),
+                1 if heap.peek().is_none_or(|e| e.f > near.bound) => Some(Which::Far(near)),
+                _ => None,
+            }) {
+                parts += 1;
                 start_links.clear();
                 links_of(
                     index,
@@ -666,15 +654,15 @@ impl Search {
                     generation,
                     start_seen,
                     start_links,
-                    Which::Far(&near),
+                    which,
                 );
                 for link in start_links.iter() {
                     let c = link.corner;
                     if refuses(index, ground, start, c) {
                         continue;
                     }
-                    // A corner outside the ellipse cannot have been expanded yet (its
-                    // estimate is above the bound), but it may wait at a higher cost.
+                    // A far corner cannot have been expanded yet (its estimate is above the
+                    // bound), but it may wait at a higher cost.
                     let p = index.corners[c as usize].point();
                     let step = Step {
                         corner: c,
