@@ -61,7 +61,8 @@ pub(crate) const SEEN_BLOCK: usize = 16;
 /// Per block of [`SEEN_BLOCK`] records in a row (the last one shorter), the box of their
 /// corners' grid vertices, `[gx0, gz0, gx1, gz1]`, so that a search may skip a block whose
 /// corners all lie far from where it looks. The corners are numbered region by region and
-/// row by row, and a rectangle's records by corner, so a block's corners lie close together.
+/// in Z-order within a region, and a rectangle's records by corner, so a block's corners lie
+/// close together.
 /// Made with the index and when an index file is read (a pass over the records), not stored.
 pub(crate) fn seen_boxes(corners: &[Corner], seen: &[Seen]) -> Vec<[i32; 4]> {
     seen.chunks(SEEN_BLOCK)
