@@ -377,7 +377,7 @@ impl PathIndexFile {
         index.landmarks = view.optional_array(LANDMARKS)?;
         check(&index, &view)?;
         // Made, not stored: they are small and quick to make where they are kept at all.
-        index.seen_boxes = super::graph::seen_boxes(&index.corners, &index.seen);
+        index.seen_blocks = super::graph::SeenBlocks::new(&index.corners, &index.seen);
         index.table = super::table::CornerTable::build(&index).map(Arc::new);
         index.file = Some((file, Duration::ZERO));
         Ok(PathIndexFile {

@@ -55,27 +55,47 @@ impl Seen {
     }
 }
 
-/// Records per box of [`seen_boxes`].
+/// Records per block of [`SeenBlocks`].
 pub(crate) const SEEN_BLOCK: usize = 16;
 
-/// Per block of [`SEEN_BLOCK`] records in a row (the last one shorter), the box of their
-/// corners' grid vertices, `[gx0, gz0, gx1, gz1]`, so that a search may skip a block whose
-/// corners all lie far from where it looks. The corners are numbered region by region and
-/// in Z-order within a region, and a rectangle's records by corner, so a block's corners lie
-/// close together.
-/// Made with the index and when an index file is read (a pass over the records), not stored.
-pub(crate) fn seen_boxes(corners: &[Corner], seen: &[Seen]) -> Vec<[i32; 4]> {
-    seen.chunks(SEEN_BLOCK)
-        .map(|block| {
-            block.iter().fold(
-                [i32::MAX, i32::MAX, i32::MIN, i32::MIN],
-                |[x0, z0, x1, z1], record| {
-                    let c = &corners[record.corner as usize];
-                    [x0.min(c.gx), z0.min(c.gz), x1.max(c.gx), z1.max(c.gz)]
-                },
-            )
-        })
-        .collect()
+/// What each block of [`SEEN_BLOCK`] records in a row (the last one shorter) holds, so that a
+/// search finds its way in the records touching few of them. Made with the index and when an
+/// index file is read (a pass over the records), not stored.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SeenBlocks {
+    /// The box of the block's corners' grid vertices, `[gx0, gz0, gx1, gz1]`, so that a
+    /// search may skip a block whose corners all lie far from where it looks. The corners
+    /// are numbered region by region and in Z-order within a region, and a rectangle's
+    /// records by corner, so a block's corners lie close together.
+    pub boxes: Vec<[i32; 4]>,
+    /// The corner of the block's first record: a bisection over them finds a corner's
+    /// records of a rectangle in a few cache lines, where one over the records touched a
+    /// line per step ([`super::index::PathIndex::seen_of`]).
+    pub firsts: Vec<u32>,
+}
+
+impl SeenBlocks {
+    pub fn new(corners: &[Corner], seen: &[Seen]) -> SeenBlocks {
+        let boxes = seen
+            .chunks(SEEN_BLOCK)
+            .map(|block| {
+                block.iter().fold(
+                    [i32::MAX, i32::MAX, i32::MIN, i32::MIN],
+                    |[x0, z0, x1, z1], record| {
+                        let c = &corners[record.corner as usize];
+                        [x0.min(c.gx), z0.min(c.gz), x1.max(c.gx), z1.max(c.gz)]
+                    },
+                )
+            })
+            .collect();
+        let firsts = seen.iter().step_by(SEEN_BLOCK).map(|k| k.corner).collect();
+        SeenBlocks { boxes, firsts }
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.boxes.capacity() * std::mem::size_of::<[i32; 4]>()
+            + self.firsts.capacity() * std::mem::size_of::<u32>()
+    }
 }
 
 /// The rectangles' [`Seen`] records, as (`start`, `records`) with rectangle r's at

@@ -170,9 +170,8 @@ pub(crate) struct PathIndex {
     /// worlds where that would take too much memory).
     pub seen_start: Array<u32>,
     pub seen: Array<graph::Seen>,
-    /// The box of the corners of each block of [`graph::SEEN_BLOCK`] records
-    /// ([`graph::seen_boxes`]): made, never stored in a file.
-    pub seen_boxes: Vec<[i32; 4]>,
+    /// What each block of [`graph::SEEN_BLOCK`] records holds: made, never stored in a file.
+    pub seen_blocks: graph::SeenBlocks,
     /// The shortest distance between every two corners, for small indexes
     /// ([`super::table`]): made, never stored in a file.
     pub table: Option<Arc<CornerTable>>,
@@ -396,7 +395,7 @@ impl PathIndex {
         index.edges = edges.into();
         index.seen_start = seen_start.into();
         index.seen = seen.into();
-        index.seen_boxes = graph::seen_boxes(&index.corners, &index.seen);
+        index.seen_blocks = graph::SeenBlocks::new(&index.corners, &index.seen);
         index.table = CornerTable::build(&index).map(Arc::new);
         if index.table.is_none() {
             index.landmarks = landmarks::build(&index).into();
@@ -445,6 +444,36 @@ impl PathIndex {
         self.seen_start[rect as usize] as usize..self.seen_start[rect as usize + 1] as usize
     }
 
+    /// Rectangle `rect`'s records of corner `c` (a rectangle's are sorted by corner): found
+    /// by the blocks' first corners ([`graph::SeenBlocks::firsts`]) that lie in the
+    /// rectangle's records, then in the block before the first that starts past `c`.
+    pub fn seen_of(&self, rect: u32, c: u32) -> &[graph::Seen] {
+        use graph::SEEN_BLOCK;
+        let range = self.seen_range(rect);
+        // The blocks that start in the range, and how many of them start below `c`: the
+        // corner's first record lies past the last of those starts (or at the range's
+        // start), and not past the next block's start.
+        let blocks = range.start.div_ceil(SEEN_BLOCK)..range.end.div_ceil(SEEN_BLOCK);
+        let below = self.seen_blocks.firsts[blocks.clone()].partition_point(|&f| f < c);
+        let k = blocks.start + below;
+        let from = if below == 0 {
+            range.start
+        } else {
+            (k - 1) * SEEN_BLOCK
+        };
+        let to = if k == blocks.end {
+            range.end
+        } else {
+            k * SEEN_BLOCK
+        };
+        let first = from + self.seen[from..to].partition_point(|k| k.corner < c);
+        let count = self.seen[first..range.end]
+            .iter()
+            .take_while(|k| k.corner == c)
+            .count();
+        &self.seen[first..first + count]
+    }
+
     pub fn edges_of(&self, corner: u32) -> &[graph::Edge] {
         &self.edges[self.edge_start[corner as usize] as usize
             ..self.edge_start[corner as usize + 1] as usize]
@@ -467,7 +496,7 @@ impl PathIndex {
             + self.edges.heap_bytes()
             + self.seen_start.heap_bytes()
             + self.seen.heap_bytes()
-            + self.seen_boxes.capacity() * std::mem::size_of::<[i32; 4]>()
+            + self.seen_blocks.heap_bytes()
             + self.table.as_ref().map_or(0, |t| t.heap_bytes())
             + self.landmarks.heap_bytes()
     }

@@ -146,7 +146,7 @@
 //!    fewer of them, linked to the corners whose recorded cones hold it (visibility is
 //!    symmetric); whether the other end is in sight of a corner is asked of that end's
 //!    records only for the corners the search expands (a bisection: they are sorted by
-//!    corner). The start is linked at first only to the corners near the segment (inside a
+//!    corner; over the first corner of each block of 16 records, then in one block). The start is linked at first only to the corners near the segment (inside a
 //!    box round the ellipse of the points at most 3% plus a tile longer than the segment
 //!    by way of them, the records of corners all far from it skipped by blocks of 16), and
 //!    to the others once every corner left to expand is estimated above that length: no

@@ -7,8 +7,9 @@
 //! other end ([`Near`]: on open ground the start sees hundreds of corners and the search
 //! expands a few), the others once the search has nothing left below the bound that `Near`
 //! stands for; a block of records whose corners all lie far from the segment is skipped
-//! whole ([`graph::seen_boxes`]). Whether the other end is in sight is asked of its
-//! records for the corners the search expands, a bisection each. A corner is
+//! whole ([`graph::SeenBlocks`]). Whether the other end is in sight is asked of its
+//! records for the corners the search expands, a bisection each over the first corners of
+//! their blocks and then in one block ([`PathIndex::seen_of`]). A corner is
 //! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
 //! which every shortest path is: a bend that is not taut can be cut short near the corner; and
 //! not at all when it sees the goal (tautly): no way on from it is shorter than the straight
@@ -208,11 +209,9 @@ fn in_sight_of(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> 
     }
     let p = index.corners[c as usize].point();
     end.roots().iter().any(|&rect| {
-        let records = index.seen_by(rect);
-        let first = records.partition_point(|k| k.corner < c);
-        records[first..]
+        index
+            .seen_of(rect, c)
             .iter()
-            .take_while(|k| k.corner == c)
             .any(|k| k.cone().holds(p, end.point))
     })
 }
@@ -317,10 +316,10 @@ pub(super) fn links_of(
             let keep = match which {
                 Which::All => Some(None),
                 Which::Near(near) => near
-                    .meets(&index.seen_boxes[block])
+                    .meets(&index.seen_blocks.boxes[block])
                     .then_some(Some((near, true))),
                 Which::Far(near) => Some(
-                    near.meets(&index.seen_boxes[block])
+                    near.meets(&index.seen_blocks.boxes[block])
                         .then_some((near, false)),
                 ),
             };

@@ -885,6 +885,41 @@ fn near_and_far_links_are_the_links_each_once() {
     );
 }
 
+/// A corner's records of a rectangle found through the blocks' first corners are those a
+/// plain filter of the rectangle's records finds, for every corner of the index (most with
+/// no record there), on open ground and on the generated and Moving AI maps.
+#[test]
+fn seen_of_finds_a_corners_records_of_a_rectangle() {
+    let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3)]);
+    worlds.push(("open".to_string(), open_world()));
+    let mut found = 0;
+    for (name, world) in &worlds {
+        let index = world.path_index();
+        if !index.has_seen_by() {
+            continue;
+        }
+        for rect in 0..index.rects.len() as u32 {
+            let records = index.seen_by(rect);
+            // Every corner on open ground is too many for a debug build: those with records
+            // here, their neighbours in number, and a spread of the others.
+            let mut corners: Vec<u32> = records
+                .iter()
+                .flat_map(|k| [k.corner.saturating_sub(1), k.corner, k.corner + 1])
+                .chain((0..index.corners.len() as u32 + 1).step_by(7))
+                .collect();
+            corners.sort_unstable();
+            corners.dedup();
+            for c in corners {
+                let want: Vec<_> = records.iter().filter(|k| k.corner == c).collect();
+                let got: Vec<_> = index.seen_of(rect, c).iter().collect();
+                assert_eq!(got, want, "{name}: rectangle {rect}, corner {c}");
+                found += got.len();
+            }
+        }
+    }
+    assert!(found > 10_000, "{found} records found");
+}
+
 #[test]
 fn record_cells_link_what_all_the_records_link() {
     use super::search::{endpoint, links};
