@@ -3,13 +3,13 @@
 //! The start's and goal's links come from the "seen by" records of their rectangles, or where
 //! none were kept from a visibility scan of each ([`super::visibility`]); when the goal is in
 //! sight of the start the answer is the straight segment. With records, only the end with
-//! fewer of them is linked up front, and at first only to the corners near the segment to the
-//! other end ([`Near`]: on open ground the start sees hundreds of corners and the search
-//! expands a few), the others once the search has nothing left below the bound that `Near`
-//! stands for; a block of records whose corners all lie far from the segment is skipped
-//! whole ([`graph::SeenBlocks`]). Whether the other end is in sight is asked of its
-//! records for the corners the search expands, a bisection each over the first corners of
-//! their blocks and then in one block ([`PathIndex::seen_of`]). A corner is
+//! fewer of them is linked, and where it sees many corners, at first only to those near the
+//! segment to the other end, then ring by ring ([`Near`], [`RINGS`]: on open ground the start
+//! sees hundreds of corners and the search expands a few), each ring once the search has
+//! nothing left below the bound of the rings before; a block of records whose corners all
+//! lie far from a ring is skipped whole ([`graph::SeenBlocks`]). Whether the other end is in
+//! sight is asked of its records for the corners the search expands, a bisection each over
+//! the first corners of their blocks and then in one block ([`PathIndex::seen_of`]). A corner is
 //! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
 //! which every shortest path is: a bend that is not taut can be cut short near the corner; and
 //! not at all when it sees the goal (tautly): no way on from it is shorter than the straight
@@ -239,22 +239,29 @@ pub(super) fn links(
     marks: &mut [u32],
     out: &mut Vec<Link>,
 ) {
-    links_of(index, cells, end, generation, marks, out, Which::All);
+    links_of(index, cells, end, generation, marks, out, Which::ALL);
 }
 
-/// Which of an end's links [`links_of`] makes: all, or those [`Near`] keeps first and the
-/// others after: the two together are all, each once.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Which<'a> {
-    All,
-    /// The corners in a block of records whose box meets `Near`'s and at a point it holds.
-    Near(&'a Near),
-    /// The others.
-    Far(&'a Near),
+/// Which of an end's links [`links_of`] makes: the corners at a point `outer`'s box holds
+/// (any point without it) and `inner`'s does not (none without it). Rings of growing boxes,
+/// the first without `inner`, the last without `outer`, make all the links, each once.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Which<'a> {
+    pub inner: Option<&'a Near>,
+    pub outer: Option<&'a Near>,
+}
+
+impl Which<'_> {
+    /// Every link.
+    pub const ALL: Which<'static> = Which {
+        inner: None,
+        outer: None,
+    };
 }
 
 /// [`links`], of the corners `which` names. Without cells, a block of records whose
-/// corners' box lies outside [`Near`]'s box is skipped whole (or taken whole, for `Far`).
+/// corners' box lies outside `which`'s outer box is skipped whole, and one whose box lies
+/// outside its inner box is taken without testing against it.
 pub(super) fn links_of(
     index: &PathIndex,
     cells: Option<&RecordCells>,
@@ -264,17 +271,15 @@ pub(super) fn links_of(
     out: &mut Vec<Link>,
     which: Which<'_>,
 ) {
-    // `keep`: `Some(near)` to test the point against `near`'s box, keeping it where it is
-    // inside (`true`) or outside (`false`); `None` to keep every point. A function rather than
-    // a closure, so that it can be inlined into the loops over the records (a call per record
-    // was a tenth of a search on open ground).
+    // A function rather than a closure, so that it can be inlined into the loops over the
+    // records (a call per record was a tenth of a search on open ground).
     #[inline(always)]
     fn test(
         end: &Endpoint,
         (generation, marks, out): (u32, &mut [u32], &mut Vec<Link>),
         corner: &Corner,
         seen: &graph::Seen,
-        keep: Option<(&Near, bool)>,
+        keep: Which<'_>,
     ) {
         let c = seen.corner;
         let mark = &mut marks[c as usize];
@@ -282,7 +287,9 @@ pub(super) fn links_of(
             return;
         }
         let p = corner.point();
-        if keep.is_some_and(|(near, inside)| near.holds(p) != inside) {
+        if keep.outer.is_some_and(|outer| !outer.holds(p))
+            || keep.inner.is_some_and(|inner| inner.holds(p))
+        {
             return;
         }
         let point = end.point;
@@ -298,13 +305,8 @@ pub(super) fn links_of(
     }
     for &rect in end.roots() {
         if let Some(cells) = cells {
-            let keep = match which {
-                Which::All => None,
-                Which::Near(near) => Some((near, true)),
-                Which::Far(near) => Some((near, false)),
-            };
             for r in cells.records(index, rect, end.tile) {
-                test(end, (generation, marks, out), &r.at, &r.seen, keep);
+                test(end, (generation, marks, out), &r.at, &r.seen, which);
             }
             continue;
         }
@@ -313,17 +315,12 @@ pub(super) fn links_of(
         while first < records.end {
             let block = first / graph::SEEN_BLOCK;
             let last = ((block + 1) * graph::SEEN_BLOCK).min(records.end);
-            let keep = match which {
-                Which::All => Some(None),
-                Which::Near(near) => near
-                    .meets(&index.seen_blocks.boxes[block])
-                    .then_some(Some((near, true))),
-                Which::Far(near) => Some(
-                    near.meets(&index.seen_blocks.boxes[block])
-                        .then_some((near, false)),
-                ),
-            };
-            if let Some(keep) = keep {
+            let meets = |near: &Near| near.meets(&index.seen_blocks.boxes[block]);
+            if which.outer.is_none_or(meets) {
+                let keep = Which {
+                    inner: which.inner.filter(|inner| meets(inner)),
+                    outer: which.outer,
+                };
                 for seen in &index.seen[first..last] {
                     let corner = &index.corners[seen.corner as usize];
                     test(end, (generation, marks, out), corner, seen, keep);
@@ -586,10 +583,26 @@ impl Search {
             }
         };
         // With records, `run` has ruled out the straight segment, and the corners in sight of
-        // the start are those whose recorded cones hold it: linked in the loop below, in two
-        // parts (see `Near`).
-        let near = index.has_seen_by().then(|| Near::new(s, t));
-        if near.is_none() {
+        // the start are those whose recorded cones hold it: linked in the loop below, ring by
+        // ring (see `Near`), or where the start sees few corners all in one part.
+        let rings = index.has_seen_by().then(|| {
+            let records: usize = start
+                .roots()
+                .iter()
+                .map(|&r| index.seen_range(r).len())
+                .sum();
+            let count = if records >= RINGS_AFTER {
+                RINGS.len()
+            } else {
+                0
+            };
+            (
+                RINGS.map(|(stretch, extra)| Near::new(s, t, stretch, extra)),
+                count,
+            )
+        });
+        let rings = rings.as_ref().map(|(rings, count)| &rings[..*count]);
+        if rings.is_none() {
             // The start's scan: the goal in sight, or the corners it links to; then the goal's.
             let target = Target {
                 point: t,
@@ -634,15 +647,20 @@ impl Search {
         let mut goal_g = f64::INFINITY;
         let mut goal_parent = NONE;
         let mut expanded = 0usize;
-        // How many parts of the start's links are made: the near ones at once, the far ones
-        // when every corner left to expand is estimated above the near ones' bound.
-        let mut parts = 0;
+        // How many parts of the start's links are made: the first ring's at once, each next
+        // one when every corner left to expand is estimated above the bound of the rings
+        // before it.
+        let mut parts = 0usize;
         loop {
-            // (The far part may be due at once, when the near one links nothing.)
-            while let Some(which) = near.as_ref().and_then(|near| match parts {
-                0 => Some(Which::Near(near)),
-                1 if heap.peek().is_none_or(|e| e.f > near.bound) => Some(Which::Far(near)),
-                _ => None,
+            // (A part may be due at once, when those before it link nothing.)
+            while let Some(which) = rings.filter(|r| parts <= r.len()).and_then(|rings| {
+                let inner = parts.checked_sub(1).map(|k| &rings[k]);
+                let due =
+                    inner.is_none_or(|inner: &Near| heap.peek().is_none_or(|e| e.f > inner.bound));
+                due.then(|| Which {
+                    inner,
+                    outer: rings.get(parts),
+                })
             }) {
                 parts += 1;
                 start_links.clear();
@@ -764,14 +782,16 @@ impl Search {
     }
 }
 
-/// The points a search links its start to at once: a box round the ellipse of the points `a`
-/// with `|s a| + |a t|` at most `bound`, in the frame of the segment from `s` to `t` (no
-/// square root per point). On open ground the start sees hundreds of corners, and a search
-/// that is not the straight segment expands a few of them: the others wait outside, and are
-/// linked only when every corner left to expand has an estimate above `bound`. That keeps the
-/// search exact: a corner outside the ellipse has an estimate (its distance from the start
-/// plus at least its straight line to the goal) above the bound, so no corner at or below it
-/// is expanded before its shortest way in is known.
+/// The points of a ring a search links its start to ([`RINGS`]): a box round the ellipse of
+/// the points `a` with `|s a| + |a t|` at most `bound`, in the frame of the segment from `s`
+/// to `t` (no square root per point). On open ground the start sees hundreds of corners, and
+/// a search that is not the straight segment expands a few of them, most often on a path
+/// barely longer than the segment: the corners of the first ring are linked at once, and
+/// those of each next ring (or, after the last, all the others) only when every corner left
+/// to expand has an estimate above the bound of the rings before. That keeps the search
+/// exact: a corner outside a ring's ellipse has an estimate (its distance from the start plus
+/// at least its straight line to the goal) above the ring's bound, so no corner at or below
+/// it is expanded before its shortest way in is known.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Near {
     s: [f64; 2],
@@ -784,14 +804,11 @@ pub(super) struct Near {
 }
 
 impl Near {
-    /// How much longer than the straight segment the bound is: a path that turns on open
-    /// ground is most often a little longer; where it is longer, the waiting links are taken.
-    const STRETCH: f64 = 1.03;
-
-    pub(super) fn new(s: [f64; 2], t: [f64; 2]) -> Near {
+    /// The box round the ellipse of the bound `stretch · |s t| + extra`.
+    pub(super) fn new(s: [f64; 2], t: [f64; 2], stretch: f64, extra: f64) -> Near {
         let d = [t[0] - s[0], t[1] - s[1]];
         let length = distance(s, t);
-        let bound = length * Near::STRETCH + TILE;
+        let bound = length * stretch + extra;
         // A little wider than the ellipse, so that rounding never leaves out a point of it.
         let wide = bound * (1.0 + 1e-9);
         let half_minor = (wide * wide - length * length).max(0.0).sqrt() / 2.0;
@@ -836,6 +853,18 @@ impl Near {
             && across - reach_across <= self.across
     }
 }
+
+/// How many records the start's rectangles need for its links to come in rings: on winding
+/// ground, where a start sees few corners, a path often leaves the first rings; there, ring
+/// by ring made the paths bench's queries 4 to 8% slower (brc202d and the generated worlds
+/// with obstacles), and all at once is as fast as the one near part and the rest were before
+/// the rings.
+const RINGS_AFTER: usize = 256;
+
+/// The bounds of the rings a search links its start to one after the other ([`Near`]), as
+/// `(stretch, extra)` for `stretch · |s t| + extra`, growing; the corners outside the last
+/// come after them.
+pub(super) const RINGS: [(f64, f64); 3] = [(1.0005, 0.1 * TILE), (1.005, 0.5 * TILE), (1.05, TILE)];
 
 /// A step of the search to a corner: from `parent` ([`FROM_START`] for the start) at cost `g`.
 #[derive(Debug, Clone, Copy)]
@@ -1009,7 +1038,7 @@ fn first_corner_at(index: &PathIndex, ground: &Grid<'_>, x: i64, z: i64) -> Opti
 
 #[cfg(test)]
 mod tests {
-    use super::{distance, Near};
+    use super::{distance, Near, RINGS};
     use crate::path::index::TILE;
     use proptest::prelude::*;
 
@@ -1040,6 +1069,7 @@ mod tests {
         /// must link at once waits.
         #[test]
         fn near_holds_its_ellipse_and_meets_the_boxes_round_it(
+            ring in 0..RINGS.len(),
             s in (coordinate(), coordinate()),
             towards in (angle(), 0.0..30_000.0f64),
             on in (
@@ -1050,7 +1080,8 @@ mod tests {
         ) {
             let s = [s.0, s.1];
             let t = [s[0] + towards.1 * towards.0.cos(), s[1] + towards.1 * towards.0.sin()];
-            let near = Near::new(s, t);
+            let (stretch, extra) = RINGS[ring];
+            let near = Near::new(s, t, stretch, extra);
             let length = distance(s, t);
             prop_assert!(near.bound >= length);
             // A point whose distances to the two ends sum to `sum`, at most the bound.

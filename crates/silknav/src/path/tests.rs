@@ -809,18 +809,20 @@ fn open_world() -> World {
     World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)))
 }
 
-/// The start's links in two parts, those [`super::search::Near`] keeps for the search's
-/// start and the others it takes only when the search needs them, are the start's links,
-/// each once, by the records and by the record cells: on open ground, on the generated and
-/// Moving AI maps and with thin walls, from random starts towards random goals.
+/// The start's links in parts, those of each ring of [`super::search::RINGS`] that the
+/// search takes one after the other as it needs them and the others after them, are the
+/// start's links, each once, by the records and by the record cells: on open ground, on the
+/// generated and Moving AI maps and with thin walls, from random starts towards random goals.
 #[test]
-fn near_and_far_links_are_the_links_each_once() {
-    use super::search::{endpoint, links, links_of, Near, Which};
+fn the_rings_links_are_the_links_each_once() {
+    use super::search::{endpoint, links, links_of, Near, Which, RINGS};
     use crate::world::raycast::Grid;
     let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2)]);
     worlds.push(("open".to_string(), open_world()));
     let mut rng = crate::rng::SplitMix64::new(61);
-    let (mut ends, mut with_cells, mut near_links, mut far_links) = (0, 0, 0, 0);
+    let (mut ends, mut with_cells) = (0, 0);
+    // Links per part: each ring's, and those beyond the last.
+    let mut per_part = [0usize; RINGS.len() + 1];
     for (name, world) in &worlds {
         let index = world.path_index();
         if !index.has_seen_by() {
@@ -838,7 +840,7 @@ fn near_and_far_links_are_the_links_each_once() {
             let Some(end) = endpoint(index, &ground, s) else {
                 continue;
             };
-            let near = Near::new(s, t);
+            let rings = RINGS.map(|(stretch, extra)| Near::new(s, t, stretch, extra));
             let cells = index.table.as_ref().and_then(|table| table.cells.as_ref());
             // By the rectangles' records, and by their cells where the index keeps them.
             for (c, cells) in [None, cells].into_iter().enumerate() {
@@ -853,9 +855,12 @@ fn near_and_far_links_are_the_links_each_once() {
                 let mut part = |which: Which<'_>, parts: &mut Vec<_>| {
                     links_of(index, cells, &end, generation + 1, &mut marks, parts, which);
                 };
-                part(Which::Near(&near), &mut parts);
-                let near_part = parts.len();
-                part(Which::Far(&near), &mut parts);
+                for (k, count) in per_part.iter_mut().enumerate() {
+                    let (inner, outer) = (k.checked_sub(1).map(|k| &rings[k]), rings.get(k));
+                    let before = parts.len();
+                    part(Which { inner, outer }, &mut parts);
+                    *count += parts.len() - before;
+                }
                 let corners = |v: &[super::search::Link]| {
                     let mut c: Vec<u32> = v.iter().map(|l| l.corner).collect();
                     c.sort_unstable();
@@ -869,20 +874,16 @@ fn near_and_far_links_are_the_links_each_once() {
                 assert_eq!(together, every, "{name}: {s:?} towards {t:?}");
                 ends += 1;
                 with_cells += c;
-                near_links += near_part;
-                far_links += parts.len() - near_part;
             }
         }
     }
-    eprintln!("{ends} ends ({with_cells} by cells): {near_links} links near, {far_links} far");
+    eprintln!("{ends} ends ({with_cells} by cells): links per part {per_part:?}");
     assert!(
         ends > 1000 && with_cells > 500,
         "{ends} ends, {with_cells} by cells"
     );
-    assert!(
-        near_links > 1000 && far_links > 2 * near_links,
-        "{near_links} near, {far_links} far"
-    );
+    // Every part links corners: none of them is left untested.
+    assert!(per_part.iter().all(|&n| n > 100), "{per_part:?}");
 }
 
 /// A corner's records of a rectangle found through the blocks' first corners are those a
