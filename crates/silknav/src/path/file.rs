@@ -42,7 +42,7 @@ use xxhash_rust::xxh3::Xxh3;
 /// The first 8 bytes of every path index file.
 pub const MAGIC: [u8; 8] = *b"SNAVPIDX";
 /// The format version this silknav writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// The name of the index file in a world's navmesh folder.
 pub const INDEX_FILE_NAME: &str = "silknav.index";
 /// What an archive's index file is named after: `Data.pk2` → `Data.pk2.silknav.index`.
@@ -378,6 +378,7 @@ impl PathIndexFile {
         check(&index, &view)?;
         // Made, not stored: they are small and quick to make where they are kept at all.
         index.seen_blocks = super::graph::SeenBlocks::new(&index.corners, &index.seen);
+        index.axis_cuts = super::graph::axis_cuts(&index.corners, &index.edge_start, &index.edges);
         index.table = super::table::CornerTable::build(&index).map(Arc::new);
         index.file = Some((file, Duration::ZERO));
         Ok(PathIndexFile {

@@ -17,9 +17,11 @@
 //! every portal end in front of it; a corner's pieces of one rectangle that touch are joined
 //! into one record ([`merge_cones`]). In open ground that is what lets the records fit: the
 //! bench's open 4×4-region world keeps 1.12 million, where the pieces overflowed the 2 million
-//! limit and every query fell back to two scans. Each corner's edges are sorted by the corner
-//! they lead to, so the graph does not depend on the order the scans ran in: built on one
-//! thread or on many, it is the same.
+//! limit and every query fell back to two scans. Each corner's edges are sorted by their
+//! direction (and the corner they lead to, where two share one), so the graph does not depend
+//! on the order the scans ran in: built on one thread or on many, it is the same; and a bend
+//! at the corner takes only the run of them beyond its obstacle ([`axis_cuts`]), a third of
+//! them on the bench's maps.
 
 use super::index::{direction_class, vertex_point, Corner, PathIndex, NONE, TILE};
 use super::visibility::{scan_within, Cone, ScanScratch};
@@ -354,7 +356,7 @@ fn scan_half(
 }
 
 /// The adjacency lists of the undirected edges `pairs`: each edge at both ends, each list
-/// sorted by the corner it leads to.
+/// sorted by direction ([`direction_order`]), then by the corner it leads to.
 fn edges_from_pairs<'a>(
     corners: &[Corner],
     pairs: impl Iterator<Item = &'a [[u32; 2]]> + Clone,
@@ -393,15 +395,67 @@ fn edges_from_pairs<'a>(
         lists.push(list);
         rest = tail;
     }
-    lists.into_par_iter().for_each(|list| {
-        list.sort_unstable_by_key(|e| e.to);
-        for e in list {
+    lists.into_par_iter().enumerate().for_each(|(c, list)| {
+        for e in list.iter_mut() {
             let to = &corners[e.to as usize];
             // Corners lie in the terrain id space (0 ≤ gx < 256 · 96, 0 ≤ gz < 128 · 96).
             (e.gx, e.gz) = (to.gx as u16, to.gz as u16);
         }
+        let from = &corners[c];
+        list.sort_unstable_by(|a, b| {
+            direction_order(direction(from, a), direction(from, b)).then(a.to.cmp(&b.to))
+        });
     });
     (start, edges)
+}
+
+/// The direction from corner `from` along edge `e`, in tiles.
+#[inline]
+pub(crate) fn direction(from: &Corner, e: &Edge) -> [i64; 2] {
+    [
+        i64::from(e.gx) - i64::from(from.gx),
+        i64::from(e.gz) - i64::from(from.gz),
+    ]
+}
+
+/// The order of a corner's edges: by the angle of their directions, counter-clockwise from
+/// +x (0 up to 2π), exactly: first the half they lie in, then the sign of a cross product of
+/// integers. Directions at the same angle are equal.
+pub(crate) fn direction_order(a: [i64; 2], b: [i64; 2]) -> std::cmp::Ordering {
+    // The half from +x up to −x (excluded), then the other.
+    let lower = |[dx, dz]: [i64; 2]| dz < 0 || (dz == 0 && dx < 0);
+    lower(a)
+        .cmp(&lower(b))
+        .then_with(|| 0.cmp(&(a[0] * b[1] - a[1] * b[0])))
+}
+
+/// The axes' directions, +x, +z, −x, −z (direction classes 0, 2, 4, 6).
+const AXES: [[i64; 2]; 4] = [[1, 0], [0, 1], [-1, 0], [0, -1]];
+
+/// Per corner, where its edges (sorted by [`direction_order`]) reach each axis: for axis k
+/// (+x, +z, −x, −z), `[2k]` the first edge at or past its angle and `[2k + 1]` the first
+/// past it, as positions in the index's edges. A bend at a corner leaves only by edges in
+/// the closed arc between two axes beyond its obstacle, which these cut out of the list
+/// ([`super::index::PathIndex::turning_edges`]). Made with the index and when an index file is
+/// read (a bisection per axis and corner), not stored.
+pub(crate) fn axis_cuts(corners: &[Corner], start: &[u32], edges: &[Edge]) -> Vec<[u32; 8]> {
+    corners
+        .iter()
+        .enumerate()
+        .map(|(c, corner)| {
+            let (first, last) = (start[c] as usize, start[c + 1] as usize);
+            let list = &edges[first..last];
+            let mut cuts = [0u32; 8];
+            for (k, axis) in AXES.iter().enumerate() {
+                let order = |e: &Edge| direction_order(direction(corner, e), *axis);
+                let at = list.partition_point(|e| order(e).is_lt());
+                let past = at + list[at..].partition_point(|e| order(e).is_eq());
+                cuts[2 * k] = (first + at) as u32;
+                cuts[2 * k + 1] = (first + past) as u32;
+            }
+            cuts
+        })
+        .collect()
 }
 
 /// The records grouped by rectangle (as [`SeenBy`]), each rectangle's by corner.

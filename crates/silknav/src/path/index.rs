@@ -172,6 +172,8 @@ pub(crate) struct PathIndex {
     pub seen: Array<graph::Seen>,
     /// What each block of [`graph::SEEN_BLOCK`] records holds: made, never stored in a file.
     pub seen_blocks: graph::SeenBlocks,
+    /// Where each corner's edges reach each axis ([`graph::axis_cuts`]): made, never stored.
+    pub axis_cuts: Vec<[u32; 8]>,
     /// The shortest distance between every two corners, for small indexes
     /// ([`super::table`]): made, never stored in a file.
     pub table: Option<Arc<CornerTable>>,
@@ -396,6 +398,7 @@ impl PathIndex {
         index.seen_start = seen_start.into();
         index.seen = seen.into();
         index.seen_blocks = graph::SeenBlocks::new(&index.corners, &index.seen);
+        index.axis_cuts = graph::axis_cuts(&index.corners, &index.edge_start, &index.edges);
         index.table = CornerTable::build(&index).map(Arc::new);
         if index.table.is_none() {
             index.landmarks = landmarks::build(&index).into();
@@ -474,6 +477,49 @@ impl PathIndex {
         &self.seen[first..first + count]
     }
 
+    /// The edges a bend at `corner` may leave by, as at most two runs of its edges: for a
+    /// left turn (`left`) those whose direction `d` has `cross(d, e) ≤ 0` for each axis
+    /// direction `e` of the corner's obstacle arc, for a right turn (`right`) `≥ 0`: the
+    /// closed arc between two axes (or a half-turn, for the end of a thin wall) beyond the
+    /// obstacle, which [`graph::axis_cuts`] cut out of the edges sorted by direction. Every
+    /// edge where both turns are asked for, or the arc is not one a build makes.
+    #[inline]
+    pub fn turning_edges(&self, corner: u32, left: bool, right: bool) -> [&[graph::Edge]; 2] {
+        let all = self.edges_of(corner);
+        let arc = self.corners[corner as usize].arc;
+        let width = arc[1].wrapping_sub(arc[0]) % 8;
+        if left == right || arc[0] % 2 != 0 || arc[0] >= 8 || !(width == 0 || width == 2) {
+            return [if left || right { all } else { &[] }, &[]];
+        }
+        // In quarter turns from +x: for the arc's axis k, cross(d, e) ≤ 0 is the closed
+        // half-turn from axis k to axis k + 2 (and ≥ 0 the one from k + 2 to k + 4); for two
+        // axes k and k + 1, the two half-turns meet in the quarter from k + 1 to k + 2.
+        let k = (usize::from(arc[0] / 2) + if right { 2 } else { 0 }) % 4;
+        let (from, to) = if width == 0 {
+            (k, k + 2)
+        } else {
+            (k + 1, k + 2)
+        };
+        let (from, to) = if from >= 4 {
+            (from - 4, to - 4)
+        } else {
+            (from, to)
+        };
+        let cuts = &self.axis_cuts[corner as usize];
+        let base = self.edge_start[corner as usize] as usize;
+        let run = |a: u32, b: u32| {
+            let (a, b) = (a as usize - base, b as usize - base);
+            &all[a.min(all.len())..b.clamp(a.min(all.len()), all.len())]
+        };
+        let start = cuts[2 * from];
+        if to < 4 {
+            [run(start, cuts[2 * to + 1]), &[]]
+        } else {
+            let end = base as u32 + all.len() as u32;
+            [run(start, end), run(base as u32, cuts[2 * (to - 4) + 1])]
+        }
+    }
+
     pub fn edges_of(&self, corner: u32) -> &[graph::Edge] {
         &self.edges[self.edge_start[corner as usize] as usize
             ..self.edge_start[corner as usize + 1] as usize]
@@ -497,6 +543,7 @@ impl PathIndex {
             + self.seen_start.heap_bytes()
             + self.seen.heap_bytes()
             + self.seen_blocks.heap_bytes()
+            + self.axis_cuts.capacity() * std::mem::size_of::<[u32; 8]>()
             + self.table.as_ref().map_or(0, |t| t.heap_bytes())
             + self.landmarks.heap_bytes()
     }

@@ -123,14 +123,14 @@ fn taut_towards(mask: u8, p: [f64; 2], q: [f64; 2]) -> bool {
 /// The bends from `p` around a corner: whether `p → c → n` is taut at corner `c` (it turns,
 /// and the obstacle at `c` lies inside the bend: between the two segments, on the side of the
 /// smaller angle), with what depends on `p` alone worked out once for all `n`.
-struct Bend {
+pub(super) struct Bend {
     c: [f64; 2],
     p: [f64; 2],
     arc: [u8; 2],
     /// Whether the arc's axis directions lie counter-clockwise from `c → p` (within 180°),
     /// as a left turn needs, and clockwise from it, as a right turn needs.
-    left: bool,
-    right: bool,
+    pub left: bool,
+    pub right: bool,
 }
 
 impl Bend {
@@ -144,12 +144,6 @@ impl Bend {
             left: all_of(corner.arc, |e| cross(c, p, e) >= 0.0),
             right: all_of(corner.arc, |e| cross(c, p, e) <= 0.0),
         }
-    }
-
-    /// Whether some bend from `p` can be taut.
-    #[inline]
-    pub fn any(&self) -> bool {
-        self.left || self.right
     }
 
     /// Whether `p → c → n` is taut: turning counter-clockwise from `c → p` to `c → n` (less
@@ -756,12 +750,10 @@ impl Search {
                 // edge of this corner leads to a shorter path.
                 continue;
             }
-            let edges = if bend.any() {
-                index.edges_of(node)
-            } else {
-                &[]
-            };
-            for e in edges {
+            // Only the edges in the arc beyond the obstacle can be taut (none when no bend
+            // from here is).
+            let edges = index.turning_edges(node, bend.left, bend.right);
+            for e in edges.into_iter().flatten() {
                 let next = e.point();
                 // The bend first: it needs only the edge, not the corner's record (a load from
                 // anywhere in the search's state).

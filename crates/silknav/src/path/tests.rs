@@ -270,7 +270,9 @@ fn check_graph(name: &str, world: &World) {
     assert!(index.has_seen_by(), "{name}: records kept");
     let (edges, seen) = graph_by_full_scans(world, index);
     for (c, want) in edges.iter().enumerate() {
-        let got: Vec<u32> = index.edges_of(c as u32).iter().map(|e| e.to).collect();
+        // Sorted by direction in the index, by corner here.
+        let mut got: Vec<u32> = index.edges_of(c as u32).iter().map(|e| e.to).collect();
+        got.sort_unstable();
         assert_eq!(&got, want, "{name}: corner {c}");
         for e in index.edges_of(c as u32) {
             let to = &index.corners[e.to as usize];
@@ -919,6 +921,62 @@ fn seen_of_finds_a_corners_records_of_a_rectangle() {
         }
     }
     assert!(found > 10_000, "{found} records found");
+}
+
+/// The runs of a corner's edges a bend may leave by hold every edge the bend test finds
+/// taut, from points all round each corner (on the lines through it too), and leave out
+/// most of the others: on the generated and Moving AI maps, with thin walls, on open ground.
+#[test]
+fn turning_edges_hold_every_taut_edge() {
+    use super::search::Bend;
+    let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3)]);
+    worlds.push(("open".to_string(), open_world()));
+    let mut rng = crate::rng::SplitMix64::new(71);
+    let (mut taut, mut in_runs, mut all) = (0usize, 0usize, 0usize);
+    for (name, world) in &worlds {
+        let index = world.path_index();
+        for c in 0..index.corners.len() as u32 {
+            let corner = &index.corners[c as usize];
+            let [x, z] = corner.point();
+            for k in 0..12 {
+                // Along the axes and diagonals through the corner, then anywhere near it.
+                let (dx, dz) = match k {
+                    0..8 => {
+                        let a = f64::from(k) * std::f64::consts::FRAC_PI_4;
+                        (a.cos().round() * 35.0, a.sin().round() * 35.0)
+                    }
+                    _ => (
+                        f64::from(rng.range(0, 4001)) / 10.0 - 200.0,
+                        f64::from(rng.range(0, 4001)) / 10.0 - 200.0,
+                    ),
+                };
+                let bend = Bend::new([x + dx, z + dz], corner);
+                let want: Vec<u32> = index
+                    .edges_of(c)
+                    .iter()
+                    .filter(|e| bend.taut(e.point()))
+                    .map(|e| e.to)
+                    .collect();
+                let runs = index.turning_edges(c, bend.left, bend.right);
+                let mut got: Vec<u32> = runs
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| bend.taut(e.point()))
+                    .map(|e| e.to)
+                    .collect();
+                got.sort_unstable();
+                let mut want = want;
+                want.sort_unstable();
+                assert_eq!(got, want, "{name}: corner {c} from ({dx}, {dz})");
+                taut += want.len();
+                in_runs += runs.iter().map(|r| r.len()).sum::<usize>();
+                all += index.edges_of(c).len();
+            }
+        }
+    }
+    eprintln!("{taut} taut edges, {in_runs} in the runs, {all} in all");
+    assert!(taut > 10_000, "{taut} taut edges");
+    assert!(2 * in_runs < all, "{in_runs} of {all} edges in the runs");
 }
 
 #[test]
