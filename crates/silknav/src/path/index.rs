@@ -469,10 +469,10 @@ impl PathIndex {
         } else {
             k * SEEN_BLOCK
         };
-        let first = from + self.seen[from..to].partition_point(|k| k.corner < c);
+        let first = from + self.seen[from..to].partition_point(|r| r.corner < c);
         let count = self.seen[first..range.end]
             .iter()
-            .take_while(|k| k.corner == c)
+            .take_while(|r| r.corner == c)
             .count();
         &self.seen[first..first + count]
     }
@@ -487,8 +487,9 @@ impl PathIndex {
     pub fn turning_edges(&self, corner: u32, left: bool, right: bool) -> [&[graph::Edge]; 2] {
         let all = self.edges_of(corner);
         let arc = self.corners[corner as usize].arc;
+        let axes = arc.iter().all(|&a| a < 8 && a % 2 == 0);
         let width = arc[1].wrapping_sub(arc[0]) % 8;
-        if left == right || arc[0] % 2 != 0 || arc[0] >= 8 || !(width == 0 || width == 2) {
+        if left == right || !axes || !(width == 0 || width == 2) {
             return [if left || right { all } else { &[] }, &[]];
         }
         // In quarter turns from +x: for the arc's axis k, cross(d, e) ≤ 0 is the closed
@@ -507,9 +508,11 @@ impl PathIndex {
         };
         let cuts = &self.axis_cuts[corner as usize];
         let base = self.edge_start[corner as usize] as usize;
+        // The cuts lie in the corner's edges (made from them); out of order only where a
+        // file's edges are, and then an empty run rather than a panic.
         let run = |a: u32, b: u32| {
             let (a, b) = (a as usize - base, b as usize - base);
-            &all[a.min(all.len())..b.clamp(a.min(all.len()), all.len())]
+            &all[a..b.max(a)]
         };
         let start = cuts[2 * from];
         if to < 4 {

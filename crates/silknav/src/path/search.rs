@@ -239,7 +239,7 @@ pub(super) fn links(
 /// Which of an end's links [`links_of`] makes: the corners at a point `outer`'s box holds
 /// (any point without it) and `inner`'s does not (none without it). Rings of growing boxes,
 /// the first without `inner`, the last without `outer`, make all the links, each once.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Which<'a> {
     pub inner: Option<&'a Near>,
     pub outer: Option<&'a Near>,
@@ -579,7 +579,8 @@ impl Search {
         // With records, `run` has ruled out the straight segment, and the corners in sight of
         // the start are those whose recorded cones hold it: linked in the loop below, ring by
         // ring (see `Near`), or where the start sees few corners all in one part.
-        let rings = index.has_seen_by().then(|| {
+        let ring_boxes = RINGS.map(|(stretch, extra)| Near::new(s, t, stretch, extra));
+        let rings: Option<&[Near]> = index.has_seen_by().then(|| {
             let records: usize = start
                 .roots()
                 .iter()
@@ -590,12 +591,8 @@ impl Search {
             } else {
                 0
             };
-            (
-                RINGS.map(|(stretch, extra)| Near::new(s, t, stretch, extra)),
-                count,
-            )
+            &ring_boxes[..count]
         });
-        let rings = rings.as_ref().map(|(rings, count)| &rings[..*count]);
         if rings.is_none() {
             // The start's scan: the goal in sight, or the corners it links to; then the goal's.
             let target = Target {

@@ -889,8 +889,9 @@ fn the_rings_links_are_the_links_each_once() {
 }
 
 /// A corner's records of a rectangle found through the blocks' first corners are those a
-/// plain filter of the rectangle's records finds, for every corner of the index (most with
-/// no record there), on open ground and on the generated and Moving AI maps.
+/// plain filter of the rectangle's records finds, for the corners with records there, their
+/// neighbours in number and every seventh corner of the index (most with no record there),
+/// on open ground and on the generated and Moving AI maps.
 #[test]
 fn seen_of_finds_a_corners_records_of_a_rectangle() {
     let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3)]);
