@@ -378,7 +378,6 @@ impl PathIndexFile {
         check(&index, &view)?;
         // Made, not stored: they are small and quick to make where they are kept at all.
         index.seen_blocks = super::graph::SeenBlocks::new(&index.corners, &index.seen);
-        index.axis_cuts = super::graph::axis_cuts(&index.corners, &index.edge_start, &index.edges);
         index.table = super::table::CornerTable::build(&index).map(Arc::new);
         index.file = Some((file, Duration::ZERO));
         Ok(PathIndexFile {

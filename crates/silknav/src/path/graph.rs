@@ -20,8 +20,8 @@
 //! limit and every query fell back to two scans. Each corner's edges are sorted by their
 //! direction (and the corner they lead to, where two share one), so the graph does not depend
 //! on the order the scans ran in: built on one thread or on many, it is the same; and a bend
-//! at the corner takes only the run of them beyond its obstacle ([`axis_cuts`]), a third of
-//! them on the bench's maps.
+//! at the corner takes only the run of them beyond its obstacle
+//! ([`PathIndex::turning_edges`]), a third of them on the bench's maps.
 
 use super::index::{direction_class, vertex_point, Corner, PathIndex, NONE, TILE};
 use super::visibility::{scan_within, Cone, ScanScratch};
@@ -430,33 +430,7 @@ pub(crate) fn direction_order(a: [i64; 2], b: [i64; 2]) -> std::cmp::Ordering {
 }
 
 /// The axes' directions, +x, +z, −x, −z (direction classes 0, 2, 4, 6).
-const AXES: [[i64; 2]; 4] = [[1, 0], [0, 1], [-1, 0], [0, -1]];
-
-/// Per corner, where its edges (sorted by [`direction_order`]) reach each axis: for axis k
-/// (+x, +z, −x, −z), `[2k]` the first edge at or past its angle and `[2k + 1]` the first
-/// past it, as positions in the index's edges. A bend at a corner leaves only by edges in
-/// the closed arc between two axes beyond its obstacle, which these cut out of the list
-/// ([`super::index::PathIndex::turning_edges`]). Made with the index and when an index file is
-/// read (a bisection per axis and corner), not stored.
-pub(crate) fn axis_cuts(corners: &[Corner], start: &[u32], edges: &[Edge]) -> Vec<[u32; 8]> {
-    corners
-        .iter()
-        .enumerate()
-        .map(|(c, corner)| {
-            let (first, last) = (start[c] as usize, start[c + 1] as usize);
-            let list = &edges[first..last];
-            let mut cuts = [0u32; 8];
-            for (k, axis) in AXES.iter().enumerate() {
-                let order = |e: &Edge| direction_order(direction(corner, e), *axis);
-                let at = list.partition_point(|e| order(e).is_lt());
-                let past = at + list[at..].partition_point(|e| order(e).is_eq());
-                cuts[2 * k] = (first + at) as u32;
-                cuts[2 * k + 1] = (first + past) as u32;
-            }
-            cuts
-        })
-        .collect()
-}
+pub(crate) const AXES: [[i64; 2]; 4] = [[1, 0], [0, 1], [-1, 0], [0, -1]];
 
 /// The records grouped by rectangle (as [`SeenBy`]), each rectangle's by corner.
 fn seen_by_rect(

@@ -172,8 +172,6 @@ pub(crate) struct PathIndex {
     pub seen: Array<graph::Seen>,
     /// What each block of [`graph::SEEN_BLOCK`] records holds: made, never stored in a file.
     pub seen_blocks: graph::SeenBlocks,
-    /// Where each corner's edges reach each axis ([`graph::axis_cuts`]): made, never stored.
-    pub axis_cuts: Vec<[u32; 8]>,
     /// The shortest distance between every two corners, for small indexes
     /// ([`super::table`]): made, never stored in a file.
     pub table: Option<Arc<CornerTable>>,
@@ -398,7 +396,6 @@ impl PathIndex {
         index.seen_start = seen_start.into();
         index.seen = seen.into();
         index.seen_blocks = graph::SeenBlocks::new(&index.corners, &index.seen);
-        index.axis_cuts = graph::axis_cuts(&index.corners, &index.edge_start, &index.edges);
         index.table = CornerTable::build(&index).map(Arc::new);
         if index.table.is_none() {
             index.landmarks = landmarks::build(&index).into();
@@ -481,8 +478,10 @@ impl PathIndex {
     /// left turn (`left`) those whose direction `d` has `cross(d, e) ≤ 0` for each axis
     /// direction `e` of the corner's obstacle arc, for a right turn (`right`) `≥ 0`: the
     /// closed arc between two axes (or a half-turn, for the end of a thin wall) beyond the
-    /// obstacle, which [`graph::axis_cuts`] cut out of the edges sorted by direction. Every
-    /// edge where both turns are asked for, or the arc is not one a build makes.
+    /// obstacle, cut out of the edges sorted by direction by a bisection at each end
+    /// ([`graph::direction_order`]). Every edge where both turns are asked for, or the arc is
+    /// not one a build makes. (Cuts made for every corner when an index is read would cost a
+    /// big world's first path query a twentieth more, for a bisection or two per expansion.)
     #[inline]
     pub fn turning_edges(&self, corner: u32, left: bool, right: bool) -> [&[graph::Edge]; 2] {
         let all = self.edges_of(corner);
@@ -506,20 +505,25 @@ impl PathIndex {
         } else {
             (from, to)
         };
-        let cuts = &self.axis_cuts[corner as usize];
-        let base = self.edge_start[corner as usize] as usize;
-        // The cuts lie in the corner's edges (made from them); out of order only where a
-        // file's edges are, and then an empty run rather than a panic.
-        let run = |a: u32, b: u32| {
-            let (a, b) = (a as usize - base, b as usize - base);
-            &all[a..b.max(a)]
+        let c = &self.corners[corner as usize];
+        // The first edge at or past axis k's direction, and the first past it.
+        let at = |k: usize| {
+            all.partition_point(|e| {
+                graph::direction_order(graph::direction(c, e), graph::AXES[k]).is_lt()
+            })
         };
-        let start = cuts[2 * from];
+        let past = |k: usize| {
+            all.partition_point(|e| {
+                graph::direction_order(graph::direction(c, e), graph::AXES[k]).is_le()
+            })
+        };
+        // Out of order only where a file's edges are, and then an empty run, not a panic.
+        let run = |a: usize, b: usize| &all[a..b.max(a)];
+        let start = at(from);
         if to < 4 {
-            [run(start, cuts[2 * to + 1]), &[]]
+            [run(start, past(to)), &[]]
         } else {
-            let end = base as u32 + all.len() as u32;
-            [run(start, end), run(base as u32, cuts[2 * (to - 4) + 1])]
+            [run(start, all.len()), run(0, past(to - 4))]
         }
     }
 
@@ -546,7 +550,6 @@ impl PathIndex {
             + self.seen_start.heap_bytes()
             + self.seen.heap_bytes()
             + self.seen_blocks.heap_bytes()
-            + self.axis_cuts.capacity() * std::mem::size_of::<[u32; 8]>()
             + self.table.as_ref().map_or(0, |t| t.heap_bytes())
             + self.landmarks.heap_bytes()
     }
