@@ -378,6 +378,7 @@ impl PathIndexFile {
         check(&index, &view)?;
         // Made, not stored: they are small and quick to make where they are kept at all.
         index.seen_blocks = super::graph::SeenBlocks::new(&index.corners, &index.seen);
+        index.turn_cuts = super::index::TurnCuts::new(index.corners.len());
         index.table = super::table::CornerTable::build(&index).map(Arc::new);
         index.file = Some((file, Duration::ZERO));
         Ok(PathIndexFile {

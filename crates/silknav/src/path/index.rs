@@ -21,6 +21,7 @@ use jmxv::nvm::{HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
 use rayon::prelude::*;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -172,6 +173,9 @@ pub(crate) struct PathIndex {
     pub seen: Array<graph::Seen>,
     /// What each block of [`graph::SEEN_BLOCK`] records holds: made, never stored in a file.
     pub seen_blocks: graph::SeenBlocks,
+    /// Per corner, where its runs of [`PathIndex::turning_edges`] start and end, found on its
+    /// first expansion ([`TurnCuts`]).
+    pub turn_cuts: TurnCuts,
     /// The shortest distance between every two corners, for small indexes
     /// ([`super::table`]): made, never stored in a file.
     pub table: Option<Arc<CornerTable>>,
@@ -396,6 +400,7 @@ impl PathIndex {
         index.seen_start = seen_start.into();
         index.seen = seen.into();
         index.seen_blocks = graph::SeenBlocks::new(&index.corners, &index.seen);
+        index.turn_cuts = TurnCuts::new(index.corners.len());
         index.table = CornerTable::build(&index).map(Arc::new);
         if index.table.is_none() {
             index.landmarks = landmarks::build(&index).into();
@@ -479,9 +484,9 @@ impl PathIndex {
     /// direction `e` of the corner's obstacle arc, for a right turn (`right`) `≥ 0`: the
     /// closed arc between two axes (or a half-turn, for the end of a thin wall) beyond the
     /// obstacle, cut out of the edges sorted by direction by a bisection at each end
-    /// ([`graph::direction_order`]). Every edge where both turns are asked for, or the arc is
-    /// not one a build makes. (Cuts made for every corner when an index is read would cost a
-    /// big world's first path query a twentieth more, for a bisection or two per expansion.)
+    /// ([`graph::direction_order`]) on the corner's first expansion, then kept
+    /// ([`TurnCuts`]). Every edge where both turns are asked for, or the arc is not one a
+    /// build makes.
     #[inline]
     pub fn turning_edges(&self, corner: u32, left: bool, right: bool) -> [&[graph::Edge]; 2] {
         let all = self.edges_of(corner);
@@ -517,13 +522,15 @@ impl PathIndex {
                 graph::direction_order(graph::direction(c, e), graph::AXES[k]).is_le()
             })
         };
+        let (start, end) = self
+            .turn_cuts
+            .get(corner, right, || (at(from), past(to % 4)));
         // Out of order only where a file's edges are, and then an empty run, not a panic.
         let run = |a: usize, b: usize| &all[a..b.max(a)];
-        let start = at(from);
         if to < 4 {
-            [run(start, past(to)), &[]]
+            [run(start, end), &[]]
         } else {
-            [run(start, all.len()), run(0, past(to - 4))]
+            [run(start, all.len()), run(0, end)]
         }
     }
 
@@ -550,6 +557,7 @@ impl PathIndex {
             + self.seen_start.heap_bytes()
             + self.seen.heap_bytes()
             + self.seen_blocks.heap_bytes()
+            + self.turn_cuts.heap_bytes()
             + self.table.as_ref().map_or(0, |t| t.heap_bytes())
             + self.landmarks.heap_bytes()
     }
@@ -909,6 +917,65 @@ pub(crate) fn edge_keeps_side(ground: &Grid<'_>, c: &Corner, d: &Corner) -> bool
         j < steps && sides != 0
     });
     keeps
+}
+
+/// Per corner, the two ends of its run of edges for a left turn and for a right one
+/// ([`PathIndex::turning_edges`]), as offsets in its edges, found by bisections on the corner's
+/// first expansion and kept: a search expands a corner many times over, and bisecting each
+/// time made the paths bench's brc202d queries about a tenth slower (the bisections touch as
+/// many cache lines as the run), while finding them for every corner when an index file is
+/// read cost a big world's first path query 20 ms (a tenth). Each corner's are one
+/// `AtomicU64` of four 16-bit lanes, each offset plus one (0: not found yet), so that the
+/// searches of many threads share them; two threads finding the same corner's store the
+/// same value. A corner with 65,535 edges or more keeps none (bisected each time).
+#[derive(Default)]
+pub(crate) struct TurnCuts(Box<[AtomicU64]>);
+
+impl TurnCuts {
+    pub(super) fn new(corners: usize) -> TurnCuts {
+        TurnCuts((0..corners).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    /// The ends of corner `corner`'s run for a right turn (`right`) or a left one, from
+    /// `find` (the ends of the run asked for) the first time each is asked.
+    #[inline]
+    fn get(
+        &self,
+        corner: u32,
+        right: bool,
+        find: impl FnOnce() -> (usize, usize),
+    ) -> (usize, usize) {
+        let Some(slot) = self.0.get(corner as usize) else {
+            return find();
+        };
+        let shift = if right { 32 } else { 0 };
+        let kept = slot.load(Ordering::Relaxed) >> shift;
+        let (a, b) = (kept & 0xffff, (kept >> 16) & 0xffff);
+        if a != 0 && b != 0 {
+            return (a as usize - 1, b as usize - 1);
+        }
+        let (a, b) = find();
+        if a < 0xffff && b < 0xffff {
+            let lanes = ((a as u64 + 1) | ((b as u64 + 1) << 16)) << shift;
+            slot.fetch_or(lanes, Ordering::Relaxed);
+        }
+        (a, b)
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.0.len() * std::mem::size_of::<AtomicU64>()
+    }
+}
+
+impl Clone for TurnCuts {
+    fn clone(&self) -> TurnCuts {
+        TurnCuts(
+            self.0
+                .iter()
+                .map(|a| AtomicU64::new(a.load(Ordering::Relaxed)))
+                .collect(),
+        )
+    }
 }
 
 /// The Z-order of a vertex at (`x`, `z`) in its region (0 to [`N`]): the bits of the two
