@@ -921,7 +921,7 @@ pub(crate) fn edge_keeps_side(ground: &Grid<'_>, c: &Corner, d: &Corner) -> bool
 
 /// Per corner, the two ends of its run of edges for a left turn and for a right one
 /// ([`PathIndex::turning_edges`]), as offsets in its edges, found by bisections on the corner's
-/// first expansion and kept: a search expands a corner many times over, and bisecting each
+/// first expansion and kept: searches expand the same corners again and again, and bisecting each
 /// time made the paths bench's brc202d queries about a tenth slower (the bisections touch as
 /// many cache lines as the run), while finding them for every corner when an index file is
 /// read cost a big world's first path query 20 ms (a tenth). Each corner's are one
