@@ -927,7 +927,8 @@ pub(crate) fn edge_keeps_side(ground: &Grid<'_>, c: &Corner, d: &Corner) -> bool
 /// read cost a big world's first path query 20 ms (a tenth). Each corner's are one
 /// `AtomicU64` of four 16-bit lanes, each offset plus one (0: not found yet), so that the
 /// searches of many threads share them; two threads finding the same corner's store the
-/// same value. A corner with 65,535 edges or more keeps none (bisected each time).
+/// same value. A run that ends 65,535 edges or more into its corner's is not kept (bisected
+/// each time).
 #[derive(Default)]
 pub(crate) struct TurnCuts(Box<[AtomicU64]>);
 
