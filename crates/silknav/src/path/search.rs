@@ -644,15 +644,15 @@ impl Search {
         let mut parts = 0usize;
         loop {
             // (A part may be due at once, when those before it link nothing.)
-            while let Some(which) = rings.filter(|r| parts <= r.len()).and_then(|rings| {
+            while let Some(rings) = rings.filter(|r| parts <= r.len()) {
                 let inner = parts.checked_sub(1).map(|k| &rings[k]);
-                let due =
-                    inner.is_none_or(|inner: &Near| heap.peek().is_none_or(|e| e.f > inner.bound));
-                due.then(|| Which {
+                if inner.is_some_and(|inner| heap.peek().is_some_and(|e| e.f <= inner.bound)) {
+                    break;
+                }
+                let which = Which {
                     inner,
                     outer: rings.get(parts),
-                })
-            }) {
+                };
                 parts += 1;
                 start_links.clear();
                 links_of(
@@ -669,8 +669,8 @@ impl Search {
                     if refuses(index, ground, start, c) {
                         continue;
                     }
-                    // A far corner cannot have been expanded yet (its estimate is above the
-                    // bound), but it may wait at a higher cost.
+                    // A corner of a later part cannot have been expanded yet (its estimate is
+                    // above the bound of the rings before), but it may wait at a higher cost.
                     let p = index.corners[c as usize].point();
                     let step = Step {
                         corner: c,
