@@ -1,22 +1,51 @@
 //! The index's arrays: built in memory, or read in place from the bytes of one index file.
 //!
-//! A loaded index file is one buffer; every array of the index is a typed view of a range of
-//! it (plain little-endian records, cast with `bytemuck`), so loading costs one read and the
-//! checks, never a pass that rebuilds records one by one.
+//! A loaded index file is one buffer, mapped or read whole; every array of the index is a
+//! typed view of a range of it (plain little-endian records, cast with `bytemuck`), so loading
+//! costs the map (or one read) and the checks, never a pass that rebuilds records one by one.
 
 use bytemuck::Pod;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
-/// The bytes of a loaded index file, in 8-byte words so that every record type of the file
-/// (none aligned to more than 8) can be viewed in place at any 8-aligned offset.
-pub(crate) type FileBytes = Arc<Vec<u64>>;
+/// The bytes of a loaded index file.
+pub(crate) type FileBytes = Arc<FileBuffer>;
+
+/// Where a loaded index file's bytes are: both kinds start at an address aligned to 8, so that
+/// every record type of the file (none aligned to more than 8) can be viewed in place at any
+/// 8-aligned offset.
+pub(crate) enum FileBuffer {
+    /// Mapped read-only from the file (page-aligned).
+    Mapped(memmap2::Mmap),
+    /// Read into 8-byte words; the file is the first `len` bytes.
+    Read { words: Vec<u64>, len: usize },
+}
+
+impl FileBuffer {
+    /// The file's bytes.
+    #[inline]
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            FileBuffer::Mapped(map) => map,
+            FileBuffer::Read { words, len } => &bytemuck::cast_slice(words)[..*len],
+        }
+    }
+
+    /// Bytes of memory the buffer holds: the heap's words, or the mapped file (resident once
+    /// read, in the page cache that other processes using the file share).
+    pub fn memory_bytes(&self) -> usize {
+        match self {
+            FileBuffer::Mapped(map) => map.len(),
+            FileBuffer::Read { words, .. } => words.capacity() * 8,
+        }
+    }
+}
 
 /// The bytes of a [`FileBytes`] buffer.
 #[inline]
 pub(crate) fn bytes_of(file: &FileBytes) -> &[u8] {
-    bytemuck::cast_slice(file.as_slice())
+    file.bytes()
 }
 
 /// An array of plain records: owned, or a range of a loaded file.
@@ -109,7 +138,10 @@ mod tests {
 
     #[test]
     fn views_of_a_file_check_range_and_alignment() {
-        let file: FileBytes = Arc::new(vec![u64::from_le_bytes([1, 0, 0, 0, 2, 0, 0, 0]), 3]);
+        let file: FileBytes = Arc::new(FileBuffer::Read {
+            words: vec![u64::from_le_bytes([1, 0, 0, 0, 2, 0, 0, 0]), 3],
+            len: 16,
+        });
         let words = Array::<u32>::in_file(&file, 0, 3).unwrap();
         assert_eq!(&*words, &[1, 2, 3]);
         assert_eq!(words.heap_bytes(), 0);

@@ -539,9 +539,10 @@ impl PathIndex {
             ..self.edge_start[corner as usize + 1] as usize]
     }
 
-    /// Bytes of heap the index holds: its arrays, or the file they are views of.
+    /// Bytes of memory the index holds: its arrays, or the file they are views of (read into
+    /// the heap, or mapped).
     pub fn heap_bytes(&self) -> usize {
-        let file = self.file.as_ref().map_or(0, |(f, _)| f.capacity() * 8);
+        let file = self.file.as_ref().map_or(0, |(f, _)| f.memory_bytes());
         file + self.region_ids.heap_bytes()
             + self.region_rect_base.heap_bytes()
             + self.tile_rect.heap_bytes()

@@ -467,7 +467,8 @@ pub struct PathIndexStats {
     /// Whether the index has landmark distances, the search's lower bounds on worlds without
     /// a corner table (an index file written before they were kept has none).
     pub landmarks: bool,
-    /// Heap bytes of the index (for a loaded index, the file's bytes it is read in place from).
+    /// Bytes of memory the index holds (for a loaded index, with the file's bytes it views in
+    /// place, mapped or read).
     pub heap_bytes: usize,
     /// Wall-clock time the build took (for a loaded index, the build that wrote the file).
     pub build_time: Duration,

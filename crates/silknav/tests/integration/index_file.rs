@@ -159,6 +159,42 @@ fn an_index_file_is_not_replaced_without_overwrite() {
     world.write_path_index(&index, Overwrite::Replace).unwrap();
 }
 
+/// A loaded index views the file's bytes in place (mapped, on Unix): replacing the file the
+/// way `write_path_index` does (a new file renamed over the old one) leaves a world that uses
+/// it answering as it did.
+#[test]
+fn replacing_an_index_file_leaves_a_world_that_uses_it_as_it_was() {
+    let (root, index) = world_folder(6);
+    let world = terrain(root.path(), PathIndexUse::Skip);
+    world.write_path_index(&index, Overwrite::Refuse).unwrap();
+    let loaded = terrain(root.path(), PathIndexUse::IfValid);
+    assert_eq!(
+        loaded.load_report().path_index,
+        PathIndexFound::Used(index.clone())
+    );
+    let queries = queries(&world, 200);
+    let want = answers(&world, &queries);
+    assert!(want.iter().filter(|a| a.is_ok()).count() > 100);
+
+    // Another world's index, other bytes, takes the file's place.
+    let (other_root, _) = world_folder(7);
+    let before = std::fs::read(&index).unwrap();
+    terrain(other_root.path(), PathIndexUse::Skip)
+        .write_path_index(&index, Overwrite::Replace)
+        .unwrap();
+    assert_ne!(std::fs::read(&index).unwrap(), before);
+    assert_eq!(answers(&loaded, &queries), want);
+    assert!(
+        matches!(
+            terrain(root.path(), PathIndexUse::IfValid)
+                .load_report()
+                .path_index,
+            PathIndexFound::Unusable { stale: true, .. }
+        ),
+        "the new file is another world's"
+    );
+}
+
 /// Writes the world's index, then damages the file with `damage` and loads the world again:
 /// the file is reported unusable (and required, the load fails) with the error `check`
 /// accepts.
@@ -269,6 +305,14 @@ fn another_byte_order_is_refused() {
                 }
             ) && e.offset() == Some(12)
         },
+    );
+}
+
+#[test]
+fn an_empty_file_is_no_index() {
+    refused(
+        Vec::clear,
+        |e| matches!(e, IndexFileError::NotAnIndex { found } if found.is_empty()),
     );
 }
 
