@@ -71,7 +71,7 @@
 
 use super::index::{PathIndex, NONE, TILE};
 use super::search::{distance, endpoint, links, refuses, Endpoint, Entry, Link};
-use super::visibility::{scan, scan_inside, sees_point, Cone, ScanScratch, Target};
+use super::visibility::{scan_inside, sees_point, Cone, ScanScratch, Target};
 use super::{polyline_length, PathError, PathScratch};
 use crate::build::{build_world, RegionInput};
 use crate::world::raycast::Grid;
@@ -855,21 +855,39 @@ impl<'g> ToGoal<'g> {
         if !candidates.is_empty() {
             let mut bounds: HashMap<u32, f64> = candidates.iter().copied().collect();
             let (index, jumps, rect_jumps) = (self.index, &self.jumps, &self.rect_jumps);
-            scan(self.index, p, end.roots(), &mut self.scan, |rect, cone| {
-                for k in rect_jumps.get(&rect).into_iter().flatten() {
-                    if let Some(&bound) = bounds.get(k) {
-                        let part = rect_part(index, rect, &jumps[*k as usize].from);
-                        let seen = part.is_some_and(|part| {
-                            cone.is_none_or(|cone| cone_meets_box(p, cone, &part))
-                        });
-                        if seen {
-                            best = best.min(bound);
-                            bounds.remove(k);
+            // Only the starts' points inside the ellipse matter (the paths the round looks
+            // at lie in it): a point of it in sight of `p`, itself inside, is seen along a
+            // segment inside it, so a scan of the rectangles that meet the ellipse sees it.
+            // On long detours the ellipse is a small part of what `p` sees.
+            let ellipse = self.ellipse;
+            let inside = ellipse.holds(p);
+            let enter = |rect: u32| {
+                let r = &index.rects[rect as usize];
+                !inside || !ellipse.misses(&[r.x0, r.z0, r.x1, r.z1].map(|v| f64::from(v) * TILE))
+            };
+            scan_inside(
+                index,
+                p,
+                end.roots(),
+                enter,
+                &mut self.scan,
+                |rect, cone| {
+                    for k in rect_jumps.get(&rect).into_iter().flatten() {
+                        if let Some(&bound) = bounds.get(k) {
+                            let part = rect_part(index, rect, &jumps[*k as usize].from);
+                            let seen = part.is_some_and(|part| {
+                                cone.is_none_or(|cone| cone_meets_box(p, cone, &part))
+                            });
+                            if seen {
+                                best = best.min(bound);
+                                bounds.remove(k);
+                            }
                         }
                     }
-                }
-                false
-            });
+                    // Every start is found in sight: the scan has nothing more to tell.
+                    bounds.is_empty()
+                },
+            );
         }
         best.max(straight)
     }
