@@ -45,7 +45,8 @@
 //! Dijkstra's search from the goal in which every corner that sees a jump's start (the path
 //! index's records of which corners see each rectangle, and through which cone) starts at its
 //! bound through that jump; and straight to a jump's start that `p` sees (a scan of what `p`
-//! sees, only when such a bound is below the others); and never below the straight line.
+//! sees inside the round's ellipse, only when such a bound is below the others); and never
+//! below the straight line.
 //! Each term bounds a kind of path from below, so the estimate never exceeds the truth. It
 //! need not be consistent, so the search reopens a state it reaches again by a shorter way
 //! ([`super::exact_objects`]); on 60 random pairs of the demo world it never had to.
