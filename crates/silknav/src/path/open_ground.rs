@@ -70,7 +70,7 @@
 //! `every_clear_leg_ends_in_sight` checks 20,000 clear legs against it, 27 of them kept only
 //! past a jump's start.
 
-use super::index::{PathIndex, NONE, TILE};
+use super::index::{PathIndex, Rect, NONE, TILE};
 use super::search::{distance, endpoint, links, refuses, Endpoint, Entry, Link};
 use super::visibility::{scan_inside, sees_point, Cone, ScanScratch, Target};
 use super::{polyline_length, PathError, PathScratch};
@@ -403,6 +403,11 @@ impl Ellipse {
     pub fn misses(&self, b: &[f64; 4]) -> bool {
         let (s, t) = (self.s, self.t);
         box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > self.bound
+    }
+
+    /// [`Ellipse::misses`] for a rectangle of a path index (its closure).
+    pub fn misses_rect(&self, r: &Rect) -> bool {
+        self.misses(&[r.x0, r.z0, r.x1, r.z1].map(|v| f64::from(v) * TILE))
     }
 }
 
@@ -862,10 +867,7 @@ impl<'g> ToGoal<'g> {
             // On long detours the ellipse is a small part of what `p` sees.
             let ellipse = self.ellipse;
             let inside = ellipse.holds(p);
-            let enter = |rect: u32| {
-                let r = &index.rects[rect as usize];
-                !inside || !ellipse.misses(&[r.x0, r.z0, r.x1, r.z1].map(|v| f64::from(v) * TILE))
-            };
+            let enter = |rect: u32| !inside || !ellipse.misses_rect(&index.rects[rect as usize]);
             scan_inside(
                 index,
                 p,
@@ -994,11 +996,7 @@ impl<'g> Sight<'g> {
         // Only what lies inside the ellipse (a convex region holding `u`) matters.
         let ellipse = self.ellipse;
         let outside = |b: &[f64; 4]| ellipse.misses(b);
-        let enter = |rect: u32| {
-            let r = &index.rects[rect as usize];
-            let b = [r.x0, r.z0, r.x1, r.z1].map(|v| f64::from(v) * TILE);
-            !outside(&b)
-        };
+        let enter = |rect: u32| !ellipse.misses_rect(&index.rects[rect as usize]);
         scan_inside(
             index,
             u,
