@@ -61,9 +61,11 @@
 //! runs on the opened ground in sight of its start, or takes a first one, whose start its
 //! start sees there, and runs on through that start and the jump's landing. So from a point
 //! `u`, a leg may end only at a point `u` sees on the opened ground (a scan of the index,
-//! only of the rectangles that meet the round's ellipse: a ray that leaves that convex
-//! region never comes back), or at one whose direction passes through the start and the
-//! landing box of a jump whose start `u` sees, no nearer than that landing. The directions
+//! only of the rectangles that meet an ellipse round the legs asked about, a convex region
+//! holding `u` that a ray leaving it never re-enters: the search gives each state the ellipse
+//! with foci `u` and the goal of what the bound leaves it, far smaller than the round's late
+//! on a long path), or at one whose direction passes through the start and the landing box
+//! of a jump whose start `u` sees, no nearer than that landing. The directions
 //! are kept as merged arcs of an angle measure without trigonometry (`diamond`), each
 //! grown by more than its rounding. The estimate above already rests on the first half (a
 //! point that sees the goal on the opened ground is the only way a leg reaches it straight).
@@ -925,8 +927,6 @@ impl<'g> ToGoal<'g> {
 pub(crate) struct Sight<'g> {
     ground: &'g OpenGround,
     grid: Grid<'g>,
-    /// The round's ellipse.
-    ellipse: Ellipse,
     points: Vec<[f64; 2]>,
     /// For each rectangle of the opened ground's index, the points in its closure.
     rect_points: HashMap<u32, Vec<u32>>,
@@ -940,9 +940,8 @@ pub(crate) struct Sight<'g> {
 }
 
 impl<'g> Sight<'g> {
-    /// The sight of the opened ground `ground` over `points` (world x, z), for legs inside
-    /// `ellipse`.
-    pub fn new(ground: &'g OpenGround, points: Vec<[f64; 2]>, ellipse: Ellipse) -> Sight<'g> {
+    /// The sight of the opened ground `ground` over `points` (world x, z).
+    pub fn new(ground: &'g OpenGround, points: Vec<[f64; 2]>) -> Sight<'g> {
         let index = ground.world.path_index();
         let grid = Grid::global(&ground.world);
         let mut rect_points: HashMap<u32, Vec<u32>> = HashMap::default();
@@ -960,7 +959,6 @@ impl<'g> Sight<'g> {
         Sight {
             ground,
             grid,
-            ellipse,
             marks: vec![0; points.len()],
             points,
             rect_points,
@@ -972,10 +970,12 @@ impl<'g> Sight<'g> {
     }
 
     /// The points (their numbers in the list given to [`Sight::new`], ascending) that a leg
-    /// from `u` may end at, into `out`: those `u` sees on the opened ground, and those beyond
-    /// the start of a jump it sees there (the segment meets that start); every point where `u`
-    /// is on no open tile of that ground.
-    pub fn seen_from(&mut self, u: [f64; 2], out: &mut Vec<u32>) {
+    /// from `u` inside `within` may end at, into `out`: those `u` sees on the opened ground,
+    /// and those beyond the start of a jump it sees there (the segment meets that start);
+    /// every point where `u` is on no open tile of that ground. Points outside `within` may
+    /// be given too. `within` must hold `u`: the search gives the ellipse of the legs a state
+    /// may take (foci the state's point and the goal), inside the round's.
+    pub fn seen_from(&mut self, u: [f64; 2], within: Ellipse, out: &mut Vec<u32>) {
         out.clear();
         let index = self.ground.world.path_index();
         let Some(end) = endpoint(index, &self.grid, u) else {
@@ -994,7 +994,7 @@ impl<'g> Sight<'g> {
         seen_pairs.clear();
         let (ground, rect_points) = (self.ground, &self.rect_points);
         // Only what lies inside the ellipse (a convex region holding `u`) matters.
-        let ellipse = self.ellipse;
+        let ellipse = within;
         let outside = |b: &[f64; 4]| ellipse.misses(b);
         let enter = |rect: u32| !ellipse.misses_rect(&index.rects[rect as usize]);
         scan_inside(
