@@ -13,8 +13,9 @@
 //! seed of the points (7; the benches' walkable points, `silknav_bench::queries`), and
 //! optionally the most distance between the ends (each start then goes to the first of
 //! further random points that near; without it, the ends are any two random points). Each
-//! line: the pair's number, the straight distance, seconds, and the length and waypoint
-//! count or why there is no path; then the total.
+//! line: the pair's number, the straight distance, seconds, the length and waypoint count
+//! or why there is no path, and the ends (world x and z of each, as `silknav path` takes them);
+//! then the total.
 
 use silknav::{PathOptions, PathScratch, Position, World};
 use silknav_bench::queries::walkable_points;
@@ -60,13 +61,20 @@ fn main() {
         let answer = world.find_path_with(*from, *to, &options, &mut scratch);
         let seconds = started.elapsed().as_secs_f64();
         total += seconds;
+        let ends = format!(
+            "{:.3} {:.3} {:.3} {:.3}",
+            from.world_x(),
+            from.world_z(),
+            to.world_x(),
+            to.world_z()
+        );
         match answer {
             Ok(path) => println!(
-                "{i}: {apart:.0} apart, {seconds:.4} s, length {:.3}, {} waypoints",
+                "{i}: {apart:.0} apart, {seconds:.4} s, length {:.3}, {} waypoints ({ends})",
                 path.length,
                 path.waypoints.len()
             ),
-            Err(e) => println!("{i}: {apart:.0} apart, {seconds:.4} s, {e}"),
+            Err(e) => println!("{i}: {apart:.0} apart, {seconds:.4} s, {e} ({ends})"),
         }
     }
     println!("{} pairs in {total:.3} s", ends.len());
