@@ -1554,27 +1554,34 @@ mod tests {
 
     /// The opened ground's estimate ([`ToGoal::at`], in the ellipse of the path's length and
     /// `tolerance`) at each of `stops`, a path of length `length` between the ends, is at most
-    /// the rest of the path, within `tolerance`.
+    /// the rest of the path, within `tolerance`: with points linked by the "seen by" records,
+    /// and by scans (as on a world too big to keep the records). How many of the estimates
+    /// each way are above the straight line.
     fn assert_estimates_within_rest(
         open: &OpenGround,
         (from, to): (Position, Position),
         stops: &[[f64; 2]],
         length: f64,
         tolerance: f64,
-    ) {
+    ) -> [usize; 2] {
         let (s, t) = (world_xz(from), world_xz(to));
-        let mut to_goal = ToGoal::new(open, s, t, length + tolerance).expect("records");
-        let mut rest = length;
-        for (k, &stop) in stops.iter().enumerate() {
-            let estimate = to_goal.at(stop);
-            assert!(
-                estimate <= rest + tolerance,
-                "{from:?} → {to:?}: at stop {k} {stop:?}, {estimate} above the rest {rest}"
-            );
-            if let Some(&next) = stops.get(k + 1) {
-                rest -= distance(stop, next);
+        [true, false].map(|by_records| {
+            let mut to_goal = ToGoal::linked_by(open, s, t, length + tolerance, by_records)
+                .expect("the goal on the opened ground");
+            let (mut rest, mut above) = (length, 0);
+            for (k, &stop) in stops.iter().enumerate() {
+                let estimate = to_goal.at(stop);
+                assert!(
+                    estimate <= rest + tolerance,
+                    "{from:?} → {to:?} (records: {by_records}): at stop {k} {stop:?}, {estimate} above the rest {rest}"
+                );
+                above += usize::from(estimate > distance(stop, t) + 1.0);
+                if let Some(&next) = stops.get(k + 1) {
+                    rest -= distance(stop, next);
+                }
             }
-        }
+            above
+        })
     }
 
     /// On a generated world with a village, a fortress, bridges and stairs: the search that
@@ -1675,8 +1682,25 @@ mod tests {
     /// world), on pairs where the opened ground's path is not the straight segment.
     #[test]
     fn the_guided_search_answers_what_the_straight_lines_answers() {
+        guided_answers_what_the_straight_lines_answers(true);
+    }
+
+    /// [`the_guided_search_answers_what_the_straight_lines_answers`] with the estimate's
+    /// points linked by scans, as on a world too big for the opened ground's index to keep
+    /// its "seen by" records.
+    #[test]
+    fn the_guided_search_without_records_answers_what_the_straight_lines_answers() {
+        guided_answers_what_the_straight_lines_answers(false);
+    }
+
+    fn guided_answers_what_the_straight_lines_answers(by_records: bool) {
         let (_dir, world) = crate::worldgen::rugged_test_world();
+        let mut corners = ObjectCorners::of(&world);
+        corners.open.as_mut().expect("the opened ground").by_records = by_records;
+        assert!(world.object_corners.set(corners).is_ok(), "made once");
         let open = corners_of(&world).open.as_ref().expect("the opened ground");
+        assert!(open.world_has_records(), "the test world keeps the records");
+        let mut above = [0, 0];
         let mut scratch = crate::PathScratch::new();
         // Seed 99 found that the opened ground alone is no bound (the server's jumps), and
         // seed 1 a jump landing at an edge's end from the object's side.
@@ -1709,13 +1733,21 @@ mod tests {
                 // The estimate at every stop never exceeds the rest of the answer.
                 if let Ok((waypoints, length)) = ours {
                     let stops: Vec<[f64; 2]> = waypoints.iter().map(|w| world_xz(*w)).collect();
-                    assert_estimates_within_rest(open, (from, to), &stops, length, 1e-6);
+                    let [records, scans] =
+                        assert_estimates_within_rest(open, (from, to), &stops, length, 1e-6);
+                    above = [above[0] + records, above[1] + scans];
                 }
                 guided += 1;
                 own += 1;
             }
         }
-        println!("{guided} guided pairs in {tries} tries");
+        println!(
+            "{guided} guided pairs in {tries} tries; estimates above the straight line at the \
+             answers' stops: {} by records, {} by scans",
+            above[0], above[1]
+        );
+        // Both ways guide: a straight-line estimate would pass every other check.
+        assert!(above[0] > 0 && above[1] > 0, "{above:?}");
     }
 
     /// On a generated world with a village, a fortress, bridges and stairs: every leg of an

@@ -73,7 +73,9 @@
 //! past a jump's start.
 
 use super::index::{PathIndex, Rect, NONE, TILE};
-use super::search::{distance, endpoint, links, refuses, Endpoint, Entry, Link};
+use super::search::{
+    along_line, distance, endpoint, links, refuses, taut_towards, Endpoint, Entry, Link,
+};
 use super::visibility::{scan_inside, sees_point, Cone, ScanScratch, Target};
 use super::{polyline_length, PathError, PathScratch};
 use crate::build::{build_world, RegionInput};
@@ -181,6 +183,10 @@ pub(crate) struct OpenGround {
     pairs: Vec<([f64; 4], [f64; 4])>,
     /// Per rectangle, the pairs (in `pairs`) of the jumps that list it in `jump_rects`.
     rect_pairs: HashMap<u32, Vec<u32>>,
+    /// Whether the estimate links points to corners by the path index's "seen by" records
+    /// where it keeps them (else by scans: [`ToGoal`]); the tests turn it off to check the
+    /// scans on worlds small enough to keep the records.
+    pub by_records: bool,
 }
 
 impl OpenGround {
@@ -355,11 +361,18 @@ impl OpenGround {
             jump_rects,
             pairs,
             rect_pairs,
+            by_records: true,
         }
     }
 }
 
 impl OpenGround {
+    /// Whether the opened ground's path index keeps its "seen by" records.
+    #[cfg(test)]
+    pub fn world_has_records(&self) -> bool {
+        self.world.path_index().has_seen_by()
+    }
+
     /// The shortest path's length on the opened ground from `s` to `t` (world units), by its
     /// path index: a lower bound of every path with objects between them. `Ok(None)` where
     /// no path joins them there, so that none joins them with objects either; an error where
@@ -463,6 +476,8 @@ pub(crate) struct ToGoal<'g> {
     /// [`ToGoal::through_ground`] at the tiles' centres and corners the jumps land on, by the
     /// point's bits: jumps to one object from many starts land on the same tiles.
     tile_ways: HashMap<[u64; 2], f64>,
+    /// Whether points are linked by the index's "seen by" records, else by scans.
+    records: bool,
 }
 
 /// Dijkstra's search from `seeds` (corner, distance) over the corners of `index` for which
@@ -512,15 +527,24 @@ fn dijkstra(
 }
 
 impl<'g> ToGoal<'g> {
-    /// The bound for paths from `s` to `t` no longer than `bound`; `None` where the goal is on
-    /// no open tile of the opened ground (it lies on a surface, which that ground holds, so
-    /// only a point off every region), or the opened ground has no "seen by" records to link
-    /// points with: the search then keeps the straight-line estimate.
+    /// The bound for paths from `s` to `t` no longer than `bound`; `None` where the goal, or
+    /// without "seen by" records a jump's start, is on no open tile of the opened ground (it
+    /// lies on a surface, which that ground holds, so only a point off every region): the
+    /// search then keeps the straight-line estimate.
     pub fn new(ground: &'g OpenGround, s: [f64; 2], t: [f64; 2], bound: f64) -> Option<ToGoal<'g>> {
+        ToGoal::linked_by(ground, s, t, bound, ground.by_records)
+    }
+
+    /// [`ToGoal::new`], linking points by the "seen by" records where `by_records` and the
+    /// opened ground's index keeps them, else by scans.
+    pub fn linked_by(
+        ground: &'g OpenGround,
+        s: [f64; 2],
+        t: [f64; 2],
+        bound: f64,
+        by_records: bool,
+    ) -> Option<ToGoal<'g>> {
         let index = ground.world.path_index();
-        if !index.has_seen_by() {
-            return None;
-        }
         let grid = Grid::global(&ground.world);
         let goal = endpoint(index, &grid, t)?;
         let ellipse = Ellipse { s, t, bound };
@@ -538,6 +562,7 @@ impl<'g> ToGoal<'g> {
             jumps: Vec::new(),
             rect_jumps: HashMap::default(),
             tile_ways: HashMap::default(),
+            records: by_records && index.has_seen_by(),
         };
         // Dijkstra's search from the goal over the corners a path no longer than `bound` may
         // pass (see the module docs).
@@ -671,6 +696,10 @@ impl<'g> ToGoal<'g> {
         starts.sort_unstable(); // the same seeds in the same order, run after run
         for group in starts {
             let first = &out.jumps[group[0]];
+            if !out.records {
+                out.seed_through_start(group, &mut seeds)?;
+                continue;
+            }
             for &rect in &ground.jump_rects[first.jump as usize] {
                 let Some(part) = rect_part(index, rect, &first.from) else {
                     continue;
@@ -687,6 +716,41 @@ impl<'g> ToGoal<'g> {
         }
         out.with_jumps = dijkstra(index, seeds, within);
         Some(out)
+    }
+
+    /// Without "seen by" records, the seeds of the search with the jumps for the jumps of
+    /// `group` (numbers in `self.jumps`), which share their start `F`: the corners a point `c`
+    /// of `F` inside the ellipse sees, each at its way to `c`, less `F`'s diagonal, plus the
+    /// least gap and rest of the group.
+    ///
+    /// Why that is a bound: a path of the round from a corner `k` that takes one of these jumps
+    /// first runs on the opened ground to a point `e` of `F`, its last corner `m` (or `k`
+    /// itself) in sight of `e`. The ground of `F` is open and convex, so `m → e → c` runs on
+    /// it, and the taut way from `m` to `c` turns only at corners inside the triangle `m e c`,
+    /// which the ellipse holds (it is convex and holds all three), so the search from the
+    /// seeds reaches `k` at most `|k … m e| + |e c| − diagonal` plus the jump's gap and rest,
+    /// and `|e c|` is at most the diagonal. A start with no point inside the ellipse is taken
+    /// by no path of the round, and seeds nothing. `None` where `c` is on no open tile of the
+    /// opened ground (it should be: `F` is open ground, or the side of a blocked tile beside
+    /// an open one).
+    fn seed_through_start(&mut self, group: &[usize], seeds: &mut Vec<(u32, f64)>) -> Option<()> {
+        let from = self.jumps[group[0]].from;
+        let Some(c) = point_inside(&from, &self.ellipse) else {
+            return Some(());
+        };
+        let end = endpoint(self.index, &self.grid, c)?;
+        let diagonal = distance([from[0], from[1]], [from[2], from[3]]);
+        let least = group
+            .iter()
+            .map(|&k| self.jumps[k].gap + self.jumps[k].rest)
+            .fold(f64::INFINITY, f64::min);
+        self.link(&end);
+        seeds.extend(
+            self.links
+                .iter()
+                .map(|link| (link.corner, link.distance - diagonal + least)),
+        );
+        Some(())
     }
 
     /// A lower bound of the distance through the opened ground inside the ellipse to the goal
@@ -757,15 +821,50 @@ impl<'g> ToGoal<'g> {
             self.generation = 1;
         }
         self.links.clear();
-        let cells = self.index.table.as_ref().and_then(|t| t.cells.as_ref());
-        links(
-            self.index,
-            cells,
-            end,
-            self.generation,
-            &mut self.marks,
-            &mut self.links,
-        );
+        if self.records {
+            let cells = self.index.table.as_ref().and_then(|t| t.cells.as_ref());
+            links(
+                self.index,
+                cells,
+                end,
+                self.generation,
+                &mut self.marks,
+                &mut self.links,
+            );
+        } else {
+            // A scan of what the point sees, as the path search links its ends without
+            // records: from a point inside the ellipse, only inside it (the distances know
+            // only corners inside it, and a segment between two points inside stays inside).
+            let (index, ellipse, generation) = (self.index, self.ellipse, self.generation);
+            let (marks, out, point) = (&mut self.marks, &mut self.links, end.point);
+            let inside = ellipse.holds(point);
+            let enter = |rect: u32| !inside || !ellipse.misses_rect(&index.rects[rect as usize]);
+            scan_inside(
+                index,
+                point,
+                end.roots(),
+                enter,
+                &mut self.scan,
+                |rect, cone| {
+                    for corner in index.corners_of(rect) {
+                        let p = corner.point();
+                        let mark = &mut marks[corner.id as usize];
+                        if *mark != generation
+                            && cone.is_none_or(|k| k.holds(point, p))
+                            && taut_towards(corner.taut_mask, p, point)
+                        {
+                            *mark = generation;
+                            out.push(Link {
+                                corner: corner.id,
+                                distance: distance(point, p),
+                                unchecked: along_line(end, &index.corners[corner.id as usize]),
+                            });
+                        }
+                    }
+                    false
+                },
+            );
+        }
         let (index, grid) = (self.index, &self.grid);
         self.links
             .retain(|link| !link.unchecked || !refuses(index, grid, end, link.corner));
@@ -1174,6 +1273,59 @@ fn diamond(d: [f64; 2]) -> f64 {
     } else {
         3.0 + x / (x - y)
     }
+}
+
+/// A point of the closed box `b` inside `ellipse` (within a billionth of its bound), if any:
+/// the box's centre, or a point where the segment between the foci crosses the box, or the
+/// least of `|s p| + |p t|` along each side (it is convex along a line).
+fn point_inside(b: &[f64; 4], ellipse: &Ellipse) -> Option<[f64; 2]> {
+    let limit = ellipse.bound * (1.0 + 1e-9);
+    let f = |p: [f64; 2]| distance(ellipse.s, p) + distance(p, ellipse.t);
+    let centre = [(b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0];
+    if f(centre) <= limit {
+        return Some(centre);
+    }
+    let (s, t) = (ellipse.s, ellipse.t);
+    // The foci's segment against the box's slabs.
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for axis in 0..2 {
+        let d = t[axis] - s[axis];
+        if d == 0.0 {
+            if s[axis] < b[axis] || s[axis] > b[axis + 2] {
+                hi = -1.0;
+            }
+        } else {
+            let (u, v) = ((b[axis] - s[axis]) / d, (b[axis + 2] - s[axis]) / d);
+            lo = lo.max(u.min(v));
+            hi = hi.min(u.max(v));
+        }
+    }
+    if lo <= hi {
+        let m = (lo + hi) / 2.0;
+        let p = [s[0] + m * (t[0] - s[0]), s[1] + m * (t[1] - s[1])];
+        let clamped = [p[0].clamp(b[0], b[2]), p[1].clamp(b[1], b[3])];
+        if f(clamped) <= limit {
+            return Some(clamped);
+        }
+    }
+    let corners = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]];
+    (0..4).find_map(|k| {
+        let (a, z) = (corners[k], corners[(k + 1) % 4]);
+        let at = |u: f64| [a[0] + u * (z[0] - a[0]), a[1] + u * (z[1] - a[1])];
+        // Golden-section search: f is convex along the side.
+        let (mut x0, mut x1) = (0.0f64, 1.0f64);
+        const GOLD: f64 = 0.618_033_988_749_895;
+        for _ in 0..60 {
+            let (m0, m1) = (x1 - GOLD * (x1 - x0), x0 + GOLD * (x1 - x0));
+            if f(at(m0)) <= f(at(m1)) {
+                x1 = m1;
+            } else {
+                x0 = m0;
+            }
+        }
+        let p = at((x0 + x1) / 2.0);
+        (f(p) <= limit).then_some(p)
+    })
 }
 
 /// The part of the box `b` in the closure of rectangle `rect` of `index`, where they meet.

@@ -116,7 +116,7 @@ impl Endpoint {
 /// Whether a leg from a corner at `p` (with taut directions `mask`) towards `q` can be part of
 /// a taut path through that corner.
 #[inline]
-fn taut_towards(mask: u8, p: [f64; 2], q: [f64; 2]) -> bool {
+pub(super) fn taut_towards(mask: u8, p: [f64; 2], q: [f64; 2]) -> bool {
     direction_class(p, q).is_some_and(|k| mask & (1 << k) != 0)
 }
 
@@ -976,7 +976,7 @@ pub(super) fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u
 /// Whether the link between `end` and `corner` runs along a grid line through the point, the
 /// only links [`refuses`] may refuse.
 #[inline]
-fn along_line(end: &Endpoint, corner: &Corner) -> bool {
+pub(super) fn along_line(end: &Endpoint, corner: &Corner) -> bool {
     line_walk(end, corner).is_some()
 }
 
