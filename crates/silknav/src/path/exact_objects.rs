@@ -135,13 +135,18 @@
 //! cross its blocked ground (on a 100-region generated world, `silknav gen --size 10x10`, a
 //! first path of about 0.6 s instead of 0.3 s on 2 cores, and a peak memory of 213 MB instead
 //! of 133 MB; on 3,300 regions, `--size 60x55`, about 20 s: the jumps 4.6 s, the opened
-//! ground's world 3.3 s and its index 8 s, with a peak of 2.6 GB). On that world, pairs up to
-//! 15,000 units apart answer in a second or less after the first (seed 7: 7 pairs in 2.4 s),
-//! while random pairs across it (60,000 to 110,000 units apart) give up over
-//! [`MAX_WAITING_LEGS`]: its index is too large to keep the "seen by" records the estimate
-//! needs (`path/open_ground.rs`), so those searches go by the straight line. Known directions
-//! for the town's short moves: visibility between object points made once per world instead
-//! of per query, and the object walls in the lower bound.
+//! ground's world 3.3 s and its index 8 s, with a peak of 2.8 GB). That world's opened ground
+//! is too big to keep the "seen by" records, and the estimate links its points by scans
+//! instead (`path/open_ground.rs`, "The estimate"). Pairs up to 15,000 units apart answer in a
+//! second or less after the first (`object_paths /tmp/big 12 7 15000`: the 11 after the
+//! first in 2.75 s, 5.23 s when those searches went by the straight line); of 6 random pairs
+//! (`object_paths /tmp/big 6 7`), the two 22,377 and 25,822 units apart answer in 12 s each,
+//! and the four 46,820 to 111,963 apart give up over [`MAX_WAITING_LEGS`] after 10 to 60 s
+//! (all six gave up by the straight line, in 1 to 7 s): on such an ellipse each round's
+//! estimate scans from some 12,000 jump starts (5 s), and a state sees thousands of object
+//! points, so the legs waiting run into the millions within about a thousand states. Known
+//! directions, for these and for the town's short moves: visibility between object points
+//! made once per world instead of per query, and the object walls in the lower bound.
 
 use super::index::{direction_class, PathIndex};
 use super::open_ground::{Ellipse, EntryEdge, Jump, ObjectGround, OpenGround, Sight, ToGoal};

@@ -47,6 +47,15 @@
 //! bound through that jump; and straight to a jump's start that `p` sees (a scan of what `p`
 //! sees inside the round's ellipse, only when such a bound is below the others); and never
 //! below the straight line.
+//!
+//! A world of thousands of regions is too big for the opened ground's index to keep its
+//! "seen by" records (the 3,300-region generated world's would hold 86 million). There, points
+//! are linked by scans of what they see inside the ellipse, and the second search starts from
+//! the corners a point of each jump's start sees, at their way to it less the start's
+//! diagonal, plus the jump's bound ([`ToGoal::seed_through_start`] says why that is a bound:
+//! a little looser, and one scan per start). Without them the search went by the straight
+//! line there, and gave up on every random pair of that world; `linked_by` lets the tests
+//! check both ways on a world small enough to keep the records.
 //! Each term bounds a kind of path from below, so the estimate never exceeds the truth. It
 //! need not be consistent, so the search reopens a state it reaches again by a shorter way
 //! ([`super::exact_objects`]); on 60 random pairs of the demo world it never had to.
@@ -478,6 +487,10 @@ pub(crate) struct ToGoal<'g> {
     tile_ways: HashMap<[u64; 2], f64>,
     /// Whether points are linked by the index's "seen by" records, else by scans.
     records: bool,
+    /// Without records, while [`ToGoal::new`] runs: the links of each jump's start (its
+    /// centre) that [`ToGoal::farthest`] scanned for, by the start's bits, so that the seeds
+    /// of the same start take them instead of scanning again.
+    start_links: Option<HashMap<[u64; 4], Vec<Link>>>,
 }
 
 /// Dijkstra's search from `seeds` (corner, distance) over the corners of `index` for which
@@ -563,7 +576,11 @@ impl<'g> ToGoal<'g> {
             rect_jumps: HashMap::default(),
             tile_ways: HashMap::default(),
             records: by_records && index.has_seen_by(),
+            start_links: None,
         };
+        if !out.records {
+            out.start_links = Some(HashMap::default());
+        }
         // Dijkstra's search from the goal over the corners a path no longer than `bound` may
         // pass (see the module docs).
         let goal = out.goal.clone();
@@ -714,6 +731,7 @@ impl<'g> ToGoal<'g> {
                 }
             }
         }
+        out.start_links = None;
         out.with_jumps = dijkstra(index, seeds, within);
         Some(out)
     }
@@ -732,21 +750,33 @@ impl<'g> ToGoal<'g> {
     /// and `|e c|` is at most the diagonal. A start with no point inside the ellipse is taken
     /// by no path of the round, and seeds nothing. `None` where `c` is on no open tile of the
     /// opened ground (it should be: `F` is open ground, or the side of a blocked tile beside
-    /// an open one).
+    /// an open one). Where [`ToGoal::farthest`] has scanned from `F`'s centre, its links are
+    /// taken (half the scans of a long round on the 3,300-region world).
     fn seed_through_start(&mut self, group: &[usize], seeds: &mut Vec<(u32, f64)>) -> Option<()> {
         let from = self.jumps[group[0]].from;
-        let Some(c) = point_inside(&from, &self.ellipse) else {
-            return Some(());
-        };
-        let end = endpoint(self.index, &self.grid, c)?;
         let diagonal = distance([from[0], from[1]], [from[2], from[3]]);
         let least = group
             .iter()
             .map(|&k| self.jumps[k].gap + self.jumps[k].rest)
             .fold(f64::INFINITY, f64::min);
-        self.link(&end);
+        let scanned = self
+            .start_links
+            .as_mut()
+            .and_then(|known| known.remove(&from.map(f64::to_bits)));
+        let links = match scanned {
+            // The centre's links, from `farthest` (the centre is inside the ellipse).
+            Some(links) => links,
+            None => {
+                let Some(c) = point_inside(&from, &self.ellipse) else {
+                    return Some(());
+                };
+                let end = endpoint(self.index, &self.grid, c)?;
+                self.link(&end);
+                std::mem::take(&mut self.links)
+            }
+        };
         seeds.extend(
-            self.links
+            links
                 .iter()
                 .map(|link| (link.corner, link.distance - diagonal + least)),
         );
@@ -1017,6 +1047,9 @@ impl<'g> ToGoal<'g> {
             return f64::INFINITY;
         };
         let best = self.through_end(&end);
+        if let Some(known) = &mut self.start_links {
+            known.insert(from.map(f64::to_bits), self.links.clone());
+        }
         best + reach + 1e-6
     }
 }
