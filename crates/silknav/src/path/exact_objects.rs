@@ -124,10 +124,15 @@
 //! lengths wherever both answer. Short moves in a town (the objects bench: goals 100
 //! to 600 units away on its 64-region world) take about 1.6 µs where the straight segment is
 //! the answer and about 0.8 ms on average where the path turns (2.4 ms with every point of the
-//! ellipse tried), against about 0.52 µs on the terrain alone. That is why it is asked for
+//! ellipse tried), against about 0.52 µs on the terrain alone (the bench's median, whose mean
+//! the few winding pairs make: 343 µs a path against 0.49 µs, 697×). That is why it is asked for
 //! ([`super::PathOptions::objects`]); a budget ([`super::PathScratch::with_budget`]) counts
 //! the states it expands and the legs it walks together (each leg walk takes a few
 //! microseconds, so the server's default budget of a million bounds a request to seconds),
+//! and the rectangles the estimate's scans visit where the opened ground keeps no "seen by"
+//! records (a rectangle costs about what a walk does: on the 3,300-region world, a round of a
+//! 60,000-unit search scans for about 5 s before its first state, and a budget of a million
+//! gives up after about 6 s),
 //! and a search that would keep more than [`MAX_WAITING_LEGS`] waiting gives up.
 //!
 //! The opened ground is made with the objects' points, on the first exact path with objects:
@@ -953,20 +958,27 @@ impl Search<'_> {
         // footprints opened ([`super::open_ground`]), worked out when a leg to the point is
         // taken; a leg waits with the straight line's estimate until then, and goes back to
         // wait with the larger one when that is larger.
-        let mut to_goal = self
-            .corners
-            .open
-            .as_ref()
-            .filter(|_| guided)
-            .and_then(|g| ToGoal::new(g, s, t, bound));
+        // Where the opened ground keeps no "seen by" records, the estimate's scans count
+        // against the budget, a rectangle visited as one unit (about what a leg's walk costs).
+        let mut to_goal = match self.corners.open.as_ref().filter(|_| guided) {
+            Some(g) => ToGoal::new(g, s, t, bound, budget.saturating_sub(*expanded))?,
+            None => None,
+        };
+        let scanned = Cell::new(to_goal.as_ref().map_or(0, ToGoal::visited));
+        let mut counted = scanned.get();
+        *expanded += counted;
         let estimated = to_goal.is_some();
         let mut estimates: HashMap<Node, f64> = HashMap::default();
         let mut estimate = |node: Node, estimates: &mut HashMap<Node, f64>| -> f64 {
             match (node, &mut to_goal) {
                 (Node::Goal, _) => 0.0,
-                (_, Some(to_goal)) => *estimates
-                    .entry(node)
-                    .or_insert_with(|| to_goal.at(self.xz(node))),
+                (_, Some(to_goal)) => {
+                    let h = *estimates
+                        .entry(node)
+                        .or_insert_with(|| to_goal.at(self.xz(node)));
+                    scanned.set(to_goal.visited());
+                    h
+                }
                 (_, None) => distance(self.xz(node), t),
             }
         };
@@ -1055,6 +1067,11 @@ impl Search<'_> {
             }
             if estimated && !again {
                 let f = leg.g + estimate(leg.node, &mut estimates);
+                *expanded += scanned.get() - counted;
+                counted = scanned.get();
+                if *expanded > budget {
+                    return Err(PathError::BudgetExceeded);
+                }
                 if f > leg.f {
                     if f <= bound {
                         waiting += 1;
@@ -1571,8 +1588,10 @@ mod tests {
     ) -> [usize; 2] {
         let (s, t) = (world_xz(from), world_xz(to));
         [true, false].map(|by_records| {
-            let mut to_goal = ToGoal::linked_by(open, s, t, length + tolerance, by_records)
-                .expect("the goal on the opened ground");
+            let mut to_goal =
+                ToGoal::linked_by(open, s, t, length + tolerance, by_records, usize::MAX)
+                    .expect("no allowance to exceed")
+                    .expect("the goal on the opened ground");
             let (mut rest, mut above) = (length, 0);
             for (k, &stop) in stops.iter().enumerate() {
                 let estimate = to_goal.at(stop);
@@ -1696,6 +1715,57 @@ mod tests {
     #[test]
     fn the_guided_search_without_records_answers_what_the_straight_lines_answers() {
         guided_answers_what_the_straight_lines_answers(false);
+    }
+
+    /// Without records, the estimate's scans count against the search's budget: making it is
+    /// refused with an allowance of one rectangle less than its scans visit, and made with
+    /// that many; its estimates visit more; with records it scans nothing. On pairs of a
+    /// generated world where the terrain winds.
+    #[test]
+    fn the_estimates_scans_keep_to_their_allowance() {
+        let (_dir, world) = crate::worldgen::rugged_test_world();
+        let open = corners_of(&world).open.as_ref().expect("the opened ground");
+        assert!(open.world_has_records(), "the test world keeps the records");
+        let mut scratch = crate::PathScratch::new();
+        let mut rng = SplitMix64::new(3);
+        let (mut pairs, mut tries) = (0, 0);
+        while pairs < 10 {
+            tries += 1;
+            assert!(tries < 2_000, "{pairs} pairs in {tries} tries");
+            let (from, to) = (
+                random_point(&world, &mut rng),
+                random_point(&world, &mut rng),
+            );
+            let (s, t) = (world_xz(from), world_xz(to));
+            let Ok(Some(shortest)) = open.shortest(s, t, &mut scratch) else {
+                continue;
+            };
+            if shortest <= distance(s, t) + 1.0 {
+                continue;
+            }
+            let bound = shortest * 1.01 + 1.0;
+            let linked = |by_records, allowance| {
+                ToGoal::linked_by(open, s, t, bound, by_records, allowance)
+                    .map(|made| made.expect("the goal on the opened ground"))
+            };
+            let mut made = linked(false, usize::MAX).expect("no allowance to exceed");
+            let needed = made.visited();
+            assert!(needed > 0, "{from:?} → {to:?}: no scan");
+            assert!(matches!(
+                linked(false, needed - 1),
+                Err(PathError::BudgetExceeded)
+            ));
+            assert_eq!(linked(false, needed).expect("within").visited(), needed);
+            made.at(s);
+            assert!(
+                made.visited() > needed,
+                "{from:?} → {to:?}: the estimate scanned nothing"
+            );
+            let mut by_records = linked(true, 0).expect("nothing scanned");
+            by_records.at(s);
+            assert_eq!(by_records.visited(), 0);
+            pairs += 1;
+        }
     }
 
     fn guided_answers_what_the_straight_lines_answers(by_records: bool) {

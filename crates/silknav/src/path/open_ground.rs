@@ -47,6 +47,9 @@
 //! bound through that jump; and straight to a jump's start that `p` sees (a scan of what `p`
 //! sees inside the round's ellipse, only when such a bound is below the others); and never
 //! below the straight line.
+//! Each term bounds a kind of path from below, so the estimate never exceeds the truth. It
+//! need not be consistent, so the search reopens a state it reaches again by a shorter way
+//! ([`super::exact_objects`]); on 60 random pairs of the demo world it never had to.
 //!
 //! A world of thousands of regions is too big for the opened ground's index to keep its
 //! "seen by" records (the 3,300-region generated world's would hold 86 million). There, points
@@ -55,10 +58,8 @@
 //! diagonal, plus the jump's bound ([`ToGoal::seed_through_start`] says why that is a bound:
 //! a little looser, and one scan per start). Without them the search went by the straight
 //! line there, and gave up on every random pair of that world; `linked_by` lets the tests
-//! check both ways on a world small enough to keep the records.
-//! Each term bounds a kind of path from below, so the estimate never exceeds the truth. It
-//! need not be consistent, so the search reopens a state it reaches again by a shorter way
-//! ([`super::exact_objects`]); on 60 random pairs of the demo world it never had to.
+//! check both ways on a world small enough to keep the records. The scans count against the
+//! search's budget ([`ToGoal::visited`]).
 //!
 //! Where the terrain winds and no jump shortens the way, the estimate is the opened ground's
 //! own distance, and the search goes straight along the terrain's path instead of trying
@@ -491,6 +492,9 @@ pub(crate) struct ToGoal<'g> {
     /// centre) that [`ToGoal::farthest`] scanned for, by the start's bits, so that the seeds
     /// of the same start take them instead of scanning again.
     start_links: Option<HashMap<[u64; 4], Vec<Link>>>,
+    /// How many rectangles the scans that link points without records have visited: the
+    /// search counts them against its budget.
+    visited: usize,
 }
 
 /// Dijkstra's search from `seeds` (corner, distance) over the corners of `index` for which
@@ -543,9 +547,16 @@ impl<'g> ToGoal<'g> {
     /// The bound for paths from `s` to `t` no longer than `bound`; `None` where the goal, or
     /// without "seen by" records a jump's start, is on no open tile of the opened ground (it
     /// lies on a surface, which that ground holds, so only a point off every region): the
-    /// search then keeps the straight-line estimate.
-    pub fn new(ground: &'g OpenGround, s: [f64; 2], t: [f64; 2], bound: f64) -> Option<ToGoal<'g>> {
-        ToGoal::linked_by(ground, s, t, bound, ground.by_records)
+    /// search then keeps the straight-line estimate. [`PathError::BudgetExceeded`] once its
+    /// scans ([`ToGoal::visited`]) visit more than `allowance` rectangles.
+    pub fn new(
+        ground: &'g OpenGround,
+        s: [f64; 2],
+        t: [f64; 2],
+        bound: f64,
+        allowance: usize,
+    ) -> Result<Option<ToGoal<'g>>, PathError> {
+        ToGoal::linked_by(ground, s, t, bound, ground.by_records, allowance)
     }
 
     /// [`ToGoal::new`], linking points by the "seen by" records where `by_records` and the
@@ -556,11 +567,21 @@ impl<'g> ToGoal<'g> {
         t: [f64; 2],
         bound: f64,
         by_records: bool,
-    ) -> Option<ToGoal<'g>> {
+        allowance: usize,
+    ) -> Result<Option<ToGoal<'g>>, PathError> {
         let index = ground.world.path_index();
         let grid = Grid::global(&ground.world);
-        let goal = endpoint(index, &grid, t)?;
+        let Some(goal) = endpoint(index, &grid, t) else {
+            return Ok(None);
+        };
         let ellipse = Ellipse { s, t, bound };
+        let over = |out: &ToGoal<'_>| {
+            if out.visited > allowance {
+                Err(PathError::BudgetExceeded)
+            } else {
+                Ok(())
+            }
+        };
         let mut out = ToGoal {
             index,
             grid,
@@ -577,6 +598,7 @@ impl<'g> ToGoal<'g> {
             tile_ways: HashMap::default(),
             records: by_records && index.has_seen_by(),
             start_links: None,
+            visited: 0,
         };
         if !out.records {
             out.start_links = Some(HashMap::default());
@@ -613,6 +635,7 @@ impl<'g> ToGoal<'g> {
                 out.landing(&jump.target, &jump.tiles, &inside)
             })
             .collect();
+        over(&out)?;
         // Through the opened ground, each landing is at least `base` from the goal.
         let base = rest.clone();
         let mut far: Vec<Option<f64>> = vec![None; kept.len()];
@@ -647,6 +670,7 @@ impl<'g> ToGoal<'g> {
             if done[i] || g > rest[i] {
                 continue;
             }
+            over(&out)?;
             done[i] = true;
             let jump = &ground.jumps[kept[i] as usize];
             let gap = box_gap(&jump.from, &jump.target);
@@ -714,7 +738,10 @@ impl<'g> ToGoal<'g> {
         for group in starts {
             let first = &out.jumps[group[0]];
             if !out.records {
-                out.seed_through_start(group, &mut seeds)?;
+                if out.seed_through_start(group, &mut seeds).is_none() {
+                    return Ok(None);
+                }
+                over(&out)?;
                 continue;
             }
             for &rect in &ground.jump_rects[first.jump as usize] {
@@ -732,8 +759,15 @@ impl<'g> ToGoal<'g> {
             }
         }
         out.start_links = None;
+        over(&out)?;
         out.with_jumps = dijkstra(index, seeds, within);
-        Some(out)
+        Ok(Some(out))
+    }
+
+    /// How many rectangles the scans that link points without records have visited, in
+    /// making it and in [`ToGoal::at`].
+    pub fn visited(&self) -> usize {
+        self.visited
     }
 
     /// Without "seen by" records, the seeds of the search with the jumps for the jumps of
@@ -867,6 +901,7 @@ impl<'g> ToGoal<'g> {
             // only corners inside it, and a segment between two points inside stays inside).
             let (index, ellipse, generation) = (self.index, self.ellipse, self.generation);
             let (marks, out, point) = (&mut self.marks, &mut self.links, end.point);
+            let visited = &mut self.visited;
             let inside = ellipse.holds(point);
             let enter = |rect: u32| !inside || !ellipse.misses_rect(&index.rects[rect as usize]);
             scan_inside(
@@ -876,6 +911,7 @@ impl<'g> ToGoal<'g> {
                 enter,
                 &mut self.scan,
                 |rect, cone| {
+                    *visited += 1;
                     for corner in index.corners_of(rect) {
                         let p = corner.point();
                         let mark = &mut marks[corner.id as usize];
@@ -1635,6 +1671,66 @@ fn box_gap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+
+    /// `point_inside` finds a point of a box inside an ellipse wherever one of a 60 × 60 grid
+    /// of the box's points lies inside, and what it finds lies in the box and in the ellipse
+    /// (within its billionth); boxes flat as tile sides among them, ellipses thin and round,
+    /// boxes across, beside and far from the foci's segment.
+    #[test]
+    fn a_point_of_a_box_inside_an_ellipse_is_found_where_there_is_one() {
+        let mut rng = SplitMix64::new(11);
+        let (mut found, mut none) = (0, 0);
+        for k in 0..3_000 {
+            let mut point = || [rng.unit() * 1_000.0, rng.unit() * 1_000.0];
+            let (s, t, corner) = (point(), point(), point());
+            let size = [rng.unit() * 200.0, rng.unit() * 200.0];
+            let size = if k % 3 == 0 { [size[0], 0.0] } else { size };
+            let b = [
+                corner[0],
+                corner[1],
+                corner[0] + size[0],
+                corner[1] + size[1],
+            ];
+            let stretch = if k % 2 == 0 {
+                1.0 + rng.unit() * 0.01
+            } else {
+                1.0 + rng.unit()
+            };
+            let ellipse = Ellipse {
+                s,
+                t,
+                bound: distance(s, t) * stretch + 1.0,
+            };
+            let f = |p: [f64; 2]| distance(s, p) + distance(p, t);
+            let sampled = (0..=60).any(|i| {
+                (0..=60).any(|j| {
+                    let p = [
+                        b[0] + (b[2] - b[0]) * f64::from(i) / 60.0,
+                        b[1] + (b[3] - b[1]) * f64::from(j) / 60.0,
+                    ];
+                    f(p) <= ellipse.bound
+                })
+            });
+            match point_inside(&b, &ellipse) {
+                Some(p) => {
+                    assert!(
+                        (b[0]..=b[2]).contains(&p[0]) && (b[1]..=b[3]).contains(&p[1]),
+                        "{p:?} outside {b:?}"
+                    );
+                    assert!(
+                        f(p) <= ellipse.bound * (1.0 + 1e-9),
+                        "{p:?} outside {ellipse:?}"
+                    );
+                    found += 1;
+                }
+                None => {
+                    assert!(!sampled, "{b:?} has a point inside {ellipse:?}");
+                    none += 1;
+                }
+            }
+        }
+        assert!(found > 300 && none > 300, "{found} found, {none} none");
+    }
 
     /// The shadows of pairs of boxes hold every point whose segment from the root passes
     /// through both boxes of a pair, as points along the segment show (a plain oracle: the

@@ -33,8 +33,9 @@ use std::io::{self, Write};
 pub struct PathArgs {
     #[command(flatten)]
     segment: SegmentYArgs,
-    /// Give up a search after expanding N corners (with --objects: expanding states and
-    /// walking legs, N in all), answering `none budget-exceeded` [default: no limit]
+    /// Give up a search after expanding N corners (with --objects: expanding states, walking
+    /// legs and, on a world too big for scan records, scanning rectangles for the estimate, N
+    /// in all), answering `none budget-exceeded` [default: no limit]
     #[arg(long, value_name = "N")]
     budget: Option<usize>,
     /// Answer the exact shortest path, its waypoints on the corners of blocked ground (where
