@@ -34,8 +34,8 @@ pub struct PathArgs {
     #[command(flatten)]
     segment: SegmentYArgs,
     /// Give up a search after expanding N corners (with --objects: expanding states, walking
-    /// legs and, on a world too big for scan records, scanning rectangles for the estimate, N
-    /// in all), answering `none budget-exceeded` [default: no limit]
+    /// legs and, on a world too big to keep "seen by" records, scanning rectangles for the
+    /// estimate, N in all), answering `none budget-exceeded` [default: no limit]
     #[arg(long, value_name = "N")]
     budget: Option<usize>,
     /// Answer the exact shortest path, its waypoints on the corners of blocked ground (where
