@@ -113,7 +113,12 @@
 //! pairs from four seeds in a release build), and its estimate at every stop of the answer
 //! against the rest of the answer. Seed 99 found that the opened ground alone is no bound
 //! (the server's jumps), and seed 1 that a jump may land at an edge's end from the object's
-//! side; without either fix the test fails.
+//! side; without either fix the test fails. The estimates are checked both with the points
+//! linked by the opened ground's "seen by" records and by scans, and
+//! `the_guided_search_without_records_answers_what_the_straight_lines_answers` runs the same
+//! search with scans, as on a world too big for the records (with no jump's seeds, both fail);
+//! `the_estimates_scans_keep_to_their_allowance` checks that the scans count against the
+//! budget.
 //!
 //! On 20 random pairs of the demo world (`cargo run --release -p silknav-bench --example
 //! object_paths -- silknav-demo 20 7`), the search answers all 20 in 0.37 s, the slowest in
