@@ -121,9 +121,9 @@
 //! budget.
 //!
 //! On 20 random pairs of the demo world (`cargo run --release -p silknav-bench --example
-//! object_paths -- silknav-demo 20 7`), the search answers all 20 in 0.37 s, the slowest in
-//! 0.14 s, the first with the making of the objects' points and the opened ground (seeds 1
-//! and 2: 0.53 s and 0.34 s, the slowest 0.23 s). Trying every point of the ellipse from each
+//! object_paths -- silknav-demo 20 7`), the search answers all 20 in 0.28 s, the slowest in
+//! 0.07 s, the first with the making of the objects' points and the opened ground (seeds 1
+//! and 2: 0.44 s and 0.27 s, the slowest 0.20 s). Trying every point of the ellipse from each
 //! state, it took 1.0 s, 2.1 s and 0.8 s (the slowest 1.5 s); by the straight line's estimate
 //! alone, 19.1 s, 21.4 s and 10.8 s, 19 of the 60 over a second and two given up; the same
 //! lengths wherever both answer. Short moves in a town (the objects bench: goals 100
