@@ -42,12 +42,6 @@ impl FileBuffer {
     }
 }
 
-/// The bytes of a [`FileBytes`] buffer.
-#[inline]
-pub(crate) fn bytes_of(file: &FileBytes) -> &[u8] {
-    file.bytes()
-}
-
 /// An array of plain records: owned, or a range of a loaded file.
 #[derive(Clone)]
 pub(crate) struct Array<T> {
@@ -73,7 +67,7 @@ impl<T: Pod> Array<T> {
         let end = len
             .checked_mul(std::mem::size_of::<T>())
             .and_then(|n| n.checked_add(start))?;
-        let bytes = bytes_of(file).get(start..end)?;
+        let bytes = file.bytes().get(start..end)?;
         bytemuck::try_cast_slice::<u8, T>(bytes).ok()?;
         Some(Array {
             inner: Inner::InFile {
@@ -118,7 +112,7 @@ impl<T: Pod> Deref for Array<T> {
         match &self.inner {
             Inner::Owned(v) => v,
             Inner::InFile { file, start, len } => {
-                let bytes = &bytes_of(file)[*start..*start + *len * std::mem::size_of::<T>()];
+                let bytes = &file.bytes()[*start..*start + *len * std::mem::size_of::<T>()];
                 // Checked when the view was made: in range and aligned.
                 bytemuck::cast_slice(bytes)
             }

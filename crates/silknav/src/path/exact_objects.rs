@@ -1737,17 +1737,11 @@ mod tests {
         while pairs < 10 {
             tries += 1;
             assert!(tries < 2_000, "{pairs} pairs in {tries} tries");
-            let (from, to) = (
-                random_point(&world, &mut rng),
-                random_point(&world, &mut rng),
-            );
-            let (s, t) = (world_xz(from), world_xz(to));
-            let Ok(Some(shortest)) = open.shortest(s, t, &mut scratch) else {
+            let Some((from, to, shortest)) = winding_pair(&world, open, &mut rng, &mut scratch)
+            else {
                 continue;
             };
-            if shortest <= distance(s, t) + 1.0 {
-                continue;
-            }
+            let (s, t) = (world_xz(from), world_xz(to));
             let bound = shortest * 1.01 + 1.0;
             let linked = |by_records, allowance| {
                 ToGoal::linked_by(open, s, t, bound, by_records, allowance)
@@ -1773,6 +1767,20 @@ mod tests {
         }
     }
 
+    /// Two random points of `world` whose shortest path on the opened ground is not the
+    /// straight segment (where the estimate guides), and that path's length.
+    fn winding_pair(
+        world: &World,
+        open: &OpenGround,
+        rng: &mut SplitMix64,
+        scratch: &mut crate::PathScratch,
+    ) -> Option<(Position, Position, f64)> {
+        let (from, to) = (random_point(world, rng), random_point(world, rng));
+        let (s, t) = (world_xz(from), world_xz(to));
+        let shortest = open.shortest(s, t, scratch).ok()??;
+        (shortest > distance(s, t)).then_some((from, to, shortest))
+    }
+
     fn guided_answers_what_the_straight_lines_answers(by_records: bool) {
         let (_dir, world) = crate::worldgen::rugged_test_world();
         let mut corners = ObjectCorners::of(&world);
@@ -1796,17 +1804,9 @@ mod tests {
             while own < wanted {
                 tries += 1;
                 assert!(tries < 5_000, "{guided} guided pairs in {tries} tries");
-                let (from, to) = (
-                    random_point(&world, &mut rng),
-                    random_point(&world, &mut rng),
-                );
-                let (s, t) = (world_xz(from), world_xz(to));
-                let Ok(Some(bound)) = open.shortest(s, t, &mut scratch) else {
+                let Some((from, to, _)) = winding_pair(&world, open, &mut rng, &mut scratch) else {
                     continue;
                 };
-                if bound <= distance(s, t) {
-                    continue;
-                }
                 let Some(ours) = helped_equals_plain(&world, from, to, &mut scratch) else {
                     continue;
                 };

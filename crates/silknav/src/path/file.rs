@@ -25,7 +25,7 @@
 //! made, can make a query panic or loop); a world then accepts the index only if its inputs
 //! digest and regions are the world's own ([`crate::World::use_path_index`]).
 
-use super::array::{bytes_of, Array, FileBuffer, FileBytes};
+use super::array::{Array, FileBuffer, FileBytes};
 use super::index::{PathIndex, Rect, NONE};
 use super::landmarks;
 use crate::world::Position;
@@ -338,7 +338,7 @@ impl PathIndexFile {
 
     /// The bytes of `file` as an index file.
     fn parse(file: FileBytes) -> Result<PathIndexFile, IndexFileError> {
-        let bytes = bytes_of(&file);
+        let bytes = file.bytes();
         let header = read_header(bytes)?;
         let sections = read_table(bytes, header.sections)?;
         let mut index = PathIndex {
