@@ -46,8 +46,10 @@
 //! a leg grazes, differs from line of sight) is replaced by a lattice detour ([`detour`]) whose
 //! walks carry the walker's height from point to point. [`WorldPath::exact_length`] is the
 //! exact path's length with objects. Where no walk follows the exact path, the answer is the
-//! default walkable path below (found on the terrain, led round objects), and
-//! [`PathError::NotWalkable`] when there is none either.
+//! default walkable path below (found on the terrain, led round objects), walked in the same
+//! way from the height before (a leg the walk refuses from there, after a leg that went down
+//! from a floor, gets a detour at that height), and [`PathError::NotWalkable`] when there is
+//! none either.
 //! `walkable_through_objects_follows_the_exact_path` (`tests/integration/walkable.rs`)
 //! checks it on two generated worlds: every leg arrives under the walk from the height before,
 //! at the next waypoint's height; of 53 paths, 47 are within 0.05 units of the exact path and
@@ -660,13 +662,20 @@ impl World {
             walked => return walked.map(|(w, detours)| (WorldPath::walked(w, length), detours)),
         }
         // No walk follows the exact path: the path found on the terrain and led round
-        // objects, which exists wherever a walk joins the ends.
+        // objects, which exists wherever a walk joins the ends; walked as the rest, each leg
+        // from the height the leg before arrived at (the walk that led it round objects
+        // started every leg on the highest floor, which a walker who went down does not).
         let terrain = PathOptions {
             objects: false,
             ..*options
         };
-        self.find_path_counting(from, to, &terrain, scratch, repair)
-            .map_err(|_| PathError::NotWalkable)
+        let (found, repairs) = self
+            .find_path_counting(from, to, &terrain, scratch, repair)
+            .map_err(|_| PathError::NotWalkable)?;
+        let (walked, detours) =
+            walkable::walk_carrying_height(self, &found.waypoints, options.start_y)
+                .map_err(|_| PathError::NotWalkable)?;
+        Ok((WorldPath::walked(walked, length), repairs + detours))
     }
 
     /// The exact shortest path from `s` to `t` (world coordinates): the start, the corners

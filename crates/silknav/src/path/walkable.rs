@@ -332,7 +332,24 @@ pub(crate) fn walkable_with_objects(
     pts.extend(into_own_tile(xz[xz.len() - 1], clearance));
     pts.push(xz[xz.len() - 1]);
     let path = waypoints(from, to, &split_long_legs(&pts))?;
+    walk_carrying_height(world, &path, start_y)
+}
 
+/// `path` walked leg by leg by the whole walk, each leg from the height the leg before it
+/// arrived at (the walker at `start_y` at the start, else where a walk starts), every leg the
+/// walk refuses replaced by a detour at that height ([`super::detour`]): the waypoints and the
+/// number of detours.
+///
+/// # Errors
+/// [`PathError::StartBlocked`] when the start is on no surface; [`PathError::NotWalkable`]
+/// when a leg has no detour, or a detour's leg is refused from the height the walker arrives
+/// at.
+pub(crate) fn walk_carrying_height(
+    world: &World,
+    path: &[Position],
+    start_y: Option<f32>,
+) -> Result<(Vec<Position>, usize), PathError> {
+    let from = path[0];
     let walk_from = |a: Position, y: f32, b: Position| {
         let options = MoveOptions::new().with_start_y(y);
         match world.move_with(a, b, &options) {
