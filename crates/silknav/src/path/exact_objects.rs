@@ -1318,17 +1318,9 @@ mod tests {
     }
 
     /// Whether every leg of `path` is clear by line of sight, each from the surface the leg
-    /// before it ended on.
+    /// before it ended on ([`World::path_surfaces`]).
     fn legs_clear(world: &World, path: &[Position]) -> bool {
-        let mut surface = world.cell_at(path[0]).and_then(|c| c.object);
-        path.windows(2)
-            .all(|leg| match world.sight_arrival(leg[0], surface, leg[1]) {
-                Ok(Some(arrival)) if world.stands_on(leg[1], arrival) => {
-                    surface = arrival;
-                    true
-                }
-                _ => false,
-            })
+        world.surfaces_of(path, None).is_some()
     }
 
     /// A random point of the walkable surfaces: near an object (within 60 units of its box)

@@ -32,7 +32,9 @@
 //! footprints opened and the server's jumps over blocked ground, each state trying legs only
 //! to the points it may see: on the demo world 20 random paths take 0.35 to 0.55 s in all, most
 //! of them milliseconds, the slowest up to 0.22 s; a short move through a town takes about a
-//! millisecond where it turns).
+//! millisecond where it turns). [`World::path_surfaces`] walks such a path's legs by that
+//! line of sight and gives the surface each waypoint is reached on (the ground under a bridge
+//! or its deck).
 //!
 //! # Walkable paths through objects
 //! Asked for ([`PathOptions::objects`] without [`PathOptions::exact`], `silknav path
@@ -192,6 +194,7 @@
 //! every wall vertex (`tests/integration/paths.rs`).
 
 use crate::files::{check_new, write_atomic_with, Overwrite, WriteFileError};
+use crate::objects::ObjectCellRef;
 use crate::world::raycast::Grid;
 use crate::world::{CellRef, Position, World};
 use std::fmt;
@@ -753,6 +756,54 @@ impl World {
             out.push(height);
         }
         out
+    }
+
+    /// The surface each waypoint of a path is reached on when its legs are walked by line of
+    /// sight, the rule exact paths with objects follow ([`PathOptions::exact_with_objects`]):
+    /// the start on the surface [`World::cell_at`] picks (with `start_y`, the one
+    /// [`World::cell_at_y`] picks), every other waypoint on the surface the line of sight of
+    /// the leg before it ends on, walked from the surface before (`None` in the list: the
+    /// terrain; an object triangle otherwise; a start on the side of walkable ground, as a
+    /// terrain's exact path may have, is on the terrain). `None` when the start is on no
+    /// surface, or a
+    /// leg is blocked or ends on a surface that does not hold its end: every exact path with
+    /// objects has its surfaces, and a bot may follow them floor by floor, under a bridge or
+    /// on it.
+    pub fn path_surfaces(
+        &self,
+        path: &WorldPath,
+        start_y: Option<f32>,
+    ) -> Option<Vec<Option<ObjectCellRef>>> {
+        self.surfaces_of(&path.waypoints, start_y)
+    }
+
+    /// [`World::path_surfaces`] of the path through `waypoints`.
+    pub(crate) fn surfaces_of(
+        &self,
+        waypoints: &[Position],
+        start_y: Option<f32>,
+    ) -> Option<Vec<Option<ObjectCellRef>>> {
+        let first = *waypoints.first()?;
+        let start = match start_y {
+            None => self.cell_at(first),
+            Some(y) => self.cell_at_y(first, y),
+        };
+        // A start on the side of walkable ground (which belongs to the tile beyond it) is on
+        // the terrain, as for line of sight and the terrain's exact paths.
+        let start = match start {
+            Some(cell) => cell.object,
+            None if self.stands_on(first, None) => None,
+            None => return None,
+        };
+        let mut out = vec![start];
+        for leg in waypoints.windows(2) {
+            let before = *out.last().expect("the start is there");
+            match self.sight_arrival(leg[0], before, leg[1]) {
+                Ok(Some(arrival)) if self.stands_on(leg[1], arrival) => out.push(arrival),
+                _ => return None,
+            }
+        }
+        Some(out)
     }
 
     /// The cells a path passes through, in order (each once per visit). Where a segment runs

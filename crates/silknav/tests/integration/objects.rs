@@ -834,4 +834,25 @@ fn path_heights_stay_on_the_ground_under_a_bridge() {
         deck > ground[1] + 30.0,
         "a walk from mid without a height starts on the deck"
     );
+    // By line of sight too: the path's surfaces are the ground's, all the way under.
+    assert_eq!(world.path_surfaces(&path, None), Some(vec![None; 3]));
+    // From the deck's north triangle (20 units north of mid, which lies on the segment's
+    // diagonal, an inline edge without the internal bit: crossing it leaves the deck), the
+    // side is an underpass edge: no leg off it; from the ground there, the same leg is clear.
+    let north = side(20.0);
+    let off = silknav::WorldPath {
+        waypoints: vec![north, b],
+        ..path.clone()
+    };
+    assert!(
+        world.cell_at(north).unwrap().object.is_some(),
+        "on the deck"
+    );
+    assert_eq!(world.path_surfaces(&off, None), None, "off the deck's side");
+    let below = world.height_at_y(north, ground[1]).unwrap();
+    assert_eq!(
+        world.path_surfaces(&off, Some(below)),
+        Some(vec![None, None]),
+        "under the deck"
+    );
 }

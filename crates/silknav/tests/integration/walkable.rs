@@ -667,6 +667,13 @@ fn walkable_through_objects_follows_the_exact_path() {
                 (path, exact) => panic!("{a:?} {b:?}: {path:?} against the exact {exact:?}"),
             };
             let exact = exact.unwrap();
+            // Every leg of the exact path clear by line of sight from the surface before.
+            let surfaces = world.path_surfaces(&exact, None);
+            assert_eq!(
+                surfaces.map(|s| s.len()),
+                Some(exact.waypoints.len()),
+                "{a:?} {b:?}"
+            );
             paths += 1;
             assert!(!path.exact);
             assert_eq!(path.exact_length, exact.length, "{a:?} {b:?}");
