@@ -37,10 +37,10 @@ const MAX_QUERIES: usize = 48;
 const BUDGET: usize = 20_000;
 
 /// Reads bytes from the front of the input, zeros once it is used up.
-struct Bytes<'a>(&'a [u8]);
+pub(crate) struct Bytes<'a>(pub(crate) &'a [u8]);
 
 impl Bytes<'_> {
-    fn byte(&mut self) -> u8 {
+    pub(crate) fn byte(&mut self) -> u8 {
         match self.0.split_first() {
             Some((&b, rest)) => {
                 self.0 = rest;
@@ -50,12 +50,12 @@ impl Bytes<'_> {
         }
     }
 
-    fn u16(&mut self) -> u16 {
+    pub(crate) fn u16(&mut self) -> u16 {
         u16::from_le_bytes([self.byte(), self.byte()])
     }
 }
 
-fn region_input(region: RegionId, input: &mut Bytes<'_>) -> RegionInput {
+pub(crate) fn region_input(region: RegionId, input: &mut Bytes<'_>) -> RegionInput {
     let mut r = RegionInput::open(region);
     for _ in 0..input.byte() % 24 {
         let (tx, tz) = (

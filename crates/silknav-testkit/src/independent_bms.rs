@@ -325,6 +325,28 @@ fn render_box(positions: &[[f32; 3]], y0: f32, y1: f32) -> (Vec<[f32; 3]>, [f32;
     (corners, [min[0], y0, min[1], max[0], y1, max[1]])
 }
 
+/// A mesh whose navigation section is made from vertex positions, cells and edges (as the
+/// meshes below are: direction bytes toward the vertices' centre, the outline grid in 100-unit
+/// tiles), with a render box around it.
+pub fn mesh_of(
+    positions: &[[f32; 3]],
+    cells: Vec<([u16; 3], u16, u8)>,
+    outline: Vec<SpecEdge>,
+    inline: Vec<SpecEdge>,
+) -> SpecObjectMesh {
+    let (render_vertices, bounding_box) = render_box(positions, 0.0, 60.0);
+    SpecObjectMesh {
+        signature: *b"JMXVBMS 0110",
+        name: b"mesh".to_vec(),
+        material: b"mesh_mat".to_vec(),
+        render_vertices,
+        nav_flags: 0,
+        nav: Some(nav_from(positions, cells, outline, inline, Vec::new())),
+        bounding_box,
+        trailing: Vec::new(),
+    }
+}
+
 /// A 400 × 300 building: a walled rectangle whose south wall (z = 0) has a doorway from x = 160
 /// to 240. Four floor triangles fanned from the north-west corner; five wall edges (0x03), one
 /// open doorway edge; three inline edges. Lints clean.

@@ -23,6 +23,7 @@ use jmxv::RegionId;
 
 pub mod alloc;
 pub mod corrupt;
+pub mod fuzz_objects;
 pub mod fuzz_world;
 pub mod http;
 pub mod independent;

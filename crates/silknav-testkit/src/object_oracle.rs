@@ -12,15 +12,20 @@
 //! - [`ObjectOracle::placed`]: the instances, once each (for picking test points).
 //! - [`ObjectOracle::hits`]: the object triangles under a point, exactly (no server float test).
 //! - [`ObjectOracle::raycast`]: where a segment is blocked.
+//! - [`oracle_ray`], [`library_ray`], [`agree`]: a cast asked of both and compared, where
+//!   [`clear_start`] says the start is unambiguous.
 
 use jmxv::bms::{ObjectMesh, NO_CELL};
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::objects::{InstanceKey, ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
-use silknav::Position;
+use silknav::{Position, World};
 use std::collections::BTreeMap;
 
 const REGION: f64 = 1920.0;
+/// How far, in world units, the terrain's answers may move with the f32 rounding of the point
+/// the oracle restarts a terrain piece from (what [`agree`] allows a terrain wall's hit).
+const TERRAIN_ROUNDING: f64 = 1e-3;
 
 /// An instance as the oracle places it (its owner's record when the owner lists it).
 #[derive(Debug, Clone)]
@@ -325,6 +330,60 @@ impl ObjectOracle {
         out
     }
 
+    /// Whether the segment `from → to` crosses outline edges of two different instances
+    /// within `tolerance` units of each other (instances stacked on one another, or edges of
+    /// two instances meeting on it): which one the server's probe meets first is the
+    /// placement's rounding, which the library and the oracle do in different frames.
+    pub fn crosses_two_instances_at_once(
+        &self,
+        from: Position,
+        to: Position,
+        tolerance: f64,
+    ) -> bool {
+        let (p, q) = (
+            [from.world_x(), from.world_z()],
+            [to.world_x(), to.world_z()],
+        );
+        let span = (q[0] - p[0]).hypot(q[1] - p[1]);
+        let mut crossings: Vec<(f64, InstanceKey)> = Vec::new();
+        for r in self.regions.values().flat_map(|(_, r)| r.iter().flatten()) {
+            for i in 0..r.edges[0].len() {
+                let (a, b) = r.line(0, i);
+                if let Some(s) = crossing(p, q, a, b) {
+                    crossings.push((s * span, r.key));
+                }
+            }
+        }
+        crossings.sort_by(|a, b| a.0.total_cmp(&b.0));
+        crossings
+            .windows(2)
+            .any(|w| w[1].0 - w[0].0 <= tolerance && w[0].1 != w[1].1)
+    }
+
+    /// Whether the segment `from → to` passes within `tolerance` units of a vertex of any
+    /// placed mesh: through a vertex, which of the edges meeting there the segment crosses is
+    /// decided by the rounding of the placement, which the library and the oracle do in
+    /// different frames.
+    pub fn passes_near_a_vertex(&self, from: Position, to: Position, tolerance: f64) -> bool {
+        let (p, q) = (
+            [from.world_x(), from.world_z()],
+            [to.world_x(), to.world_z()],
+        );
+        let (dx, dz) = (q[0] - p[0], q[1] - p[1]);
+        let len2 = dx * dx + dz * dz;
+        let records = self.regions.values().flat_map(|(_, r)| r.iter().flatten());
+        records.into_iter().any(|r| {
+            r.v.iter().any(|v| {
+                let u = if len2 > 0.0 {
+                    (((v[0] - p[0]) * dx + (v[1] - p[1]) * dz) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                (p[0] + u * dx - v[0]).hypot(p[1] + u * dz - v[1]) < tolerance
+            })
+        })
+    }
+
     /// Whether the point lies within `tolerance` units of a side of a placed triangle of its
     /// region's records (where the rounding of a placement decides which side it is on).
     pub fn near_a_side(&self, pos: Position, tolerance: f64) -> bool {
@@ -436,8 +495,11 @@ impl ObjectOracle {
                         Err(()) => return OracleRay::Blocked { t, edge: None },
                         Ok(b) => b.map(|b| t + b * (1.0 - t)),
                     };
-                    let stop = blocked.unwrap_or(2.0);
-                    // The cells entered before the terrain blocks, each probed once.
+                    // The cells entered before the terrain blocks, each probed once. The block
+                    // is found from a restart rounded to f32: a cell entered within the
+                    // rounding of it (a wall on the cell's side) is one the walk never enters.
+                    let span = (end[0] - p0[0]).hypot(end[1] - p0[1]);
+                    let stop = blocked.map_or(2.0, |b| b - TERRAIN_ROUNDING / span);
                     let mut entry = None;
                     for (u, region, c) in self.cells_passed(at(t), end) {
                         let t_enter = t + u * (1.0 - t);
@@ -572,4 +634,80 @@ impl ObjectOracle {
         }
         OracleRay::Blocked { t, edge: None }
     }
+}
+
+/// The oracle's answer for a cast from `from` on `start`, its terrain pieces asked of the
+/// terrain-only world.
+pub fn oracle_ray(
+    oracle: &ObjectOracle,
+    world: &World,
+    terrain: &World,
+    from: Position,
+    start: Option<ObjectCellRef>,
+    to: Position,
+) -> OracleRay {
+    // The end's surface, for the siege rule: the library's cell, checked elsewhere against
+    // the server's second port.
+    let to_on_terrain = world.cell_at(to).map_or(true, |c| c.object.is_none());
+    oracle.raycast(from, start, to, to_on_terrain, |p, q| {
+        let (Some(p), Some(q)) = (
+            Position::from_world(p[0], p[1]),
+            Position::from_world(q[0], q[1]),
+        ) else {
+            return Err(());
+        };
+        terrain
+            .raycast(p, q)
+            .map(|h| h.map(|h| h.t))
+            .map_err(|_| ())
+    })
+}
+
+/// Whether a start on an object is unambiguous for the exact walk: the point lies inside
+/// exactly one triangle, the one the server's float test picked. (A point on a side or a
+/// vertex of its triangle is decided by the rounding of the placement, which the library and
+/// the oracle do in different frames.)
+pub fn clear_start(oracle: &ObjectOracle, from: Position, start: Option<ObjectCellRef>) -> bool {
+    start.map_or(true, |s| {
+        let exact = oracle.hits(from);
+        exact.len() == 1 && exact[0].0 == s && !oracle.near_a_side(from, 1e-6)
+    })
+}
+
+/// The library's answer in the oracle's terms.
+pub fn library_ray(
+    world: &World,
+    from: Position,
+    start: Option<ObjectCellRef>,
+    to: Position,
+) -> OracleRay {
+    match world.raycast_on(from, start, to) {
+        Err(_) => OracleRay::StartNotWalkable,
+        Ok(None) => OracleRay::Clear,
+        Ok(Some(hit)) => OracleRay::Blocked {
+            t: hit.t,
+            edge: hit.object_edge,
+        },
+    }
+}
+
+/// Whether two answers for a segment of `length` units agree: the same outcome and edge, the
+/// points within the rounding of the placement on object edges (the library turns the segment
+/// into each object's frame, the oracle the edges into the world's; both round the rotation
+/// at about 1e-12 units), and on terrain walls within the f32 rounding of the point where the
+/// oracle's terrain piece restarts (it asks the terrain query from a position; the library
+/// walks on from the crossing in double).
+pub fn agree(a: OracleRay, b: OracleRay, length: f64) -> bool {
+    match (a, b) {
+        (OracleRay::Blocked { t: ta, edge: ea }, OracleRay::Blocked { t: tb, edge: eb }) => {
+            let tolerance = if ea.is_some() { 1e-6 } else { TERRAIN_ROUNDING };
+            ea == eb && (ta - tb).abs() * length <= tolerance
+        }
+        (a, b) => a == b,
+    }
+}
+
+/// The straight distance between two positions, world units.
+pub fn length(from: Position, to: Position) -> f64 {
+    (to.world_x() - from.world_x()).hypot(to.world_z() - from.world_z())
 }

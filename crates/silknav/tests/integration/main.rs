@@ -3,6 +3,7 @@
 mod anyangle;
 mod archives;
 mod corpus;
+mod fuzz_objects;
 mod fuzz_world;
 mod generated_objects;
 mod index_file;

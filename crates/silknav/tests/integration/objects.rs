@@ -4,10 +4,12 @@
 //! instance.
 
 use silknav::objects::resolve::{ObjectProblem, ObjectResolver};
-use silknav::objects::{InstanceKey, ObjectCellRef};
+use silknav::objects::InstanceKey;
 use silknav::world::MoveStop;
 use silknav::{LoadFindingKind, LoadOptions, Position, World};
-use silknav_testkit::object_oracle::{ObjectOracle, OracleRay, Placed};
+use silknav_testkit::object_oracle::{
+    agree, clear_start, length, library_ray, oracle_ray, ObjectOracle, OracleRay, Placed,
+};
 use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
 use silknav_testkit::rng::SplitMix64;
 use silknav_testkit::server_oracle::ServerOracle;
@@ -291,81 +293,6 @@ fn the_resolver_matches_any_case_and_follows_chains() {
         "{e}"
     );
     assert_eq!(e.path, b"res\\loop.bsr");
-}
-
-/// The oracle's answer for a cast from `from` on `start`, its terrain pieces asked of the
-/// terrain-only world.
-fn oracle_ray(
-    oracle: &ObjectOracle,
-    world: &World,
-    terrain: &World,
-    from: Position,
-    start: Option<ObjectCellRef>,
-    to: Position,
-) -> OracleRay {
-    // The end's surface, for the siege rule: the library's cell, checked elsewhere against
-    // the server's second port.
-    let to_on_terrain = world.cell_at(to).map_or(true, |c| c.object.is_none());
-    oracle.raycast(from, start, to, to_on_terrain, |p, q| {
-        let (Some(p), Some(q)) = (
-            Position::from_world(p[0], p[1]),
-            Position::from_world(q[0], q[1]),
-        ) else {
-            return Err(());
-        };
-        terrain
-            .raycast(p, q)
-            .map(|h| h.map(|h| h.t))
-            .map_err(|_| ())
-    })
-}
-
-/// Whether a start on an object is unambiguous for the exact walk: the point lies inside
-/// exactly one triangle, the one the server's float test picked. (A point on a side or a
-/// vertex of its triangle is decided by the rounding of the placement, which the library and
-/// the oracle do in different frames.)
-fn clear_start(oracle: &ObjectOracle, from: Position, start: Option<ObjectCellRef>) -> bool {
-    start.map_or(true, |s| {
-        let exact = oracle.hits(from);
-        exact.len() == 1 && exact[0].0 == s && !oracle.near_a_side(from, 1e-6)
-    })
-}
-
-/// The library's answer in the oracle's terms.
-fn library_ray(
-    world: &World,
-    from: Position,
-    start: Option<ObjectCellRef>,
-    to: Position,
-) -> OracleRay {
-    match world.raycast_on(from, start, to) {
-        Err(_) => OracleRay::StartNotWalkable,
-        Ok(None) => OracleRay::Clear,
-        Ok(Some(hit)) => OracleRay::Blocked {
-            t: hit.t,
-            edge: hit.object_edge,
-        },
-    }
-}
-
-/// Whether two answers for a segment of `length` units agree: the same outcome and edge, the
-/// points within the rounding of the placement on object edges (the library turns the segment
-/// into each object's frame, the oracle the edges into the world's; both round the rotation
-/// at about 1e-12 units), and on terrain walls within the f32 rounding of the point where the
-/// oracle's terrain piece restarts (it asks the terrain query from a position; the library
-/// walks on from the crossing in double).
-fn agree(a: OracleRay, b: OracleRay, length: f64) -> bool {
-    match (a, b) {
-        (OracleRay::Blocked { t: ta, edge: ea }, OracleRay::Blocked { t: tb, edge: eb }) => {
-            let tolerance = if ea.is_some() { 1e-6 } else { 1e-3 };
-            ea == eb && (ta - tb).abs() * length <= tolerance
-        }
-        (a, b) => a == b,
-    }
-}
-
-fn length(from: Position, to: Position) -> f64 {
-    (to.world_x() - from.world_x()).hypot(to.world_z() - from.world_z())
 }
 
 /// A point given in an instance's own frame.
