@@ -5,9 +5,10 @@
 //! the way users chain them.
 //!
 //! Input: a shape byte (bit 0: two regions wide), each region's terrain as
-//! [`crate::fuzz_world`] reads it, a count of instances (0 to 6), and per instance nine bytes:
+//! [`crate::fuzz_world`] reads it, a count of instances (0 to 6), and per instance ten bytes:
 //! the mesh (the test kit's house, bridge or gate, one of the generator's catalog, or a mesh
-//! made from the input: see [`mesh`]), x and z (u16 fractions of the world's width and depth),
+//! made from the input, whose bytes follow: see `mesh`), x and z (u16 fractions of the
+//! world's width and depth),
 //! y, yaw, an edge and a flag to give it, and a link byte (bit 7 links one of the instance's
 //! edges to an edge of another instance of its region). The rest is queries of ten bytes: a
 //! kind byte (bit 0: the first point near an instance, chosen by the next byte; bit 1: the
@@ -62,7 +63,9 @@ const FLAGS: [u8; 7] = [OPEN, WALL, LINK, UNDERPASS, SIEGE, WALL | SIEGE, 0x04];
 
 /// A mesh made from the input: 3 to 8 vertices in a 120-unit square (heights from the input),
 /// 1 to 6 triangles over them, each side of a triangle an outline edge when one triangle has
-/// it and an inline edge between the first two that share it, flags from the input.
+/// it and an inline edge between the first two that share it, flags from the input ([`FLAGS`];
+/// an inline edge keeps its flag but bit 0x02, so that a wall between two cells blocks one
+/// way, 0x01: from the second cell into the first).
 fn mesh(input: &mut Bytes<'_>) -> ObjectMesh {
     let n = usize::from(input.byte() % 6) + 3;
     let positions: Vec<[f32; 3]> = (0..n)

@@ -765,10 +765,9 @@ impl World {
     /// the leg before it ends on, walked from the surface before (`None` in the list: the
     /// terrain; an object triangle otherwise; a start on the side of walkable ground, as a
     /// terrain's exact path may have, is on the terrain). `None` when the start is on no
-    /// surface, or a
-    /// leg is blocked or ends on a surface that does not hold its end: every exact path with
-    /// objects has its surfaces, and a bot may follow them floor by floor, under a bridge or
-    /// on it.
+    /// surface, or a leg is blocked or ends on a surface that does not hold its end: every
+    /// exact path with objects has its surfaces, and a bot may follow them floor by floor,
+    /// under a bridge or on it.
     pub fn path_surfaces(
         &self,
         path: &WorldPath,
