@@ -242,6 +242,18 @@ pub struct Tally {
     pub walkable_paths: usize,
 }
 
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.instances += other.instances;
+        self.queries += other.queries;
+        self.on_objects += other.on_objects;
+        self.casts += other.casts;
+        self.exact_paths += other.exact_paths;
+        self.turning += other.turning;
+        self.walkable_paths += other.walkable_paths;
+    }
+}
+
 /// Builds the world `data` describes and runs its queries, panicking at the first answer
 /// that contradicts another or the oracle (see the [module docs](self)). Inputs of any length
 /// and content are fine: a short one is a world of open ground with no objects and no queries.

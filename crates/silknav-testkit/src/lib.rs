@@ -49,6 +49,30 @@ pub fn bytes_of(mesh: &NavMesh) -> Vec<u8> {
     mesh.to_vec().expect("testkit meshes are writable")
 }
 
+/// Runs `check` on every file of the folders `dirs` (a fuzz target's kept findings and
+/// seeds: files without an extension or ending in `.bin`), in name order, naming each on
+/// stderr first so that a failure's output says which; returns how many ran.
+///
+/// # Panics
+/// When a folder cannot be read, or as `check` does.
+pub fn replay_inputs(dirs: &[std::path::PathBuf], check: impl Fn(&[u8])) -> usize {
+    let mut replayed = 0;
+    for dir in dirs {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.expect("a folder entry").path())
+            .filter(|p| p.is_file() && p.extension().is_none_or(|e| e == "bin"))
+            .collect();
+        files.sort();
+        for file in files {
+            eprintln!("replaying {}", file.display());
+            check(&std::fs::read(&file).expect("a readable input"));
+            replayed += 1;
+        }
+    }
+    replayed
+}
+
 /// The texts of `e`'s source chain, outermost first.
 ///
 /// # Panics

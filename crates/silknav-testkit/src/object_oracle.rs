@@ -118,6 +118,18 @@ pub struct ObjectOracle {
     open: BTreeMap<RegionId, Vec<bool>>,
 }
 
+/// The distance from `w` to the closed segment `a b` (to `a` where they coincide).
+fn distance_to_segment(w: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = dx * dx + dz * dz;
+    let u = if len2 > 0.0 {
+        (((w[0] - a[0]) * dx + (w[1] - a[1]) * dz) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a[0] + u * dx - w[0]).hypot(a[1] + u * dz - w[1])
+}
+
 /// The parameter along segment `p → q` where it meets edge `a → b` (closed, not collinear).
 fn crossing(p: [f64; 2], q: [f64; 2], a: [f64; 2], b: [f64; 2]) -> Option<f64> {
     let (o0, o1) = (orient(a, b, p), orient(a, b, q));
@@ -369,18 +381,10 @@ impl ObjectOracle {
             [from.world_x(), from.world_z()],
             [to.world_x(), to.world_z()],
         );
-        let (dx, dz) = (q[0] - p[0], q[1] - p[1]);
-        let len2 = dx * dx + dz * dz;
-        let records = self.regions.values().flat_map(|(_, r)| r.iter().flatten());
-        records.into_iter().any(|r| {
-            r.v.iter().any(|v| {
-                let u = if len2 > 0.0 {
-                    (((v[0] - p[0]) * dx + (v[1] - p[1]) * dz) / len2).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-                (p[0] + u * dx - v[0]).hypot(p[1] + u * dz - v[1]) < tolerance
-            })
+        let mut records = self.regions.values().flat_map(|(_, r)| r.iter().flatten());
+        records.any(|r| {
+            r.v.iter()
+                .any(|&v| distance_to_segment(v, p, q) < tolerance)
         })
     }
 
@@ -395,15 +399,7 @@ impl ObjectOracle {
             r.tris.iter().any(|tri| {
                 (0..3).any(|k| {
                     let (a, b) = (r.v[tri[k]], r.v[tri[(k + 1) % 3]]);
-                    let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
-                    let len2 = dx * dx + dz * dz;
-                    let u = if len2 > 0.0 {
-                        (((w[0] - a[0]) * dx + (w[1] - a[1]) * dz) / len2).clamp(0.0, 1.0)
-                    } else {
-                        0.0
-                    };
-                    let (px, pz) = (a[0] + u * dx - w[0], a[1] + u * dz - w[1]);
-                    px.hypot(pz) < tolerance
+                    distance_to_segment(w, a, b) < tolerance
                 })
             })
         })

@@ -3,6 +3,7 @@
 //! every test run.
 
 use silknav_testkit::fuzz_objects::{check, Tally};
+use silknav_testkit::replay_inputs;
 use silknav_testkit::rng::SplitMix64;
 use std::path::Path;
 
@@ -11,24 +12,15 @@ use std::path::Path;
 #[test]
 fn object_fuzz_findings_and_seeds_answer_consistently() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut replayed = 0;
-    for dir in [
-        root.join("tests/fuzz-regressions/object_queries"),
-        root.join("../../fuzz/seeds/object_queries"),
-    ] {
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_file() && p.extension().is_none_or(|e| e == "bin"))
-            .collect();
-        files.sort();
-        for file in files {
-            // The file's name in the output above a failure's message.
-            eprintln!("replaying {}", file.display());
-            check(&std::fs::read(&file).unwrap());
-            replayed += 1;
-        }
-    }
+    let replayed = replay_inputs(
+        &[
+            root.join("tests/fuzz-regressions/object_queries"),
+            root.join("../../fuzz/seeds/object_queries"),
+        ],
+        |input| {
+            check(input);
+        },
+    );
     assert!(replayed >= 4, "the seeds are there: {replayed}");
 }
 
@@ -40,14 +32,7 @@ fn seeded_random_object_worlds_answer_consistently() {
     for _ in 0..16 {
         let len = rng.range(60, 700) as usize;
         let data: Vec<u8> = (0..len).map(|_| rng.range(0, 256) as u8).collect();
-        let t = check(&data);
-        total.instances += t.instances;
-        total.queries += t.queries;
-        total.on_objects += t.on_objects;
-        total.casts += t.casts;
-        total.exact_paths += t.exact_paths;
-        total.turning += t.turning;
-        total.walkable_paths += t.walkable_paths;
+        total += check(&data);
     }
     // The inputs reach the objects: placed, stood on, cast through, and paths round them.
     assert!(total.instances >= 30, "{total:?}");

@@ -3,6 +3,7 @@
 //! every test run.
 
 use silknav_testkit::fuzz_world::check;
+use silknav_testkit::replay_inputs;
 use silknav_testkit::rng::SplitMix64;
 use std::path::Path;
 
@@ -11,24 +12,15 @@ use std::path::Path;
 #[test]
 fn fuzz_findings_and_seeds_answer_consistently() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut replayed = 0;
-    for dir in [
-        root.join("tests/fuzz-regressions/world_queries"),
-        root.join("../../fuzz/seeds/world_queries"),
-    ] {
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_file() && p.extension().is_none_or(|e| e == "bin"))
-            .collect();
-        files.sort();
-        for file in files {
-            // The file's name in the output above a failure's message.
-            eprintln!("replaying {}", file.display());
-            check(&std::fs::read(&file).unwrap());
-            replayed += 1;
-        }
-    }
+    let replayed = replay_inputs(
+        &[
+            root.join("tests/fuzz-regressions/world_queries"),
+            root.join("../../fuzz/seeds/world_queries"),
+        ],
+        |input| {
+            check(input);
+        },
+    );
     assert!(replayed >= 4, "the seeds are there: {replayed}");
 }
 
