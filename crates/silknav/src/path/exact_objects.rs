@@ -969,24 +969,9 @@ impl Search<'_> {
             Some(g) => ToGoal::new(g, s, t, bound, budget.saturating_sub(*expanded))?,
             None => None,
         };
-        let scanned = Cell::new(to_goal.as_ref().map_or(0, ToGoal::visited));
-        let mut counted = scanned.get();
+        let mut counted = to_goal.as_ref().map_or(0, ToGoal::visited);
         *expanded += counted;
-        let estimated = to_goal.is_some();
         let mut estimates: HashMap<Node, f64> = HashMap::default();
-        let mut estimate = |node: Node, estimates: &mut HashMap<Node, f64>| -> f64 {
-            match (node, &mut to_goal) {
-                (Node::Goal, _) => 0.0,
-                (_, Some(to_goal)) => {
-                    let h = *estimates
-                        .entry(node)
-                        .or_insert_with(|| to_goal.at(self.xz(node)));
-                    scanned.set(to_goal.visited());
-                    h
-                }
-                (_, None) => distance(self.xz(node), t),
-            }
-        };
         let mut revised: BinaryHeap<Open> = BinaryHeap::new();
         // The least estimate of a path the bound left out.
         let beyond = Cell::new(f64::INFINITY);
@@ -1070,10 +1055,16 @@ impl Search<'_> {
             if leg.clear && !improves(&closed, (leg.node, None), leg.g) {
                 continue;
             }
-            if estimated && !again {
-                let f = leg.g + estimate(leg.node, &mut estimates);
-                *expanded += scanned.get() - counted;
-                counted = scanned.get();
+            if let (Some(to_goal), false) = (to_goal.as_mut(), again) {
+                let h = match leg.node {
+                    Node::Goal => 0.0,
+                    node => *estimates
+                        .entry(node)
+                        .or_insert_with(|| to_goal.at(self.xz(node))),
+                };
+                let f = leg.g + h;
+                *expanded += to_goal.visited() - counted;
+                counted = to_goal.visited();
                 if *expanded > budget {
                     return Err(PathError::BudgetExceeded);
                 }
