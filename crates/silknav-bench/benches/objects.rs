@@ -22,8 +22,17 @@
 //! [`PATH_BUDGET`], a guard against a search that would run for minutes, not a filter: a pair
 //! over it is left out and counted, and none is, so the pairs do not depend on how fast the
 //! search is (a budget of 200,000 used to leave out one pair of half a second: a faster
-//! search then took that pair in, and its ratio rose). The world is written once per run as a
-//! data root (its
+//! search then took that pair in, and its ratio rose).
+//!
+//! Beside the paths, their floor on the same pairs (`path_floor_objects`): what any exact
+//! search with objects pays with its search free. It must decide the straight segment from the
+//! start's surface (when clear, it is the answer), and where the answer turns it must walk the
+//! first and last legs, which join arbitrary points and so are in no index made before the
+//! query. Where that floor is over 1.5× the terrain-only path, the paths' target is below what
+//! an ideal search could reach with these walks, and the bench says so. `path_legs_objects`
+//! walks every leg of the answers: what checking them costs.
+//!
+//! The world is written once per run as a data root (its
 //! `navmesh/` folder beside the object meshes) under `<target>/bench-worlds/`, and loaded twice
 //! from it, so both worlds come from the same files through the same loader. Loading it is
 //! timed both ways too (no target: the ratio is what the objects' meshes, placements and
@@ -32,9 +41,10 @@
 use criterion::{black_box, Criterion, Throughput};
 use silknav::files::Overwrite;
 use silknav::jmxv::RegionId;
+use silknav::objects::ObjectCellRef;
 use silknav::world::{LoadOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{PathError, PathOptions, PathScratch, Position, World};
+use silknav::{PathError, PathOptions, PathScratch, Position, World, WorldPath};
 use silknav_bench::cache::bench_worlds_dir;
 use silknav_bench::queries::random_points;
 use silknav_bench::{criterion_home, duration, median_ns_since, verdict};
@@ -165,6 +175,39 @@ fn main() {
             b.iter(|| assert_eq!(path_batch(black_box(world), &pairs, &options), expected))
         });
     }
+    // The floor under any exact search with objects: what deciding the straight segment and
+    // walking the answer's first and last legs costs, the search itself free. And what
+    // walking every leg of the answers (checking them) costs.
+    let answers: Vec<(WorldPath, Vec<Option<ObjectCellRef>>)> = pairs
+        .iter()
+        .map(|&(from, to)| {
+            let path = with_objects
+                .find_path_with(from, to, &path_options[0], &mut PathScratch::new())
+                .expect("a pair both worlds answer");
+            let surfaces = with_objects
+                .path_surfaces(&path, None)
+                .expect("an exact path with objects has its surfaces");
+            (path, surfaces)
+        })
+        .collect();
+    let turning = answers
+        .iter()
+        .filter(|(p, _)| p.waypoints.len() > 2)
+        .count();
+    let floor_expected = floor_batch(&with_objects, &pairs, &answers);
+    assert_eq!(floor_expected, (pairs.len() - turning, 2 * turning));
+    let legs: usize = answers.iter().map(|(p, _)| p.waypoints.len() - 1).sum();
+    group.bench_function("path_floor_objects", |b| {
+        b.iter(|| {
+            assert_eq!(
+                floor_batch(&with_objects, &pairs, black_box(&answers)),
+                floor_expected
+            )
+        })
+    });
+    group.bench_function("path_legs_objects", |b| {
+        b.iter(|| assert_eq!(legs_batch(&with_objects, black_box(&answers)), legs))
+    });
     group.throughput(Throughput::Elements(1));
     let loads = [
         ("objects", LoadOptions::default(), &with_objects),
@@ -240,6 +283,24 @@ fn main() {
         }
         _ => println!("  exact paths: no fresh estimates, no ratio"),
     }
+    for (name, what) in [
+        (
+            "path_floor_objects",
+            "their floor (the straight segment's line of sight, and the turning answers' first and last legs walked; the search free)",
+        ),
+        ("path_legs_objects", "walking every leg of the answers"),
+    ] {
+        match (per_path(name), per_path("path_exact_terrain")) {
+            (Some(objects), Some(terrain)) => println!(
+                "  {what}: {:.2}× terrain-only (median {} vs {} per path); the paths' target is {}",
+                objects / terrain,
+                duration(objects),
+                duration(terrain),
+                if objects / terrain > PATH_TARGET_RATIO { "below it" } else { "above it" }
+            ),
+            _ => println!("  {name}: no fresh estimates, no ratio"),
+        }
+    }
     let once = |name: &str| median_ns_since(&dir.join(name), started);
     match (once("load_objects"), once("load_terrain")) {
         (Some(objects), Some(terrain)) => println!(
@@ -309,6 +370,50 @@ fn path_batch(
         }
     }
     (found, sum.to_bits())
+}
+
+/// The floor of exact paths with objects on `pairs`: the straight segment's line of sight
+/// from the start's surface (which every exact search must decide: when it is clear, it is
+/// the answer), and for each answer that turns, its first and last legs walked from their
+/// surfaces (from and to arbitrary points, so no index made before the query holds them). How
+/// many straight segments are clear, and how many of those legs.
+fn floor_batch(
+    world: &World,
+    pairs: &[(Position, Position)],
+    answers: &[(WorldPath, Vec<Option<ObjectCellRef>>)],
+) -> (usize, usize) {
+    let clear = |from, surface, to| {
+        world
+            .raycast_on(from, surface, to)
+            .is_ok_and(|hit| hit.is_none())
+    };
+    let (mut straight, mut legs) = (0, 0);
+    for (&(from, to), (path, surfaces)) in pairs.iter().zip(answers) {
+        let w = &path.waypoints;
+        if w.len() == 2 {
+            straight += usize::from(clear(from, surfaces[0], to));
+            continue;
+        }
+        // Decided too, though the answer is not it (blocked, or ending off the goal's surface).
+        black_box(clear(from, surfaces[0], to));
+        let n = w.len();
+        legs += usize::from(clear(w[0], surfaces[0], w[1]));
+        legs += usize::from(clear(w[n - 2], surfaces[n - 2], w[n - 1]));
+    }
+    (straight, legs)
+}
+
+/// Every leg of the answers walked from its surface: how many are clear.
+fn legs_batch(world: &World, answers: &[(WorldPath, Vec<Option<ObjectCellRef>>)]) -> usize {
+    answers
+        .iter()
+        .flat_map(|(path, surfaces)| path.waypoints.windows(2).zip(surfaces))
+        .filter(|(leg, &surface)| {
+            world
+                .raycast_on(leg[0], surface, leg[1])
+                .is_ok_and(|hit| hit.is_none())
+        })
+        .count()
 }
 
 /// Up to [`WALKS`] walks of [`WALK`] units in random directions, from the points that have a
