@@ -25,8 +25,9 @@
 //! search then took that pair in, and its ratio rose).
 //!
 //! Beside the paths, their floor on the same pairs (`path_floor_objects`): what any exact
-//! search with objects pays with its search free. It must decide the straight segment from the
-//! start's surface (when clear, it is the answer), and where the answer turns it must walk the
+//! search with objects pays with its search free. It must find the start's surface and the
+//! goal's cell, decide the straight segment from the start's surface (when clear, it is the
+//! answer), and where the answer turns it must walk the
 //! first and last legs, which join arbitrary points and so are in no index made before the
 //! query. Where that floor is over 1.5× the terrain-only path, the paths' target is below what
 //! an ideal search could reach with these walks, and the bench says so. `path_legs_objects`
@@ -195,7 +196,10 @@ fn main() {
         .filter(|(p, _)| p.waypoints.len() > 2)
         .count();
     let floor_expected = floor_batch(&with_objects, &pairs, &answers);
-    assert_eq!(floor_expected, (pairs.len() - turning, 2 * turning));
+    assert_eq!(
+        floor_expected,
+        (pairs.len(), pairs.len() - turning, 2 * turning)
+    );
     let legs: usize = answers.iter().map(|(p, _)| p.waypoints.len() - 1).sum();
     group.bench_function("path_floor_objects", |b| {
         b.iter(|| {
@@ -286,7 +290,7 @@ fn main() {
     for (name, what) in [
         (
             "path_floor_objects",
-            "their floor (the straight segment's line of sight, and the turning answers' first and last legs walked; the search free)",
+            "their floor (the ends looked up, the straight segment's line of sight, and the turning answers' first and last legs walked; the search free)",
         ),
         ("path_legs_objects", "walking every leg of the answers"),
     ] {
@@ -372,35 +376,38 @@ fn path_batch(
     (found, sum.to_bits())
 }
 
-/// The floor of exact paths with objects on `pairs`: the straight segment's line of sight
-/// from the start's surface (which every exact search must decide: when it is clear, it is
-/// the answer), and for each answer that turns, its first and last legs walked from their
-/// surfaces (from and to arbitrary points, so no index made before the query holds them). How
-/// many straight segments are clear, and how many of those legs.
+/// The floor of exact paths with objects on `pairs`: the start's surface and the goal's cell
+/// looked up, the straight segment's line of sight from the start's surface (which every exact
+/// search must decide: when it is clear, it is the answer), and for each answer that turns,
+/// its first and last legs walked from their surfaces (from and to arbitrary points, so no
+/// index made before the query holds them). How many goals have a cell, how many straight
+/// segments are clear, and how many of those legs.
 fn floor_batch(
     world: &World,
     pairs: &[(Position, Position)],
     answers: &[(WorldPath, Vec<Option<ObjectCellRef>>)],
-) -> (usize, usize) {
+) -> (usize, usize, usize) {
     let clear = |from, surface, to| {
         world
             .raycast_on(from, surface, to)
             .is_ok_and(|hit| hit.is_none())
     };
-    let (mut straight, mut legs) = (0, 0);
+    let (mut goals, mut straight, mut legs) = (0, 0, 0);
     for (&(from, to), (path, surfaces)) in pairs.iter().zip(answers) {
+        let start = world.cell_at(from).and_then(|c| c.object);
+        goals += usize::from(world.cell_at(to).is_some());
         let w = &path.waypoints;
         if w.len() == 2 {
-            straight += usize::from(clear(from, surfaces[0], to));
+            straight += usize::from(clear(from, start, to));
             continue;
         }
         // Decided too, though the answer is not it (blocked, or ending off the goal's surface).
-        black_box(clear(from, surfaces[0], to));
+        black_box(clear(from, start, to));
         let n = w.len();
-        legs += usize::from(clear(w[0], surfaces[0], w[1]));
+        legs += usize::from(clear(w[0], start, w[1]));
         legs += usize::from(clear(w[n - 2], surfaces[n - 2], w[n - 1]));
     }
-    (straight, legs)
+    (goals, straight, legs)
 }
 
 /// Every leg of the answers walked from its surface: how many are clear.
