@@ -734,8 +734,9 @@ struct Open {
 pub(crate) type ExactPath = (Vec<Position>, f64);
 
 /// The exact shortest path from `from` to `to` with objects ([module docs](self)), starting
-/// on the surface under `from` nearest `start_y` (the highest without one); `hint` is a first
-/// bound on its length (the terrain's exact length), `budget` the most states to expand and
+/// on the surface under `from` nearest `start_y` (the highest without one); `hint` works out
+/// a first bound on its length (the terrain's exact length), asked for only when the straight
+/// segment is not the answer; `budget` the most states to expand and
 /// legs to walk, together; `scratch` serves the opened ground's search.
 ///
 /// # Errors
@@ -746,7 +747,7 @@ pub(crate) fn exact_path(
     from: Position,
     start_y: Option<f32>,
     to: Position,
-    hint: Option<f64>,
+    hint: impl FnOnce(&mut super::PathScratch) -> Option<f64>,
     budget: usize,
     scratch: &mut super::PathScratch,
 ) -> Result<ExactPath, PathError> {
@@ -761,7 +762,7 @@ fn search_path(
     from: Position,
     start_y: Option<f32>,
     to: Position,
-    hint: Option<f64>,
+    hint: impl FnOnce(&mut super::PathScratch) -> Option<f64>,
     budget: usize,
     scratch: &mut super::PathScratch,
     guide: bool,
@@ -822,7 +823,7 @@ fn search_path(
     };
     // A little over the terrain's optimum: where an object's outline passes through a
     // corner, the path turns beside it, a few hundredths longer.
-    let mut bound = hint
+    let mut bound = hint(scratch)
         .map_or(0.0, |h| h * 1.001 + 1.0)
         .max(straight * 1.5)
         .max(straight + 100.0);
@@ -1362,7 +1363,7 @@ mod tests {
                 from,
                 None,
                 to,
-                None,
+                |_| None,
                 usize::MAX,
                 &mut crate::PathScratch::new(),
             );
@@ -1543,11 +1544,11 @@ mod tests {
         to: Position,
         scratch: &mut crate::PathScratch,
     ) -> Option<Result<ExactPath, PathError>> {
-        let plain = search_path(world, from, None, to, None, 100_000, scratch, false);
+        let plain = search_path(world, from, None, to, |_| None, 100_000, scratch, false);
         if matches!(plain, Err(PathError::BudgetExceeded)) {
             return None;
         }
-        let ours = search_path(world, from, None, to, None, usize::MAX, scratch, true);
+        let ours = search_path(world, from, None, to, |_| None, usize::MAX, scratch, true);
         match (&ours, &plain) {
             (Ok((waypoints, length)), Ok((_, expected))) => {
                 assert!(
@@ -1835,7 +1836,7 @@ mod tests {
                 from,
                 None,
                 to,
-                None,
+                |_| None,
                 400,
                 &mut crate::PathScratch::new(),
             ) else {

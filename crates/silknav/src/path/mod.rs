@@ -642,11 +642,13 @@ impl World {
     ) -> Result<(WorldPath, usize), PathError> {
         let (s, t) = (walkable::world_xz(from), walkable::world_xz(to));
         // The terrain's optimum is the first bound: the answer whenever no object is in
-        // the way.
-        let hint = self
-            .exact_polyline(s, t, scratch)
-            .ok()
-            .map(|p| polyline_length(&p));
+        // the way. Worked out only when the straight segment is not the answer (it costs
+        // about what that segment's walk does).
+        let hint = |scratch: &mut PathScratch| {
+            self.exact_polyline(s, t, scratch)
+                .ok()
+                .map(|p| polyline_length(&p))
+        };
         let budget = scratch.budget.unwrap_or(usize::MAX);
         let (waypoints, length) =
             exact_objects::exact_path(self, from, options.start_y, to, hint, budget, scratch)?;
