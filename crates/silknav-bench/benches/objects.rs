@@ -40,42 +40,24 @@
 //! tile squares cost a load).
 
 use criterion::{black_box, Criterion, Throughput};
-use silknav::files::Overwrite;
-use silknav::jmxv::RegionId;
 use silknav::objects::ObjectCellRef;
 use silknav::world::{LoadOptions, MoveStop};
-use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{PathError, PathOptions, PathScratch, Position, World, WorldPath};
-use silknav_bench::cache::bench_worlds_dir;
-use silknav_bench::queries::random_points;
+use silknav::{PathOptions, PathScratch, Position, World, WorldPath};
+use silknav_bench::town::{
+    self, path_pairs, query_points, PAIRS_SEED, PATH_BUDGET, POINTS, POINTS_SEED,
+};
 use silknav_bench::{criterion_home, duration, median_ns_since, verdict};
 use silknav_testkit::rng::SplitMix64;
 use std::time::SystemTime;
 
 /// Criterion's group name; also the folder its estimates are saved under.
 const GROUP: &str = "objects";
-/// The world queried: 64 regions, as the queries bench's, with the generator's villages,
-/// fortresses, bridges and stairs.
-const OPTIONS: GenOptions = GenOptions {
-    seed: 1,
-    width: 8,
-    height: 8,
-    origin: DEFAULT_ORIGIN,
-    landscape: Landscape::Rugged,
-};
-/// Points per batch; half on object triangles.
-const POINTS: usize = 10_000;
 /// The most a query may cost with objects, as a multiple of the terrain-only query.
 const TARGET_RATIO: f64 = 2.0;
 /// Walks per batch.
 const WALKS: usize = 2_000;
 /// How far each walk goes, in world units.
 const WALK: f64 = 100.0;
-/// Path queries per batch, at most.
-const PATHS: usize = 60;
-/// The budget of each path search with objects (states expanded and legs walked): a guard, ten
-/// times one the bench's pairs all keep within (the slowest takes about half a second).
-const PATH_BUDGET: usize = 10_000_000;
 /// The most a path query may cost with objects, as a multiple of the terrain-only one.
 const PATH_TARGET_RATIO: f64 = 1.5;
 
@@ -89,12 +71,7 @@ const QUERIES: [(&str, Batch); 3] = [
 
 fn main() {
     let started = SystemTime::now();
-    let world_dir = bench_worlds_dir().join("objects-8x8");
-    generate(&OPTIONS)
-        .expect("valid options")
-        .into_files()
-        .write_data_root(&world_dir, Overwrite::Replace)
-        .expect("the bench world can be written");
+    let world_dir = town::write_world();
     let with_objects = World::load(&world_dir).expect("the bench world loads");
     let terrain = World::load_with(&world_dir, &LoadOptions::terrain_only(), |_, _| {})
         .expect("it loads again");
@@ -104,7 +81,7 @@ fn main() {
     );
     assert_eq!(terrain.object_instances().len(), 0);
 
-    let points = query_points(&with_objects, POINTS, 7);
+    let points = query_points(&with_objects, POINTS, POINTS_SEED);
     let on_objects = points
         .iter()
         .filter(|(p, _)| with_objects.cell_at(*p).is_some_and(|c| c.object.is_some()))
@@ -155,7 +132,7 @@ fn main() {
             b.iter(|| assert_eq!(move_batch(black_box(world), black_box(&walks)), expected))
         });
     }
-    let (pairs, over_budget) = path_pairs(&with_objects, &terrain, &points, 13);
+    let (pairs, over_budget) = path_pairs(&with_objects, &terrain, &points, PAIRS_SEED);
     eprintln!(
         "input: {} path pairs that both worlds answer ({over_budget} left out over the budget)",
         pairs.len()
@@ -319,46 +296,6 @@ fn main() {
     }
 }
 
-/// Up to [`PATHS`] pairs: from the points with a cell in both worlds to a goal 100 to 600
-/// units away with a cell in both, that both worlds' exact searches answer with a path
-/// (with objects within [`PATH_BUDGET`]); and how many were left out over the budget.
-fn path_pairs(
-    with_objects: &World,
-    terrain: &World,
-    points: &[(Position, f32)],
-    seed: u64,
-) -> (Vec<(Position, Position)>, usize) {
-    let mut rng = SplitMix64::new(seed);
-    let mut scratch = PathScratch::with_budget(PATH_BUDGET);
-    let has_cell = |p: Position| with_objects.cell_at(p).is_some() && terrain.cell_at(p).is_some();
-    let (mut pairs, mut over_budget) = (Vec::new(), 0);
-    for &(from, _) in points.iter().filter(|(p, _)| has_cell(*p)) {
-        if pairs.len() == PATHS {
-            break;
-        }
-        let (angle, reach) = (
-            rng.unit() * std::f64::consts::TAU,
-            100.0 + 500.0 * rng.unit(),
-        );
-        let Some(to) = Position::from_world(
-            from.world_x() + reach * angle.cos(),
-            from.world_z() + reach * angle.sin(),
-        )
-        .filter(|&p| has_cell(p)) else {
-            continue;
-        };
-        let objects =
-            with_objects.find_path_with(from, to, &PathOptions::exact_with_objects(), &mut scratch);
-        let plain = terrain.find_path_with(from, to, &PathOptions::exact(), &mut scratch);
-        match (objects, plain) {
-            (Ok(_), Ok(_)) => pairs.push((from, to)),
-            (Err(PathError::BudgetExceeded), _) => over_budget += 1,
-            _ => {}
-        }
-    }
-    (pairs, over_budget)
-}
-
 /// How many pairs have a path, and the bits of their lengths' sum.
 fn path_batch(
     world: &World,
@@ -459,54 +396,6 @@ fn move_batch(world: &World, walks: &[(Position, Position)]) -> (usize, usize, u
         }
     }
     (arrived, stopped, failed)
-}
-
-/// `n` points with a reference height: the even ones on a random triangle of a random object
-/// instance (its height there as the reference), the odd ones uniform over the world (the
-/// terrain's height as the reference).
-fn query_points(world: &World, n: usize, seed: u64) -> Vec<(Position, f32)> {
-    let regions: Vec<RegionId> = world.regions().collect();
-    let uniform = random_points(&regions, n, seed);
-    let instances: Vec<_> = world
-        .object_instances()
-        .filter(|i| i.triangles().len() > 0)
-        .collect();
-    let mut rng = SplitMix64::new(seed + 1);
-    let mut unit = || f64::from(rng.range(0, 1 << 20)) / f64::from(1u32 << 20);
-    let mut points = Vec::with_capacity(n);
-    for (k, &p) in uniform.iter().enumerate() {
-        if k % 2 == 1 {
-            let y = world.height_at(p).unwrap_or(0.0);
-            points.push((p, y));
-            continue;
-        }
-        let inst = instances[((unit() * instances.len() as f64) as usize).min(instances.len() - 1)];
-        let triangles: Vec<_> = inst.triangles().collect();
-        let (_, v) =
-            triangles[((unit() * triangles.len() as f64) as usize).min(triangles.len() - 1)];
-        // A point strictly inside the triangle: barycentric weights folded into the triangle.
-        let (mut s, mut t) = (unit(), unit());
-        if s + t > 1.0 {
-            (s, t) = (1.0 - s, 1.0 - t);
-        }
-        let at = |k: usize| {
-            f64::from(v[0][k]) + s * f64::from(v[1][k] - v[0][k]) + t * f64::from(v[2][k] - v[0][k])
-        };
-        let (lx, ly, lz) = (at(0), at(1), at(2));
-        let (cos, sin) = (f64::from(inst.yaw()).cos(), f64::from(inst.yaw()).sin());
-        let pos = inst.position();
-        let x = lx * cos - lz * sin + f64::from(pos[0]);
-        let z = lx * sin + lz * cos + f64::from(pos[2]);
-        let local = Position::new(inst.frame_region(), x as f32, z as f32)
-            .normalized()
-            .filter(|q| world.contains(q.region));
-        match local {
-            Some(q) => points.push((q, (ly + f64::from(pos[1])) as f32)),
-            // An object reaching past the world's edge: a uniform point instead.
-            None => points.push((p, world.height_at(p).unwrap_or(0.0))),
-        }
-    }
-    points
 }
 
 /// How many points have a cell, and the wrapping sum of their cells (region, terrain cell

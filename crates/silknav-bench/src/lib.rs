@@ -5,6 +5,7 @@
 //! - [`memory`]: resident memory from `/proc/self/status` and heap bytes from a counting
 //!   allocator.
 //! - [`queries`]: seeded query sets over a world (points, walkable points, segments).
+//! - [`town`]: the objects bench's world with objects and its queries.
 //! - [`record`]: the date, the machine and atomic writes, for results committed from a run.
 //! - [`rects`]: a world's walkable rectangles as a polygon mesh with T-junctions, the input of
 //!   the paths bench's competitors.
@@ -20,6 +21,7 @@ pub mod polys;
 pub mod queries;
 pub mod record;
 pub mod rects;
+pub mod town;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
