@@ -127,10 +127,18 @@
 //! state, it took 1.0 s, 2.1 s and 0.8 s (the slowest 1.5 s); by the straight line's estimate
 //! alone, 19.1 s, 21.4 s and 10.8 s, 19 of the 60 over a second and two given up; the same
 //! lengths wherever both answer. Short moves in a town (the objects bench: goals 100
-//! to 600 units away on its 64-region world) take about 1.6 µs where the straight segment is
-//! the answer and about 0.8 ms on average where the path turns (2.4 ms with every point of the
-//! ellipse tried), against about 0.52 µs on the terrain alone (the bench's median, whose mean
-//! the few winding pairs make: 343 µs a path against 0.49 µs, 697×). That is why it is asked for
+//! to 600 units away on its 64-region world) take 0.3 to 1.5 µs where the straight segment is
+//! the answer (the terrain's exact path, the first bound, is worked out only when it is not)
+//! and about 0.7 ms on average where the path turns (2.4 ms with every point of the ellipse
+//! tried; two winding pairs of the 60 take over three quarters of the time:
+//! `cargo run --release -p silknav-bench --example object_bench_pairs`), against about 0.5 µs
+//! on the terrain alone (the bench's median, whose mean the few winding pairs make: about
+//! 365 µs a path against 0.5 µs, 720 to 750×). The bench's target for that ratio, 1.5×, is
+//! below what any exact search could reach: on the same pairs, looking up the ends, deciding
+//! the straight segment and walking the first and last legs of the answers that turn (legs
+//! from and to arbitrary points, which no index made before the query holds), the search
+//! itself free, costs 1.6 to 1.7× the terrain's exact path, and walking every leg of the
+//! answers 2.0× (`path_floor_objects`, `path_legs_objects`). That is why it is asked for
 //! ([`super::PathOptions::objects`]); a budget ([`super::PathScratch::with_budget`]) counts
 //! the states it expands and the legs it walks together (each leg walk takes a few
 //! microseconds, so the server's default budget of a million bounds a request to seconds),
