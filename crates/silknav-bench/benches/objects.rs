@@ -27,11 +27,11 @@
 //! Beside the paths, their floor on the same pairs (`path_floor_objects`): what any exact
 //! search with objects pays with its search free. It must find the start's surface and the
 //! goal's cell, decide the straight segment from the start's surface (when clear, it is the
-//! answer), and where the answer turns it must walk the
-//! first and last legs, which join arbitrary points and so are in no index made before the
-//! query. Where that floor is over 1.5× the terrain-only path, the paths' target is below what
-//! an ideal search could reach with these walks, and the bench says so. `path_legs_objects`
-//! walks every leg of the answers: what checking them costs.
+//! answer), and where the answer turns walk its first and last legs, which join arbitrary
+//! points and so are in no index made before the query. Where that floor is over 1.5× the
+//! terrain-only path, the paths' target is below what an ideal search could reach with these
+//! walks, and the bench says so. `path_legs_objects` walks every leg of the answers: what
+//! checking them costs.
 //!
 //! The world is written once per run as a data root (its
 //! `navmesh/` folder beside the object meshes) under `<target>/bench-worlds/`, and loaded twice
@@ -153,9 +153,9 @@ fn main() {
             b.iter(|| assert_eq!(path_batch(black_box(world), &pairs, &options), expected))
         });
     }
-    // The floor under any exact search with objects: what deciding the straight segment and
-    // walking the answer's first and last legs costs, the search itself free. And what
-    // walking every leg of the answers (checking them) costs.
+    // The floor under any exact search with objects: what looking up the ends, deciding the
+    // straight segment and walking the answer's first and last legs costs, the search itself
+    // free. And what walking every leg of the answers (checking them) costs.
     let answers: Vec<(WorldPath, Vec<Option<ObjectCellRef>>)> = pairs
         .iter()
         .map(|&(from, to)| {
