@@ -12,13 +12,14 @@
 //! - [`ObjectOracle::placed`]: the instances, once each (for picking test points).
 //! - [`ObjectOracle::hits`]: the object triangles under a point, exactly (no server float test).
 //! - [`ObjectOracle::raycast`]: where a segment is blocked.
-//! - [`oracle_ray`], [`library_ray`], [`agree`]: a cast asked of both and compared, where
+//! - [`oracle_ray`], [`library_ray`] ([`ray_of`]), [`agree`]: a cast asked of both and compared, where
 //!   [`clear_start`] says the start is unambiguous.
 
 use jmxv::bms::{ObjectMesh, NO_CELL};
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::objects::{InstanceKey, ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
+use silknav::world::{RayError, RayHit};
 use silknav::{Position, World};
 use std::collections::BTreeMap;
 
@@ -670,14 +671,20 @@ pub fn clear_start(oracle: &ObjectOracle, from: Position, start: Option<ObjectCe
     })
 }
 
-/// The library's answer in the oracle's terms.
+/// The library's answer for a cast from `from` on `start`, in the oracle's terms.
 pub fn library_ray(
     world: &World,
     from: Position,
     start: Option<ObjectCellRef>,
     to: Position,
 ) -> OracleRay {
-    match world.raycast_on(from, start, to) {
+    ray_of(world.raycast_on(from, start, to))
+}
+
+/// A library cast's answer ([`World::raycast_on`], [`World::raycast_y`], …) in the oracle's
+/// terms.
+pub fn ray_of(answer: Result<Option<RayHit>, RayError>) -> OracleRay {
+    match answer {
         Err(_) => OracleRay::StartNotWalkable,
         Ok(None) => OracleRay::Clear,
         Ok(Some(hit)) => OracleRay::Blocked {

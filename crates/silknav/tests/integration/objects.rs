@@ -8,7 +8,7 @@ use silknav::objects::InstanceKey;
 use silknav::world::MoveStop;
 use silknav::{LoadFindingKind, LoadOptions, Position, World};
 use silknav_testkit::object_oracle::{
-    agree, clear_start, length, library_ray, oracle_ray, ObjectOracle, OracleRay, Placed,
+    agree, clear_start, length, library_ray, oracle_ray, ray_of, ObjectOracle, OracleRay, Placed,
 };
 use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
 use silknav_testkit::rng::SplitMix64;
@@ -343,14 +343,7 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
         let low = world.cell_at_y(from, ground).and_then(|c| c.object);
         assert_eq!(
             library_ray(&world, from, low, to),
-            match world.raycast_y(from, ground, to) {
-                Err(_) => OracleRay::StartNotWalkable,
-                Ok(None) => OracleRay::Clear,
-                Ok(Some(h)) => OracleRay::Blocked {
-                    t: h.t,
-                    edge: h.object_edge,
-                },
-            }
+            ray_of(world.raycast_y(from, ground, to))
         );
         if !clear_start(&oracle, from, low) {
             continue;
