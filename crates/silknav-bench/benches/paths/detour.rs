@@ -41,14 +41,28 @@ pub struct Detour {
     filter: Box<dtQueryFilter>,
     corridor: Vec<dtPolyRef>,
     straight: Vec<f32>,
-    pub polygons: usize,
-    pub vertices: usize,
-    pub build_time: Duration,
+    polygons: usize,
+    vertices: usize,
+    build_time: Duration,
 }
 
 impl Detour {
-    /// Detour's mesh of `rects` (map-local units), or `None` when it does not fit one tile.
-    pub fn new(rects: &RectMesh) -> Option<Detour> {
+    /// Detour's mesh of `rects` (map-local units), or why Detour does not run on it.
+    pub fn new(rects: &RectMesh) -> Result<Detour, &'static str> {
+        Self::build(rects).ok_or("too large for one Detour tile: Detour not run")
+    }
+
+    /// What the run prints of the mesh: its size and build time.
+    pub fn describe(&self) -> String {
+        format!(
+            "Detour's mesh: {} convex polygons over {} vertices, built in {:.2} s",
+            self.polygons,
+            self.vertices,
+            self.build_time.as_secs_f64()
+        )
+    }
+
+    fn build(rects: &RectMesh) -> Option<Detour> {
         let started = Instant::now();
         let nvp = DT_VERTS_PER_POLYGON as usize;
         let polys = ConvexPolys::new(rects, nvp);

@@ -1,8 +1,9 @@
 //! Exact shortest paths: `World::find_path_with` with `PathOptions::exact()` against polyanya
 //! 0.18 on the same rectangles, every query timed through both in the same run.
 //!
-//! `cargo bench -p silknav-bench --bench paths [-- FILTER...] [--validate] [--keep-going]
-//! [--rounds N] [--results]`
+//! `cargo bench -p silknav-bench [--features detour] --bench paths [-- FILTER...] [--validate]
+//! [--keep-going] [--rounds N] [--results]` (Detour runs only with the feature; `--results`
+//! needs it).
 //!
 //! Query sets, each a row of the table:
 //! - the five Moving AI maps of the committed test data (`crates/silknav/tests/data/movingai`,
@@ -43,6 +44,10 @@
 //! once.
 
 mod competitor;
+#[cfg(feature = "detour")]
+mod detour;
+#[cfg(not(feature = "detour"))]
+#[path = "without_detour.rs"]
 mod detour;
 
 use competitor::Competitor;
@@ -171,9 +176,10 @@ struct Case {
     competitor: Competitor,
     /// Polyanya on the anchors' rectangles (Moving AI maps only).
     reference: Option<Competitor>,
-    /// Detour on the anchors' rectangles (the world's cells on generated worlds), when they
-    /// fit one Detour tile.
-    detour: Option<Detour>,
+    /// Detour on the anchors' rectangles (the world's cells on generated worlds), or why it
+    /// does not run: the mesh does not fit one Detour tile, or the bench was built without the
+    /// `detour` feature.
+    detour: Result<Detour, &'static str>,
     regions: usize,
     queries: Vec<Query>,
 }
@@ -319,8 +325,12 @@ fn parse_args() -> Options {
     assert!(
         !options.results
             || (options.filters.is_empty() && !options.validate_only && !options.smoke),
-        "--results records a full run: `cargo bench -p silknav-bench --bench paths -- --results` \
+        "--results records a full run: `cargo bench -p silknav-bench --features detour --bench paths -- --results` \
          without set filters or --validate"
+    );
+    assert!(
+        !options.results || cfg!(feature = "detour"),
+        "--results records every competitor: add `--features detour` (needs cmake and libclang)"
     );
     options
 }
@@ -580,17 +590,8 @@ fn run(mut case: Case, options: &Options, rows: &mut Vec<Row>) {
         );
     }
     match &case.detour {
-        Some(d) => println!(
-            "{}: Detour's mesh: {} convex polygons over {} vertices, built in {:.2} s",
-            case.name,
-            d.polygons,
-            d.vertices,
-            d.build_time.as_secs_f64()
-        ),
-        None => println!(
-            "{}: too large for one Detour tile: Detour not run",
-            case.name
-        ),
+        Ok(d) => println!("{}: {}", case.name, d.describe()),
+        Err(why) => println!("{}: {why}", case.name),
     }
     let dropped = validate(&mut case);
     if options.validate_only {
@@ -635,7 +636,7 @@ fn run(mut case: Case, options: &Options, rows: &mut Vec<Row>) {
                 assert!(agree(length, other.0), "{}: {}", case.name, q.label);
                 reference[i] = reference[i].min(ns);
             }
-            if let Some(d) = case.detour.as_mut() {
+            if let Ok(d) = case.detour.as_mut() {
                 let (length, ns) = time(|| d.length(q.from_local, q.to_local));
                 // Detour's path is a path: never shorter than the optimum, and found only
                 // between connected ends.
@@ -691,7 +692,7 @@ fn run(mut case: Case, options: &Options, rows: &mut Vec<Row>) {
         ours: Summary::of(&ours),
         theirs: Summary::of(&theirs),
         reference: case.reference.as_ref().map(|_| Summary::of(&reference)),
-        detour: case.detour.as_ref().map(|_| {
+        detour: case.detour.as_ref().ok().map(|_| {
             detour_row(
                 &case.queries,
                 &detour_times,
@@ -851,7 +852,7 @@ fn print_table(rows: &[Row], skipped: &[String]) {
                     String::new()
                 }
             ),
-            None => println!("  {:<15} not run (more than one Detour tile)", r.name),
+            None => println!("  {:<15} not run (see the set's lines above)", r.name),
         }
     }
     println!("\nour path index per set:");
@@ -936,7 +937,7 @@ fn results_markdown(rows: &[Row], seconds: f64) -> String {
         .filter(|a| a != "--bench")
         .collect();
     let command = format!(
-        "cargo bench -p silknav-bench --bench paths -- {}",
+        "cargo bench -p silknav-bench --features detour --bench paths -- {}",
         arguments.join(" ")
     );
     let us = |ns: f64| format!("{:.1}", ns / 1e3);
