@@ -2,8 +2,8 @@
 //! queries on it, for programs in C, C++, C# (P/Invoke) and anything else that calls C.
 //!
 //! The header is `include/silknav.h`, generated from this crate by cbindgen and committed; a
-//! test (`tests/header.rs`) fails when it differs from what cbindgen generates now
-//! (`SILKNAV_BLESS=1 cargo test -p silknav-capi --test header` rewrites it). The library is
+//! test (`tests/integration/header.rs`) fails when it differs from what cbindgen generates now
+//! (`SILKNAV_BLESS=1 cargo test -p silknav-capi --test integration header` rewrites it). The library is
 //! built as `libsilknav_capi.a` and `libsilknav_capi.so` (`cargo build --release -p silknav-capi`).
 //!
 //! ```c
@@ -41,11 +41,14 @@
 //!   as doubles; answers are exactly the command line's (`silknav::query`).
 //!
 //! # Unsafe code
-//! The workspace forbids unsafe code; this crate cannot be written without it, so it allows
-//! it here alone: turning C pointers into references and slices (the module `pointers`, where every
+//! The workspace denies unsafe code; this crate cannot be written without it, so it allows
+//! it (below, at the crate root): turning C pointers into references and slices (the module `pointers`, where every
 //! check is made), and the handle and waypoint allocations given to C and taken back. Every
 //! unsafe block says why it is sound in a `// SAFETY:` comment (clippy's
 //! `undocumented_unsafe_blocks` is denied), with one unsafe operation per block.
+
+#![allow(unsafe_code)]
+#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 pub mod batch;
 pub mod error;

@@ -2,7 +2,6 @@
 //!
 //! - [`open_region`], [`region_from_mask`], [`realistic_region`]: valid single-region files that
 //!   satisfy every single-file invariant (they lint clean).
-//! - [`alloc`]: what a parser allocates, for tests that bound it.
 //! - [`http`]: a small HTTP/1.1 client for tests of the query server.
 //! - [`corrupt`]: ways to break bytes on purpose.
 //! - [`fuzz_world`]: worlds from fuzzed tile masks, queried and checked for consistency.
@@ -21,7 +20,6 @@
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 
-pub mod alloc;
 pub mod corrupt;
 pub mod fuzz_objects;
 pub mod fuzz_world;

@@ -4,8 +4,7 @@
 //! cannot make the reader allocate beyond the input; each lint code fires on the mistake it
 //! names and on nothing else.
 //!
-//! The allocations of this test binary are counted (see [`allocated_by`]), so its tests take
-//! one lock and run one at a time.
+//! What a parse allocates is measured with [`allocated_by`](crate::allocated_by).
 
 use jmxv::bms::lint::{lint, CODES};
 use jmxv::bms::{
@@ -18,20 +17,9 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use silknav_testkit::independent_bms::{self, SpecObjectMesh};
 use silknav_testkit::rng::SplitMix64;
-use stats_alloc::{StatsAlloc, INSTRUMENTED_SYSTEM};
-use std::alloc::System;
 use std::path::PathBuf;
 
-#[global_allocator]
-static ALLOCATOR: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-use silknav_testkit::alloc::serial;
-
-/// Bytes allocated while `f` runs ([`silknav_testkit::alloc::allocated_by`] on this binary's
-/// counting allocator).
-fn allocated_by<T>(f: impl FnMut() -> T) -> usize {
-    silknav_testkit::alloc::allocated_by(ALLOCATOR, f)
-}
+use crate::allocated_by;
 
 fn parse(bytes: &[u8], what: &str) -> ObjectMesh {
     ObjectMesh::parse(bytes).unwrap_or_else(|e| panic!("{what}: {e}"))
@@ -141,7 +129,6 @@ mod independent {
 
     #[test]
     fn realistic_meshes_decode_exactly_and_lint_clean() {
-        let _serial = serial();
         for (what, spec) in spec_meshes() {
             let mesh = check(&spec, what);
             assert_eq!(lint(&mesh), vec![], "{what} lints clean");
@@ -163,7 +150,6 @@ mod independent {
 
     #[test]
     fn the_building_has_a_doorway_in_its_walls() {
-        let _serial = serial();
         let mesh = parse(&independent_bms::box_building().to_bytes(), "building");
         let nav = mesh.nav.expect("nav");
         let open: Vec<&NavEdge> = nav
@@ -181,7 +167,6 @@ mod independent {
 
     #[test]
     fn odd_values_decode_exactly() {
-        let _serial = serial();
         for seed in 0..300 {
             check(&independent_bms::odd(seed), &format!("odd({seed})"));
         }
@@ -316,7 +301,6 @@ mod roundtrip {
 
         #[test]
         fn model_bytes_model(mesh in model()) {
-            let _serial = serial();
             let bytes = mesh.to_vec().expect("generated models are writable");
             prop_assert_eq!(bytes.len(), mesh.encoded_len());
             let back = ObjectMesh::parse(&bytes).expect("written bytes parse");
@@ -326,7 +310,6 @@ mod roundtrip {
 
         #[test]
         fn bytes_model_bytes(seed in any::<u64>()) {
-            let _serial = serial();
             let bytes = independent_bms::odd(seed).to_bytes();
             let mesh = ObjectMesh::parse(&bytes).expect("the independent writer's files parse");
             prop_assert_eq!(mesh.to_vec().unwrap(), bytes);
@@ -335,7 +318,6 @@ mod roundtrip {
 
     #[test]
     fn from_nav_writes_and_reads_back() {
-        let _serial = serial();
         let gate = parse(&independent_bms::event_gate().to_bytes(), "gate");
         let nav = gate.nav.clone().expect("nav");
         for version in Version::ALL {
@@ -349,7 +331,6 @@ mod roundtrip {
 
     #[test]
     fn the_writer_refuses_what_would_not_read_back() {
-        let _serial = serial();
         let mesh = parse(&independent_bms::event_gate().to_bytes(), "gate");
         let refused = |m: &ObjectMesh| m.to_vec().expect_err("refused").section().to_owned();
 
@@ -415,7 +396,6 @@ mod robustness {
 
     #[test]
     fn truncation_at_every_offset() {
-        let _serial = serial();
         let mut errors = 0;
         for (what, spec) in spec_meshes() {
             let bytes = spec.to_bytes();
@@ -448,7 +428,6 @@ mod robustness {
 
     #[test]
     fn the_section_of_a_cut_is_named() {
-        let _serial = serial();
         let bytes = independent_bms::event_gate().to_bytes();
         let mesh = parse(&bytes, "gate");
         let nav = mesh.nav_position();
@@ -479,7 +458,6 @@ mod robustness {
 
     #[test]
     fn oversized_counts_fail_before_allocating() {
-        let _serial = serial();
         let bytes = independent_bms::event_gate().to_bytes();
         let mesh = parse(&bytes, "gate");
         let nav = mesh.nav_position();
@@ -523,7 +501,6 @@ mod robustness {
 
     #[test]
     fn allocation_is_bounded_by_the_input() {
-        let _serial = serial();
         // The worst case per input byte: empty grid tiles and empty event names (4 bytes on
         // disk, a 24-byte vector in the model).
         let mut nav = NavSection::default();
@@ -546,7 +523,6 @@ mod robustness {
 
     #[test]
     fn bad_headers() {
-        let _serial = serial();
         let bytes = independent_bms::box_building().to_bytes();
         let mut nvm = bytes.clone();
         nvm[..12].copy_from_slice(b"JMXVNVM 1000");
@@ -581,7 +557,6 @@ mod robustness {
 
     #[test]
     fn files_without_a_nav_section_keep_every_byte() {
-        let _serial = serial();
         let bytes = independent_bms::render_only().to_bytes();
         for len in [HEADER_LEN, HEADER_LEN + 1, bytes.len()] {
             let mesh = parse(&bytes[..len], "render only");
@@ -598,7 +573,6 @@ mod robustness {
 
     #[test]
     fn mutations_that_parse_write_back_exactly() {
-        let _serial = serial();
         let mut rng = SplitMix64::new(0xb5_2024);
         let (mut parsed, mut failed) = (0, 0);
         for (what, spec) in spec_meshes() {
@@ -647,7 +621,6 @@ mod robustness {
     /// byte-exact.
     #[test]
     fn fuzz_regressions() {
-        let _serial = serial();
         let dir = manifest_dir().join("tests/fuzz-regressions/bms");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
@@ -675,7 +648,6 @@ mod robustness {
     /// `SILKNAV_BLESS_SEEDS=1` to write them after changing the meshes.
     #[test]
     fn fuzz_seeds_are_current() {
-        let _serial = serial();
         let root = manifest_dir().join("../../fuzz/seeds/bms_parse");
         let bless = std::env::var_os("SILKNAV_BLESS_SEEDS").is_some();
         for (what, spec) in spec_meshes() {
@@ -728,7 +700,7 @@ mod lints {
         let codes: Vec<&str> = CODES.iter().map(|c| c.0).collect();
         let expected: Vec<String> = (1..=CODES.len()).map(|i| format!("B{i:03}")).collect();
         assert_eq!(codes, expected);
-        let docs = include_str!("../src/bms/lint.rs");
+        let docs = include_str!("../../src/bms/lint.rs");
         for (code, severity, _) in CODES {
             assert!(
                 docs.contains(&format!("//! | {code} | {} |", severity.name())),
@@ -891,7 +863,6 @@ mod json {
 
         #[test]
         fn model_json_model(mesh in super::roundtrip::model()) {
-            let _serial = serial();
             let text = json::to_string(&mesh).expect("generated models are writable");
             let back = json::from_str(&text).expect("written JSON reads back");
             prop_assert_eq!(&back, &mesh);
@@ -900,7 +871,6 @@ mod json {
 
         #[test]
         fn bytes_json_bytes(seed in any::<u64>()) {
-            let _serial = serial();
             let bytes = independent_bms::odd(seed).to_bytes();
             let text = json::to_string(&parse(&bytes, "odd")).unwrap();
             prop_assert_eq!(json::from_str(&text).unwrap().to_vec().unwrap(), bytes);
@@ -909,7 +879,6 @@ mod json {
 
     #[test]
     fn realistic_meshes_round_trip_byte_for_byte() {
-        let _serial = serial();
         for (what, spec) in spec_meshes() {
             let bytes = spec.to_bytes();
             let text = json::to_string(&parse(&bytes, what)).unwrap();
@@ -930,7 +899,6 @@ mod json {
 
     #[test]
     fn a_mesh_without_nav_has_no_nav_keys() {
-        let _serial = serial();
         let bytes = independent_bms::render_only().to_bytes();
         let mesh = parse(&bytes, "tree");
         assert!(mesh.nav.is_none());
@@ -958,7 +926,6 @@ mod json {
 
     #[test]
     fn bad_values_name_their_field() {
-        let _serial = serial();
         assert_eq!(
             error("\"normal\":", "\"normal\":-1,\"x\":"),
             "vertices[0].normal: expected an integer 0..=255, found -1"
@@ -994,7 +961,6 @@ mod json {
 
     #[test]
     fn the_navigation_keys_come_together() {
-        let _serial = serial();
         let text = gate_text();
         let start = text.find("\"grid_tiles\":").unwrap();
         let end = start + text[start..].find("\n\"after_nav\"").unwrap();
@@ -1008,7 +974,6 @@ mod json {
 
     #[test]
     fn what_would_not_write_is_refused_at_its_path() {
-        let _serial = serial();
         let text = gate_text();
         let mesh = json::from_str(&text).unwrap();
         let offset = mesh.header.offsets[NAV_OFFSET_INDEX];

@@ -198,7 +198,7 @@ mod mapinfo {
             ("M005", with(&|m| m.trailing = vec![0])),
             ("M006", mfo::lint(&MapInfo::default())),
         ];
-        check_codes(mfo::CODES, include_str!("../src/mfo/mod.rs"), &cases);
+        check_codes(mfo::CODES, include_str!("../../src/mfo/mod.rs"), &cases);
         assert_eq!(cases[1].1[0].location, "height");
         let many = MapInfo::with_regions((0..20).map(|x| RegionId::new(x, 100)));
         let outside = mfo::lint(&MapInfo {
@@ -710,7 +710,11 @@ mod object_ifo {
                 with(&|i| i.entries[2].format.ending = LineEnding::CrLf),
             ),
         ];
-        check_codes(object::CODES, include_str!("../src/ifo/object.rs"), &cases);
+        check_codes(
+            object::CODES,
+            include_str!("../../src/ifo/object.rs"),
+            &cases,
+        );
         assert_eq!(codes(&cases[1].1), ["O002", "O003", "O004"]);
         assert_eq!(cases[1].1[0].location, "entries[3].index");
         assert_eq!(cases[11].1[0].location, "entries[2]");
@@ -947,7 +951,11 @@ mod tile2d_ifo {
             ("T008", with(&|i| i.trailing = b" \n".to_vec())),
             ("T009", with(&|i| i.count_ending = LineEnding::CrLf)),
         ];
-        check_codes(tile2d::CODES, include_str!("../src/ifo/tile2d.rs"), &cases);
+        check_codes(
+            tile2d::CODES,
+            include_str!("../../src/ifo/tile2d.rs"),
+            &cases,
+        );
         assert_eq!(codes(&cases[2].1), ["T003"], "tile2d has no order code");
         assert!(
             cases[0].1[0].message.contains("says 2"),

@@ -3,28 +3,16 @@
 //! with an error that says where it stopped, never a panic, and never allocate more than the
 //! input could fill.
 //!
-//! The allocations of this test binary are counted (see [`allocated_by`]), so its tests take
-//! one lock and run one at a time.
+//! What a parse allocates is measured with [`allocated_by`](crate::allocated_by).
 
 use jmxv::nvm::{
     boxed_array, Cell, GlobalEdge, InternalEdge, Layout, Link, NavMesh, Object, ParseOptions,
     Planes, Tile, HEIGHT_COUNT, SIGNATURE, TILE_COUNT,
 };
 use jmxv::{Error, ErrorKind, F32};
-use stats_alloc::{StatsAlloc, INSTRUMENTED_SYSTEM};
-use std::alloc::System;
 use std::path::PathBuf;
 
-#[global_allocator]
-static ALLOCATOR: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-use silknav_testkit::alloc::serial;
-
-/// Bytes allocated while `f` runs ([`silknav_testkit::alloc::allocated_by`] on this binary's
-/// counting allocator).
-fn allocated_by<T>(f: impl FnMut() -> T) -> usize {
-    silknav_testkit::alloc::allocated_by(ALLOCATOR, f)
-}
+use crate::allocated_by;
 
 /// Room for the error value and the harness's own allocations during a measurement; far below
 /// the 111 KB of tile and height arrays, so even reading the tail early would show.
@@ -240,7 +228,6 @@ fn check_error(e: &Error, len: usize, what: &str) {
 
 #[test]
 fn the_fixture_follows_the_notes() {
-    let _serial = serial();
     let mesh = fixture(Layout::Standard);
     let bytes = bytes_of(&mesh);
     let at = offsets(&mesh);
@@ -274,7 +261,6 @@ fn the_fixture_follows_the_notes() {
 /// back the same prefix.
 #[test]
 fn truncation_at_every_offset_fails_cleanly() {
-    let _serial = serial();
     let mesh = fixture(Layout::Standard);
     let bytes = bytes_of(&mesh);
     let tiles = offsets(&mesh).tiles;
@@ -302,7 +288,6 @@ fn truncation_at_every_offset_fails_cleanly() {
 /// Cuts after the end of a standard file's tail only shorten its trailing bytes.
 #[test]
 fn truncation_inside_trailing_bytes_keeps_the_rest() {
-    let _serial = serial();
     let mut mesh = fixture(Layout::Standard);
     mesh.trailing = b"trailing".to_vec();
     let bytes = bytes_of(&mesh);
@@ -316,7 +301,6 @@ fn truncation_inside_trailing_bytes_keeps_the_rest() {
 
 #[test]
 fn truncation_names_the_section_it_stopped_in() {
-    let _serial = serial();
     let mesh = fixture(Layout::Standard);
     let bytes = bytes_of(&mesh);
     let at = offsets(&mesh);
@@ -439,7 +423,6 @@ fn truncation_names_the_section_it_stopped_in() {
 /// The message a person reads names the offset in decimal and hex, the section and the kind.
 #[test]
 fn errors_read_well() {
-    let _serial = serial();
     let mesh = fixture(Layout::Standard);
     let bytes = bytes_of(&mesh);
     let at = offsets(&mesh).cells[1];
@@ -489,7 +472,6 @@ impl Bytes {
 /// sized by it.
 #[test]
 fn oversized_counts_fail_without_allocating() {
-    let _serial = serial();
     let one_object_links = |links: u16| Bytes::signature().u16(1).zeros(30 - 2).u16(0).u16(links);
     // The object record's link count is its last two bytes: fixed part 30, then the count.
     let cases: Vec<(&str, Vec<u8>, usize, &str, ErrorKind)> = vec![
@@ -592,7 +574,6 @@ fn oversized_counts_fail_without_allocating() {
 /// few bytes per input byte, plus the tile and height arrays.
 #[test]
 fn no_prefix_allocates_more_than_its_bytes_can_fill() {
-    let _serial = serial();
     let mesh = fixture(Layout::Standard);
     let bytes = bytes_of(&mesh);
     let tiles = offsets(&mesh).tiles;
@@ -615,7 +596,6 @@ fn no_prefix_allocates_more_than_its_bytes_can_fill() {
 
 #[test]
 fn a_wrong_signature_shows_what_was_found() {
-    let _serial = serial();
     let mut bytes = bytes_of(&fixture(Layout::Standard));
     bytes[..12].copy_from_slice(b"JMXVBMS 0110");
     let e = parse(&bytes, "a bms signature").expect_err("not a navmesh");
@@ -642,7 +622,6 @@ fn a_wrong_signature_shows_what_was_found() {
 
 #[test]
 fn empty_input_fails_at_the_signature() {
-    let _serial = serial();
     let e = parse(&[], "empty input").expect_err("empty");
     assert_eq!((e.offset(), e.section()), (0, "signature"));
     assert_eq!(
@@ -661,7 +640,6 @@ fn empty_input_fails_at_the_signature() {
 
 #[test]
 fn input_shorter_than_the_signature_fails_at_the_signature() {
-    let _serial = serial();
     let e = parse(b"JMXV", "4 bytes").expect_err("too short");
     assert_eq!(
         e.kind(),
@@ -691,7 +669,6 @@ fn manifest_dir() -> PathBuf {
 /// Inputs the fuzzers found (see `fuzz/README.md`): each must fail cleanly or round-trip.
 #[test]
 fn fuzz_regressions() {
-    let _serial = serial();
     let dir = manifest_dir().join("tests/fuzz-regressions");
     let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
         Ok(entries) => entries.map(|e| e.expect("readable entry").path()).collect(),
@@ -737,7 +714,6 @@ fn fuzz_seeds() -> Vec<(String, Vec<u8>)> {
 /// `SILKNAV_BLESS_SEEDS=1` to write them after changing the fixture.
 #[test]
 fn fuzz_seeds_are_current() {
-    let _serial = serial();
     let root = manifest_dir().join("../../fuzz/seeds");
     let bless = std::env::var_os("SILKNAV_BLESS_SEEDS").is_some();
     let mut total = 0;

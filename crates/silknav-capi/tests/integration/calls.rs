@@ -3,10 +3,6 @@
 //! command line's message, and bad pointers are refused. (`examples/c/query.c`, built by CI,
 //! checks the answers against the command line's from C itself.)
 
-// The tests call the C API as a C program does, several calls to a block; each block still
-// says why its calls are sound.
-#![allow(clippy::multiple_unsafe_ops_per_block)]
-
 use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions, MoveStop};

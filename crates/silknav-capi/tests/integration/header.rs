@@ -1,5 +1,5 @@
 //! The committed header is what cbindgen generates from the crate now, so it never goes
-//! stale. `SILKNAV_BLESS=1 cargo test -p silknav-capi --test header` rewrites it.
+//! stale. `SILKNAV_BLESS=1 cargo test -p silknav-capi --test integration header` rewrites it.
 
 use std::path::Path;
 
@@ -23,7 +23,7 @@ fn the_committed_header_is_current() {
     assert!(
         committed == generated,
         "include/silknav.h differs from what cbindgen generates; run \
-         `SILKNAV_BLESS=1 cargo test -p silknav-capi --test header` and commit the header"
+         `SILKNAV_BLESS=1 cargo test -p silknav-capi --test integration header` and commit the header"
     );
     for name in [
         "silknav_world_load",
