@@ -360,15 +360,33 @@ fn random_points(world: &World, rng: &mut crate::rng::SplitMix64, n: usize) -> V
     out
 }
 
-/// The test worlds of the clearance experiment: generated worlds and the Moving AI maps.
-fn experiment_worlds() -> Vec<(String, World)> {
+/// How much of a sweep a test runs: the default loop's share, or the whole of it in the test's
+/// `#[ignore]`d `_sweep` twin, which `.ci/run` runs (`cargo test -- --ignored _sweep`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Sweep {
+    /// One generated world, the small Moving AI maps and brc202d, the first thin-wall world.
+    Quick,
+    /// Every generated world, every Moving AI map, every thin-wall world the test names.
+    Full,
+}
+
+impl Sweep {
+    /// `quick` in the default loop, `full` in the sweep.
+    fn pick<T>(self, quick: T, full: T) -> T {
+        match self {
+            Sweep::Quick => quick,
+            Sweep::Full => full,
+        }
+    }
+}
+
+/// The test worlds of the clearance experiment: generated worlds and the Moving AI maps, all
+/// of them or the quick sweep's share.
+fn experiment_worlds(sweep: Sweep) -> Vec<(String, World)> {
     use crate::worldgen::{generate, GenOptions, Landscape};
     let mut worlds = Vec::new();
-    for (seed, landscape) in [
-        (1, Landscape::Rugged),
-        (2, Landscape::Rugged),
-        (3, Landscape::Rugged),
-    ] {
+    let seeds: &[u64] = sweep.pick(&[1], &[1, 2, 3]);
+    for (seed, landscape) in seeds.iter().map(|&seed| (seed, Landscape::Rugged)) {
         let generated = generate(&GenOptions {
             seed,
             width: 3,
@@ -386,6 +404,8 @@ fn experiment_worlds() -> Vec<(String, World)> {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
+    // The quick share leaves out the two 512×512 maps of many small obstacles.
+    names.retain(|name| sweep == Sweep::Full || !name.contains("512"));
     for name in names {
         let text = std::fs::read_to_string(dir.join(&name)).unwrap();
         let meshes = crate::movingai::GridMap::parse(&text)
@@ -402,8 +422,12 @@ fn experiment_worlds() -> Vec<(String, World)> {
 
 /// The experiment worlds and single regions with thin walls ([`thin_wall_world`]), one per
 /// (modulus, every) pair.
-fn experiment_worlds_with_thin_walls(thin_walls: &[(usize, usize)]) -> Vec<(String, World)> {
-    let mut worlds = experiment_worlds();
+fn experiment_worlds_with_thin_walls(
+    sweep: Sweep,
+    thin_walls: &[(usize, usize)],
+) -> Vec<(String, World)> {
+    let mut worlds = experiment_worlds(sweep);
+    let thin_walls = sweep.pick(&thin_walls[..1], thin_walls);
     for &(modulus, every) in thin_walls {
         worlds.push((
             format!("mask {modulus}, walls {every}"),
@@ -421,7 +445,7 @@ fn experiment_worlds_with_thin_walls(thin_walls: &[(usize, usize)]) -> Vec<(Stri
 #[test]
 #[ignore = "an experiment: prints a table, takes a minute"]
 fn clearance_experiment() {
-    let worlds = experiment_worlds();
+    let worlds = experiment_worlds(Sweep::Full);
     let clearances = [0.0, 0.0001, 0.0005, 0.001, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0];
     let mut scratch = PathScratch::new();
     println!("clearance: paths, legs, paths with a refused leg (no repairs), paths not walkable / repairs (with repairs)");
@@ -534,10 +558,20 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
 /// a path: each leg in sight, its length the one answered.
 #[test]
 fn the_corner_table_answers_what_the_search_answers() {
+    the_corner_table_answers_what_the_search_answers_on(Sweep::Quick);
+}
+
+#[test]
+#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+fn the_corner_table_answers_what_the_search_answers_sweep() {
+    the_corner_table_answers_what_the_search_answers_on(Sweep::Full);
+}
+
+fn the_corner_table_answers_what_the_search_answers_on(sweep: Sweep) {
     use super::search::{endpoint, Search};
     use crate::world::raycast::Grid;
     let mut worlds =
-        experiment_worlds_with_thin_walls(&[(29, 3), (13, 2), (41, 4), (17, 5), (7, 2)]);
+        experiment_worlds_with_thin_walls(sweep, &[(29, 3), (13, 2), (41, 4), (17, 5), (7, 2)]);
     // Open ground, where the search links its start to the corners near the segment first.
     worlds.push(("open".to_string(), open_world()));
     let mut rng = crate::rng::SplitMix64::new(41);
@@ -622,8 +656,14 @@ fn the_corner_table_answers_what_the_search_answers() {
             );
         }
     }
-    assert!(with_table >= 12, "{with_table} worlds with a table");
-    assert!(turning > 2000, "{turning} paths that turn");
+    assert!(
+        with_table >= sweep.pick(6, 12),
+        "{with_table} worlds with a table"
+    );
+    assert!(
+        turning > sweep.pick(1000, 2000),
+        "{turning} paths that turn"
+    );
     // The worlds' own indexes keep a table by its size limit.
     for (name, world) in &worlds {
         let index = world.path_index();
@@ -649,10 +689,20 @@ fn the_corner_table_answers_what_the_search_answers() {
 /// by at most the edge's length (and the rounding to f32).
 #[test]
 fn landmark_bounds_change_no_answer() {
+    landmark_bounds_change_no_answer_on(Sweep::Quick);
+}
+
+#[test]
+#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+fn landmark_bounds_change_no_answer_sweep() {
+    landmark_bounds_change_no_answer_on(Sweep::Full);
+}
+
+fn landmark_bounds_change_no_answer_on(sweep: Sweep) {
     use super::landmarks::{self, LANDMARKS};
     use super::search::{distance, endpoint, Search};
     use crate::world::raycast::Grid;
-    let worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2), (41, 4)]);
+    let worlds = experiment_worlds_with_thin_walls(sweep, &[(29, 3), (13, 2), (41, 4)]);
     let mut rng = crate::rng::SplitMix64::new(43);
     let (mut compared, mut turning, mut long) = (0, 0, 0);
     for (name, world) in &worlds {
@@ -727,9 +777,15 @@ fn landmark_bounds_change_no_answer() {
             }
         }
     }
-    assert!(compared > 2000, "{compared} paths compared");
-    assert!(turning > 1000, "{turning} paths that turn");
-    assert!(long > 200, "{long} searches long enough for the bounds");
+    assert!(
+        compared > sweep.pick(1000, 2000),
+        "{compared} paths compared"
+    );
+    assert!(turning > sweep.pick(500, 1000), "{turning} paths that turn");
+    assert!(
+        long > sweep.pick(100, 200),
+        "{long} searches long enough for the bounds"
+    );
 }
 
 /// Landmarks that lie (an index file's are checked for range, not for truth) never make a
@@ -739,12 +795,22 @@ fn landmark_bounds_change_no_answer() {
 /// answers the optimum itself.
 #[test]
 fn lying_landmarks_cannot_make_a_search_run_long() {
+    lying_landmarks_cannot_make_a_search_run_long_on(Sweep::Quick);
+}
+
+#[test]
+#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+fn lying_landmarks_cannot_make_a_search_run_long_sweep() {
+    lying_landmarks_cannot_make_a_search_run_long_on(Sweep::Full);
+}
+
+fn lying_landmarks_cannot_make_a_search_run_long_on(sweep: Sweep) {
     use super::landmarks::Row;
     use super::search::{endpoint, Search};
     use crate::world::raycast::Grid;
     let mut rng = crate::rng::SplitMix64::new(47);
     let (mut answered, mut relapsed) = (0, 0);
-    for (name, world) in experiment_worlds().iter().take(3) {
+    for (name, world) in experiment_worlds(sweep).iter().take(3) {
         let mut truthful = world.path_index().clone();
         truthful.table = None;
         let mut lying = truthful.clone();
@@ -817,9 +883,19 @@ fn open_world() -> World {
 /// generated and Moving AI maps and with thin walls, from random starts towards random goals.
 #[test]
 fn the_rings_links_are_the_links_each_once() {
+    the_rings_links_are_the_links_each_once_on(Sweep::Quick);
+}
+
+#[test]
+#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+fn the_rings_links_are_the_links_each_once_sweep() {
+    the_rings_links_are_the_links_each_once_on(Sweep::Full);
+}
+
+fn the_rings_links_are_the_links_each_once_on(sweep: Sweep) {
     use super::search::{endpoint, links, links_of, Near, Which, RINGS};
     use crate::world::raycast::Grid;
-    let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2)]);
+    let mut worlds = experiment_worlds_with_thin_walls(sweep, &[(29, 3), (13, 2)]);
     worlds.push(("open".to_string(), open_world()));
     let mut rng = crate::rng::SplitMix64::new(61);
     let (mut ends, mut with_cells) = (0, 0);
@@ -881,7 +957,7 @@ fn the_rings_links_are_the_links_each_once() {
     }
     eprintln!("{ends} ends ({with_cells} by cells): links per part {per_part:?}");
     assert!(
-        ends > 1000 && with_cells > 500,
+        ends > sweep.pick(1000, 1000) && with_cells > sweep.pick(300, 500),
         "{ends} ends, {with_cells} by cells"
     );
     // Every part links corners: none of them is left untested.
@@ -894,7 +970,17 @@ fn the_rings_links_are_the_links_each_once() {
 /// on open ground and on the generated and Moving AI maps.
 #[test]
 fn seen_of_finds_a_corners_records_of_a_rectangle() {
-    let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3)]);
+    seen_of_finds_a_corners_records_of_a_rectangle_on(Sweep::Quick);
+}
+
+#[test]
+#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+fn seen_of_finds_a_corners_records_of_a_rectangle_sweep() {
+    seen_of_finds_a_corners_records_of_a_rectangle_on(Sweep::Full);
+}
+
+fn seen_of_finds_a_corners_records_of_a_rectangle_on(sweep: Sweep) {
+    let mut worlds = experiment_worlds_with_thin_walls(sweep, &[(29, 3)]);
     worlds.push(("open".to_string(), open_world()));
     let mut found = 0;
     for (name, world) in &worlds {
@@ -929,8 +1015,18 @@ fn seen_of_finds_a_corners_records_of_a_rectangle() {
 /// most of the others: on the generated and Moving AI maps, with thin walls, on open ground.
 #[test]
 fn turning_edges_hold_every_taut_edge() {
+    turning_edges_hold_every_taut_edge_on(Sweep::Quick);
+}
+
+#[test]
+#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+fn turning_edges_hold_every_taut_edge_sweep() {
+    turning_edges_hold_every_taut_edge_on(Sweep::Full);
+}
+
+fn turning_edges_hold_every_taut_edge_on(sweep: Sweep) {
     use super::search::Bend;
-    let mut worlds = experiment_worlds_with_thin_walls(&[(29, 3)]);
+    let mut worlds = experiment_worlds_with_thin_walls(sweep, &[(29, 3)]);
     worlds.push(("open".to_string(), open_world()));
     let mut rng = crate::rng::SplitMix64::new(71);
     let (mut taut, mut in_runs, mut all) = (0usize, 0usize, 0usize);
@@ -982,9 +1078,19 @@ fn turning_edges_hold_every_taut_edge() {
 
 #[test]
 fn record_cells_link_what_all_the_records_link() {
+    record_cells_link_what_all_the_records_link_on(Sweep::Quick);
+}
+
+#[test]
+#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+fn record_cells_link_what_all_the_records_link_sweep() {
+    record_cells_link_what_all_the_records_link_on(Sweep::Full);
+}
+
+fn record_cells_link_what_all_the_records_link_on(sweep: Sweep) {
     use super::search::{endpoint, links};
     use crate::world::raycast::Grid;
-    let worlds = experiment_worlds_with_thin_walls(&[(29, 3), (13, 2), (41, 4)]);
+    let worlds = experiment_worlds_with_thin_walls(sweep, &[(29, 3), (13, 2), (41, 4)]);
     let mut rng = crate::rng::SplitMix64::new(53);
     let (mut ends, mut linked, mut with_cells) = (0, 0, 0);
     for (name, world) in &worlds {
@@ -1022,9 +1128,12 @@ fn record_cells_link_what_all_the_records_link() {
             linked += all.len();
         }
     }
-    assert!(with_cells >= 3, "{with_cells} worlds with cells");
     assert!(
-        ends > 1000 && linked > 10_000,
+        with_cells >= sweep.pick(2, 3),
+        "{with_cells} worlds with cells"
+    );
+    assert!(
+        ends > sweep.pick(500, 1000) && linked > sweep.pick(5_000, 10_000),
         "{ends} ends, {linked} links"
     );
 }

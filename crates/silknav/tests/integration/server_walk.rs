@@ -243,8 +243,8 @@ fn moves_agree_with_the_servers_second_port_on_the_kits_object_world() {
 }
 
 #[test]
-#[ignore = "about a minute in a debug build: cargo test --release -- --ignored"]
-fn many_moves_agree_with_the_servers_second_port() {
+#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+fn many_moves_agree_with_the_servers_second_port_sweep() {
     for seed in [4, 9, 17] {
         let (_dir, world, oracle) = generated(seed, 3, 3);
         println!("seed {seed}: {:?}", compare(&world, &oracle, seed, 40_000));
