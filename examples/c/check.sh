@@ -7,6 +7,9 @@
 #
 #     examples/c/check.sh          # from the repository; uses $CARGO_TARGET_DIR or target/
 #
+# With SILKNAV_PREBUILT=1 it builds nothing and uses the release build already in the target
+# folder (.ci/run builds the whole workspace once for every step that needs it).
+#
 # Exit status 0 when every answer is byte-identical, else 1 with the first differences.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,7 +18,9 @@ target="${CARGO_TARGET_DIR:-$PWD/target}"
 work="$target/c-example"
 mkdir -p "$work"
 
-cargo build --release --locked -p silknav-capi -p silknav-cli
+if [ -z "${SILKNAV_PREBUILT:-}" ]; then
+  cargo build --release --locked -p silknav-capi -p silknav-cli
+fi
 cli="$target/release/silknav"
 # The libraries the Rust standard library needs beside libsilknav_capi.a on Linux.
 cc -std=c11 -Wall -Wextra -Werror -O2 -I crates/silknav-capi/include examples/c/query.c \
