@@ -18,13 +18,12 @@
 //! a path; the last line counts the pairs the exact path with objects joins and another kind
 //! calls unreachable or gives up on. Prints the world's load and the time of the first path.
 
-use silknav::files::Overwrite;
 use silknav::jmxv::RegionId;
 use silknav::world::LoadOptions;
-use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::worldgen::{GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{PathOptions, PathScratch, Position, World};
-use silknav_bench::cache::bench_worlds_dir;
 use silknav_bench::queries::walkable_points;
+use silknav_bench::town::write_data_root;
 use std::time::Instant;
 
 /// The world of the one-ground issue's random pairs.
@@ -49,12 +48,7 @@ fn main() {
     let pairs: usize = std::env::args()
         .nth(1)
         .map_or(1000, |a| a.parse().expect("usage: ground_pairs [PAIRS]"));
-    let dir = bench_worlds_dir().join("ground-8x8-seed3");
-    generate(&OPTIONS)
-        .expect("valid options")
-        .into_files()
-        .write_data_root(&dir, Overwrite::Replace)
-        .expect("the world can be written");
+    let dir = write_data_root("ground-8x8-seed3", &OPTIONS);
     let started = Instant::now();
     let with_objects = World::load(&dir).expect("the world loads");
     let terrain_only =

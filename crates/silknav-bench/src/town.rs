@@ -41,8 +41,18 @@ pub const PAIRS_SEED: u64 = 13;
 /// # Panics
 /// When the world cannot be generated or written.
 pub fn write_world() -> PathBuf {
-    let world_dir = bench_worlds_dir().join("objects-8x8");
-    generate(&OPTIONS)
+    write_data_root("objects-8x8", &OPTIONS)
+}
+
+/// Writes the world `options` describes as a data root (its `navmesh/` folder beside the
+/// object meshes) under `<target>/bench-worlds/<name>`, replacing what was there, and returns
+/// the folder.
+///
+/// # Panics
+/// When the world cannot be generated or written.
+pub fn write_data_root(name: &str, options: &GenOptions) -> PathBuf {
+    let world_dir = bench_worlds_dir().join(name);
+    generate(options)
         .expect("valid options")
         .into_files()
         .write_data_root(&world_dir, Overwrite::Replace)
