@@ -11,8 +11,9 @@
 //! path from the file equals the path of the index built here. Under `cargo test --benches`
 //! (no `--bench`) only the Moving AI maps run, once.
 
+use silknav::files::index_file_in;
 use silknav::files::Overwrite;
-use silknav::path::{index_file_in, PathIndexFile};
+use silknav::path::PathIndexFile;
 use silknav::{LoadOptions, PathIndexFound, PathScratch, Position, World};
 use silknav_bench::cache::{cached_world, LIVE};
 use silknav_bench::{duration, is_bench_run, verdict};

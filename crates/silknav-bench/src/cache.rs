@@ -211,7 +211,7 @@ fn scan(dir: &Path) -> io::Result<(Vec<PathBuf>, u64)> {
         let entry = entry?;
         // The path index file is the index bench's, written beside the world and replaced on
         // each run: not part of the generated world.
-        let derived = [MARKER, silknav::path::INDEX_FILE_NAME];
+        let derived = [MARKER, silknav::files::INDEX_FILE_NAME];
         if derived.iter().any(|d| entry.file_name() == *d) || !entry.file_type()?.is_file() {
             continue;
         }

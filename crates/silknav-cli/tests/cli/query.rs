@@ -719,7 +719,7 @@ fn objects_answer_as_the_library_does() {
         .load_report()
         .findings_where(|k| {
             matches!(k, silknav::LoadFindingKind::Object(o)
-                if matches!(o.problem, silknav::objects::resolve::ObjectProblem::NoNavSection { .. }))
+                if matches!(o.problem, silknav::files::resolve::ObjectProblem::NoNavSection { .. }))
         })
         .count();
     assert_eq!(decorations, 1);

@@ -11,11 +11,17 @@
 //! - [`write_atomic`] writes every file silknav writes: all of it or nothing, never replacing
 //!   an existing file unless asked ([`Overwrite`]).
 
+pub(crate) mod index_file;
 mod objects;
+pub mod resolve;
 mod scan;
 mod source;
 mod write;
 
+pub use index_file::{
+    index_file_beside, index_file_in, IndexFileError, InputsDigest, PathIndexError, FORMAT_VERSION,
+    INDEX_FILE_NAME, INDEX_FILE_SUFFIX, MAGIC,
+};
 pub use objects::{is_object_mesh_path, resolve_object_path};
 
 pub use scan::{scan_folder, FolderFile, FolderListing, LoadError, WorldLocation, NAVMESH_FOLDER};

@@ -1,7 +1,7 @@
 //! The object files of a data root: `object.ifo` paths (`res\bldg\house01.bms`, backslashes,
-//! any case) turned into paths on disk, by the one resolver of [`crate::objects::resolve`].
+//! any case) turned into paths on disk, by the one resolver of [`crate::files::resolve`].
 
-use crate::objects::resolve::{components, ObjectResolver};
+use crate::files::resolve::{components, ObjectResolver};
 use std::path::{Path, PathBuf};
 
 /// Where silknav writes the file of an `object.ifo` path under `root`: each component as

@@ -234,7 +234,7 @@ pub enum LoadError {
     },
     /// The world's path index file was required ([`crate::PathIndexUse::Require`]) and is
     /// missing, unreadable, damaged or stale.
-    PathIndex(crate::path::PathIndexError),
+    PathIndex(super::PathIndexError),
     /// Two files name the same region or companion: their names differ only in case (or are
     /// equal, for files in memory). Which one the game would read is not defined.
     DuplicateName {

@@ -5,7 +5,7 @@
 
 use super::scan::{scan_folder, FolderFile, FolderListing, LoadError, NAVMESH_FOLDER};
 use super::FileError;
-use crate::objects::resolve::ObjectResolver;
+use crate::files::resolve::ObjectResolver;
 use pk2_archive::{Archive, Key, Pk2Error, ReadAt, SIGNATURE};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -478,12 +478,12 @@ impl WorldSource {
 
     /// Where the world's path index file lives: `silknav.index` in the navmesh folder of a
     /// world on disk, and beside the archive file (`Data.pk2.silknav.index`) for a world in an
-    /// archive, which is never written ([`crate::path::index_file_in`],
-    /// [`crate::path::index_file_beside`]). `None` for an archive held in memory.
+    /// archive, which is never written ([`super::index_file_in`],
+    /// [`super::index_file_beside`]). `None` for an archive held in memory.
     pub fn path_index_file(&self) -> Option<PathBuf> {
         match (&self.store, &self.navmesh_dir) {
-            (Store::Archive { path, .. }, _) => Some(crate::path::index_file_beside(path)),
-            (Store::Disk, Place::Disk(dir)) => Some(dir.join(crate::path::INDEX_FILE_NAME)),
+            (Store::Archive { path, .. }, _) => Some(super::index_file_beside(path)),
+            (Store::Disk, Place::Disk(dir)) => Some(dir.join(super::INDEX_FILE_NAME)),
             (Store::Disk, Place::Entry(_)) => None,
         }
     }

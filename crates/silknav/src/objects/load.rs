@@ -2,10 +2,9 @@
 //! parallel), placement of every region's records, and the findings of what could not be
 //! placed.
 
-use super::resolve::{ObjectProblem, ObjectResolver};
 use super::{Instance, InstanceKey, Objects, Placement, PreparedMesh};
-use crate::world::server_arith;
-use crate::world::{LoadFinding, LoadFindingKind};
+use crate::files::resolve::{ObjectProblem, ObjectResolver};
+use crate::geometry::server_arith;
 use jmxv::ifo::ObjectIfo;
 use jmxv::nvm::Object;
 use jmxv::RegionId;
@@ -43,6 +42,13 @@ impl std::fmt::Display for ObjectFinding {
 /// A distinct object id's mesh, or the stored path and what was wrong.
 type Resolved = Result<PreparedMesh, (Vec<u8>, ObjectProblem)>;
 
+/// An instance loading could not place, with the region and the file that list it.
+pub(crate) struct Unplaced {
+    pub region: RegionId,
+    pub path: PathBuf,
+    pub finding: ObjectFinding,
+}
+
 /// One region's object records, with the file they came from.
 pub(crate) struct RegionObjects {
     pub region: RegionId,
@@ -56,7 +62,7 @@ pub(crate) fn load_objects(
     regions: &[RegionId],
     ifo: Option<&ObjectIfo>,
     resolver: &ObjectResolver,
-) -> (Objects, Vec<LoadFinding>) {
+) -> (Objects, Vec<Unplaced>) {
     // Dedup: the owner's record when its file is loaded, else the first listing.
     let mut kept: BTreeMap<InstanceKey, (usize, usize)> = BTreeMap::new();
     for (r, rec) in records.iter().enumerate() {
@@ -119,15 +125,15 @@ pub(crate) fn load_objects(
     let mut findings = Vec::new();
     for (key, (r, o)) in kept {
         let (rec, object) = (&records[r], &records[r].objects[o]);
-        let finding = |ifo_path: Vec<u8>, problem| LoadFinding {
+        let finding = |ifo_path: Vec<u8>, problem| Unplaced {
             region: rec.region,
             path: rec.path.clone(),
-            kind: LoadFindingKind::Object(ObjectFinding {
+            finding: ObjectFinding {
                 instance: key,
                 object_id: object.object_id,
                 ifo_path,
                 problem,
-            }),
+            },
         };
         match &mesh_of[&object.object_id] {
             Err((path, problem)) => findings.push(finding(path.clone(), problem.clone())),

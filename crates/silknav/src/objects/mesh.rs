@@ -9,7 +9,7 @@
 //! `EVENT` on a two-cell mesh). A mesh the server's loader refuses (a vertex, cell or grid
 //! index out of range) is refused here too, with the reason.
 //!
-//! The queries are the server's, step for step ([`crate::world::server_arith`]):
+//! The queries are the server's, step for step ([`crate::geometry::server_arith`]):
 //! - [`ServerMesh::find_cell`]: of the triangles containing a point (its `IsInside`: the
 //!   height from the triangle's plane, then three dot products in 3-D), the one whose height
 //!   is closest to the point's y, the first on a tie. A triangle whose normal is zero (a
@@ -33,7 +33,7 @@
 //! ([`super::Placement::may_contain`], [`super::TileObjects`]), so a point far from every
 //! object tests none.
 
-use crate::world::server_arith::{
+use crate::geometry::server_arith::{
     self as arith, intersect, nudge, plane_from_points, plane_height, push_off, Line, Plane, Vec2,
     Vec3,
 };

@@ -46,7 +46,7 @@
 
 mod load;
 pub(crate) mod mesh;
-pub mod resolve;
+
 pub mod walk;
 
 pub use load::ObjectFinding;
@@ -54,7 +54,7 @@ pub(crate) use load::{load_objects, RegionObjects};
 pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
 use crate::geometry::orient;
-use crate::world::server_arith::{self as arith, Matrix, Plane};
+use crate::geometry::server_arith::{self as arith, Matrix, Plane};
 use jmxv::bms::ObjectMesh;
 use jmxv::RegionId;
 use mesh::ServerMesh;
@@ -1156,7 +1156,7 @@ mod tests {
 
     /// A placement turned by `yaw` about the vertical, at `position`.
     fn placement(yaw: f32, position: [f32; 3]) -> super::Placement {
-        use crate::world::server_arith as arith;
+        use crate::geometry::server_arith as arith;
         let to_world = arith::local_to_world(yaw, position);
         super::Placement {
             key: super::InstanceKey(0),
@@ -1214,7 +1214,7 @@ mod tests {
             d in prop_oneof![Just(0.0f32), Just(-0.0f32), -300.0f32..300.0],
             points in prop::collection::vec((0.0f32..1920.0, -1.0e6f32..1.0e6, 0.0f32..1920.0), 16),
         ) {
-            use crate::world::server_arith as arith;
+            use crate::geometry::server_arith as arith;
             let p = placement(yaw, [position.0, position.1, position.2]);
             let zero = |negative: bool| if negative { -0.0f32 } else { 0.0 };
             let plane = [zero(zeros.0), b, zero(zeros.1), d];

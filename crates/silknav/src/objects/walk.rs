@@ -11,8 +11,8 @@
 
 use super::mesh::{EdgeKey, ServerMesh};
 use super::{InstanceKey, Placement};
+use crate::geometry::REGION_SIZE;
 use crate::geometry::{orient, sign};
-use crate::world::REGION_SIZE;
 use jmxv::RegionId;
 
 /// Which list of an object mesh an edge comes from.

@@ -193,7 +193,10 @@
 //! exactly. The search is exact: its answers equal a brute-force visibility-graph search over
 //! every wall vertex (`tests/integration/paths.rs`).
 
-use crate::files::{check_new, write_atomic_with, Overwrite, WriteFileError};
+use crate::files::{
+    check_new, write_atomic_with, IndexFileError, InputsDigest, Overwrite, PathIndexError,
+    WriteFileError,
+};
 use crate::objects::ObjectCellRef;
 use crate::world::raycast::Grid;
 use crate::world::{CellRef, Position, World};
@@ -201,10 +204,7 @@ use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-pub use file::{
-    index_file_beside, index_file_in, IndexFileError, InputsDigest, PathIndexError, PathIndexFile,
-    FORMAT_VERSION, INDEX_FILE_NAME, INDEX_FILE_SUFFIX, MAGIC,
-};
+pub use file::PathIndexFile;
 
 mod array;
 mod cells;

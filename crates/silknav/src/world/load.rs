@@ -3,10 +3,10 @@
 
 use super::region::{Region, RegionIssue};
 use super::World;
+use crate::files::index_file::{file_digest, DigestBuilder};
 use crate::files::{FileError, FolderFile, FolderListing, LoadError, WorldSource};
+use crate::files::{IndexFileError, InputsDigest};
 use crate::objects::{load_objects, ObjectFinding, RegionObjects};
-use crate::path::file::{file_digest, DigestBuilder};
-use crate::path::{IndexFileError, InputsDigest};
 use jmxv::ifo::ObjectIfo;
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
@@ -32,7 +32,7 @@ pub struct LoadReport {
     pub path_index: PathIndexFound,
 }
 
-/// What loading did with the world's path index file ([`crate::path::index_file_in`]).
+/// What loading did with the world's path index file ([`crate::files::index_file_in`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PathIndexFound {
@@ -130,7 +130,7 @@ pub struct LoadOptions {
 
 /// What [`World::load_with`] does with the world's path index file (written by
 /// `silknav index`, [`World::write_path_index`]; where it lives:
-/// [`crate::path::index_file_in`]).
+/// [`crate::files::index_file_in`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PathIndexUse {
@@ -300,7 +300,7 @@ impl World {
     ///
     /// Objects: every instance the loaded regions list, deduplicated
     /// ([`crate::objects::InstanceKey`]), its mesh found through `object.ifo` under the data
-    /// root ([`crate::objects::resolve`]), each distinct object id read once, in parallel. An
+    /// root ([`crate::files::resolve`]), each distinct object id read once, in parallel. An
     /// instance that cannot be placed is a [`LoadFindingKind::Object`] finding, never an
     /// error.
     ///
@@ -361,7 +361,14 @@ impl World {
                     *word = word.with_squares(record);
                 }
             }
-            world.report.findings.extend(findings);
+            world
+                .report
+                .findings
+                .extend(findings.into_iter().map(|u| LoadFinding {
+                    region: u.region,
+                    path: u.path,
+                    kind: LoadFindingKind::Object(u.finding),
+                }));
         }
         if let Some(path) = source.path_index_file() {
             world.report.path_index = world.attach_path_index(&path, options.path_index)?;

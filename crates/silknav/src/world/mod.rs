@@ -43,7 +43,7 @@ pub mod movement;
 mod position;
 pub mod raycast;
 pub(crate) mod region;
-pub(crate) mod server_arith;
+
 pub mod snap;
 
 pub use load::{
@@ -57,6 +57,7 @@ pub use raycast::{RayError, RayHit};
 pub use region::{EdgeId, RegionIssue};
 pub use snap::Snap;
 
+use crate::geometry::server_arith;
 use crate::objects::{Fine, InstanceKey, ObjectCellRef};
 use jmxv::nvm::TILES_PER_SIDE;
 use jmxv::RegionId;
@@ -82,7 +83,7 @@ pub struct World {
     /// The points exact paths turn at round objects, made with the first such path.
     pub(crate) object_corners: std::sync::OnceLock<crate::path::exact_objects::ObjectCorners>,
     /// The digest of the inputs the path index depends on ([`World::inputs_digest`]).
-    pub(crate) inputs: Option<crate::path::InputsDigest>,
+    pub(crate) inputs: Option<crate::files::InputsDigest>,
 }
 
 /// A cell of the world: the region and the cell's index in that region's file, and the object

@@ -6,7 +6,7 @@
 //! then up to seven legs of the server's `Move`, each on the terrain or on an object, and the
 //! end checked. Every step follows the reconstructed server (`RegionManagerBody.cpp`,
 //! `RTNavMeshTerrain.cpp`, `RTNavMeshObj.cpp`, `RTNavCell.cpp`), in its float arithmetic
-//! (silknav's `world::server_arith` writes each of the server's routines out, operation for
+//! (silknav's `geometry::server_arith` writes each of the server's routines out, operation for
 //! operation).
 //!
 //! # On the terrain
@@ -114,8 +114,8 @@
 use super::height::find_height;
 use super::position::Position;
 use super::region::{CellRect, Edge, EdgeId, Region};
-use super::server_arith::{self as arith, length_sq, nudge, sub3, transform, Vec2, Vec3};
 use super::{CellRef, Resolved, World, REGION_SIZE};
+use crate::geometry::server_arith::{self as arith, length_sq, nudge, sub3, transform, Vec2, Vec3};
 use crate::objects::mesh::{bits, EdgeKey, LoopWatch, MoveContext, ObjectEnd};
 use crate::objects::{ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
 use jmxv::nvm::{EDGE_BLOCKED, NONE_U16, TILES_PER_SIDE};

@@ -3,8 +3,7 @@
 use jmxv::RegionId;
 use std::fmt;
 
-/// Side of a region in world units.
-pub const REGION_SIZE: f32 = 1920.0;
+pub use crate::geometry::REGION_SIZE;
 
 /// A point on the ground: a region and local x, z in `[0, 1920)`, as f32 like the game's.
 ///

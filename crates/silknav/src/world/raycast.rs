@@ -216,7 +216,7 @@ impl World {
             return false;
         };
         let mesh = self.objects.server_mesh(p);
-        let local = super::server_arith::transform(&p.to_local, [pos.x, 0.0, pos.z]);
+        let local = crate::geometry::server_arith::transform(&p.to_local, [pos.x, 0.0, pos.z]);
         let mut inside = false;
         mesh.for_each_inside(local[0], local[2], |tri, _| {
             inside |= tri == u32::from(c.cell);

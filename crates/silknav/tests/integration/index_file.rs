@@ -1,8 +1,9 @@
 //! The path index file: written by `World::write_path_index`, used by `World::load`, and every
 //! way a file can be wrong refused with its offset and what is wrong.
 
+use silknav::files::{index_file_in, IndexFileError, FORMAT_VERSION};
 use silknav::files::{Overwrite, WorldLocation};
-use silknav::path::{index_file_in, IndexFileError, PathIndexFile, FORMAT_VERSION};
+use silknav::path::PathIndexFile;
 use silknav::worldgen::{generate, GenOptions};
 use silknav::{
     LoadOptions, PathIndexFound, PathIndexUse, PathOptions, PathScratch, Position, World, WorldPath,

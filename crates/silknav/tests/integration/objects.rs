@@ -3,7 +3,7 @@
 //! and `height_at_y` checked against a brute-force oracle over every triangle of every
 //! instance.
 
-use silknav::objects::resolve::{ObjectProblem, ObjectResolver};
+use silknav::files::resolve::{ObjectProblem, ObjectResolver};
 use silknav::objects::InstanceKey;
 use silknav::world::MoveStop;
 use silknav::{LoadFindingKind, LoadOptions, Position, World};

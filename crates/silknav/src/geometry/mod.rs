@@ -6,6 +6,11 @@
 //! exact determinant. The movement module reproduces the game server's own float arithmetic
 //! instead, with the server's constants named there.
 
+pub(crate) mod server_arith;
+
+/// Side of a region in world units.
+pub const REGION_SIZE: f32 = 1920.0;
+
 /// The sign of `v`: 1, −1, or 0 for zero and NaN (which no side claims).
 #[inline]
 pub(crate) fn sign(v: f64) -> i8 {

@@ -1,7 +1,7 @@
 //! From an `object.ifo` path to the `.bms` whose navigation section an instance uses: the path
 //! found under the data root case-insensitively, and `.cpd` → `.bsr` → `.bms` followed.
 
-use crate::files::{FileError, Place, SharedArchive, Store};
+use super::{FileError, Place, SharedArchive, Store};
 use jmxv::bms::ObjectMesh;
 use jmxv::res::{ResourceFile, ResourceKind};
 use std::collections::HashMap;
