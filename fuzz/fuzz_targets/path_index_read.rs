@@ -12,7 +12,7 @@
 use libfuzzer_sys::fuzz_target;
 use silknav::path::PathIndexFile;
 use silknav::worldgen::{generate, GenOptions};
-use silknav::{PathScratch, Position, World};
+use silknav::{PathIndex, PathScratch, Position, World};
 use std::sync::OnceLock;
 
 /// The world the committed seed indexes: generated 1×1, seed 1.
@@ -53,11 +53,10 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    // A fresh world each time: an index, once given, stays.
-    let world = World::clone(world());
-    if world.use_path_index(file).is_err() {
+    let world = world();
+    let Ok(paths) = PathIndex::from_file(world, file) else {
         return;
-    }
+    };
     let mut scratch = PathScratch::with_budget(2_000);
     let region = world.regions().next().expect("one region");
     for (a, b) in [
@@ -67,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
     ] {
         let from = Position::new(region, a.0, a.1);
         let to = Position::new(region, b.0, b.1);
-        if let Ok(path) = world.find_path(from, to, &mut scratch) {
+        if let Ok(path) = paths.find_path(world, from, to, &mut scratch) {
             assert!(path.length.is_finite());
         }
     }

@@ -176,17 +176,19 @@ fn read_only<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
 pub fn paths(
     py: Python<'_>,
     world: &silknav::World,
+    paths: &silknav::PathIndex,
     segments: &PyArrayLike2<'_, f64, AllowTypeChange>,
     budget: Option<usize>,
     options: &PathOptions,
 ) -> PyResult<PathBatch> {
     let (len, flat) = if segments.shape()[1] == 5 {
         let rows = rows::<5>(segments, "segments")?;
-        let flat = py.detach(|| Flat::new(&query::paths_y(world, &rows, budget, options)));
+        let flat = py.detach(|| Flat::new(&query::paths_y(world, paths, &rows, budget, options)));
         (rows.len(), flat)
     } else {
         let rows = rows::<4>(segments, "segments")?;
-        let flat = py.detach(|| Flat::new(&query::paths_with(world, &rows, budget, options)));
+        let flat =
+            py.detach(|| Flat::new(&query::paths_with(world, paths, &rows, budget, options)));
         (rows.len(), flat)
     };
     let points = flat.waypoints.len() / 2;

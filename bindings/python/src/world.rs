@@ -20,7 +20,9 @@ use silknav::{LoadOptions, PathOptions, PathScratch};
 /// Long work (loading, paths, batches) releases the GIL and runs on all cores.
 #[pyclass(module = "silknav", name = "World", frozen)]
 pub struct PyWorld {
-    world: silknav::World,
+    /// The world and its path index (read from the world's index file when it is there and
+    /// fresh, else built on the first path query).
+    nav: silknav::Navigator,
     /// The folder as given, for `repr`.
     path: std::path::PathBuf,
 }
@@ -57,14 +59,19 @@ impl PyWorld {
         };
         let loaded = py.detach(|| {
             let source = WorldSource::open_with_key(&path, &key)?;
-            let world = silknav::World::load_source(&source, &options, |_, _| {})?;
-            if world.regions().len() == 0 {
+            let nav = silknav::Navigator::load_source(
+                &source,
+                &options,
+                silknav::PathIndexUse::IfValid,
+                |_, _| {},
+            )?;
+            if nav.world().regions().len() == 0 {
                 return Err(LoadError::NoRegion { dir: path.clone() });
             }
-            Ok(world)
+            Ok(nav)
         });
         match loaded {
-            Ok(world) => Ok(PyWorld { world, path }),
+            Ok(nav) => Ok(PyWorld { nav, path }),
             Err(e) => Err(errors::load_error(py, e)),
         }
     }
@@ -72,7 +79,7 @@ impl PyWorld {
     /// The loaded regions, ascending, each as four lower-case hex digits (`"4181"`).
     #[getter]
     fn regions(&self) -> Vec<String> {
-        self.world.regions().map(|r| r.to_string()).collect()
+        self.nav.world().regions().map(|r| r.to_string()).collect()
     }
 
     /// What loading left out or could not use, one line each, as the command line warns
@@ -80,7 +87,8 @@ impl PyWorld {
     /// could not be placed, damaged parts of files.
     #[getter]
     fn warnings(&self) -> Vec<String> {
-        self.world
+        self.nav
+            .world()
             .load_report()
             .findings
             .iter()
@@ -91,7 +99,7 @@ impl PyWorld {
     /// The number of object instances placed (buildings, gates, bridges).
     #[getter]
     fn object_count(&self) -> usize {
-        self.world.object_instances().len()
+        self.nav.world().object_instances().len()
     }
 
     /// The cell under (x, z), or None on a blocked tile without an object or outside the
@@ -99,7 +107,7 @@ impl PyWorld {
     /// it, the object floor or ground whose height is closest to `y`.
     #[pyo3(signature = (x, z, y = None))]
     fn cell(&self, x: f64, z: f64, y: Option<f32>) -> Option<Cell> {
-        query::cell(&self.world, PointQuery { x, z, y }).map(Cell::from)
+        query::cell(self.nav.world(), PointQuery { x, z, y }).map(Cell::from)
     }
 
     /// The ground height at (x, z) as the game server computes it, or None outside the
@@ -107,7 +115,7 @@ impl PyWorld {
     /// even under an object; with it, the height of the object floor or ground nearest `y`.
     #[pyo3(signature = (x, z, y = None))]
     fn height(&self, x: f64, z: f64, y: Option<f32>) -> Option<f32> {
-        query::height(&self.world, PointQuery { x, z, y })
+        query::height(self.nav.world(), PointQuery { x, z, y })
     }
 
     /// The first point where the segment from (x1, z1) to (x2, z2) is blocked, or None when
@@ -130,7 +138,7 @@ impl PyWorld {
             y,
             ..SegmentQuery::new(x1, z1, x2, z2)
         };
-        query::los(&self.world, segment)
+        query::los(self.nav.world(), segment)
             .map(|hit| hit.map(Hit::from))
             .map_err(|e| errors::ray_error(py, e))
     }
@@ -191,7 +199,7 @@ impl PyWorld {
             y,
             ..SegmentQuery::new(x1, z1, x2, z2)
         };
-        query::move_with(&self.world, segment, &options)
+        query::move_with(self.nav.world(), segment, &options)
             .map(Move::from)
             .map_err(|e| errors::move_error(py, e))
     }
@@ -208,7 +216,7 @@ impl PyWorld {
                 "max_distance: expected a finite distance, 0 or more, found {max_distance}"
             )));
         }
-        Ok(query::snap(&self.world, PointQuery { x, z, y }, max_distance).map(Snap::from))
+        Ok(query::snap(self.nav.world(), PointQuery { x, z, y }, max_distance).map(Snap::from))
     }
 
     /// The shortest path from (x1, z1) to (x2, z2) over the walkable ground, across regions,
@@ -252,7 +260,13 @@ impl PyWorld {
                 y,
                 ..SegmentQuery::new(x1, z1, x2, z2)
             };
-            query::path_with(&self.world, q, &options, &mut scratch)
+            query::path_with(
+                self.nav.world(),
+                self.nav.paths(),
+                q,
+                &options,
+                &mut scratch,
+            )
         });
         found
             .map(|p| Path::from(&p))
@@ -264,7 +278,8 @@ impl PyWorld {
     /// line's JSON answer.
     fn path_cells(&self, path: &Path) -> PyResult<Vec<Cell>> {
         Ok(self
-            .world
+            .nav
+            .world()
             .path_cells(&world_path(path)?)
             .into_iter()
             .map(Cell::from)
@@ -285,7 +300,7 @@ impl PyWorld {
         y: Option<f32>,
     ) -> PyResult<Vec<Option<f32>>> {
         let path = world_path(path)?;
-        Ok(py.detach(|| self.world.path_heights_from(&path, y)))
+        Ok(py.detach(|| self.nav.world().path_heights_from(&path, y)))
     }
 
     /// Builds the world's path index now, if it has none yet (otherwise the first path
@@ -293,7 +308,7 @@ impl PyWorld {
     /// `build_seconds`, and whether it has a corner table (`corner_table`, small worlds) or
     /// landmarks (`landmarks`, the others).
     fn prepare_paths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let stats = py.detach(|| self.world.prepare_paths());
+        let stats = py.detach(|| self.nav.paths().stats());
         let out = PyDict::new(py);
         out.set_item("rects", stats.rects)?;
         out.set_item("corners", stats.corners)?;
@@ -313,7 +328,7 @@ impl PyWorld {
         py: Python<'py>,
         points: PyArrayLike2<'py, f64, AllowTypeChange>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        batch::heights(py, &self.world, &points)
+        batch::heights(py, self.nav.world(), &points)
     }
 
     /// The shortest paths of many segments at once, on all cores with the GIL released:
@@ -334,15 +349,22 @@ impl PyWorld {
         radius: f64,
     ) -> PyResult<PathBatch> {
         let options = path_options(exact, objects, clearance, radius)?;
-        batch::paths(py, &self.world, &segments, budget, &options)
+        batch::paths(
+            py,
+            self.nav.world(),
+            self.nav.paths(),
+            &segments,
+            budget,
+            &options,
+        )
     }
 
     fn __repr__(&self) -> String {
         format!(
             "World('{}', regions={}, objects={})",
             self.path.display(),
-            self.world.regions().len(),
-            self.world.object_instances().len()
+            self.nav.world().regions().len(),
+            self.nav.world().object_instances().len()
         )
     }
 }

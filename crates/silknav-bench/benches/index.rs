@@ -14,7 +14,7 @@
 use silknav::files::index_file_in;
 use silknav::files::Overwrite;
 use silknav::path::PathIndexFile;
-use silknav::{LoadOptions, PathIndexFound, PathScratch, Position, World};
+use silknav::{LoadOptions, Navigator, PathIndex, PathIndexFound, PathScratch, Position, World};
 use silknav_bench::cache::{cached_world, LIVE};
 use silknav_bench::{duration, is_bench_run, verdict};
 use std::path::Path;
@@ -43,12 +43,8 @@ fn main() {
         return;
     }
     let live = cached_world(LIVE.0, &LIVE.1).expect("the bench world can be generated");
-    let world = World::load_with(
-        &live.dir,
-        &LoadOptions::terrain_only().with_path_index(silknav::PathIndexUse::Skip),
-        |_, _| {},
-    )
-    .expect("the bench world loads");
+    let world = World::load_with(&live.dir, &LoadOptions::terrain_only(), |_, _| {})
+        .expect("the bench world loads");
     let file = index_file_in(&silknav::files::WorldLocation::find(&live.dir));
     measure(LIVE.0, &world, &file);
     first_queries(&live.dir, &world);
@@ -57,9 +53,10 @@ fn main() {
 /// Builds the world's index (timed), writes it, reads it back (timed) and checks it is the
 /// same index (same counts, and the world takes it).
 fn measure(name: &str, world: &World, path: &Path) {
-    let stats = world.prepare_paths();
-    let bytes = world
-        .write_path_index(path, Overwrite::Replace)
+    let paths = PathIndex::build(world);
+    let stats = paths.stats();
+    let bytes = paths
+        .write(path, Overwrite::Replace)
         .expect("the index file is written");
     let started = Instant::now();
     let file = PathIndexFile::read(path).expect("the index file reads back");
@@ -106,7 +103,7 @@ fn ends(world: &World) -> (Position, Position) {
 fn first_queries(dir: &Path, world: &World) {
     let (a, b) = ends(world);
     let mut scratch = PathScratch::new();
-    let want = world.find_path(a, b, &mut scratch);
+    let want = PathIndex::build(world).find_path(world, a, b, &mut scratch);
     let exe = std::env::current_exe().expect("this binary");
     let run = |kind: &str| {
         let task = format!(
@@ -168,17 +165,16 @@ fn child(task: &str) {
     let a = Position::from_world(n[0], n[1]).expect("a point");
     let b = Position::from_world(n[2], n[3]).expect("a point");
     if parts[0] == "cell" {
-        let options = LoadOptions::default().with_path_index(silknav::PathIndexUse::Skip);
-        let world = World::load_with(dir, &options, |_, _| {}).expect("the world loads");
+        let world = World::load(dir).expect("the world loads");
         println!("cell {:?}", world.cell_at(a).map(|c| c.cell));
     } else {
-        let world = World::load(dir).expect("the world loads");
+        let nav = Navigator::load(dir).expect("the world loads");
         assert!(
-            matches!(world.load_report().path_index, PathIndexFound::Used(_)),
+            matches!(nav.index_file(), PathIndexFound::Used(_)),
             "{:?}",
-            world.load_report().path_index
+            nav.index_file()
         );
-        match world.find_path(a, b, &mut PathScratch::new()) {
+        match nav.find_path(a, b, &mut PathScratch::new()) {
             Ok(p) => println!("path {:.6} {}", p.length, p.waypoints.len()),
             Err(e) => println!("none {e}"),
         }

@@ -42,7 +42,7 @@
 use criterion::{black_box, Criterion, Throughput};
 use silknav::objects::ObjectCellRef;
 use silknav::world::{LoadOptions, MoveStop};
-use silknav::{PathOptions, PathScratch, Position, World, WorldPath};
+use silknav::{Navigator, PathOptions, PathScratch, Position, World, WorldPath};
 use silknav_bench::town::{
     self, path_pairs, query_points, PAIRS_SEED, PATH_BUDGET, POINTS, POINTS_SEED,
 };
@@ -132,13 +132,17 @@ fn main() {
             b.iter(|| assert_eq!(move_batch(black_box(world), black_box(&walks)), expected))
         });
     }
-    let (pairs, over_budget) = path_pairs(&with_objects, &terrain, &points, PAIRS_SEED);
+    // Paths ask each world with its own path index.
+    let object_nav = Navigator::new(with_objects.clone());
+    let terrain_nav = Navigator::new(terrain.clone());
+    let navs = [("objects", &object_nav), ("terrain", &terrain_nav)];
+    let (pairs, over_budget) = path_pairs(&object_nav, &terrain_nav, &points, PAIRS_SEED);
     eprintln!(
         "input: {} path pairs that both worlds answer ({over_budget} left out over the budget)",
         pairs.len()
     );
     let path_options = [PathOptions::exact_with_objects(), PathOptions::exact()];
-    let path_answers: Vec<(usize, u64)> = worlds
+    let path_answers: Vec<(usize, u64)> = navs
         .iter()
         .zip(&path_options)
         .map(|((_, w), o)| path_batch(w, &pairs, o))
@@ -147,7 +151,7 @@ fn main() {
     assert_eq!(path_answers[1].0, pairs.len());
     group.throughput(Throughput::Elements(pairs.len() as u64));
     group.sample_size(10);
-    for (w, &(label, world)) in worlds.iter().enumerate() {
+    for (w, &(label, world)) in navs.iter().enumerate() {
         let (expected, options) = (path_answers[w], path_options[w]);
         group.bench_function(format!("path_exact_{label}"), |b| {
             b.iter(|| assert_eq!(path_batch(black_box(world), &pairs, &options), expected))
@@ -159,7 +163,7 @@ fn main() {
     let answers: Vec<(WorldPath, Vec<Option<ObjectCellRef>>)> = pairs
         .iter()
         .map(|&(from, to)| {
-            let path = with_objects
+            let path = object_nav
                 .find_path_with(from, to, &path_options[0], &mut PathScratch::new())
                 .expect("a pair both worlds answer");
             let surfaces = with_objects
@@ -298,7 +302,7 @@ fn main() {
 
 /// How many pairs have a path, and the bits of their lengths' sum.
 fn path_batch(
-    world: &World,
+    world: &Navigator,
     pairs: &[(Position, Position)],
     options: &PathOptions,
 ) -> (usize, u64) {

@@ -21,7 +21,7 @@
 use silknav::jmxv::RegionId;
 use silknav::world::LoadOptions;
 use silknav::worldgen::{GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{PathOptions, PathScratch, Position, World};
+use silknav::{Navigator, PathOptions, PathScratch, Position, World};
 use silknav_bench::queries::walkable_points;
 use silknav_bench::town::write_data_root;
 use std::time::Instant;
@@ -40,7 +40,7 @@ const PAIRS_SEED: u64 = 37;
 /// One kind of path: its name, the world it asks and its options.
 struct Kind<'w> {
     name: &'static str,
-    world: &'w World,
+    world: &'w Navigator,
     options: PathOptions,
 }
 
@@ -50,17 +50,18 @@ fn main() {
         .map_or(1000, |a| a.parse().expect("usage: ground_pairs [PAIRS]"));
     let dir = write_data_root("ground-8x8-seed3", &OPTIONS);
     let started = Instant::now();
-    let with_objects = World::load(&dir).expect("the world loads");
+    let with_objects = Navigator::load(&dir).expect("the world loads");
     let terrain_only =
         World::load_with(&dir, &LoadOptions::terrain_only(), |_, _| {}).expect("it loads again");
+    let terrain_only = Navigator::new(terrain_only);
     eprintln!(
         "{} regions, {} object instances, loaded twice in {:.2} s",
-        with_objects.regions().len(),
-        with_objects.object_instances().len(),
+        with_objects.world().regions().len(),
+        with_objects.world().object_instances().len(),
         started.elapsed().as_secs_f64()
     );
-    let regions: Vec<RegionId> = with_objects.regions().collect();
-    let points = walkable_points(&with_objects, &regions, 2 * pairs, PAIRS_SEED);
+    let regions: Vec<RegionId> = with_objects.world().regions().collect();
+    let points = walkable_points(with_objects.world(), &regions, 2 * pairs, PAIRS_SEED);
     let pairs: Vec<(Position, Position)> = points.chunks_exact(2).map(|p| (p[0], p[1])).collect();
 
     let kinds = [

@@ -13,7 +13,7 @@
 //! totals of both, which are the bench's batches.
 
 use silknav::world::LoadOptions;
-use silknav::{PathOptions, PathScratch, Position, World};
+use silknav::{Navigator, PathOptions, PathScratch, Position, World};
 use silknav_bench::town::{
     path_pairs, query_points, write_world, PAIRS_SEED, PATH_BUDGET, POINTS, POINTS_SEED,
 };
@@ -24,14 +24,15 @@ fn main() {
         .nth(1)
         .map_or(20, |a| a.parse().expect("usage: object_bench_pairs [RUNS]"));
     let dir = write_world();
-    let with_objects = World::load(&dir).expect("the bench world loads");
-    let terrain_only =
-        World::load_with(&dir, &LoadOptions::terrain_only(), |_, _| {}).expect("it loads again");
-    let points = query_points(&with_objects, POINTS, POINTS_SEED);
+    let with_objects = Navigator::load(&dir).expect("the bench world loads");
+    let terrain_only = Navigator::new(
+        World::load_with(&dir, &LoadOptions::terrain_only(), |_, _| {}).expect("it loads again"),
+    );
+    let points = query_points(with_objects.world(), POINTS, POINTS_SEED);
     let (pairs, _) = path_pairs(&with_objects, &terrain_only, &points, PAIRS_SEED);
     let mut scratch = PathScratch::with_budget(PATH_BUDGET);
     // The mean time of `runs` searches of one pair, and the last answer's length and waypoints.
-    let mut time = |world: &World, options: &PathOptions, (from, to): (Position, Position)| {
+    let mut time = |world: &Navigator, options: &PathOptions, (from, to): (Position, Position)| {
         let started = Instant::now();
         let mut answer = None;
         for _ in 0..runs {

@@ -17,7 +17,7 @@
 //! or why there is no path, and the ends (world x and z of each, as `silknav path` takes them);
 //! then the total.
 
-use silknav::{PathOptions, PathScratch, Position, World};
+use silknav::{PathIndex, PathOptions, PathScratch, Position, World};
 use silknav_bench::queries::walkable_points;
 use std::time::Instant;
 
@@ -35,7 +35,7 @@ fn main() {
         .next()
         .map(|a| a.parse().expect("the most distance, a number"));
     let world = World::load(&dir).unwrap_or_else(|e| panic!("{dir}: {e}"));
-    world.prepare_paths();
+    let paths = PathIndex::build(&world);
     let regions: Vec<_> = world.regions().collect();
     let straight =
         |a: &Position, b: &Position| (a.world_x() - b.world_x()).hypot(a.world_z() - b.world_z());
@@ -58,7 +58,7 @@ fn main() {
     for (i, (from, to)) in ends.iter().enumerate() {
         let apart = straight(from, to);
         let started = Instant::now();
-        let answer = world.find_path_with(*from, *to, &options, &mut scratch);
+        let answer = paths.find_path_with(&world, *from, *to, &options, &mut scratch);
         let seconds = started.elapsed().as_secs_f64();
         total += seconds;
         let ends = format!(

@@ -6,7 +6,7 @@
 use silknav::files::Overwrite;
 use silknav::jmxv::RegionId;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{PathError, PathOptions, PathScratch, Position, World};
+use silknav::{Navigator, PathError, PathOptions, PathScratch, Position, World};
 use silknav_testkit::rng::SplitMix64;
 use std::path::PathBuf;
 
@@ -114,14 +114,16 @@ pub fn query_points(world: &World, n: usize, seed: u64) -> Vec<(Position, f32)> 
 /// left out over the budget. `with_objects` is the world loaded with its objects, `terrain`
 /// the same loaded terrain-only.
 pub fn path_pairs(
-    with_objects: &World,
-    terrain: &World,
+    with_objects: &Navigator,
+    terrain: &Navigator,
     points: &[(Position, f32)],
     seed: u64,
 ) -> (Vec<(Position, Position)>, usize) {
     let mut rng = SplitMix64::new(seed);
     let mut scratch = PathScratch::with_budget(PATH_BUDGET);
-    let has_cell = |p: Position| with_objects.cell_at(p).is_some() && terrain.cell_at(p).is_some();
+    let has_cell = |p: Position| {
+        with_objects.world().cell_at(p).is_some() && terrain.world().cell_at(p).is_some()
+    };
     let (mut pairs, mut over_budget) = (Vec::new(), 0);
     for &(from, _) in points.iter().filter(|(p, _)| has_cell(*p)) {
         if pairs.len() == PATHS {

@@ -23,7 +23,7 @@ pub unsafe extern "C" fn silknav_heights(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let world = &unsafe { pointers::shared(world, "world") }?.world;
+        let world = unsafe { pointers::shared(world, "world") }?.nav.world();
         // SAFETY: the caller's promise on `xz`: `n` pairs of doubles, which is the layout
         // of `[f64; 2]` (size 16, alignment of f64).
         let points = unsafe { pointers::array(xz.cast::<[f64; 2]>(), n, "xz") }?;
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn silknav_heights_y(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let world = &unsafe { pointers::shared(world, "world") }?.world;
+        let world = unsafe { pointers::shared(world, "world") }?.nav.world();
         // SAFETY: the caller's promise on `xzy`: `n` triples of doubles, the layout of
         // `[f64; 3]`.
         let points = unsafe { pointers::array(xzy.cast::<[f64; 3]>(), n, "xzy") }?;
@@ -124,6 +124,7 @@ pub unsafe extern "C" fn silknav_paths_with(
 /// [`query::paths_y`]).
 type BatchPaths<const N: usize> = fn(
     &silknav::World,
+    &silknav::PathIndex,
     &[[f64; N]],
     Option<usize>,
     &silknav::PathOptions,
@@ -147,7 +148,7 @@ unsafe fn batch_paths<const N: usize>(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let world = &unsafe { pointers::shared(world, "world") }?.world;
+        let nav = &unsafe { pointers::shared(world, "world") }?.nav;
         // SAFETY: the caller's promise on `options`.
         let options = unsafe { path_options(options) }?;
         // SAFETY: the caller's promise on `segments`: `n` rows of `N` doubles, the layout of
@@ -159,7 +160,10 @@ unsafe fn batch_paths<const N: usize>(
             pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
         }?;
         let budget = usize::try_from(budget).ok();
-        for (slot, path) in out.iter_mut().zip(paths(world, rows, budget, &options)) {
+        for (slot, path) in
+            out.iter_mut()
+                .zip(paths(nav.world(), nav.paths(), rows, budget, &options))
+        {
             slot.write(silknav_path::new(path));
         }
         Ok(SILKNAV_OK)

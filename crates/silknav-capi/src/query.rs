@@ -350,7 +350,16 @@ fn yes_if(yes: bool) -> silknav_status {
 /// `world` is NULL or a live handle.
 unsafe fn world_of<'a>(world: *const silknav_world) -> Result<&'a silknav::World, Failure> {
     // SAFETY: the caller's promise on `world`.
-    unsafe { pointers::shared(world, "world") }.map(|w| &w.world)
+    unsafe { nav_of(world) }.map(|nav| nav.world())
+}
+
+/// A live world and its path index from a handle.
+///
+/// # Safety
+/// `world` is NULL or a live handle.
+unsafe fn nav_of<'a>(world: *const silknav_world) -> Result<&'a silknav::Navigator, Failure> {
+    // SAFETY: the caller's promise on `world`.
+    unsafe { pointers::shared(world, "world") }.map(|w| &w.nav)
 }
 
 /// The cell under (x, z), as `silknav cell X Z`: `SILKNAV_OK` with `*out` filled, or
@@ -880,7 +889,7 @@ pub unsafe extern "C" fn silknav_path_find_with(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let world = unsafe { world_of(world) }?;
+        let nav = unsafe { nav_of(world) }?;
         // SAFETY: the caller's promise on `out`; written below without reading it.
         let out = unsafe {
             pointers::exclusive(out.cast::<std::mem::MaybeUninit<silknav_path>>(), "out")
@@ -888,7 +897,8 @@ pub unsafe extern "C" fn silknav_path_find_with(
         // SAFETY: the caller's promise on `options`.
         let options = unsafe { path_options(options) }?;
         let found = query::path_with(
-            world,
+            nav.world(),
+            nav.paths(),
             SegmentQuery::new(x1, z1, x2, z2),
             &options,
             &mut scratch_for(budget),

@@ -7,14 +7,16 @@ use crate::error::{
 use crate::pointers;
 use silknav::files::{LoadError, WorldSource};
 use silknav::pk2_archive::Key;
-use silknav::{LoadOptions, World};
+use silknav::{LoadOptions, Navigator, PathIndexUse};
 use std::ffi::c_char;
 
 /// A loaded world: opaque, made by `silknav_world_load`, freed by `silknav_world_free`.
 /// Immutable once loaded, so any number of threads may query one handle at once.
 #[allow(non_camel_case_types)]
 pub struct silknav_world {
-    pub(crate) world: World,
+    /// The world and its path index (read from the index file beside the world when it is
+    /// there and fresh, else built on the first path query).
+    pub(crate) nav: Navigator,
 }
 
 /// `silknav_world_load` flag: leave out the objects (buildings, gates, bridges), as the
@@ -96,12 +98,12 @@ pub unsafe extern "C" fn silknav_world_load_key(
             LoadOptions::default()
         };
         let source = WorldSource::open_with_key(path, &key).map_err(|e| load_failure(&e))?;
-        let world =
-            World::load_source(&source, &options, |_, _| {}).map_err(|e| load_failure(&e))?;
-        if world.regions().len() == 0 {
+        let nav = Navigator::load_source(&source, &options, PathIndexUse::IfValid, |_, _| {})
+            .map_err(|e| load_failure(&e))?;
+        if nav.world().regions().len() == 0 {
             return Err(load_failure(&LoadError::NoRegion { dir: path.into() }));
         }
-        *out = Box::into_raw(Box::new(silknav_world { world }));
+        *out = Box::into_raw(Box::new(silknav_world { nav }));
         Ok(SILKNAV_OK)
     })
 }
@@ -131,7 +133,7 @@ pub unsafe extern "C" fn silknav_world_free(world: *mut silknav_world) {
 pub unsafe extern "C" fn silknav_world_region_count(world: *const silknav_world) -> usize {
     // SAFETY: the caller's promise on `world`.
     match unsafe { pointers::shared(world, "world") } {
-        Ok(w) => w.world.regions().len(),
+        Ok(w) => w.nav.world().regions().len(),
         Err(_) => 0,
     }
 }
@@ -155,11 +157,11 @@ pub unsafe extern "C" fn silknav_world_regions(
     };
     // SAFETY: the caller's promise on `regions` and `capacity`.
     if let Ok(out) = unsafe { pointers::array_mut(regions, capacity, "regions") } {
-        for (slot, region) in out.iter_mut().zip(w.world.regions()) {
+        for (slot, region) in out.iter_mut().zip(w.nav.world().regions()) {
             *slot = region.0;
         }
     }
-    w.world.regions().len()
+    w.nav.world().regions().len()
 }
 
 /// The number of object instances placed (buildings, gates, bridges), or 0 for a NULL
@@ -171,7 +173,7 @@ pub unsafe extern "C" fn silknav_world_regions(
 pub unsafe extern "C" fn silknav_world_object_count(world: *const silknav_world) -> usize {
     // SAFETY: the caller's promise on `world`.
     match unsafe { pointers::shared(world, "world") } {
-        Ok(w) => w.world.object_instances().len(),
+        Ok(w) => w.nav.world().object_instances().len(),
         Err(_) => 0,
     }
 }
@@ -188,7 +190,7 @@ pub unsafe extern "C" fn silknav_world_prepare_paths(
     guard(|| {
         // SAFETY: the caller's promise on `world`.
         let w = unsafe { pointers::shared(world, "world") }?;
-        w.world.prepare_paths();
+        w.nav.paths();
         Ok(SILKNAV_OK)
     })
 }

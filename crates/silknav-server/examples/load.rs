@@ -339,7 +339,7 @@ fn main() -> ExitCode {
     };
     let threads = config.query_threads;
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let server = Server::start(world, files, listener, config).unwrap();
+    let server = Server::start(silknav::Navigator::new(world), files, listener, config).unwrap();
     let addr = server.addr();
     println!(
         "load: {} clients for {} s on http://{addr}/, {threads} query threads, {} ({regions} regions)",

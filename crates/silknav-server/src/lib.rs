@@ -1,6 +1,6 @@
 //! A local HTTP server of a world's queries, and a map viewer in the browser.
 //!
-//! Programs in any language ask a [`World`] over HTTP what the command line answers: the
+//! Programs in any language ask a [`Navigator`] (a world and its path index) over HTTP what the command line answers: the
 //! endpoints under `/api/` take the query as JSON and answer with the very bytes `silknav
 //! QUERY --json` prints ([`silknav::json`] writes both). The page at `/` is a map viewer over
 //! image tiles that [`silknav_render`] draws on demand.
@@ -26,10 +26,10 @@
 //!
 //! ```no_run
 //! use silknav_server::{Config, Server};
-//! let world = silknav::World::load("Data")?;
+//! let nav = silknav::Navigator::load("Data")?;
 //! let files = silknav::files::WorldFiles::read_dir("Data")?;
 //! let listener = std::net::TcpListener::bind("127.0.0.1:7420")?;
-//! let server = Server::start(world, files, listener, Config::default())?;
+//! let server = Server::start(nav, files, listener, Config::default())?;
 //! println!("serving on http://{}/", server.addr());
 //! server.wait_for_signal();
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -44,7 +44,7 @@ pub mod tiles;
 pub use limits::Limits;
 
 use silknav::files::WorldFiles;
-use silknav::World;
+use silknav::Navigator;
 use std::io;
 use std::net::{SocketAddr, TcpListener};
 use std::num::NonZeroUsize;
@@ -75,10 +75,10 @@ impl Default for Config {
     }
 }
 
-/// What every request handler shares: the world, the map the tiles are drawn from, the
+/// What every request handler shares: the world and its path index, the map the tiles are drawn from, the
 /// limits. Read-only but for the tile cache.
 pub(crate) struct Shared {
-    pub world: World,
+    pub nav: Navigator,
     pub limits: Limits,
     pub tiles: tiles::TileMaker,
     pub semaphore: Arc<tokio::sync::Semaphore>,
@@ -93,25 +93,25 @@ pub struct Server {
 }
 
 impl Server {
-    /// Serves `world` on `listener` from a thread of its own, with the tiles of the viewer
-    /// drawn from `files` (the same world's files; regions the world did not load are left
-    /// off the map). Builds the world's path index first, so the first path query costs only
-    /// its search.
+    /// Serves the world of `nav` on `listener` from a thread of its own, with the tiles of the
+    /// viewer drawn from `files` (the same world's files; regions the world did not load are
+    /// left off the map). Builds the world's path index first when `nav` has none yet, so the
+    /// first path query costs only its search.
     ///
     /// # Errors
     /// The listener's address cannot be read, or the runtime cannot be built.
     pub fn start(
-        world: World,
+        nav: Navigator,
         files: WorldFiles,
         listener: TcpListener,
         config: Config,
     ) -> io::Result<Server> {
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
-        world.prepare_paths();
-        let tiles = tiles::TileMaker::new(&world, files, config.tile_cache_bytes);
+        nav.paths();
+        let tiles = tiles::TileMaker::new(nav.world(), files, config.tile_cache_bytes);
         let shared = Arc::new(Shared {
-            world,
+            nav,
             limits: config.limits,
             tiles,
             semaphore: Arc::new(tokio::sync::Semaphore::new(config.limits.max_concurrent)),

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use silknav::query::{PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions};
-use silknav::{PathOptions, PathScratch, World, DEFAULT_CLEARANCE};
+use silknav::{Navigator, PathOptions, PathScratch, DEFAULT_CLEARANCE};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -30,7 +30,7 @@ pub(crate) trait Query: DeserializeOwned + Send + 'static {
     }
 
     /// Writes the answer's JSON, as the command line's `--json` line (without its break).
-    fn answer(&self, world: &World, limits: &Limits, out: &mut Vec<u8>);
+    fn answer(&self, nav: &Navigator, limits: &Limits, out: &mut Vec<u8>);
 }
 
 /// `POST /api/cell` and `/api/height`: a point and an optional reference height.
@@ -60,7 +60,8 @@ impl PointRequest {
 pub(crate) struct CellRequest(PointRequest);
 
 impl Query for CellRequest {
-    fn answer(&self, world: &World, _: &Limits, out: &mut Vec<u8>) {
+    fn answer(&self, nav: &Navigator, _: &Limits, out: &mut Vec<u8>) {
+        let world = nav.world();
         let answer = silknav::query::cell(world, self.0.query());
         write(out, &silknav::json::cell(answer));
     }
@@ -72,7 +73,8 @@ impl Query for CellRequest {
 pub(crate) struct HeightRequest(PointRequest);
 
 impl Query for HeightRequest {
-    fn answer(&self, world: &World, _: &Limits, out: &mut Vec<u8>) {
+    fn answer(&self, nav: &Navigator, _: &Limits, out: &mut Vec<u8>) {
+        let world = nav.world();
         let answer = silknav::query::height(world, self.0.query());
         write(out, &silknav::json::height(answer));
     }
@@ -91,7 +93,8 @@ pub(crate) struct LosRequest {
 }
 
 impl Query for LosRequest {
-    fn answer(&self, world: &World, _: &Limits, out: &mut Vec<u8>) {
+    fn answer(&self, nav: &Navigator, _: &Limits, out: &mut Vec<u8>) {
+        let world = nav.world();
         let q = SegmentQuery {
             y: self.y.map(|y| y as f32),
             ..SegmentQuery::new(self.x1, self.z1, self.x2, self.z2)
@@ -134,7 +137,8 @@ fn yes() -> bool {
 }
 
 impl Query for MoveRequest {
-    fn answer(&self, world: &World, _: &Limits, out: &mut Vec<u8>) {
+    fn answer(&self, nav: &Navigator, _: &Limits, out: &mut Vec<u8>) {
+        let world = nav.world();
         let q = SegmentQuery {
             y: self.y.map(|y| y as f32),
             ..SegmentQuery::new(self.x1, self.z1, self.x2, self.z2)
@@ -194,7 +198,8 @@ impl Query for SnapRequest {
         Ok(())
     }
 
-    fn answer(&self, world: &World, _: &Limits, out: &mut Vec<u8>) {
+    fn answer(&self, nav: &Navigator, _: &Limits, out: &mut Vec<u8>) {
+        let world = nav.world();
         let point = PointRequest {
             x: self.x,
             z: self.z,
@@ -284,7 +289,8 @@ impl Query for PathRequest {
         }
     }
 
-    fn answer(&self, world: &World, limits: &Limits, out: &mut Vec<u8>) {
+    fn answer(&self, nav: &Navigator, limits: &Limits, out: &mut Vec<u8>) {
+        let world = nav.world();
         let q = SegmentQuery {
             y: self.y.map(|y| y as f32),
             ..SegmentQuery::new(self.x1, self.z1, self.x2, self.z2)
@@ -292,7 +298,7 @@ impl Query for PathRequest {
         let budget = self.budget.map_or(limits.max_budget, |b| b as usize);
         let answer = SCRATCH.with_borrow_mut(|scratch| {
             scratch.set_budget(Some(budget));
-            silknav::query::path_with(world, q, &self.options(), scratch)
+            silknav::query::path_with(world, nav.paths(), q, &self.options(), scratch)
         });
         write(out, &silknav::json::path_from(world, &answer, q.y));
     }
@@ -378,7 +384,7 @@ async fn answer<Q: Query>(
         }
     }
     let task = tokio::task::spawn_blocking(move || {
-        let world = &shared.world;
+        let world = &shared.nav;
         let mut out = Vec::new();
         match queries {
             Queries::One(q) => q.answer(world, &limits, &mut out),
@@ -475,8 +481,8 @@ pub(crate) async fn health(State(shared): State<Arc<Shared>>) -> Response {
     let health = Health {
         status: "ok",
         version: env!("CARGO_PKG_VERSION"),
-        regions: shared.world.regions().len(),
-        objects: shared.world.object_instances().len(),
+        regions: shared.nav.world().regions().len(),
+        objects: shared.nav.world().object_instances().len(),
         limits: LimitsJson {
             max_body: l.max_body,
             max_batch: l.max_batch,
@@ -492,7 +498,7 @@ pub(crate) async fn health(State(shared): State<Arc<Shared>>) -> Response {
 
 /// `GET /api/regions`: the loaded regions and their bounds ([`silknav::json::regions`]).
 pub(crate) async fn regions(State(shared): State<Arc<Shared>>) -> Response {
-    axum::Json(silknav::json::regions(&shared.world)).into_response()
+    axum::Json(silknav::json::regions(shared.nav.world())).into_response()
 }
 
 #[cfg(test)]

@@ -50,7 +50,7 @@ use silknav::pk2_archive::{pack, Key};
 use silknav::world::MoveStop;
 use silknav::worldgen::catalog::OBJECTS;
 use silknav::worldgen::meshes::object_mesh;
-use silknav::{LoadOptions, PathOptions, PathScratch, Position, World};
+use silknav::{LoadOptions, PathIndex, PathOptions, PathScratch, Position, World};
 use std::collections::BTreeMap;
 
 const ORIGIN: (u8, u8) = (128, 64);
@@ -265,6 +265,7 @@ pub fn check(data: &[u8]) -> Tally {
         .expect("a packed archive opens");
     let world =
         World::load_source(&source, &LoadOptions::default(), |_, _| {}).expect("the world loads");
+    let paths = PathIndex::build(&world);
     let terrain = World::load_source(&source, &LoadOptions::terrain_only(), |_, _| {})
         .expect("the world loads terrain-only");
     let oracle = ObjectOracle::new(&navmeshes, &meshes);
@@ -313,7 +314,7 @@ pub fn check(data: &[u8]) -> Tally {
         if check_sight(&world, &terrain, &oracle, pa, pb) {
             tally.casts += 1;
         }
-        check_paths(&world, pa, pb, &mut scratch, &mut tally);
+        check_paths(&world, &paths, pa, pb, &mut scratch, &mut tally);
     }
     tally
 }
@@ -374,12 +375,13 @@ fn check_sight(
 /// The exact and walkable paths through objects, leg by leg.
 fn check_paths(
     world: &World,
+    paths: &PathIndex,
     pa: Position,
     pb: Position,
     scratch: &mut PathScratch,
     tally: &mut Tally,
 ) {
-    let exact = world.find_path_with(pa, pb, &PathOptions::exact_with_objects(), scratch);
+    let exact = paths.find_path_with(world, pa, pb, &PathOptions::exact_with_objects(), scratch);
     if let Ok(path) = &exact {
         tally.exact_paths += 1;
         tally.turning += usize::from(path.waypoints.len() > 2);
@@ -409,7 +411,7 @@ fn check_paths(
         }
     }
     let options = PathOptions::new().with_objects(true);
-    if let Ok(path) = world.find_path_with(pa, pb, &options, scratch) {
+    if let Ok(path) = paths.find_path_with(world, pa, pb, &options, scratch) {
         tally.walkable_paths += 1;
         if let Ok(exact) = &exact {
             assert_eq!(path.exact_length, exact.length, "{pa} -> {pb}: {path:?}");

@@ -28,7 +28,7 @@
 use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
 use silknav::world::MoveStop;
-use silknav::{PathError, PathOptions, PathScratch, Position, World};
+use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World};
 
 const ORIGIN: (u8, u8) = (128, 64);
 const SIDE: f64 = 1920.0;
@@ -103,6 +103,7 @@ pub fn check(data: &[u8]) {
     }
     let meshes = build_world(&inputs);
     let world = World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m)));
+    let paths = PathIndex::build(&world);
 
     let (x0, z0) = (f64::from(ORIGIN.0) * SIDE, f64::from(ORIGIN.1) * SIDE);
     let (width, height) = (f64::from(w) * SIDE, f64::from(h) * SIDE);
@@ -172,7 +173,7 @@ pub fn check(data: &[u8]) {
         let _ = world.move_along(pa, pb);
 
         // Paths: the exact one, and the walkable one users walk.
-        let exact = world.find_path_with(pa, pb, &PathOptions::exact(), &mut scratch);
+        let exact = paths.find_path_with(&world, pa, pb, &PathOptions::exact(), &mut scratch);
         if let Ok(path) = &exact {
             let ends = (
                 path.waypoints[0],
@@ -201,12 +202,12 @@ pub fn check(data: &[u8]) {
                 );
             }
         }
-        let walkable = world.find_path_with(pa, pb, &PathOptions::default(), &mut scratch);
+        let walkable = paths.find_path_with(&world, pa, pb, &PathOptions::default(), &mut scratch);
         if exact.is_ok() && walkable == Err(PathError::NotWalkable) {
             // Right only where no walk can join the ends: the tiles the walk leaves the start
             // and reaches the goal by are not joined (an end on a pinched grid vertex).
             assert!(
-                own_tiles_unreachable(&world, pa, pb, &mut scratch),
+                own_tiles_unreachable(&world, &paths, pa, pb, &mut scratch),
                 "{a:?} -> {b:?} has an exact path and no walkable one"
             );
         }
@@ -240,14 +241,15 @@ pub fn check(data: &[u8]) {
         if kind & 0xc0 == 0xc0 {
             let radius = [2.5, 10.0, 20.0, 35.0][usize::from(kind >> 2) & 3];
             let options = PathOptions::exact().with_radius(radius);
-            let wide = world.find_path_with(pa, pb, &options, &mut scratch);
+            let wide = paths.find_path_with(&world, pa, pb, &options, &mut scratch);
             if let (Ok(wide), Ok(point)) = (&wide, &exact) {
                 assert!(
                     wide.length >= point.length - 1e-6,
                     "{a:?} -> {b:?}: radius {radius} {wide:?} shorter than {point:?}"
                 );
             }
-            let walkable = world.find_path_with(
+            let walkable = paths.find_path_with(
+                &world,
                 pa,
                 pb,
                 &PathOptions::new().with_radius(radius),
@@ -286,6 +288,7 @@ pub fn check(data: &[u8]) {
 /// pinch at an end).
 pub fn own_tiles_unreachable(
     world: &World,
+    paths: &PathIndex,
     from: Position,
     to: Position,
     scratch: &mut PathScratch,
@@ -298,5 +301,6 @@ pub fn own_tiles_unreachable(
         return false;
     };
     (a, b) != (from, to)
-        && world.find_path_with(a, b, &PathOptions::exact(), scratch) == Err(PathError::Unreachable)
+        && paths.find_path_with(world, a, b, &PathOptions::exact(), scratch)
+            == Err(PathError::Unreachable)
 }

@@ -214,8 +214,9 @@ pub fn list_in_cells(mesh: &mut NavMesh, meshes: &BTreeMap<u32, ObjectMesh>) {
 /// segment (world x1, z1, x2, z2) and the height of the ground under the start. `None` if the
 /// loaded `world` has no such start.
 pub fn start_under_a_surface(world: &silknav::World) -> Option<([f64; 4], f32)> {
-    use silknav::{PathOptions, PathScratch, Position};
+    use silknav::{PathIndex, PathOptions, PathScratch, Position};
     let (x0, z0) = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
+    let paths = PathIndex::build(world);
     let mut scratch = PathScratch::new();
     for i in 0..70 {
         for j in 0..70 {
@@ -240,8 +241,9 @@ pub fn start_under_a_surface(world: &silknav::World) -> Option<([f64; 4], f32)> 
                     continue;
                 };
                 let exact = PathOptions::exact_with_objects();
-                let below = world.find_path_with(p, q, &exact.with_start_y(ground), &mut scratch);
-                let above = world.find_path_with(p, q, &exact, &mut scratch);
+                let below =
+                    paths.find_path_with(world, p, q, &exact.with_start_y(ground), &mut scratch);
+                let above = paths.find_path_with(world, p, q, &exact, &mut scratch);
                 if below.is_ok() && below != above {
                     return Some(([x, z, gx, gz], ground));
                 }

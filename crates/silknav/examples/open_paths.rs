@@ -6,7 +6,7 @@
 use silknav::jmxv::RegionId;
 use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{PathError, PathOptions, PathScratch, Position, World};
+use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World};
 use silknav_testkit::rng::SplitMix64;
 use std::time::Instant;
 
@@ -24,7 +24,8 @@ fn main() {
     let meshes = generate(&options).expect("valid options").regions;
     let world = World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m)));
     let regions: Vec<RegionId> = meshes.keys().copied().collect();
-    let stats = world.prepare_paths();
+    let paths = PathIndex::build(&world);
+    let stats = paths.stats();
     eprintln!(
         "{} corners, {} edges, {} seen records",
         stats.corners, stats.edges, stats.seen_records
@@ -38,7 +39,7 @@ fn main() {
             point(&world, &regions, &mut rng),
             point(&world, &regions, &mut rng),
         );
-        if world.find_path_with(a, b, &exact, &mut scratch) != Err(PathError::Unreachable) {
+        if paths.find_path_with(&world, a, b, &exact, &mut scratch) != Err(PathError::Unreachable) {
             pairs.push((a, b));
         }
     }
@@ -47,7 +48,7 @@ fn main() {
     for _ in 0..rounds {
         for (i, &(a, b)) in pairs.iter().enumerate() {
             let started = Instant::now();
-            let path = world.find_path_with(a, b, &exact, &mut scratch);
+            let path = paths.find_path_with(&world, a, b, &exact, &mut scratch);
             best[i] = best[i].min(started.elapsed().as_secs_f64() * 1e6);
             total += path.map_or(0.0, |p| p.length);
         }

@@ -61,9 +61,11 @@
 //!     Err(e) => println!("cannot cast: {e}"),
 //! }
 //!
-//! // The shortest path; one scratch per thread, reused across queries.
+//! // The shortest path, by the world's path index (a value beside the world, built once on
+//! // all cores); one scratch per thread, reused across queries.
+//! let paths = silknav::PathIndex::build(&world);
 //! let mut scratch = silknav::PathScratch::new();
-//! match world.find_path(here, there, &mut scratch) {
+//! match paths.find_path(&world, here, there, &mut scratch) {
 //!     Ok(path) => {
 //!         println!("{:.1} units through {} waypoints", path.length, path.waypoints.len());
 //!         assert_eq!(path.waypoints.first(), Some(&here));
@@ -84,6 +86,7 @@ pub mod geometry;
 pub mod json;
 pub mod lint;
 pub mod movingai;
+mod navigator;
 pub mod objects;
 pub mod path;
 pub mod query;
@@ -91,14 +94,12 @@ mod rng;
 pub mod world;
 pub mod worldgen;
 
+pub use navigator::{Navigator, PathIndexFound, PathIndexUse};
 pub use path::{
-    is_valid_clearance, is_valid_radius, PathError, PathIndexStats, PathOptions, PathScratch,
-    WorldPath, DEFAULT_CLEARANCE, MAX_RADIUS,
+    is_valid_clearance, is_valid_radius, PathError, PathIndex, PathIndexStats, PathOptions,
+    PathScratch, WorldPath, DEFAULT_CLEARANCE, MAX_RADIUS,
 };
-pub use world::{
-    CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndexFound, PathIndexUse,
-    Position, World,
-};
+pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, Position, World};
 
 pub use jmxv;
 pub use pk2_archive;
@@ -130,6 +131,98 @@ mod tests {
     use super::world::{MoveError, RayError};
     use super::*;
     use std::error::Error;
+
+    /// The crate's top-level modules, lowest first: each uses only those before it, so that
+    /// they depend one way (geometry → files → objects → world → path → query and JSON).
+    const LAYERS: [&str; 14] = [
+        "rng",
+        "geometry",
+        "build",
+        "files",
+        "lint",
+        "corpus",
+        "objects",
+        "world",
+        "worldgen",
+        "movingai",
+        "path",
+        "navigator",
+        "query",
+        "json",
+    ];
+
+    /// The `crate::` paths a source file's code names, without its comments and its tests
+    /// (a file named `tests.rs`, or the `#[cfg(test)] mod tests` at its end).
+    fn crate_paths(source: &str) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        let mut lines = source.lines().enumerate().peekable();
+        while let Some((n, line)) = lines.next() {
+            let code = line.trim_start();
+            let next = lines.peek().map_or("", |(_, l)| l.trim_start());
+            if code.starts_with("#[cfg(test)]") && next.contains("mod tests") {
+                break;
+            }
+            if code.starts_with("//") {
+                continue;
+            }
+            for (at, _) in code.match_indices("crate::") {
+                let name: String = code[at + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                out.push((n + 1, name));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn top_level_modules_depend_one_way() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let rank = |name: &str| LAYERS.iter().position(|&m| m == name);
+        // Every top-level module has its place.
+        let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+        for line in lib.lines() {
+            let declared = line
+                .trim_start_matches("pub ")
+                .strip_prefix("mod ")
+                .and_then(|rest| rest.strip_suffix(';'));
+            if let Some(module) = declared {
+                assert!(rank(module).is_some(), "{module} has no place in LAYERS");
+            }
+        }
+        let mut stack = vec![src.clone()];
+        let mut checked = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let relative = path.strip_prefix(&src).unwrap();
+                let name = relative.file_name().unwrap().to_str().unwrap();
+                if !name.ends_with(".rs") || name == "tests.rs" || name == "lib.rs" {
+                    continue;
+                }
+                let top = relative.components().next().unwrap().as_os_str();
+                let top = top.to_str().unwrap().trim_end_matches(".rs");
+                let own = rank(top).unwrap_or_else(|| panic!("{top} has no place in LAYERS"));
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (line, used) in crate_paths(&text) {
+                    if let Some(other) = rank(&used) {
+                        assert!(
+                            other <= own,
+                            "{}:{line}: {top} uses crate::{used}, which comes after it",
+                            relative.display()
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "{checked} files read");
+    }
 
     #[test]
     fn no_error_repeats_its_source() {

@@ -33,7 +33,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::path::{PathError, PathOptions, PathScratch, WorldPath};
+use crate::path::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
 use crate::world::{
     CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, Snap, World,
 };
@@ -180,28 +180,30 @@ pub fn move_with(
     world.move_with(from, to, &options)
 }
 
-/// The walkable shortest path from the start to the end: [`World::find_path`], within the
-/// scratch's budget.
+/// The walkable shortest path from the start to the end: [`PathIndex::find_path`], within
+/// the scratch's budget.
 ///
 /// # Errors
-/// As for [`World::find_path`]; a start outside the id space is [`PathError::StartBlocked`],
+/// As for [`PathIndex::find_path`]; a start outside the id space is [`PathError::StartBlocked`],
 /// such a goal [`PathError::GoalBlocked`].
 pub fn path(
     world: &World,
+    paths: &PathIndex,
     q: SegmentQuery,
     scratch: &mut PathScratch,
 ) -> Result<WorldPath, PathError> {
-    path_with(world, q, &PathOptions::default(), scratch)
+    path_with(world, paths, q, &PathOptions::default(), scratch)
 }
 
 /// [`path`] with [`PathOptions`] (the exact path, or another clearance):
-/// [`World::find_path_with`]. The query's height, when it has one, is the start's
+/// [`PathIndex::find_path_with`]. The query's height, when it has one, is the start's
 /// ([`PathOptions::start_y`]).
 ///
 /// # Errors
 /// As for [`path`].
 pub fn path_with(
     world: &World,
+    paths: &PathIndex,
     q: SegmentQuery,
     options: &PathOptions,
     scratch: &mut PathScratch,
@@ -213,7 +215,7 @@ pub fn path_with(
         start_y: q.y.or(options.start_y),
         ..*options
     };
-    world.find_path_with(from, to, &options, scratch)
+    paths.find_path_with(world, from, to, &options, scratch)
 }
 
 /// The terrain heights at many points `[x, z]`, on all cores: `out[i]` is [`height`] of
@@ -265,25 +267,24 @@ pub fn heights_y(world: &World, points: &[[f64; 3]], out: &mut [Option<f32>]) {
 /// The shortest paths of many segments `[x1, z1, x2, z2]`, on all cores, each search limited
 /// to `budget` corner expansions when given ([`PathScratch::with_budget`]): element `i` is
 /// [`path`] of `segments[i]`.
-///
-/// The world's path index is built first ([`World::prepare_paths`]) when it has none yet, so
-/// that no search waits for another to build it.
 pub fn paths(
     world: &World,
+    paths: &PathIndex,
     segments: &[[f64; 4]],
     budget: Option<usize>,
 ) -> Vec<Result<WorldPath, PathError>> {
-    paths_with(world, segments, budget, &PathOptions::default())
+    paths_with(world, paths, segments, budget, &PathOptions::default())
 }
 
 /// [`paths`] with [`PathOptions`]: element `i` is [`path_with`] of `segments[i]`.
 pub fn paths_with(
     world: &World,
+    paths: &PathIndex,
     segments: &[[f64; 4]],
     budget: Option<usize>,
     options: &PathOptions,
 ) -> Vec<Result<WorldPath, PathError>> {
-    batch_paths(world, segments, budget, options, |s| {
+    batch_paths(world, paths, segments, budget, options, |s| {
         SegmentQuery::new(s[0], s[1], s[2], s[3])
     })
 }
@@ -292,11 +293,12 @@ pub fn paths_with(
 /// ([`PathOptions::start_y`]; NaN for none): element `i` is [`path_with`] of `segments[i]`.
 pub fn paths_y(
     world: &World,
+    paths: &PathIndex,
     segments: &[[f64; 5]],
     budget: Option<usize>,
     options: &PathOptions,
 ) -> Vec<Result<WorldPath, PathError>> {
-    batch_paths(world, segments, budget, options, |s| SegmentQuery {
+    batch_paths(world, paths, segments, budget, options, |s| SegmentQuery {
         y: (!s[4].is_nan()).then_some(s[4] as f32),
         ..SegmentQuery::new(s[0], s[1], s[2], s[3])
     })
@@ -305,19 +307,17 @@ pub fn paths_y(
 /// The paths of many segments on all cores, each search with a scratch of its thread's.
 fn batch_paths<S: Sync>(
     world: &World,
+    paths: &PathIndex,
     segments: &[S],
     budget: Option<usize>,
     options: &PathOptions,
     query: impl Fn(&S) -> SegmentQuery + Sync,
 ) -> Vec<Result<WorldPath, PathError>> {
-    if !segments.is_empty() {
-        world.prepare_paths();
-    }
     let scratch = || budget.map_or_else(PathScratch::new, PathScratch::with_budget);
     segments
         .par_iter()
         .map_init(scratch, |scratch, s| {
-            path_with(world, query(s), options, scratch)
+            path_with(world, paths, query(s), options, scratch)
         })
         .collect()
 }

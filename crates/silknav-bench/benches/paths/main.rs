@@ -1,4 +1,4 @@
-//! Exact shortest paths: `World::find_path_with` with `PathOptions::exact()` against polyanya
+//! Exact shortest paths: `PathIndex::find_path_with` with `PathOptions::exact()` against polyanya
 //! 0.18 on the same rectangles, every query timed through both in the same run.
 //!
 //! `cargo bench -p silknav-bench [--features detour] --bench paths [-- FILTER...] [--validate]
@@ -27,7 +27,7 @@
 //! disagreement stops the run; a connected pair that polyanya finds no path for (it gives up
 //! after 10 × polygons search steps: on the 32×32 world one pair needs more, and finds our
 //! length with a larger cap after 10 s) is reported and left out of the timed set. Then our path
-//! index is built (`World::prepare_paths`, cost printed), and every query runs through each
+//! index is built (`PathIndex::build`, cost printed), and every query runs through each
 //! searcher in turn for a few rounds. A query's time is its fastest round (the machines are
 //! shared and noisy: the minimum is the least disturbed run of the same work), and every round
 //! asserts that the lengths agree within 1e-3 relative, so a broken build cannot look fast.
@@ -58,7 +58,9 @@ use silknav::jmxv::RegionId;
 use silknav::movingai::Scenario;
 use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{CellRef, PathError, PathIndexStats, PathOptions, PathScratch, Position, World};
+use silknav::{
+    CellRef, PathError, PathIndex, PathIndexStats, PathOptions, PathScratch, Position, World,
+};
 use silknav_bench::cache::{cached_world, find_cached};
 use silknav_bench::record::{machine, utc_date, write_atomically};
 use silknav_bench::rects::{grid_rects, open_rects, Rect, RectMesh};
@@ -597,7 +599,8 @@ fn run(mut case: Case, options: &Options, rows: &mut Vec<Row>) {
     if options.validate_only {
         return;
     }
-    let index = case.world.prepare_paths();
+    let paths = PathIndex::build(&case.world);
+    let index = paths.stats();
     println!(
         "{}: our path index: {} rects, {} corners, {} edges, {:.2} MB heap, built in {:.2} s",
         case.name,
@@ -625,11 +628,14 @@ fn run(mut case: Case, options: &Options, rows: &mut Vec<Row>) {
             let polyanya = |c: &Competitor| time(|| c.length(q.from_local, q.to_local));
             // Alternate who goes first, so neither always runs on the other's warm caches.
             let (mine, other) = if round % 2 == 0 {
-                let mine = time(|| ours_length(&case.world, q, &mut scratch));
+                let mine = time(|| ours_length(&case.world, &paths, q, &mut scratch));
                 (mine, polyanya(&case.competitor))
             } else {
                 let other = polyanya(&case.competitor);
-                (time(|| ours_length(&case.world, q, &mut scratch)), other)
+                (
+                    time(|| ours_length(&case.world, &paths, q, &mut scratch)),
+                    other,
+                )
             };
             if let Some(c) = &case.reference {
                 let (length, ns) = polyanya(c);
@@ -740,11 +746,12 @@ fn detour_row(
 #[inline]
 fn ours_length(
     world: &World,
+    paths: &PathIndex,
     q: &Query,
     scratch: &mut PathScratch,
 ) -> Result<Option<f64>, PathError> {
     let exact = PathOptions::exact();
-    match world.find_path_with(black_box(q.from), black_box(q.to), &exact, scratch) {
+    match paths.find_path_with(world, black_box(q.from), black_box(q.to), &exact, scratch) {
         Ok(path) => Ok(Some(path.length)),
         Err(PathError::Unreachable) => Ok(None),
         Err(e) => Err(e),
@@ -1042,7 +1049,7 @@ fn results_markdown(rows: &[Row], seconds: f64) -> String {
          polygons of at most 6 vertices; its paths are approximate, and the excess column says \
          by how much (mean over the queries, and the worst ratio to the optimum). `-`: the mesh \
          does not fit one Detour tile.\n\
-         - **index**: `World::prepare_paths`, built once per world before the queries: its build \
+         - **index**: `PathIndex::build`, built once per world before the queries: its build \
          time, its corners and visibility edges, and its heap bytes (with, on the worlds small \
          enough for one, the table of distances between every two corners: arena, rmtst01, \
          maze512-32-9)."

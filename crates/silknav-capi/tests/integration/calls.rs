@@ -44,6 +44,7 @@ fn c_path(path: &Path) -> CString {
 struct Loaded {
     handle: *mut silknav_world,
     world: silknav::World,
+    paths: silknav::PathIndex,
 }
 
 impl Loaded {
@@ -53,9 +54,12 @@ impl Loaded {
         let status = unsafe { silknav_world_load(c_path(world_dir()).as_ptr(), 0, &mut handle) };
         assert_eq!(status, SILKNAV_OK, "{:?}", last_message());
         assert!(!handle.is_null());
+        let world = silknav::World::load(world_dir()).unwrap();
+        let paths = silknav::PathIndex::build(&world);
         Loaded {
             handle,
-            world: silknav::World::load(world_dir()).unwrap(),
+            world,
+            paths,
         }
     }
 }
@@ -327,6 +331,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         };
         let expected = query::path_with(
             &w.world,
+            &w.paths,
             seg(s),
             &PathOptions::exact(),
             &mut PathScratch::new(),
@@ -356,7 +361,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let status = unsafe {
             silknav_path_find(w.handle, s[0], s[1], s[2], s[3], BUDGET as i64, &mut path)
         };
-        match query::path(&w.world, seg(s), &mut scratch) {
+        match query::path(&w.world, &w.paths, seg(s), &mut scratch) {
             Ok(p) => {
                 assert_eq!(
                     (status, path.reason, path.length, path.exact_length),
@@ -752,6 +757,7 @@ fn paths_with_objects_from_a_start_height_equal_the_librarys() {
     let root = dir.path().join("Data");
     silknav_testkit::object_world::write_object_world(&root);
     let world = silknav::World::load(&root).unwrap();
+    let paths = silknav::PathIndex::build(&world);
     let (q, y) = silknav_testkit::object_world::start_under_a_surface(&world)
         .expect("a start under a deck with a path of its own");
     let mut handle = ptr::null_mut();
@@ -783,7 +789,8 @@ fn paths_with_objects_from_a_start_height_equal_the_librarys() {
                 y: start_y,
                 ..seg(q)
             };
-            let expected = query::path_with(&world, query, &library, &mut PathScratch::new());
+            let expected =
+                query::path_with(&world, &paths, query, &library, &mut PathScratch::new());
             match &expected {
                 Ok(p) => {
                     assert_eq!((status, path.length), (SILKNAV_OK, p.length));

@@ -64,7 +64,8 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     };
     output::check_can_create(&args.output, args.force)?;
     let source = crate::input::open_world(&args.dir, &args.key.key()?)?;
-    let world = load_with(&source, args.terrain_only, PathIndexUse::Skip)?;
+    let nav = load_with(&source, args.terrain_only, PathIndexUse::Skip)?;
+    let world = nav.world();
     let files = Progress::timed(format!("reading {}", args.dir.display()), || {
         WorldFiles::read(&source)
     })
@@ -72,8 +73,8 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let options = ExportOptions {
         region: args.region,
     };
-    let model = build(&world, &files.navmeshes, &options)
-        .with_context(|| args.dir.display().to_string())?;
+    let model =
+        build(world, &files.navmeshes, &options).with_context(|| args.dir.display().to_string())?;
     let bytes = match format {
         Format::Glb => model.to_glb(),
         Format::Obj => model.to_obj().into_bytes(),

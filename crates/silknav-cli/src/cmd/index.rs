@@ -9,7 +9,7 @@ use crate::exit::Status;
 use crate::progress::Progress;
 use anyhow::Context;
 use silknav::files::{check_new, Overwrite};
-use silknav::PathIndexUse;
+use silknav::{PathIndex, PathIndexUse};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -50,13 +50,15 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     }
     // Refused before minutes of work, not after.
     check_new(&path, Overwrite::from_force(args.force))?;
-    let world = crate::cmd::query::load_with(&source, true, PathIndexUse::Skip)?;
+    let nav = crate::cmd::query::load_with(&source, true, PathIndexUse::Skip)?;
     let started = Instant::now();
     let progress = Progress::counting(format!("indexing {}", args.dir.display()), "corners");
-    let stats = world.prepare_paths_with_progress(|done, total| progress.update(done, total));
+    let paths =
+        PathIndex::build_with_progress(nav.world(), |done, total| progress.update(done, total));
+    let stats = paths.stats();
     drop(progress);
     let bytes = Progress::timed(format!("writing {}", path.display()), || {
-        world.write_path_index(&path, Overwrite::from_force(args.force))
+        paths.write(&path, Overwrite::from_force(args.force))
     })?;
     let mut out = crate::output::stdout();
     writeln!(
@@ -83,7 +85,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         "built in {:.1} s (written in {:.1} s); in memory: world {}, index {}{}",
         stats.build_time.as_secs_f64(),
         (started.elapsed() - stats.build_time).as_secs_f64(),
-        megabytes(world.heap_bytes()),
+        megabytes(nav.world().heap_bytes()),
         megabytes(stats.heap_bytes),
         peak_resident().map_or_else(String::new, |kib| format!(
             "; peak resident {}",
@@ -101,8 +103,8 @@ fn check(
     path: &std::path::Path,
     dir: &std::path::Path,
 ) -> anyhow::Result<Status> {
-    let world = crate::cmd::query::load_with(source, true, PathIndexUse::Skip)?;
-    let verdict = world.load_path_index(path);
+    let nav = crate::cmd::query::load_with(source, true, PathIndexUse::Skip)?;
+    let verdict = PathIndex::read(nav.world(), path).map(|paths| paths.stats());
     let mut out = crate::output::stdout();
     let status = match verdict {
         Ok(stats) => {

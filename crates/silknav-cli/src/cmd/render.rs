@@ -13,7 +13,7 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::files::{Input, WorldFiles};
 use silknav::pk2_archive::Key;
-use silknav::{PathError, PathScratch, World, WorldPath};
+use silknav::{Navigator, PathError, PathScratch, World, WorldPath};
 use silknav_render::{
     render_world, ObjectShapes, Overlay, Pin, RenderOptions, PATH_COLOURS, PATH_COLOUR_NAMES,
 };
@@ -171,11 +171,12 @@ fn find_paths(
             .filter(|(r, _)| enabled(r))
             .map(|(&r, m)| (r, m)),
     );
-    find_path::prepare(&world, &input.display().to_string());
+    let nav = Navigator::new(world);
+    let paths = find_path::prepare(&nav, &input.display().to_string());
     let mut scratch = PathScratch::new();
     queries
         .iter()
-        .map(|&q| find_path::find(&world, q, &mut scratch))
+        .map(|&q| find_path::find(nav.world(), paths, q, &mut scratch))
         .collect()
 }
 

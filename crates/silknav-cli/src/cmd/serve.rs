@@ -61,7 +61,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let addr = resolve(&args.addr, args.public)?;
     let limits = limits(args)?;
     let source = crate::input::open_world(&args.dir, &args.key.key()?)?;
-    let world = load_with(&source, args.terrain_only, PathIndexUse::IfValid)?;
+    let nav = load_with(&source, args.terrain_only, PathIndexUse::IfValid)?;
     let files = Progress::timed(
         format!("reading {} for the map", args.dir.display()),
         || WorldFiles::read(&source),
@@ -74,9 +74,9 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         query_threads: NonZeroUsize::new(rayon::current_num_threads()).unwrap_or(NonZeroUsize::MIN),
         ..Config::default()
     };
-    let regions = world.regions().len();
+    let regions = nav.world().regions().len();
     let server = Progress::timed(format!("indexing {} for paths", args.dir.display()), || {
-        Server::start(world, files, listener, config)
+        Server::start(nav, files, listener, config)
     })?;
     let mut err = std::io::stderr().lock();
     // The address line is a courtesy: a closed standard error must not stop the server.

@@ -5,7 +5,7 @@ use crate::support::*;
 use jmxv::RegionId;
 use serde_json::Value;
 use silknav::files::WorldFiles;
-use silknav::{PathError, PathScratch, Position, World, WorldPath};
+use silknav::{Navigator, PathError, PathScratch, Position, WorldPath};
 use silknav_render::{render_with_overlay, Overlay, RenderOptions};
 use std::path::PathBuf;
 
@@ -46,14 +46,14 @@ fn at(p: (u32, u32)) -> [f64; 2] {
 
 /// A one-region world with the wall and the ring, written as `DIR/w/nv_4080.nvm`, and the
 /// library's view of it.
-fn world() -> (tempfile::TempDir, PathBuf, World) {
+fn world() -> (tempfile::TempDir, PathBuf, Navigator) {
     let dir = temp();
     let w = dir.path().join("w");
     std::fs::create_dir(&w).unwrap();
     let mesh =
         silknav_testkit::region_from_mask(REGION, |tx, tz| in_wall(tx, tz) || in_ring(tx, tz));
     write_nvm(&w, &REGION.file_name(), &mesh);
-    let world = World::load(&w).unwrap();
+    let world = Navigator::load(&w).unwrap();
     (dir, w, world)
 }
 
@@ -62,7 +62,7 @@ fn position(p: [f64; 2]) -> Position {
 }
 
 /// The library's path.
-fn library_path(world: &World, from: [f64; 2], to: [f64; 2]) -> Result<WorldPath, PathError> {
+fn library_path(world: &Navigator, from: [f64; 2], to: [f64; 2]) -> Result<WorldPath, PathError> {
     world.find_path(position(from), position(to), &mut PathScratch::new())
 }
 
@@ -120,7 +120,10 @@ fn a_path_around_a_wall() {
     let (dir, _, world) = world();
     let (from, to) = (at(START), at(GOAL));
     assert!(
-        matches!(world.raycast(position(from), position(to)), Ok(Some(_))),
+        matches!(
+            world.world().raycast(position(from), position(to)),
+            Ok(Some(_))
+        ),
         "the wall blocks the straight line"
     );
     let run = run_path(dir.path(), &[], from, to);
@@ -287,10 +290,11 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
         .iter()
         .map(|h| h.as_f64().map(|h| h as f32))
         .collect();
-    assert_eq!(heights, world.path_heights(&path));
-    assert_eq!(heights[0], world.height_at(position(from)));
+    assert_eq!(heights, world.world().path_heights(&path));
+    assert_eq!(heights[0], world.world().height_at(position(from)));
     for (k, leg) in path.waypoints.windows(2).enumerate() {
         let walk = world
+            .world()
             .move_along_y(leg[0], heights[k].unwrap(), leg[1])
             .unwrap();
         assert_eq!(Some(walk.height), heights[k + 1]);
@@ -307,6 +311,7 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
         })
         .collect();
     let expected: Vec<(String, u64)> = world
+        .world()
         .path_cells(&path)
         .iter()
         .map(|c| (format!("{:04x}", c.region.0), u64::from(c.cell)))
@@ -315,7 +320,10 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
     assert_eq!(cells, expected);
     assert_eq!(
         cells.first().map(|c| c.1),
-        world.cell_at(position(from)).map(|c| u64::from(c.cell)),
+        world
+            .world()
+            .cell_at(position(from))
+            .map(|c| u64::from(c.cell)),
         "the first cell is the start's"
     );
 
@@ -418,7 +426,7 @@ fn the_demo_finds_draws_and_prints_paths() {
         .filter(|&i| lines[i].starts_with("  path "))
         .collect();
     assert!((3..=4).contains(&headers.len()), "{out}");
-    let world = World::load(dir.path().join("silknav-demo")).unwrap();
+    let world = Navigator::load(dir.path().join("silknav-demo")).unwrap();
     for &i in &headers {
         let answer = lines[i + 1].trim_start();
         let (length, points) = parse_answer(answer);

@@ -1097,8 +1097,9 @@ fn path_starts_on_the_surface_nearest_y() {
     let (from, to) = (at(q[0], q[1]).unwrap(), at(q[2], q[3]).unwrap());
     let exact = PathOptions::exact_with_objects();
     let mut scratch = silknav::PathScratch::new();
-    let below = world.find_path_with(from, to, &exact.with_start_y(y), &mut scratch);
-    let above = world.find_path_with(from, to, &exact, &mut scratch);
+    let paths = silknav::PathIndex::build(&world);
+    let below = paths.find_path_with(&world, from, to, &exact.with_start_y(y), &mut scratch);
+    let above = paths.find_path_with(&world, from, to, &exact, &mut scratch);
     let n = q.map(|v| v.to_string());
     let y_text = y.to_string();
     let args = [

@@ -71,6 +71,7 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
         ..Limits::default()
     });
     let world = demo_world();
+    let paths = silknav::PathIndex::build(&world);
     let points = open_points(&world, 21);
     let mut found = 0;
     for pair in points.windows(2) {
@@ -81,7 +82,7 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
                 None => PathScratch::new(),
             };
             let q = SegmentQuery::new(x1, z1, x2, z2);
-            let path = silknav::query::path(&world, q, &mut scratch);
+            let path = silknav::query::path(&world, &paths, q, &mut scratch);
             found += usize::from(path.is_ok());
             let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
             let mut body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2});
@@ -113,7 +114,7 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
             // of 3 only: a test build takes seconds for one.
             .filter(|(o, _)| (o.radius == 0.0 || found < 4) && (!o.objects || budget.is_some()))
             {
-                let path = silknav::query::path_with(&world, q, &options, &mut scratch);
+                let path = silknav::query::path_with(&world, &paths, q, &options, &mut scratch);
                 let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
                 let mut body = body.clone();
                 for (k, v) in field.as_object().unwrap() {
@@ -331,6 +332,7 @@ fn path_requests_start_on_the_surface_nearest_y() {
     silknav_testkit::object_world::write_object_world(&root);
     let server = serve_root(&root, Limits::default());
     let world = World::load(&root).unwrap();
+    let paths = silknav::PathIndex::build(&world);
     let ([x1, z1, x2, z2], y) = silknav_testkit::object_world::start_under_a_surface(&world)
         .expect("a start under a deck with a path of its own");
     // The exact path through objects, and that path made walkable.
@@ -351,7 +353,8 @@ fn path_requests_start_on_the_surface_nearest_y() {
                 y,
                 ..SegmentQuery::new(x1, z1, x2, z2)
             };
-            let path = silknav::query::path_with(&world, q, &options, &mut PathScratch::new());
+            let path =
+                silknav::query::path_with(&world, &paths, q, &options, &mut PathScratch::new());
             assert!(path.is_ok(), "{fields}: {path:?}");
             let expected =
                 serde_json::to_string(&silknav::json::path_from(&world, &path, y)).unwrap();

@@ -199,13 +199,15 @@ fn tile_centre([x, z]: [f64; 2]) -> [f64; 2] {
 /// Two open points a path joins, far enough apart to draw a visible line.
 fn connected_pair(world: &World) -> ([f64; 2], [f64; 2]) {
     let points = open_points(world, 200);
+    let paths = silknav::PathIndex::build(world);
     let mut scratch = PathScratch::new();
     for a in &points {
         for b in &points {
             let far = (a[0] - b[0]).hypot(a[1] - b[1]) > 2500.0;
             let q = silknav::query::SegmentQuery::new(a[0], a[1], b[0], b[1]);
             if far
-                && silknav::query::path(world, q, &mut scratch).is_ok_and(|p| p.waypoints.len() > 2)
+                && silknav::query::path(world, &paths, q, &mut scratch)
+                    .is_ok_and(|p| p.waypoints.len() > 2)
             {
                 return (*a, *b);
             }

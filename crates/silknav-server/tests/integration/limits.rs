@@ -117,6 +117,7 @@ fn batches_and_budgets_over_the_limits_are_refused() {
 #[test]
 fn a_path_without_a_budget_gets_the_servers() {
     let world = demo_world();
+    let paths = silknav::PathIndex::build(&world);
     let points = open_points(&world, 40);
     let server = serve(Limits {
         max_budget: 2,
@@ -126,7 +127,7 @@ fn a_path_without_a_budget_gets_the_servers() {
     for pair in points.windows(2) {
         let q = silknav::query::SegmentQuery::new(pair[0][0], pair[0][1], pair[1][0], pair[1][1]);
         let mut scratch = silknav::PathScratch::with_budget(2);
-        let path = silknav::query::path(&world, q, &mut scratch);
+        let path = silknav::query::path(&world, &paths, q, &mut scratch);
         exceeded += usize::from(path == Err(silknav::PathError::BudgetExceeded));
         let body = format!(
             r#"{{"x1":{},"z1":{},"x2":{},"z2":{}}}"#,

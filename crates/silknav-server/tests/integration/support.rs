@@ -44,14 +44,14 @@ pub fn serve(limits: Limits) -> Server {
 
 /// A server of the world at `root`.
 pub fn serve_root(root: &Path, limits: Limits) -> Server {
-    let world = World::load(root).unwrap();
+    let nav = silknav::Navigator::load(root).unwrap();
     let files = WorldFiles::read_dir(root).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let config = Config {
         limits,
         ..Config::default()
     };
-    Server::start(world, files, listener, config).unwrap()
+    Server::start(nav, files, listener, config).unwrap()
 }
 
 /// `POST path` with a JSON body.

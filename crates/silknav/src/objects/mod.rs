@@ -2,7 +2,7 @@
 //! with its own navmesh (the navigation section of a `.bms`), placed as the game server places
 //! them.
 //!
-//! - [`resolve`]: from an `object.ifo` path to the `.bms` under the data root.
+//! - [`crate::files::resolve`]: from an `object.ifo` path to the `.bms` under the data root.
 //! - Instances are identified by [`InstanceKey`] `(owner region << 16) | uid`: an instance
 //!   owned by another region is listed in every region its footprint touches, and the world
 //!   lists it once ([`crate::World::object_instances`]: the owner's record when the owner is

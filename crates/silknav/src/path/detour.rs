@@ -45,7 +45,7 @@
 
 use super::search::distance;
 use super::walkable::{world_xz, MAX_LEG_SPAN};
-use super::PathError;
+use super::{PathError, PathIndex};
 use crate::world::{MoveOptions, MoveStop, Position, World};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -74,9 +74,10 @@ const LATTICE_OFFSET: f64 = 0.4173;
 /// [`PathError::NotWalkable`] when no window holds a detour for some leg.
 pub(crate) fn around_objects(
     world: &World,
+    paths: &PathIndex,
     path: &[Position],
 ) -> Result<(Vec<Position>, usize), PathError> {
-    around(Walk::whole(world), path)
+    around(Walk::whole(world, paths), path)
 }
 
 /// The walk a detour's legs must arrive under: the server's whole walk (objects included), or
@@ -86,6 +87,8 @@ pub(crate) fn around_objects(
 #[derive(Clone, Copy)]
 pub(crate) struct Walk<'w> {
     world: &'w World,
+    /// Each object instance's box ([`PathIndex::object_boxes`]).
+    boxes: &'w [Box2],
     terrain_only: bool,
     /// Whether each walk starts from the height the walk before it arrived at (on the
     /// surface nearest it, as `silknav move --y` starts), so that a detour keeps to the floor
@@ -98,9 +101,10 @@ type Height = Option<f32>;
 
 impl<'w> Walk<'w> {
     /// The whole walk, as `silknav move` walks.
-    pub fn whole(world: &'w World) -> Walk<'w> {
+    pub fn whole(world: &'w World, paths: &'w PathIndex) -> Walk<'w> {
         Walk {
             world,
+            boxes: paths.object_boxes.get_or_init(|| instance_boxes(world)),
             terrain_only: false,
             carry: false,
         }
@@ -108,18 +112,20 @@ impl<'w> Walk<'w> {
 
     /// The whole walk, each from the height the walk before it arrived at
     /// (`silknav move --y`).
-    pub fn carrying_height(world: &'w World) -> Walk<'w> {
+    pub fn carrying_height(world: &'w World, paths: &'w PathIndex) -> Walk<'w> {
         Walk {
             world,
+            boxes: paths.object_boxes.get_or_init(|| instance_boxes(world)),
             terrain_only: false,
             carry: true,
         }
     }
 
     /// The walk on the terrain alone, as `silknav move --terrain-only` walks.
-    pub fn terrain(world: &'w World) -> Walk<'w> {
+    pub fn terrain(world: &'w World, paths: &'w PathIndex) -> Walk<'w> {
         Walk {
             world,
+            boxes: paths.object_boxes.get_or_init(|| instance_boxes(world)),
             terrain_only: true,
             carry: false,
         }
@@ -236,7 +242,6 @@ pub(crate) fn detour_from(
     y: Height,
     ahead: &[Position],
 ) -> Result<(Vec<Position>, usize), PathError> {
-    let world = walk.world;
     let last = LOOKAHEAD.min(ahead.len()) - 1;
     let targets = &ahead[..=last];
     // The length of the path beyond each target.
@@ -252,7 +257,7 @@ pub(crate) fn detour_from(
         }
     }
     let found = MARGINS.iter().find_map(|&margin| {
-        let lattice = Lattice::new(world, from, targets, margin)?;
+        let lattice = Lattice::new(walk.boxes, from, targets, margin)?;
         lattice.search(walk, from, y, targets, &rest)
     });
     let (legs, reached) = found.ok_or(PathError::NotWalkable)?;
@@ -288,12 +293,11 @@ struct Lattice {
 impl Lattice {
     /// The lattice of the window round `from` and `targets`, grown by the object instances it
     /// meets and widened by `margin`; `None` when it would be empty.
-    fn new(world: &World, from: Position, targets: &[Position], margin: f64) -> Option<Lattice> {
+    fn new(boxes: &[Box2], from: Position, targets: &[Position], margin: f64) -> Option<Lattice> {
         let mut window = Box2::EMPTY;
         for &p in std::iter::once(&from).chain(targets) {
             window.grow(world_xz(p));
         }
-        let boxes = world.object_boxes.get_or_init(|| instance_boxes(world));
         let mut inside = vec![false; boxes.len()];
         loop {
             let mut grew = false;
@@ -629,7 +633,8 @@ mod tests {
         })
         .unwrap();
         let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
-        let walk = Walk::terrain(&world);
+        let paths = PathIndex::build(&world);
+        let walk = Walk::terrain(&world, &paths);
         let ids: Vec<_> = world.regions().collect();
         let mut rng = crate::rng::SplitMix64::new(5);
         let mut scratch = PathScratch::new();
@@ -648,7 +653,8 @@ mod tests {
             if !walk.starts_at(a) || !walk.starts_at(b) || walk.arrives(a, b) {
                 continue;
             }
-            let Ok(exact) = world.find_path_with(a, b, &PathOptions::exact(), &mut scratch) else {
+            let Ok(exact) = paths.find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch)
+            else {
                 continue;
             };
             let (legs, detours) = around(walk, &[a, b]).expect("a detour");
@@ -694,10 +700,11 @@ mod tests {
             .write_data_root(dir.path(), Overwrite::Refuse)
             .unwrap();
             let world = World::load(dir.path()).unwrap();
+            let paths = PathIndex::build(&world);
             let boxes = instance_boxes(&world);
             assert!(!boxes.is_empty());
             let mut rng = crate::rng::SplitMix64::new(seed);
-            for walk in [Walk::whole(&world), Walk::terrain(&world)] {
+            for walk in [Walk::whole(&world, &paths), Walk::terrain(&world, &paths)] {
                 for _ in 0..20_000 {
                     let b = &boxes[rng.range(0, boxes.len() as u32) as usize];
                     let pick = |lo: f64, hi: f64, u: f64| {

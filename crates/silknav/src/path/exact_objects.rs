@@ -166,10 +166,11 @@
 //! directions, for these and for the town's short moves: visibility between object points
 //! made once per world instead of per query, and the object walls in the lower bound.
 
-use super::index::{direction_class, PathIndex};
+use super::index::{direction_class, TerrainIndex};
 use super::open_ground::{Ellipse, EntryEdge, Jump, ObjectGround, OpenGround, Sight, ToGoal};
 use super::search::distance;
 use super::PathError;
+use super::PathIndex;
 use crate::objects::mesh::{flag as mesh_flag, EdgeKey};
 use crate::objects::walk::Frame;
 use crate::objects::{InstanceKey, ObjectCellRef};
@@ -292,12 +293,12 @@ impl Reach {
     fn sets(
         &self,
         world: &World,
+        index: &TerrainIndex,
         boxes: &[[f64; 4]],
         p: Position,
         surface: Option<ObjectCellRef>,
         any_surface: bool,
     ) -> Vec<u32> {
-        let index = world.path_index();
         let xz = [p.world_x(), p.world_z()];
         let mut out = Vec::new();
         if let (Some(c), false) = (surface, any_surface) {
@@ -323,20 +324,20 @@ impl Reach {
     fn may_join(
         &self,
         world: &World,
+        index: &TerrainIndex,
         boxes: &[[f64; 4]],
         from: Position,
         surface: Option<ObjectCellRef>,
         to: Position,
     ) -> bool {
-        let a = self.sets(world, boxes, from, surface, false);
-        let b = self.sets(world, boxes, to, None, true);
+        let a = self.sets(world, index, boxes, from, surface, false);
+        let b = self.sets(world, index, boxes, to, None, true);
         a.iter().any(|x| b.contains(x))
     }
 
     /// The sets of `world`, whose instances (in the order of `keys`) have the boxes `boxes`.
-    fn of(world: &World, keys: &[InstanceKey], boxes: &[[f64; 4]]) -> Reach {
+    fn of(world: &World, index: &TerrainIndex, keys: &[InstanceKey], boxes: &[[f64; 4]]) -> Reach {
         const TILES: usize = 96 * 96;
-        let index = world.path_index();
         let components = index
             .component
             .iter()
@@ -420,7 +421,7 @@ impl Reach {
 
 impl ObjectCorners {
     /// The points of every object instance of `world`.
-    pub fn of(world: &World) -> ObjectCorners {
+    pub fn of(world: &World, index: &TerrainIndex) -> ObjectCorners {
         let mut out = ObjectCorners::default();
         let mut instances = Vec::new();
         let mut seen = HashSet::default();
@@ -537,8 +538,8 @@ impl ObjectCorners {
                 }
             }
         }
-        out.reach = Reach::of(world, &instances, &out.boxes);
-        for (c, corner) in world.path_index().corners.iter().enumerate() {
+        out.reach = Reach::of(world, index, &instances, &out.boxes);
+        for (c, corner) in index.corners.iter().enumerate() {
             out.buckets.insert(corner.point(), Node::Corner(c as u32));
         }
         for (k, &p) in out.xz.iter().enumerate() {
@@ -750,8 +751,10 @@ pub(crate) type ExactPath = (Vec<Position>, f64);
 /// # Errors
 /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] where no surface is,
 /// [`PathError::Unreachable`] when no path joins them, [`PathError::BudgetExceeded`].
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn exact_path(
     world: &World,
+    paths: &PathIndex,
     from: Position,
     start_y: Option<f32>,
     to: Position,
@@ -759,7 +762,7 @@ pub(crate) fn exact_path(
     budget: usize,
     scratch: &mut super::PathScratch,
 ) -> Result<ExactPath, PathError> {
-    search_path(world, from, start_y, to, hint, budget, scratch, true)
+    search_path(world, paths, from, start_y, to, hint, budget, scratch, true)
 }
 
 /// [`exact_path`], with the opened ground's estimates where `guide` allows them (the tests
@@ -767,6 +770,7 @@ pub(crate) fn exact_path(
 #[allow(clippy::too_many_arguments)]
 fn search_path(
     world: &World,
+    paths: &PathIndex,
     from: Position,
     start_y: Option<f32>,
     to: Position,
@@ -796,10 +800,10 @@ fn search_path(
             }
         }
     }
-    let corners = world
+    let index = &paths.terrain;
+    let corners = paths
         .object_corners
-        .get_or_init(|| ObjectCorners::of(world));
-    let index = world.path_index();
+        .get_or_init(|| ObjectCorners::of(world, index));
     let search = Search {
         world,
         index,
@@ -812,7 +816,7 @@ fn search_path(
     };
     if !corners
         .reach
-        .may_join(world, &corners.boxes, from, start.object, to)
+        .may_join(world, index, &corners.boxes, from, start.object, to)
     {
         return Err(PathError::Unreachable);
     }
@@ -860,7 +864,7 @@ fn search_path(
 
 struct Search<'w> {
     world: &'w World,
-    index: &'w PathIndex,
+    index: &'w TerrainIndex,
     corners: &'w ObjectCorners,
     from: Position,
     to: Position,
@@ -1221,6 +1225,16 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::path::walkable::world_xz;
+
+    /// The path index of a test world, made once per world and kept for the test binary's
+    /// life (the tests here share a world's index between their helpers).
+    fn paths_of(world: &World) -> &'static PathIndex {
+        use std::sync::{Mutex, OnceLock};
+        static MADE: OnceLock<Mutex<HashMap<u64, &'static PathIndex>>> = OnceLock::new();
+        let mut made = MADE.get_or_init(Mutex::default).lock().unwrap();
+        made.entry(world.stamp)
+            .or_insert_with(|| Box::leak(Box::new(PathIndex::build(world))))
+    }
     use crate::rng::SplitMix64;
     use crate::world::REGION_SIZE;
     use std::cmp::Reverse;
@@ -1249,15 +1263,15 @@ mod tests {
         start: Option<ObjectCellRef>,
         to: Position,
     ) -> Option<(f64, Vec<Stop>)> {
-        let mut points: Vec<Position> = world
-            .path_index()
+        let mut points: Vec<Position> = paths_of(world)
+            .terrain
             .corners
             .iter()
             .map(|c| Position::from_world(c.point()[0], c.point()[1]).unwrap())
             .collect();
-        let corners = world
+        let corners = paths_of(world)
             .object_corners
-            .get_or_init(|| ObjectCorners::of(world));
+            .get_or_init(|| ObjectCorners::of(world, &paths_of(world).terrain));
         points.extend(&corners.points);
         points.push(to);
         let goal = points.len() - 1;
@@ -1326,9 +1340,9 @@ mod tests {
     /// A random point of the walkable surfaces: near an object (within 60 units of its box)
     /// half of the time.
     fn random_point(world: &World, rng: &mut SplitMix64) -> Position {
-        let corners = world
+        let corners = paths_of(world)
             .object_corners
-            .get_or_init(|| ObjectCorners::of(world));
+            .get_or_init(|| ObjectCorners::of(world, &paths_of(world).terrain));
         let regions: Vec<_> = world.regions().collect();
         loop {
             let p = if rng.unit() < 0.5 && !corners.boxes.is_empty() {
@@ -1368,6 +1382,7 @@ mod tests {
             );
             let ours = exact_path(
                 &world,
+                paths_of(&world),
                 from,
                 None,
                 to,
@@ -1450,8 +1465,8 @@ mod tests {
                 "{from:?} → {to:?}: the opened ground's {bound} above the path's {length}"
             );
             above_straight += usize::from(bound > distance(s, t) + 1.0);
-            let terrain = world
-                .exact_polyline(s, t, &mut scratch)
+            let terrain = paths_of(&world)
+                .exact_polyline(&world, s, t, &mut scratch)
                 .map_or(f64::INFINITY, |p| crate::path::polyline_length(&p));
             below_terrain += usize::from(bound + 1.0 < terrain);
             over_blocked += usize::from(world.terrain_cell_at(from).is_none());
@@ -1476,6 +1491,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         silknav_testkit::object_world::write_object_world(dir.path());
         let world = World::load(dir.path()).unwrap();
+        let paths = PathIndex::build(&world);
         let mut rng = SplitMix64::new(23);
         let mut scratch = crate::PathScratch::new();
         let (mut starts, mut differ, mut tries) = (0, 0, 0);
@@ -1508,7 +1524,7 @@ mod tests {
             for y in [ground_y, top_y] {
                 let (surface, height) = world.surface_at_y(from, y).unwrap();
                 let options = crate::PathOptions::exact_with_objects().with_start_y(y);
-                let ours = world.find_path_with(from, to, &options, &mut scratch);
+                let ours = paths.find_path_with(&world, from, to, &options, &mut scratch);
                 let expected = oracle_path_from(&world, from, surface.unwrap().object, to);
                 match (&ours, &expected) {
                     (Ok(path), Some((e, _))) => {
@@ -1537,9 +1553,9 @@ mod tests {
     }
 
     fn corners_of(world: &World) -> &ObjectCorners {
-        world
+        paths_of(world)
             .object_corners
-            .get_or_init(|| ObjectCorners::of(world))
+            .get_or_init(|| ObjectCorners::of(world, &paths_of(world).terrain))
     }
 
     /// The search with the opened ground's help (its estimates where they guide, legs only to
@@ -1552,11 +1568,31 @@ mod tests {
         to: Position,
         scratch: &mut crate::PathScratch,
     ) -> Option<Result<ExactPath, PathError>> {
-        let plain = search_path(world, from, None, to, |_| None, 100_000, scratch, false);
+        let plain = search_path(
+            world,
+            paths_of(world),
+            from,
+            None,
+            to,
+            |_| None,
+            100_000,
+            scratch,
+            false,
+        );
         if matches!(plain, Err(PathError::BudgetExceeded)) {
             return None;
         }
-        let ours = search_path(world, from, None, to, |_| None, usize::MAX, scratch, true);
+        let ours = search_path(
+            world,
+            paths_of(world),
+            from,
+            None,
+            to,
+            |_| None,
+            usize::MAX,
+            scratch,
+            true,
+        );
         match (&ours, &plain) {
             (Ok((waypoints, length)), Ok((_, expected))) => {
                 assert!(
@@ -1775,9 +1811,12 @@ mod tests {
 
     fn guided_answers_what_the_straight_lines_answers(by_records: bool) {
         let (_dir, world) = crate::worldgen::rugged_test_world();
-        let mut corners = ObjectCorners::of(&world);
+        let mut corners = ObjectCorners::of(&world, &paths_of(&world).terrain);
         corners.open.as_mut().expect("the opened ground").by_records = by_records;
-        assert!(world.object_corners.set(corners).is_ok(), "made once");
+        assert!(
+            paths_of(&world).object_corners.set(corners).is_ok(),
+            "made once"
+        );
         let open = corners_of(&world).open.as_ref().expect("the opened ground");
         assert!(open.world_has_records(), "the test world keeps the records");
         let mut above = [0, 0];
@@ -1841,6 +1880,7 @@ mod tests {
             // A budget keeps the pairs whose search would run long (see the module docs) out.
             let Ok((waypoints, length)) = exact_path(
                 &world,
+                paths_of(&world),
                 from,
                 None,
                 to,
@@ -1854,14 +1894,15 @@ mod tests {
             assert!(legs_clear(&world, &waypoints), "{from:?} → {to:?}");
             let straight = distance(world_xz(from), world_xz(to));
             assert!(length >= straight - 1e-9);
-            let terrain = world.exact_polyline(world_xz(from), world_xz(to), &mut scratch);
+            let terrain =
+                paths_of(&world).exact_polyline(&world, world_xz(from), world_xz(to), &mut scratch);
             let terrain = terrain.ok().map(|p| {
                 p.iter()
                     .map(|q| Position::from_world(q[0], q[1]).unwrap())
                     .collect::<Vec<_>>()
             });
-            let walkable = world
-                .find_path(from, to, &mut scratch)
+            let walkable = paths_of(&world)
+                .find_path(&world, from, to, &mut scratch)
                 .ok()
                 .map(|p| p.waypoints);
             for other in [terrain, walkable].into_iter().flatten() {

@@ -23,10 +23,10 @@
 //! Reading checks, in this order, the magic, the byte order, the version, the length, the
 //! checksum, the table and every cross-reference the queries follow (so that no file, however
 //! made, can make a query panic or loop); a world then accepts the index only if its inputs
-//! digest and regions are the world's own ([`crate::World::use_path_index`]).
+//! digest and regions are the world's own ([`crate::path::PathIndex::from_file`]).
 
 use super::array::{Array, FileBuffer, FileBytes};
-use super::index::{PathIndex, Rect, NONE};
+use super::index::{Rect, TerrainIndex, NONE};
 use super::landmarks;
 use crate::files::{IndexFileError, InputsDigest, PathIndexError, FORMAT_VERSION, MAGIC};
 use crate::world::Position;
@@ -51,10 +51,10 @@ const BYTE_ORDER: u32 = 0x0102_0304;
 const CHECKED_FROM: usize = 32;
 
 /// A path index read from a file and checked, not yet given to a world
-/// ([`crate::World::use_path_index`]).
+/// ([`crate::path::PathIndex::from_file`]).
 #[derive(Debug, Clone)]
 pub struct PathIndexFile {
-    pub(crate) index: PathIndex,
+    pub(crate) index: TerrainIndex,
     pub(crate) digest: InputsDigest,
 }
 
@@ -63,7 +63,7 @@ impl PathIndexFile {
     /// map it, reads it whole with one read) and views its arrays in place.
     ///
     /// A mapped file must not change while the index is in use: silknav replaces index files
-    /// by rename ([`crate::World::write_path_index`]), which leaves a mapped file as it was;
+    /// by rename ([`crate::path::PathIndex::write`]), which leaves a mapped file as it was;
     /// a file rewritten or cut short in place by another program gives other answers, a panic,
     /// or (cut short) the system's bus error.
     ///
@@ -116,9 +116,9 @@ impl PathIndexFile {
         let bytes = file.bytes();
         let header = read_header(bytes)?;
         let sections = read_table(bytes, header.sections)?;
-        let mut index = PathIndex {
+        let mut index = TerrainIndex {
             build_time: Duration::from_nanos(header.build_nanos),
-            ..PathIndex::default()
+            ..TerrainIndex::default()
         };
         let view = Views {
             file: &file,
@@ -530,7 +530,7 @@ impl Views<'_> {
 /// Every cross-reference the queries follow: ranges inside their arrays, ids inside theirs,
 /// portals on their rectangle's side leading to a rectangle across it (so that scans move
 /// away from their root and end), corners in the terrain id space.
-fn check(index: &PathIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
+fn check(index: &TerrainIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
     let regions = index.region_ids.len();
     let rects = index.rects.len();
     let corners = index.corners.len();
@@ -737,7 +737,7 @@ fn check(index: &PathIndex, view: &Views<'_>) -> Result<(), IndexFileError> {
 /// A rectangle: not empty, and its ranges contiguous with the previous one's, inside their
 /// lists.
 fn check_rect(
-    index: &PathIndex,
+    index: &TerrainIndex,
     view: &Views<'_>,
     i: usize,
     rect: &Rect,
@@ -793,7 +793,7 @@ fn check_rect(
 /// A portal or contact of rectangle `r`: on one of its sides, inside it, leading to a
 /// rectangle across that side whose own side holds it.
 fn check_portal(
-    index: &PathIndex,
+    index: &TerrainIndex,
     view: &Views<'_>,
     kind: Kind,
     i: usize,
@@ -867,7 +867,7 @@ fn check_starts(
 }
 
 /// The sections of an index: (kind, bytes), in file order.
-fn sections_of(index: &PathIndex) -> [(Kind, &[u8]); 15] {
+fn sections_of(index: &TerrainIndex) -> [(Kind, &[u8]); 15] {
     fn b<T: Pod>(a: &[T]) -> &[u8] {
         bytemuck::cast_slice(a)
     }
@@ -895,7 +895,7 @@ fn sections_of(index: &PathIndex) -> [(Kind, &[u8]); 15] {
 /// # Errors
 /// Those of `out`; and on a big-endian machine, which cannot write the layout in place.
 pub(crate) fn write(
-    index: &PathIndex,
+    index: &TerrainIndex,
     digest: InputsDigest,
     out: &mut dyn Write,
 ) -> io::Result<u64> {

@@ -21,9 +21,9 @@
 //! direction (and the corner they lead to, where two share one), so the graph does not depend
 //! on the order the scans ran in: built on one thread or on many, it is the same; and a bend
 //! at the corner takes only the run of them beyond its obstacle
-//! ([`PathIndex::turning_edges`]), a third of them on the bench's maps.
+//! ([`TerrainIndex::turning_edges`]), a third of them on the bench's maps.
 
-use super::index::{direction_class, vertex_point, Corner, PathIndex, NONE, TILE};
+use super::index::{direction_class, vertex_point, Corner, TerrainIndex, NONE, TILE};
 use super::visibility::{scan_within, Cone, ScanScratch};
 use crate::geometry::orient;
 
@@ -72,7 +72,7 @@ pub(crate) struct SeenBlocks {
     pub boxes: Vec<[i32; 4]>,
     /// The corner of the block's first record: a bisection over them finds a corner's
     /// records of a rectangle in a few cache lines, where one over the records touched a
-    /// line per step ([`super::index::PathIndex::seen_of`]).
+    /// line per step ([`super::index::TerrainIndex::seen_of`]).
     pub firsts: Vec<u32>,
 }
 
@@ -133,13 +133,13 @@ const CHUNK: usize = 256;
 /// and the (rectangle, record) pairs of what the corners see.
 type Chunk = (Vec<[u32; 2]>, Vec<(u32, Seen)>);
 
-/// The edges of every corner: (`edge_start`, `edges`), as in [`PathIndex`], and what each
+/// The edges of every corner: (`edge_start`, `edges`), as in [`TerrainIndex`], and what each
 /// rectangle is seen by. Built on rayon's current pool; `progress(done, total)` is called as
 /// corners are done (from the pool's threads, counts possibly out of order). Of the pairs of
 /// corners in sight of each other in taut directions, only those `keep` accepts become edges
 /// (see [`super::index::edge_keeps_side`]).
 pub(crate) fn build(
-    index: &PathIndex,
+    index: &TerrainIndex,
     keep: &(dyn Fn(&Corner, &Corner) -> bool + Sync),
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> (Vec<u32>, Vec<Edge>, SeenBy) {
@@ -205,7 +205,7 @@ pub(crate) fn build(
 /// Runs `work(scratch, corner, pairs, seen)` for every corner, in chunks on rayon's current
 /// pool, each worker with a scan scratch of its own; the chunks' results in corner order.
 fn run_chunks(
-    index: &PathIndex,
+    index: &TerrainIndex,
     work: impl Fn(&mut Scratch, u32, &mut Vec<[u32; 2]>, &mut Vec<(u32, Seen)>) + Sync,
 ) -> Vec<Chunk> {
     let count = index.corners.len();
@@ -280,7 +280,7 @@ fn limits(p: [f64; 2], classes: u8) -> Vec<Cone> {
 /// `seen` (when given) how it sees each rectangle, the roots (seen whole) only with
 /// `with_roots`.
 fn scan_half(
-    index: &PathIndex,
+    index: &TerrainIndex,
     c: u32,
     half: u8,
     scratch: &mut Scratch,

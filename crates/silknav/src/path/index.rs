@@ -143,7 +143,7 @@ impl Corner {
 /// The index of one world's walkable ground for path search: plain arrays, built in memory
 /// or viewed in place in a loaded index file ([`super::file`]).
 #[derive(Clone, Default)]
-pub(crate) struct PathIndex {
+pub(crate) struct TerrainIndex {
     /// The loaded regions it was built for, ascending (the world's order).
     pub region_ids: Array<u16>,
     /// Per loaded region, the first global rectangle id.
@@ -173,7 +173,7 @@ pub(crate) struct PathIndex {
     pub seen: Array<graph::Seen>,
     /// What each block of [`graph::SEEN_BLOCK`] records holds: made, never stored in a file.
     pub seen_blocks: graph::SeenBlocks,
-    /// Per corner, where its runs of [`PathIndex::turning_edges`] start and end, found on its
+    /// Per corner, where its runs of [`TerrainIndex::turning_edges`] start and end, found on its
     /// first expansion ([`TurnCuts`]).
     pub turn_cuts: TurnCuts,
     /// The shortest distance between every two corners, for small indexes
@@ -188,9 +188,9 @@ pub(crate) struct PathIndex {
     pub file: Option<(FileBytes, Duration)>,
 }
 
-impl fmt::Debug for PathIndex {
+impl fmt::Debug for TerrainIndex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PathIndex")
+        f.debug_struct("TerrainIndex")
             .field("rects", &self.rects.len())
             .field("corners", &self.corners.len())
             .field("edges", &self.edges.len())
@@ -213,10 +213,10 @@ pub(crate) fn direction_class(p: [f64; 2], q: [f64; 2]) -> Option<u8> {
 /// The quadrant tiles around vertex (gx, gz), counter-clockwise from +x+z, as offsets.
 const QUADRANTS: [(i64, i64); 4] = [(0, 0), (-1, 0), (-1, -1), (0, -1)];
 
-impl PathIndex {
+impl TerrainIndex {
     /// Builds the index of a world on rayon's current pool; `progress(done, total)` counts
     /// the corners whose visibility is done.
-    pub fn build(world: &World, progress: &(dyn Fn(usize, usize) + Sync)) -> PathIndex {
+    pub fn build(world: &World, progress: &(dyn Fn(usize, usize) + Sync)) -> TerrainIndex {
         let started = Instant::now();
         let ground = Grid::global(world);
         let regions = world.region_data();
@@ -377,7 +377,7 @@ impl PathIndex {
             rect.corners = [corner_start[r], corner_start[r + 1]];
         }
 
-        let mut index = PathIndex {
+        let mut index = TerrainIndex {
             region_ids: regions.iter().map(|r| r.id.0).collect::<Vec<_>>().into(),
             region_rect_base: region_rect_base.into(),
             tile_rect: tile_rect.into(),
@@ -388,7 +388,7 @@ impl PathIndex {
             corners: corners.into(),
             corner_roots: corner_roots.into(),
             component: component.into(),
-            ..PathIndex::default()
+            ..TerrainIndex::default()
         };
         let (edge_start, edges, (seen_start, seen)) = graph::build(
             &index,
@@ -432,7 +432,7 @@ impl PathIndex {
         &self.rect_corners[a as usize..b as usize]
     }
 
-    /// Whether [`PathIndex::seen_by`] answers (else start and goal need scans).
+    /// Whether [`TerrainIndex::seen_by`] answers (else start and goal need scans).
     pub fn has_seen_by(&self) -> bool {
         !self.seen_start.is_empty()
     }
@@ -443,7 +443,7 @@ impl PathIndex {
         &self.seen[self.seen_range(rect)]
     }
 
-    /// Where [`PathIndex::seen_by`]'s records lie in `seen`.
+    /// Where [`TerrainIndex::seen_by`]'s records lie in `seen`.
     #[inline]
     pub fn seen_range(&self, rect: u32) -> std::ops::Range<usize> {
         self.seen_start[rect as usize] as usize..self.seen_start[rect as usize + 1] as usize
@@ -921,7 +921,7 @@ pub(crate) fn edge_keeps_side(ground: &Grid<'_>, c: &Corner, d: &Corner) -> bool
 }
 
 /// Per corner, the two ends of its run of edges for a left turn and for a right one
-/// ([`PathIndex::turning_edges`]), as offsets in its edges, found by bisections on the corner's
+/// ([`TerrainIndex::turning_edges`]), as offsets in its edges, found by bisections on the corner's
 /// first expansion and kept: searches expand the same corners again and again, and bisecting each
 /// time made the paths bench's brc202d queries about a tenth slower (the bisections touch as
 /// many cache lines as the run), while finding them for every corner when an index file is

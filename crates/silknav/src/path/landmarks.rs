@@ -33,7 +33,7 @@
 //! rim, behind most pairs of ends in some direction. They are built only for indexes without
 //! a corner table ([`super::table`]), whose queries need no search.
 
-use super::index::PathIndex;
+use super::index::TerrainIndex;
 use super::table::dijkstra;
 use rayon::prelude::*;
 use std::collections::BinaryHeap;
@@ -49,7 +49,7 @@ pub(crate) type Row = [f32; LANDMARKS];
 const SLACK: f64 = 1.0 / (1u64 << 21) as f64;
 
 /// The landmark rows of `index`, one per corner, or none when the index has no edge.
-pub(crate) fn build(index: &PathIndex) -> Vec<Row> {
+pub(crate) fn build(index: &TerrainIndex) -> Vec<Row> {
     let landmarks = choose(index);
     if landmarks.is_empty() {
         return Vec::new();
@@ -81,7 +81,7 @@ pub(crate) fn build(index: &PathIndex) -> Vec<Row> {
 /// The landmarks: in the largest connected part of the graph, per sector around its centre,
 /// the corner farthest from it; fewer when sectors are empty (repeats fill the rest, so every
 /// row has [`LANDMARKS`] columns).
-fn choose(index: &PathIndex) -> Vec<u32> {
+fn choose(index: &TerrainIndex) -> Vec<u32> {
     let n = index.corners.len();
     if index.edges.is_empty() || n == 0 {
         return Vec::new();
@@ -121,7 +121,7 @@ fn choose(index: &PathIndex) -> Vec<u32> {
 }
 
 /// Each corner's connected part of the graph, named by its lowest corner.
-fn parts(index: &PathIndex) -> Vec<u32> {
+fn parts(index: &TerrainIndex) -> Vec<u32> {
     let n = index.corners.len();
     let mut part = vec![u32::MAX; n];
     let mut stack = Vec::new();

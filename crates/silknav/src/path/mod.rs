@@ -1,8 +1,8 @@
 //! Shortest paths: exact any-angle paths across regions.
 //!
-//! [`World::find_path`] returns the Euclidean-shortest path between two points of the walkable
+//! [`PathIndex::find_path`] returns the Euclidean-shortest path between two points of the walkable
 //! ground, across any number of regions.
-//! [`World::find_path_with_radius`] does so for a walker of radius r, keeping r from every
+//! [`PathIndex::find_path_with_radius`] does so for a walker of radius r, keeping r from every
 //! blocked tile and wall ([`radius`]).
 //!
 //! # Rules
@@ -61,7 +61,7 @@
 //! The exact path turns on the corners of blocked ground, where the server's walk refuses
 //! to start (a point on a tile corner belongs to the tile on its +x/+z side) or stops at once
 //! (a walk that starts on its cell's side cannot leave through it). So by default
-//! [`World::find_path`] returns a path every leg of which the server's walk walks from its
+//! [`PathIndex::find_path`] returns a path every leg of which the server's walk walks from its
 //! start to its end, stopping with [`crate::world::MoveStop::Arrived`]: first on the terrain
 //! ([`crate::world::MoveOptions::terrain_only`], `silknav move --terrain-only`: the ground
 //! paths are found on), by the rules below; then, in a world with objects, with the objects
@@ -130,7 +130,7 @@
 //! A shortest path turns only at *corners*: grid vertices where the obstacles meeting there fit
 //! in an arc of less than 180° (one blocked quadrant, the end of a thin wall, or two
 //! perpendicular walls), and it wraps around each one (the bend is *taut*). So:
-//! 1. **Index** (built once per world, on all cores; [`World::prepare_paths`]): the walkable
+//! 1. **Index** (built once per world, on all cores; [`PathIndex::build`]): the walkable
 //!    tiles of each region are covered by rectangles with no wall inside, joined by portals
 //!    (runs of passable sides); the corners; the connected components of the rectangles; and
 //!    the *sparse visibility graph*: for each corner, the corners it sees in directions taut
@@ -483,7 +483,7 @@ pub struct PathIndexStats {
 }
 
 impl PathIndexStats {
-    pub(crate) fn of(index: &index::PathIndex) -> PathIndexStats {
+    pub(crate) fn of(index: &index::TerrainIndex) -> PathIndexStats {
         PathIndexStats {
             regions: index.region_ids.len(),
             rects: index.rects.len(),
@@ -500,225 +500,6 @@ impl PathIndexStats {
 }
 
 impl World {
-    /// The walkable shortest path from `from` to `to` ([`PathOptions::default`]): see the
-    /// [module docs](crate::path) for the exact rules. Builds the path index first if this
-    /// world has none yet ([`World::prepare_paths`]).
-    ///
-    /// # Errors
-    /// As for [`World::find_path_with`].
-    pub fn find_path(
-        &self,
-        from: Position,
-        to: Position,
-        scratch: &mut PathScratch,
-    ) -> Result<WorldPath, PathError> {
-        self.find_path_with(from, to, &PathOptions::default(), scratch)
-    }
-
-    /// The path from `from` to `to` made as `options` say: walkable (the default) or exact.
-    /// See the [module docs](crate::path) for the rules.
-    ///
-    /// # Errors
-    /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] off the walkable ground (for a
-    /// walkable path: where the server's walk cannot start, or end, on the terrain),
-    /// [`PathError::Unreachable`] when no path exists (answered from the connected components
-    /// without a search), [`PathError::BudgetExceeded`] when the scratch's budget runs out,
-    /// [`PathError::NotWalkable`] when a walkable path was asked for and a leg survives the
-    /// repairs (never seen on the test worlds).
-    pub fn find_path_with(
-        &self,
-        from: Position,
-        to: Position,
-        options: &PathOptions,
-        scratch: &mut PathScratch,
-    ) -> Result<WorldPath, PathError> {
-        if options.radius > 0.0 {
-            let path = self.find_path_with_radius(from, to, options.radius, scratch)?;
-            if options.exact {
-                return Ok(path);
-            }
-            let waypoints = walkable::split_and_check(self, &path.waypoints, options.clearance)?;
-            return Ok(WorldPath::walked(waypoints, path.length));
-        }
-        self.find_path_counting(from, to, options, scratch, true)
-            .map(|(path, _)| path)
-    }
-
-    /// [`World::find_path_with`], also returning how many legs were repaired; without
-    /// `repair`, a walkable path fails at the first leg the walk refuses (the clearance
-    /// experiment measures with it off).
-    pub(crate) fn find_path_counting(
-        &self,
-        from: Position,
-        to: Position,
-        options: &PathOptions,
-        scratch: &mut PathScratch,
-        repair: bool,
-    ) -> Result<(WorldPath, usize), PathError> {
-        let s = [from.world_x(), from.world_z()];
-        let t = [to.world_x(), to.world_z()];
-        if options.objects && !self.objects.is_empty() {
-            return self.path_with_objects(from, to, options, scratch, repair);
-        }
-        if !options.exact {
-            // The server's walk starts, and ends, only on the tile a point belongs to; off
-            // the ground altogether, the start is answered first, as for an exact path.
-            let (from_ok, to_ok) = (
-                self.terrain_cell_at(from).is_some(),
-                self.terrain_cell_at(to).is_some(),
-            );
-            if !(from_ok && to_ok) {
-                let (index, ground) = (self.path_index(), Grid::global(self));
-                if search::endpoint(index, &ground, s).is_none() {
-                    return Err(PathError::StartBlocked);
-                }
-                if search::endpoint(index, &ground, t).is_none() {
-                    return Err(PathError::GoalBlocked);
-                }
-                return Err(if from_ok {
-                    PathError::GoalBlocked
-                } else {
-                    PathError::StartBlocked
-                });
-            }
-        }
-        let exact = self.exact_polyline(s, t, scratch)?;
-        let exact_length = polyline_length(&exact);
-        if options.exact {
-            let mut waypoints = Vec::with_capacity(exact.len());
-            waypoints.push(from);
-            for p in &exact[1..exact.len() - 1] {
-                waypoints
-                    .push(Position::from_world(p[0], p[1]).expect("corners lie in loaded regions"));
-            }
-            waypoints.push(to);
-            let path = WorldPath {
-                waypoints,
-                length: exact_length,
-                exact_length,
-                exact: true,
-            };
-            return Ok((path, 0));
-        }
-        let walked = walkable::walkable(self, from, to, &exact, options.clearance, repair);
-        let (waypoints, repairs) = match walked {
-            Err(PathError::NotWalkable) if repair => {
-                // A start (or goal) on a grid line may be where the exact path leaves through
-                // a tile other than its own (at a vertex where blocked tiles meet
-                // diagonally), which the walk cannot: then the path leaves from a point
-                // `clearance` into its own tile, and the exact path is sought from there.
-                let own = |p| walkable::into_own_tile(p, options.clearance).unwrap_or(p);
-                let (s2, t2) = (own(s), own(t));
-                if (s2, t2) == (s, t) {
-                    return Err(PathError::NotWalkable);
-                }
-                let inner = self
-                    .exact_polyline(s2, t2, scratch)
-                    .map_err(|_| PathError::NotWalkable)?;
-                walkable::walkable(self, from, to, &inner, options.clearance, repair)?
-            }
-            walked => walked?,
-        };
-        // Legs through buildings, gates and the ground under them go round them.
-        let waypoints = if self.objects.is_empty() {
-            waypoints
-        } else {
-            detour::around_objects(self, &waypoints)?.0
-        };
-        Ok((WorldPath::walked(waypoints, exact_length), repairs))
-    }
-
-    /// [`World::find_path_counting`] with [`PathOptions::objects`] in a world with objects:
-    /// the exact path through and round them, or (without [`PathOptions::exact`]) that path
-    /// made walkable ([`walkable::walkable_with_objects`]); where no walk follows it, the path
-    /// found on the terrain and led round objects.
-    fn path_with_objects(
-        &self,
-        from: Position,
-        to: Position,
-        options: &PathOptions,
-        scratch: &mut PathScratch,
-        repair: bool,
-    ) -> Result<(WorldPath, usize), PathError> {
-        let (s, t) = (walkable::world_xz(from), walkable::world_xz(to));
-        // The terrain's optimum is the first bound: the answer whenever no object is in
-        // the way. Worked out only when the straight segment is not the answer (where it is,
-        // on the objects bench's moves, it was a fifth of the query's time).
-        let hint = |scratch: &mut PathScratch| {
-            self.exact_polyline(s, t, scratch)
-                .ok()
-                .map(|p| polyline_length(&p))
-        };
-        let budget = scratch.budget.unwrap_or(usize::MAX);
-        let (waypoints, length) =
-            exact_objects::exact_path(self, from, options.start_y, to, hint, budget, scratch)?;
-        if options.exact {
-            let path = WorldPath {
-                waypoints,
-                length,
-                exact_length: length,
-                exact: true,
-            };
-            return Ok((path, 0));
-        }
-        match walkable::walkable_with_objects(self, &waypoints, options.start_y, options.clearance)
-        {
-            Err(PathError::NotWalkable) => {}
-            walked => return walked.map(|(w, detours)| (WorldPath::walked(w, length), detours)),
-        }
-        // No walk follows the exact path: the path found on the terrain and led round
-        // objects, which exists wherever a walk joins the ends; walked as the rest, each leg
-        // from the height the leg before arrived at (the walk that led it round objects
-        // started every leg on the highest floor, which a walker who went down does not).
-        let terrain = PathOptions {
-            objects: false,
-            ..*options
-        };
-        let (found, repairs) = self
-            .find_path_counting(from, to, &terrain, scratch, repair)
-            .map_err(|_| PathError::NotWalkable)?;
-        let (walked, detours) =
-            walkable::walk_carrying_height(self, &found.waypoints, options.start_y)
-                .map_err(|_| PathError::NotWalkable)?;
-        Ok((WorldPath::walked(walked, length), repairs + detours))
-    }
-
-    /// The exact shortest path from `s` to `t` (world coordinates): the start, the corners
-    /// it turns at, the goal.
-    fn exact_polyline(
-        &self,
-        s: [f64; 2],
-        t: [f64; 2],
-        scratch: &mut PathScratch,
-    ) -> Result<Vec<[f64; 2]>, PathError> {
-        let index = self.path_index();
-        let ground = Grid::global(self);
-        let start = search::endpoint(index, &ground, s).ok_or(PathError::StartBlocked)?;
-        let goal = search::endpoint(index, &ground, t).ok_or(PathError::GoalBlocked)?;
-        let connected = start.roots().iter().any(|&a| {
-            goal.roots()
-                .iter()
-                .any(|&b| index.component[a as usize] == index.component[b as usize])
-        });
-        if !connected {
-            return Err(PathError::Unreachable);
-        }
-        let budget = scratch.budget.unwrap_or(usize::MAX);
-        // The search tests the straight segment itself first (through the rectangles).
-        scratch.search.run(index, &ground, &start, &goal, budget)?;
-        let mut exact = Vec::with_capacity(scratch.search.corners.len() + 2);
-        exact.push(s);
-        exact.extend(
-            scratch
-                .search
-                .corners
-                .iter()
-                .map(|&c| index.corners[c as usize].point()),
-        );
-        exact.push(t);
-        Ok(exact)
-    }
-
     /// The height of each waypoint of a path, as a walker who walks its legs one by one with
     /// [`World::move_along_y`], each from the height the leg before it arrived at (the game
     /// server keeps a walker's height, and picks the floor nearest it), stands there: the
@@ -819,86 +600,97 @@ impl World {
         }
         out
     }
+}
 
-    /// Builds the path index now, if the world has none yet (otherwise the first
-    /// [`World::find_path`] builds it), and tells what it holds. A world loaded with its
-    /// index file ([`World::load`]) has one already.
-    pub fn prepare_paths(&self) -> PathIndexStats {
-        self.prepare_paths_with_progress(|_, _| {})
+/// The path index of one world: what every path search reads, made once per world (on all
+/// cores) or read from a file `silknav index` wrote, and kept beside the world it was made
+/// for.
+///
+/// Its searches take that world ([`PathIndex::find_path`]); [`crate::Navigator`] keeps a
+/// world and its index together.
+///
+/// # Panics
+/// Every method that takes a world panics when it is not the world the index was made for
+/// (or read for): the world it was built from, or a clone of it.
+#[derive(Debug, Clone)]
+pub struct PathIndex {
+    pub(crate) terrain: index::TerrainIndex,
+    /// The stamp of the world it answers for ([`World::stamp`]).
+    world: u64,
+    /// That world's inputs digest, which names it in the index file.
+    inputs: Option<InputsDigest>,
+    /// Each object instance's box in world units, in [`World::object_instances`]' order,
+    /// worked out on the first detour round objects ([`detour`]).
+    pub(crate) object_boxes: std::sync::OnceLock<Vec<detour::Box2>>,
+    /// The points exact paths turn at round objects, made with the first such path.
+    pub(crate) object_corners: std::sync::OnceLock<exact_objects::ObjectCorners>,
+}
+
+impl PathIndex {
+    /// Builds the index of `world` on rayon's current pool.
+    pub fn build(world: &World) -> PathIndex {
+        PathIndex::build_with_progress(world, |_, _| {})
     }
 
-    /// [`World::prepare_paths`], calling `progress(done, total)` as the corners' visibility
-    /// is computed (from rayon's threads, counts possibly out of order). The build runs on
-    /// rayon's current pool.
-    pub fn prepare_paths_with_progress(
-        &self,
-        progress: impl Fn(usize, usize) + Sync,
-    ) -> PathIndexStats {
-        PathIndexStats::of(self.path_index_with(&progress))
+    /// [`PathIndex::build`], calling `progress(done, total)` as the corners' visibility is
+    /// computed (from rayon's threads, counts possibly out of order).
+    pub fn build_with_progress(world: &World, progress: impl Fn(usize, usize) + Sync) -> PathIndex {
+        PathIndex::of(world, index::TerrainIndex::build(world, &progress))
     }
 
-    /// Whether the world has its path index already, built or read from a file.
-    pub fn has_path_index(&self) -> bool {
-        self.paths.get().is_some()
+    fn of(world: &World, terrain: index::TerrainIndex) -> PathIndex {
+        PathIndex {
+            terrain,
+            world: world.stamp,
+            inputs: world.inputs,
+            object_boxes: std::sync::OnceLock::new(),
+            object_corners: std::sync::OnceLock::new(),
+        }
     }
 
-    /// The digest of the inputs a path index of this world depends on: its regions and the
-    /// bytes of their navmesh files (for a world made from navmeshes in memory, the bytes they
-    /// are written as, which are those they were read from). `None` when a navmesh cannot be
-    /// written.
-    pub fn inputs_digest(&self) -> Option<InputsDigest> {
-        self.inputs
-    }
-
-    /// Gives the world an index read from a file ([`PathIndexFile::read`]), if it has none
-    /// yet; a world that has one keeps it.
+    /// The index of `world` read from a file ([`PathIndexFile::read`]).
     ///
     /// # Errors
     /// [`IndexFileError::Stale`] when the file was built from other inputs than the world's
-    /// ([`World::inputs_digest`]) or for other regions; the world is unchanged.
-    pub fn use_path_index(&self, file: PathIndexFile) -> Result<PathIndexStats, IndexFileError> {
+    /// ([`World::inputs_digest`]) or for other regions.
+    pub fn from_file(world: &World, file: PathIndexFile) -> Result<PathIndex, IndexFileError> {
         let stale = || IndexFileError::Stale {
             file: file.digest,
-            world: self.inputs,
+            world: world.inputs,
         };
-        if self.inputs != Some(file.digest) {
+        if world.inputs != Some(file.digest) {
             return Err(stale());
         }
         let ids = &file.index.region_ids;
-        if ids.len() != self.regions().len()
-            || self.regions().zip(ids.iter()).any(|(a, &b)| a.0 != b)
+        if ids.len() != world.regions().len()
+            || world.regions().zip(ids.iter()).any(|(a, &b)| a.0 != b)
         {
             return Err(stale());
         }
-        let _ = self.paths.set(file.index);
-        Ok(self.prepare_paths())
+        Ok(PathIndex::of(world, file.index))
     }
 
-    /// Reads the path index file at `path` and gives it to the world
-    /// ([`World::use_path_index`]).
+    /// Reads the path index file at `path` for `world` ([`PathIndex::from_file`]).
     ///
     /// # Errors
     /// The file cannot be read, is not a sound index file, or is stale.
-    pub fn load_path_index(
-        &self,
-        path: impl AsRef<Path>,
-    ) -> Result<PathIndexStats, PathIndexError> {
+    pub fn read(world: &World, path: impl AsRef<Path>) -> Result<PathIndex, PathIndexError> {
         let path = path.as_ref();
         let file = PathIndexFile::read(path)?;
-        self.use_path_index(file).map_err(|error| PathIndexError {
+        PathIndex::from_file(world, file).map_err(|error| PathIndexError {
             path: path.to_path_buf(),
             error,
         })
     }
 
-    /// Writes the path index (built first if the world has none) to `path`, atomically
-    /// ([`write_atomic_with`]), and returns the file's length in bytes.
+    /// Writes the index to `path`, atomically ([`write_atomic_with`]), and returns the
+    /// file's length in bytes.
     ///
     /// # Errors
     /// [`WriteFileError::Exists`] when the file exists and `overwrite` refuses to replace
-    /// it (checked before the build); [`WriteFileError::Io`] when the world's inputs are
-    /// unknown ([`World::inputs_digest`]), or the file cannot be written.
-    pub fn write_path_index(
+    /// it; [`WriteFileError::Io`] when the world's inputs are unknown
+    /// ([`World::inputs_digest`]: a file could not name them), or the file cannot be written.
+    pub fn write(
         &self,
         path: impl AsRef<Path>,
         overwrite: Overwrite,
@@ -912,13 +704,267 @@ impl World {
                 "the world's navmeshes cannot be written, so no digest identifies them",
             ),
         })?;
-        let index = self.path_index();
         let mut length = 0;
         write_atomic_with(path, overwrite, |out| {
-            length = file::write(index, digest, out)?;
+            length = file::write(&self.terrain, digest, out)?;
             Ok(())
         })?;
         Ok(length)
+    }
+
+    /// What the index holds and what making it cost.
+    pub fn stats(&self) -> PathIndexStats {
+        PathIndexStats::of(&self.terrain)
+    }
+
+    /// Whether this is the index of `world` (or of a clone of it).
+    pub fn is_for(&self, world: &World) -> bool {
+        self.world == world.stamp
+    }
+
+    /// Panics unless this is the index of `world`.
+    fn check_world(&self, world: &World) {
+        assert!(
+            self.is_for(world),
+            "a path index answers only for the world it was made for"
+        );
+    }
+
+    /// The walkable shortest path from `from` to `to` ([`PathOptions::default`]): see the
+    /// [module docs](crate::path) for the exact rules.
+    ///
+    /// # Errors
+    /// As for [`PathIndex::find_path_with`].
+    pub fn find_path(
+        &self,
+        world: &World,
+        from: Position,
+        to: Position,
+        scratch: &mut PathScratch,
+    ) -> Result<WorldPath, PathError> {
+        self.find_path_with(world, from, to, &PathOptions::default(), scratch)
+    }
+
+    /// The path from `from` to `to` made as `options` say: walkable (the default) or exact.
+    /// See the [module docs](crate::path) for the rules.
+    ///
+    /// # Errors
+    /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] off the walkable ground (for a
+    /// walkable path: where the server's walk cannot start, or end, on the terrain),
+    /// [`PathError::Unreachable`] when no path exists (answered from the connected components
+    /// without a search), [`PathError::BudgetExceeded`] when the scratch's budget runs out,
+    /// [`PathError::NotWalkable`] when a walkable path was asked for and a leg survives the
+    /// repairs (never seen on the test worlds).
+    pub fn find_path_with(
+        &self,
+        world: &World,
+        from: Position,
+        to: Position,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+    ) -> Result<WorldPath, PathError> {
+        self.check_world(world);
+        if options.radius > 0.0 {
+            let path = self.find_path_with_radius(world, from, to, options.radius, scratch)?;
+            if options.exact {
+                return Ok(path);
+            }
+            let waypoints = walkable::split_and_check(world, &path.waypoints, options.clearance)?;
+            return Ok(WorldPath::walked(waypoints, path.length));
+        }
+        self.find_path_counting(world, from, to, options, scratch, true)
+            .map(|(path, _)| path)
+    }
+
+    /// [`PathIndex::find_path_with`], also returning how many legs were repaired; without
+    /// `repair`, a walkable path fails at the first leg the walk refuses (the clearance
+    /// experiment measures with it off).
+    pub(crate) fn find_path_counting(
+        &self,
+        world: &World,
+        from: Position,
+        to: Position,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        repair: bool,
+    ) -> Result<(WorldPath, usize), PathError> {
+        let s = [from.world_x(), from.world_z()];
+        let t = [to.world_x(), to.world_z()];
+        if options.objects && !world.objects.is_empty() {
+            return self.path_with_objects(world, from, to, options, scratch, repair);
+        }
+        if !options.exact {
+            // The server's walk starts, and ends, only on the tile a point belongs to; off
+            // the ground altogether, the start is answered first, as for an exact path.
+            let (from_ok, to_ok) = (
+                world.terrain_cell_at(from).is_some(),
+                world.terrain_cell_at(to).is_some(),
+            );
+            if !(from_ok && to_ok) {
+                let (index, ground) = (&self.terrain, Grid::global(world));
+                if search::endpoint(index, &ground, s).is_none() {
+                    return Err(PathError::StartBlocked);
+                }
+                if search::endpoint(index, &ground, t).is_none() {
+                    return Err(PathError::GoalBlocked);
+                }
+                return Err(if from_ok {
+                    PathError::GoalBlocked
+                } else {
+                    PathError::StartBlocked
+                });
+            }
+        }
+        let exact = self.exact_polyline(world, s, t, scratch)?;
+        let exact_length = polyline_length(&exact);
+        if options.exact {
+            let mut waypoints = Vec::with_capacity(exact.len());
+            waypoints.push(from);
+            for p in &exact[1..exact.len() - 1] {
+                waypoints
+                    .push(Position::from_world(p[0], p[1]).expect("corners lie in loaded regions"));
+            }
+            waypoints.push(to);
+            let path = WorldPath {
+                waypoints,
+                length: exact_length,
+                exact_length,
+                exact: true,
+            };
+            return Ok((path, 0));
+        }
+        let walked = walkable::walkable(world, self, from, to, &exact, options.clearance, repair);
+        let (waypoints, repairs) = match walked {
+            Err(PathError::NotWalkable) if repair => {
+                // A start (or goal) on a grid line may be where the exact path leaves through
+                // a tile other than its own (at a vertex where blocked tiles meet
+                // diagonally), which the walk cannot: then the path leaves from a point
+                // `clearance` into its own tile, and the exact path is sought from there.
+                let own = |p| walkable::into_own_tile(p, options.clearance).unwrap_or(p);
+                let (s2, t2) = (own(s), own(t));
+                if (s2, t2) == (s, t) {
+                    return Err(PathError::NotWalkable);
+                }
+                let inner = self
+                    .exact_polyline(world, s2, t2, scratch)
+                    .map_err(|_| PathError::NotWalkable)?;
+                walkable::walkable(world, self, from, to, &inner, options.clearance, repair)?
+            }
+            walked => walked?,
+        };
+        // Legs through buildings, gates and the ground under them go round them.
+        let waypoints = if world.objects.is_empty() {
+            waypoints
+        } else {
+            detour::around_objects(world, self, &waypoints)?.0
+        };
+        Ok((WorldPath::walked(waypoints, exact_length), repairs))
+    }
+
+    /// [`PathIndex::find_path_counting`] with [`PathOptions::objects`] in a world with objects:
+    /// the exact path through and round them, or (without [`PathOptions::exact`]) that path
+    /// made walkable ([`walkable::walkable_with_objects`]); where no walk follows it, the path
+    /// found on the terrain and led round objects.
+    fn path_with_objects(
+        &self,
+        world: &World,
+        from: Position,
+        to: Position,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        repair: bool,
+    ) -> Result<(WorldPath, usize), PathError> {
+        let (s, t) = (walkable::world_xz(from), walkable::world_xz(to));
+        // The terrain's optimum is the first bound: the answer whenever no object is in
+        // the way. Worked out only when the straight segment is not the answer (where it is,
+        // on the objects bench's moves, it was a fifth of the query's time).
+        let hint = |scratch: &mut PathScratch| {
+            self.exact_polyline(world, s, t, scratch)
+                .ok()
+                .map(|p| polyline_length(&p))
+        };
+        let budget = scratch.budget.unwrap_or(usize::MAX);
+        let (waypoints, length) = exact_objects::exact_path(
+            world,
+            self,
+            from,
+            options.start_y,
+            to,
+            hint,
+            budget,
+            scratch,
+        )?;
+        if options.exact {
+            let path = WorldPath {
+                waypoints,
+                length,
+                exact_length: length,
+                exact: true,
+            };
+            return Ok((path, 0));
+        }
+        match walkable::walkable_with_objects(
+            world,
+            self,
+            &waypoints,
+            options.start_y,
+            options.clearance,
+        ) {
+            Err(PathError::NotWalkable) => {}
+            walked => return walked.map(|(w, detours)| (WorldPath::walked(w, length), detours)),
+        }
+        // No walk follows the exact path: the path found on the terrain and led round
+        // objects, which exists wherever a walk joins the ends; walked as the rest, each leg
+        // from the height the leg before arrived at (the walk that led it round objects
+        // started every leg on the highest floor, which a walker who went down does not).
+        let terrain = PathOptions {
+            objects: false,
+            ..*options
+        };
+        let (found, repairs) = self
+            .find_path_counting(world, from, to, &terrain, scratch, repair)
+            .map_err(|_| PathError::NotWalkable)?;
+        let (walked, detours) =
+            walkable::walk_carrying_height(world, self, &found.waypoints, options.start_y)
+                .map_err(|_| PathError::NotWalkable)?;
+        Ok((WorldPath::walked(walked, length), repairs + detours))
+    }
+
+    /// The exact shortest path from `s` to `t` (world coordinates): the start, the corners
+    /// it turns at, the goal.
+    fn exact_polyline(
+        &self,
+        world: &World,
+        s: [f64; 2],
+        t: [f64; 2],
+        scratch: &mut PathScratch,
+    ) -> Result<Vec<[f64; 2]>, PathError> {
+        let index = &self.terrain;
+        let ground = Grid::global(world);
+        let start = search::endpoint(index, &ground, s).ok_or(PathError::StartBlocked)?;
+        let goal = search::endpoint(index, &ground, t).ok_or(PathError::GoalBlocked)?;
+        let connected = start.roots().iter().any(|&a| {
+            goal.roots()
+                .iter()
+                .any(|&b| index.component[a as usize] == index.component[b as usize])
+        });
+        if !connected {
+            return Err(PathError::Unreachable);
+        }
+        let budget = scratch.budget.unwrap_or(usize::MAX);
+        // The search tests the straight segment itself first (through the rectangles).
+        scratch.search.run(index, &ground, &start, &goal, budget)?;
+        let mut exact = Vec::with_capacity(scratch.search.corners.len() + 2);
+        exact.push(s);
+        exact.extend(
+            scratch
+                .search
+                .corners
+                .iter()
+                .map(|&c| index.corners[c as usize].point()),
+        );
+        exact.push(t);
+        Ok(exact)
     }
 }
 

@@ -82,12 +82,12 @@
 //! `every_clear_leg_ends_in_sight` checks 20,000 clear legs against it, 27 of them kept only
 //! past a jump's start.
 
-use super::index::{PathIndex, Rect, NONE, TILE};
+use super::index::{Rect, TerrainIndex, NONE, TILE};
 use super::search::{
     along_line, distance, endpoint, links, refuses, taut_towards, Endpoint, Entry, Link,
 };
 use super::visibility::{scan_inside, sees_point, Cone, ScanScratch, Target};
-use super::{polyline_length, PathError, PathScratch};
+use super::{polyline_length, PathError, PathIndex, PathScratch};
 use crate::build::{build_world, RegionInput};
 use crate::world::raycast::Grid;
 use crate::world::World;
@@ -185,6 +185,8 @@ struct Landing {
 #[derive(Debug, Clone)]
 pub(crate) struct OpenGround {
     world: Box<World>,
+    /// The opened ground's path index.
+    index: Box<PathIndex>,
     jumps: Vec<Landing>,
     /// Per jump, the rectangles of the opened ground's path index whose closure meets the
     /// closure of its start.
@@ -323,7 +325,8 @@ impl OpenGround {
             .collect();
         let meshes = build_world(&inputs);
         let opened = World::from_navmeshes(meshes.iter().map(|(id, mesh)| (*id, mesh)));
-        let index = opened.path_index();
+        let opened_index = PathIndex::build(&opened);
+        let index = &opened_index.terrain;
         let grid = Grid::global(&opened);
         let jump_rects: Vec<Vec<u32>> = jumps
             .iter()
@@ -367,6 +370,7 @@ impl OpenGround {
         }
         OpenGround {
             world: Box::new(opened),
+            index: Box::new(opened_index),
             jumps,
             jump_rects,
             pairs,
@@ -380,7 +384,7 @@ impl OpenGround {
     /// Whether the opened ground's path index keeps its "seen by" records.
     #[cfg(test)]
     pub fn world_has_records(&self) -> bool {
-        self.world.path_index().has_seen_by()
+        self.index.terrain.has_seen_by()
     }
 
     /// The shortest path's length on the opened ground from `s` to `t` (world units), by its
@@ -393,7 +397,7 @@ impl OpenGround {
         t: [f64; 2],
         scratch: &mut PathScratch,
     ) -> Result<Option<f64>, PathError> {
-        match self.world.exact_polyline(s, t, scratch) {
+        match self.index.exact_polyline(&self.world, s, t, scratch) {
             Ok(points) => Ok(Some(polyline_length(&points))),
             Err(PathError::Unreachable) => Ok(None),
             Err(e) => Err(e),
@@ -439,7 +443,7 @@ impl Ellipse {
     /// ellipse: those that meet it when `root` lies inside (a segment between two points
     /// inside stays inside, and a ray that leaves never comes back), every one otherwise.
     #[inline]
-    pub fn enters(self, index: &PathIndex, root: [f64; 2]) -> impl Fn(u32) -> bool + '_ {
+    pub fn enters(self, index: &TerrainIndex, root: [f64; 2]) -> impl Fn(u32) -> bool + '_ {
         let inside = self.holds(root);
         move |rect| !inside || !self.misses_rect(&index.rects[rect as usize])
     }
@@ -474,7 +478,7 @@ impl JumpBound {
 /// The lower bound of [module docs](self) for one search round: from the start `s` to the
 /// goal `t` within the bound `bound`.
 pub(crate) struct ToGoal<'g> {
-    index: &'g PathIndex,
+    index: &'g TerrainIndex,
     grid: Grid<'g>,
     ellipse: Ellipse,
     goal: Endpoint,
@@ -509,7 +513,7 @@ pub(crate) struct ToGoal<'g> {
 /// Dijkstra's search from `seeds` (corner, distance) over the corners of `index` for which
 /// `within` holds.
 fn dijkstra(
-    index: &PathIndex,
+    index: &TerrainIndex,
     seeds: impl IntoIterator<Item = (u32, f64)>,
     within: impl Fn(u32) -> bool,
 ) -> HashMap<u32, f64> {
@@ -578,7 +582,7 @@ impl<'g> ToGoal<'g> {
         by_records: bool,
         allowance: usize,
     ) -> Result<Option<ToGoal<'g>>, PathError> {
-        let index = ground.world.path_index();
+        let index = &ground.index.terrain;
         let grid = Grid::global(&ground.world);
         let Some(goal) = endpoint(index, &grid, t) else {
             return Ok(None);
@@ -1110,7 +1114,7 @@ pub(crate) struct Sight<'g> {
 impl<'g> Sight<'g> {
     /// The sight of the opened ground `ground` over `points` (world x, z).
     pub fn new(ground: &'g OpenGround, points: Vec<[f64; 2]>) -> Sight<'g> {
-        let index = ground.world.path_index();
+        let index = &ground.index.terrain;
         let grid = Grid::global(&ground.world);
         let mut rect_points: HashMap<u32, Vec<u32>> = HashMap::default();
         let mut unplaced = Vec::new();
@@ -1145,7 +1149,7 @@ impl<'g> Sight<'g> {
     /// may take (foci the state's point and the goal), inside the round's.
     pub fn seen_from(&mut self, u: [f64; 2], within: Ellipse, out: &mut Vec<u32>) {
         out.clear();
-        let index = self.ground.world.path_index();
+        let index = &self.ground.index.terrain;
         let Some(end) = endpoint(index, &self.grid, u) else {
             out.extend(0..self.points.len() as u32);
             return;
@@ -1215,7 +1219,7 @@ impl Sight<'_> {
     /// Whether `v` is in sight of `u` on the opened ground itself (not only past a jump's
     /// start).
     pub fn in_plain_sight(&mut self, u: [f64; 2], v: [f64; 2]) -> bool {
-        let index = self.ground.world.path_index();
+        let index = &self.ground.index.terrain;
         let (Some(a), Some(b)) = (
             endpoint(index, &self.grid, u),
             endpoint(index, &self.grid, v),
@@ -1397,7 +1401,7 @@ fn point_inside(b: &[f64; 4], ellipse: &Ellipse) -> Option<[f64; 2]> {
 }
 
 /// The part of the box `b` in the closure of rectangle `rect` of `index`, where they meet.
-fn rect_part(index: &PathIndex, rect: u32, b: &[f64; 4]) -> Option<[f64; 4]> {
+fn rect_part(index: &TerrainIndex, rect: u32, b: &[f64; 4]) -> Option<[f64; 4]> {
     let r = &index.rects[rect as usize];
     let part = [
         b[0].max(f64::from(r.x0) * TILE),

@@ -1,8 +1,8 @@
 //! Paths for a walker of radius r: the shortest path that keeps r from every obstacle.
 //!
-//! [`World::find_path_with_radius`] answers the exact shortest path on the ground of
+//! [`PathIndex::find_path_with_radius`] answers the exact shortest path on the ground of
 //! [`crate::path`] with every obstacle grown by r. With r = 0 it is the exact path of
-//! [`World::find_path_with`].
+//! [`PathIndex::find_path_with`].
 //!
 //! # Rule
 //! The *obstacles* are axis-aligned closed rectangles of the ground that paths use
@@ -36,7 +36,7 @@
 //!   only. A one-tile corridor admits r ≤ 10 and refuses any r > 10
 //!   ([`PathError::Unreachable`]). Two obstacles that meet, even at a single corner, let no
 //!   r > 0 between them.
-//! - **r = 0** is [`World::find_path`]'s rule and search, unchanged (grown by nothing, a wall
+//! - **r = 0** is [`PathIndex::find_path`]'s rule and search, unchanged (grown by nothing, a wall
 //!   would have no interior to keep out of).
 //!
 //! # Numbers
@@ -93,7 +93,7 @@
 //! side. The scratch's budget counts the edges tested, across restarts; working memory is
 //! allocated per query. No index is built or used.
 
-use super::{PathError, PathOptions, PathScratch, WorldPath};
+use super::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
 use crate::geometry::{
     convex_contains_strictly, interior_stretch, orient, segment_enters_convex, MIN_RADIUS,
 };
@@ -123,11 +123,11 @@ const CORNER: [(bool, bool); 8] = [
 /// No point (the start's parent).
 const NONE: u32 = u32::MAX;
 
-impl World {
+impl PathIndex {
     /// The shortest path from `from` to `to` for a walker of radius `radius` (world units):
     /// it keeps at least `radius` from every blocked tile and wall. See the
     /// [module docs](crate::path::radius) for the exact rule (obstacles grown by an octagon),
-    /// the thresholds and the precision. `radius` 0 is the exact path of [`World::find_path_with`]
+    /// the thresholds and the precision. `radius` 0 is the exact path of [`PathIndex::find_path_with`]
     /// ([`PathOptions::exact`]). The waypoints are the exact turning points (rounded to
     /// `f32` positions); [`PathOptions::radius`] gives the walkable form of the same path.
     ///
@@ -142,6 +142,7 @@ impl World {
     /// [`MIN_RADIUS`].
     pub fn find_path_with_radius(
         &self,
+        world: &World,
         from: Position,
         to: Position,
         radius: f64,
@@ -152,14 +153,14 @@ impl World {
             "a path radius is 0 or a finite number ≥ {MIN_RADIUS}, not {radius}"
         );
         if radius == 0.0 {
-            return self.find_path_with(from, to, &PathOptions::exact(), scratch);
+            return self.find_path_with(world, from, to, &PathOptions::exact(), scratch);
         }
         let s = [from.world_x(), from.world_z()];
         let t = [to.world_x(), to.world_z()];
-        let Some(world_box) = self.tile_box() else {
+        let Some(world_box) = world.tile_box() else {
             return Err(PathError::StartBlocked);
         };
-        let grid = Grid::global(self);
+        let grid = Grid::global(world);
         let reach = radius * CIRCUMRADIUS + TILE;
         // Unloaded ground around the world: the box that holds it holds every path.
         let ring = 2.0 * reach + 2.0 * TILE;
@@ -233,7 +234,9 @@ impl World {
             margin *= 4.0;
         }
     }
+}
 
+impl World {
     /// The loaded regions' bounding box in global tiles, `[x0, z0, x1, z1)`.
     fn tile_box(&self) -> Option<[i64; 4]> {
         let mut regions = self.regions();
@@ -797,27 +800,30 @@ mod tests {
     #[test]
     fn a_one_tile_corridor_admits_radii_up_to_ten() {
         let world = rooms();
+        let paths = PathIndex::build(&world);
         let mut scratch = PathScratch::new();
         let (s, t) = (at(25.0 * 20.0, 48.5 * 20.0), at(55.0 * 20.0, 48.5 * 20.0));
         for r in [0.0, 1.0, 9.5, 9.999, 10.0] {
-            let path = world.find_path_with_radius(s, t, r, &mut scratch).unwrap();
+            let path = paths
+                .find_path_with_radius(&world, s, t, r, &mut scratch)
+                .unwrap();
             assert_eq!(path.length, 600.0, "r = {r}");
         }
         for r in [10.001, 12.0, 40.0] {
             assert_eq!(
-                world.find_path_with_radius(s, t, r, &mut scratch),
+                paths.find_path_with_radius(&world, s, t, r, &mut scratch),
                 Err(PathError::Unreachable),
                 "r = {r}"
             );
         }
         // Off the centre line, r = 10 no longer fits; r < 10 bends in at the corridor's mouth.
         let (s, t) = (at(25.0 * 20.0, 46.0 * 20.0), at(55.0 * 20.0, 50.0 * 20.0));
-        let path = world
-            .find_path_with_radius(s, t, 9.0, &mut scratch)
+        let path = paths
+            .find_path_with_radius(&world, s, t, 9.0, &mut scratch)
             .unwrap();
         assert!(path.waypoints.len() == 4 && path.length > 600.0, "{path:?}");
         assert_eq!(
-            world.find_path_with_radius(s, t, 10.5, &mut scratch),
+            paths.find_path_with_radius(&world, s, t, 10.5, &mut scratch),
             Err(PathError::Unreachable)
         );
     }
@@ -825,19 +831,20 @@ mod tests {
     #[test]
     fn endpoints_near_obstacles_are_refused() {
         let world = rooms();
+        let paths = PathIndex::build(&world);
         let mut scratch = PathScratch::new();
         let inside = at(25.0 * 20.0, 48.0 * 20.0);
         // 15 units from the room's wall at x = 400.
         let near = at(415.0, 48.0 * 20.0);
-        assert!(world
-            .find_path_with_radius(near, inside, 15.0, &mut scratch)
+        assert!(paths
+            .find_path_with_radius(&world, near, inside, 15.0, &mut scratch)
             .is_ok());
         assert_eq!(
-            world.find_path_with_radius(near, inside, 15.5, &mut scratch),
+            paths.find_path_with_radius(&world, near, inside, 15.5, &mut scratch),
             Err(PathError::StartBlocked)
         );
         assert_eq!(
-            world.find_path_with_radius(inside, near, 15.5, &mut scratch),
+            paths.find_path_with_radius(&world, inside, near, 15.5, &mut scratch),
             Err(PathError::GoalBlocked)
         );
         // 11 units from the convex corner (600, 960) of the corridor's mouth, at 22.5° off the
@@ -846,28 +853,28 @@ mod tests {
         let angle = std::f64::consts::PI * 7.0 / 8.0;
         let diagonal = at(600.0 + 11.0 * angle.cos(), 960.0 + 11.0 * angle.sin());
         assert_eq!(
-            world.find_path_with_radius(diagonal, inside, 10.5, &mut scratch),
+            paths.find_path_with_radius(&world, diagonal, inside, 10.5, &mut scratch),
             Err(PathError::StartBlocked)
         );
-        assert!(world
-            .find_path_with_radius(diagonal, inside, 10.0, &mut scratch)
+        assert!(paths
+            .find_path_with_radius(&world, diagonal, inside, 10.0, &mut scratch)
             .is_ok());
         // Not a number, or far off the world.
         let nan = Position::new(inside.region, f32::NAN, 5.0);
         let far = Position::new(inside.region, 3e38, 5.0);
         for p in [nan, far] {
             assert_eq!(
-                world.find_path_with_radius(p, inside, 5.0, &mut scratch),
+                paths.find_path_with_radius(&world, p, inside, 5.0, &mut scratch),
                 Err(PathError::StartBlocked)
             );
             assert_eq!(
-                world.find_path_with_radius(inside, p, 5.0, &mut scratch),
+                paths.find_path_with_radius(&world, inside, p, 5.0, &mut scratch),
                 Err(PathError::GoalBlocked)
             );
         }
         // Wider than the world: refused at once, the snapshot bounded by the world's ring.
         assert_eq!(
-            world.find_path_with_radius(inside, inside, 1e9, &mut scratch),
+            paths.find_path_with_radius(&world, inside, inside, 1e9, &mut scratch),
             Err(PathError::StartBlocked)
         );
     }
@@ -875,22 +882,23 @@ mod tests {
     #[test]
     fn radius_zero_is_find_path_and_the_budget_holds() {
         let world = rooms();
+        let paths = PathIndex::build(&world);
         let mut scratch = PathScratch::new();
         let (s, t) = (at(21.0 * 20.0, 44.0 * 20.0), at(58.0 * 20.0, 52.0 * 20.0));
-        let exact = world
-            .find_path_with(s, t, &PathOptions::exact(), &mut scratch)
+        let exact = paths
+            .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)
             .unwrap();
         assert_eq!(
-            world.find_path_with_radius(s, t, 0.0, &mut scratch),
+            paths.find_path_with_radius(&world, s, t, 0.0, &mut scratch),
             Ok(exact.clone())
         );
-        let wide = world
-            .find_path_with_radius(s, t, 5.0, &mut scratch)
+        let wide = paths
+            .find_path_with_radius(&world, s, t, 5.0, &mut scratch)
             .unwrap();
         assert!(wide.length > exact.length && wide.waypoints.len() >= 4);
         let mut tight = PathScratch::with_budget(2);
         assert_eq!(
-            world.find_path_with_radius(s, t, 5.0, &mut tight),
+            paths.find_path_with_radius(&world, s, t, 5.0, &mut tight),
             Err(PathError::BudgetExceeded)
         );
     }

@@ -9,7 +9,7 @@
 //! nothing left below the bound of the rings before; a block of records whose corners all
 //! lie far from a ring is skipped whole ([`graph::SeenBlocks`]). Whether the other end is in
 //! sight is asked of its records for the corners the search expands, a bisection each over
-//! the first corners of their blocks and then in one block ([`PathIndex::seen_of`]). A corner is
+//! the first corners of their blocks and then in one block ([`TerrainIndex::seen_of`]). A corner is
 //! expanded only along edges that keep the path taut around it (the obstacle inside the bend),
 //! which every shortest path is: a bend that is not taut can be cut short near the corner; and
 //! not at all when it sees the goal (tautly): no way on from it is shorter than the straight
@@ -22,7 +22,7 @@
 //! at a lower cost is pushed and expanded again, so the answer stays the shortest.
 
 use super::graph;
-use super::index::{direction_class, vertex_point, Corner, PathIndex, NONE, TILE};
+use super::index::{direction_class, vertex_point, Corner, TerrainIndex, NONE, TILE};
 use super::landmarks::{GoalBounds, Row};
 use super::table::{CornerTable, RecordCells};
 use super::visibility::{sees, sees_point, Cone, ScanScratch, Target};
@@ -196,7 +196,7 @@ fn sign(v: f64) -> f64 {
 /// Whether corner `c` sees `end`, by the records of `end`'s rectangles (each rectangle's are
 /// grouped by corner, ascending), and links to it ([`refuses`] aside).
 #[inline]
-fn in_sight_of(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
+fn in_sight_of(index: &TerrainIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
     // A link along a thin wall from the side no path keeps is no link.
     if refuses(index, ground, end, c) {
         return false;
@@ -226,7 +226,7 @@ pub(super) struct Link {
 /// corner `c` is linked. With `cells`, only the records of the point's cell of each rectangle
 /// are tested (the others cannot hold it).
 pub(super) fn links(
-    index: &PathIndex,
+    index: &TerrainIndex,
     cells: Option<&RecordCells>,
     end: &Endpoint,
     generation: u32,
@@ -257,7 +257,7 @@ impl Which<'_> {
 /// corners' box lies outside `which`'s outer box is skipped whole, and one whose box lies
 /// outside its inner box is taken without testing against it.
 pub(super) fn links_of(
-    index: &PathIndex,
+    index: &TerrainIndex,
     cells: Option<&RecordCells>,
     end: &Endpoint,
     generation: u32,
@@ -360,7 +360,7 @@ impl Search {
     /// other end's rectangles only about the corners it expands.
     pub fn run(
         &mut self,
-        index: &PathIndex,
+        index: &TerrainIndex,
         ground: &Grid<'_>,
         start: &Endpoint,
         goal: &Endpoint,
@@ -398,7 +398,7 @@ impl Search {
     /// expanded against the budget (a search expands at least those).
     fn by_table(
         &mut self,
-        index: &PathIndex,
+        index: &TerrainIndex,
         ground: &Grid<'_>,
         table: &CornerTable,
         start: &Endpoint,
@@ -484,7 +484,7 @@ impl Search {
     /// expands each corner at most once.
     fn run_from(
         &mut self,
-        index: &PathIndex,
+        index: &TerrainIndex,
         ground: &Grid<'_>,
         start: &Endpoint,
         goal: &Endpoint,
@@ -511,7 +511,7 @@ impl Search {
     /// `None` when it expands more corners than that.
     fn search_from(
         &mut self,
-        index: &PathIndex,
+        index: &TerrainIndex,
         ground: &Grid<'_>,
         start: &Endpoint,
         goal: &Endpoint,
@@ -918,7 +918,11 @@ fn estimate(rows: &[Row], bounds: &GoalBounds, c: u32, p: [f64; 2], t: [f64; 2])
 /// The free space a point uses: every walkable tile it touches (its own, and at a tile side
 /// or grid vertex the tiles beyond), as for line of sight. So a point where two blocked tiles
 /// meet diagonally may leave through either open quadrant. `None` off the walkable ground.
-pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) -> Option<Endpoint> {
+pub(crate) fn endpoint(
+    index: &TerrainIndex,
+    ground: &Grid<'_>,
+    point: [f64; 2],
+) -> Option<Endpoint> {
     if !point[0].is_finite() || !point[1].is_finite() {
         return None;
     }
@@ -950,7 +954,7 @@ pub(crate) fn endpoint(index: &PathIndex, ground: &Grid<'_>, point: [f64; 2]) ->
 /// the corner cannot keep (see [`super::index::edge_keeps_side`]); the point may leave on
 /// either side it touches. Asked per corner, when the search would link one: only corners on
 /// the lines through the point need the walk along the line.
-pub(super) fn refuses(index: &PathIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
+pub(super) fn refuses(index: &TerrainIndex, ground: &Grid<'_>, end: &Endpoint, c: u32) -> bool {
     use super::index::{fixed_side, swap_sides, walk_line, LEFT, RIGHT};
     let corner = &index.corners[c as usize];
     let Some((k, start)) = line_walk(end, corner) else {
@@ -1008,7 +1012,7 @@ fn line_walk(end: &Endpoint, corner: &Corner) -> Option<(u8, (i64, i64))> {
 
 /// The first corner at grid vertex (x, z) that the rectangles around it list, those of tiles
 /// (x, z), (x − 1, z), (x − 1, z − 1) and (x, z − 1) in turn, if any.
-fn first_corner_at(index: &PathIndex, ground: &Grid<'_>, x: i64, z: i64) -> Option<u32> {
+fn first_corner_at(index: &TerrainIndex, ground: &Grid<'_>, x: i64, z: i64) -> Option<u32> {
     for (ox, oz) in [(0, 0), (-1, 0), (-1, -1), (0, -1)] {
         let rect = index.rect_at(ground, x + ox, z + oz);
         if rect == NONE {

@@ -19,7 +19,7 @@
 //! with the index and after an index file is read (never stored in the file).
 
 use super::graph::Seen;
-use super::index::{vertex_point, Corner, PathIndex};
+use super::index::{vertex_point, Corner, TerrainIndex};
 use super::search::distance;
 use super::visibility::Cone;
 use crate::geometry::orient;
@@ -51,14 +51,14 @@ pub(crate) struct CornerTable {
 
 impl CornerTable {
     /// The table of `index`, when it is small enough ([`MAX_WORK`]).
-    pub fn build(index: &PathIndex) -> Option<CornerTable> {
+    pub fn build(index: &TerrainIndex) -> Option<CornerTable> {
         let n = index.corners.len();
         let work = n.saturating_mul(index.edges.len().saturating_add(n));
         (n > 0 && work <= MAX_WORK).then(|| CornerTable::make(index))
     }
 
     /// The table of `index`, whatever its size (below `u16::MAX` corners).
-    pub fn make(index: &PathIndex) -> CornerTable {
+    pub fn make(index: &TerrainIndex) -> CornerTable {
         let n = index.corners.len();
         assert!(
             n < usize::from(NO_CORNER),
@@ -119,7 +119,7 @@ impl CornerTable {
 /// (the last call for a corner names the corner before it on a shortest path). Shared by the
 /// table's rows and the landmarks' columns ([`super::landmarks`]).
 pub(super) fn dijkstra(
-    index: &PathIndex,
+    index: &TerrainIndex,
     a: u32,
     row: &mut [f64],
     heap: &mut BinaryHeap<Reached>,
@@ -207,7 +207,7 @@ impl RecordCells {
     /// more than [`MAX_CELL_RECORDS`] records (counted as they are made: a cell keeps a few
     /// of its rectangle's records, so a bound of every record in every cell would refuse
     /// maps whose cells fit well).
-    fn build(index: &PathIndex) -> Option<RecordCells> {
+    fn build(index: &TerrainIndex) -> Option<RecordCells> {
         if !index.has_seen_by() {
             return None;
         }
@@ -275,7 +275,7 @@ impl RecordCells {
     /// The records of rectangle `rect` that may hold the point at global tile coordinates
     /// `tile` (clamped into the rectangle: a point on its far sides is in its last cells).
     #[inline]
-    pub fn records(&self, index: &PathIndex, rect: u32, tile: [i64; 2]) -> &[CellRecord] {
+    pub fn records(&self, index: &TerrainIndex, rect: u32, tile: [i64; 2]) -> &[CellRecord] {
         let r = &index.rects[rect as usize];
         let (first, cx, cz) = self.rects[rect as usize];
         let across = (r.x1 - r.x0 + cx - 1) / cx;

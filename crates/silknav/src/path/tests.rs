@@ -1,15 +1,15 @@
 //! The visibility scan against line of sight, corner by corner.
 
-use super::index::{direction_class, edge_keeps_side, vertex_point, PathIndex, NONE};
+use super::index::{direction_class, edge_keeps_side, vertex_point, TerrainIndex, NONE};
 use super::visibility::{scan, sees, Cone, ScanScratch};
-use super::{PathError, PathOptions, PathScratch};
+use super::{PathError, PathIndex, PathOptions, PathScratch};
 use crate::{Position, World};
 use jmxv::nvm::EDGE_BLOCKED;
 
 /// Every corner pair within 30 tiles: the scan sees the other corner (in a direction taut at
 /// the first) exactly when line of sight says the segment is clear.
 fn check(name: &str, world: &World) {
-    let index = world.path_index();
+    let index = &TerrainIndex::build(world, &|_, _| {});
     assert!(!index.corners.is_empty());
     let mut stack = ScanScratch::default();
     let mut compared = 0;
@@ -128,7 +128,7 @@ fn thin_wall_world(modulus: usize, every: usize) -> World {
 /// The scan along one segment (the straight path's test with records) against the terrain's
 /// line of sight, for random pairs of points within 15 tiles, a third of them on grid lines.
 fn check_segments(name: &str, world: &World) {
-    let index = world.path_index();
+    let index = &TerrainIndex::build(world, &|_, _| {});
     let ground = crate::world::raycast::Grid::global(world);
     let mut stack = ScanScratch::default();
     let mut rng = crate::rng::SplitMix64::new(5);
@@ -192,14 +192,15 @@ fn the_scan_along_a_segment_sees_what_line_of_sight_sees() {
 fn index_stats_are_the_first_build_and_its_time() {
     let mesh = silknav_testkit::realistic_region(7);
     let world = World::from_navmeshes([(silknav_testkit::TEST_REGION, &mesh)]);
-    let first = world.prepare_paths();
+    let paths = PathIndex::build(&world);
+    let first = paths.stats();
     assert!(
         first.corners > 0 && first.rects > 0 && first.edges > 0,
         "{first:?}"
     );
     assert!(first.build_time > std::time::Duration::ZERO, "{first:?}");
     // Built once: asking again reports the same index and the same build.
-    assert_eq!(world.prepare_paths(), first);
+    assert_eq!(paths.stats(), first);
 }
 
 /// Per corner the corners it has edges to, and per rectangle the (corner, cone) records of how
@@ -208,7 +209,7 @@ type PlainGraph = (Vec<Vec<u32>>, Vec<Vec<(u32, Cone)>>);
 
 /// The graph as first built, the plain way: every corner scans every direction and keeps the
 /// corners it sees in directions taut at both ends; and the "seen by" records of those scans.
-fn graph_by_full_scans(world: &World, index: &PathIndex) -> PlainGraph {
+fn graph_by_full_scans(world: &World, index: &TerrainIndex) -> PlainGraph {
     let ground = crate::world::raycast::Grid::global(world);
     let mut edges = vec![Vec::new(); index.corners.len()];
     let mut seen = vec![Vec::new(); index.rects.len()];
@@ -247,7 +248,11 @@ fn graph_by_full_scans(world: &World, index: &PathIndex) -> PlainGraph {
 }
 
 /// The corners that see `s` from a taut direction by a rectangle's records.
-fn seeing(index: &PathIndex, records: impl Iterator<Item = (u32, Cone)>, s: [f64; 2]) -> Vec<u32> {
+fn seeing(
+    index: &TerrainIndex,
+    records: impl Iterator<Item = (u32, Cone)>,
+    s: [f64; 2],
+) -> Vec<u32> {
     let mut out: Vec<u32> = records
         .filter(|(c, cone)| {
             let corner = &index.corners[*c as usize];
@@ -266,7 +271,7 @@ fn seeing(index: &PathIndex, records: impl Iterator<Item = (u32, Cone)>, s: [f64
 /// the plain one: the same edges at every corner, and from every sample point of every
 /// rectangle the same corners in sight by the records.
 fn check_graph(name: &str, world: &World) {
-    let index = world.path_index();
+    let index = &TerrainIndex::build(world, &|_, _| {});
     assert!(index.has_seen_by(), "{name}: records kept");
     let (edges, seen) = graph_by_full_scans(world, index);
     for (c, want) in edges.iter().enumerate() {
@@ -453,12 +458,18 @@ fn clearance_experiment() {
         let options = PathOptions::new().with_clearance(clearance);
         let (mut paths, mut legs, mut refused, mut failed, mut repairs) = (0, 0, 0, 0, 0);
         for (_, world) in &worlds {
-            world.prepare_paths();
+            let index = PathIndex::build(world);
             let mut rng = crate::rng::SplitMix64::new(7);
             let points = random_points(world, &mut rng, 400);
             for pair in points.chunks(2) {
-                let found =
-                    world.find_path_counting(pair[0], pair[1], &options, &mut scratch, false);
+                let found = index.find_path_counting(
+                    world,
+                    pair[0],
+                    pair[1],
+                    &options,
+                    &mut scratch,
+                    false,
+                );
                 match found {
                     Ok((path, _)) => {
                         paths += 1;
@@ -470,7 +481,14 @@ fn clearance_experiment() {
                     }
                     Err(_) => continue,
                 }
-                match world.find_path_counting(pair[0], pair[1], &options, &mut scratch, true) {
+                match index.find_path_counting(
+                    world,
+                    pair[0],
+                    pair[1],
+                    &options,
+                    &mut scratch,
+                    true,
+                ) {
                     Ok((_, r)) => repairs += r,
                     Err(_) => failed += 1,
                 }
@@ -514,7 +532,7 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
         mask[z * 8 + x] = true;
     }
     let world = window_world(40, 8, &mask, 3);
-    let index = world.path_index();
+    let index = &TerrainIndex::build(&world, &|_, _| {});
     let (bx, bz) = (40 * 96, 30 * 96);
     let corner = |x: i32, z: i32| {
         index
@@ -533,8 +551,9 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
     assert_eq!(world.line_of_sight(q(42.0, 42.0), q(42.0, 46.0)), Ok(true));
     // The path goes round: (42, 42), (43, 43), (43, 46), (42, 46).
     let mut scratch = PathScratch::new();
-    let path = world
+    let path = PathIndex::build(&world)
         .find_path_with(
+            &world,
             q(40.5, 41.7),
             q(41.5, 45.5),
             &PathOptions::exact(),
@@ -578,7 +597,7 @@ fn the_corner_table_answers_what_the_search_answers_on(sweep: Sweep) {
     let (mut with_table, mut turning) = (0, 0);
     for (name, world) in &worlds {
         // Tables for worlds above the size limit too, for the thin walls.
-        let mut plain = world.path_index().clone();
+        let mut plain = TerrainIndex::build(world, &|_, _| {});
         if plain.corners.len() > 3000 {
             continue;
         }
@@ -666,7 +685,7 @@ fn the_corner_table_answers_what_the_search_answers_on(sweep: Sweep) {
     );
     // The worlds' own indexes keep a table by its size limit.
     for (name, world) in &worlds {
-        let index = world.path_index();
+        let index = &TerrainIndex::build(world, &|_, _| {});
         let work = index.corners.len() * (index.edges.len() + index.corners.len());
         assert_eq!(
             index.table.is_some(),
@@ -706,7 +725,7 @@ fn landmark_bounds_change_no_answer_on(sweep: Sweep) {
     let mut rng = crate::rng::SplitMix64::new(43);
     let (mut compared, mut turning, mut long) = (0, 0, 0);
     for (name, world) in &worlds {
-        let mut plain = world.path_index().clone();
+        let mut plain = TerrainIndex::build(world, &|_, _| {});
         plain.table = None;
         plain.landmarks = Vec::new().into();
         let mut with = plain.clone();
@@ -811,7 +830,7 @@ fn lying_landmarks_cannot_make_a_search_run_long_on(sweep: Sweep) {
     let mut rng = crate::rng::SplitMix64::new(47);
     let (mut answered, mut relapsed) = (0, 0);
     for (name, world) in experiment_worlds(sweep).iter().take(3) {
-        let mut truthful = world.path_index().clone();
+        let mut truthful = TerrainIndex::build(world, &|_, _| {});
         truthful.table = None;
         let mut lying = truthful.clone();
         // Wildly wrong distances: large and unrelated between neighbours.
@@ -902,7 +921,7 @@ fn the_rings_links_are_the_links_each_once_on(sweep: Sweep) {
     // Links per part: each ring's, and those beyond the last.
     let mut per_part = [0usize; RINGS.len() + 1];
     for (name, world) in &worlds {
-        let index = world.path_index();
+        let index = &TerrainIndex::build(world, &|_, _| {});
         if !index.has_seen_by() {
             continue;
         }
@@ -984,7 +1003,7 @@ fn seen_of_finds_a_corners_records_of_a_rectangle_on(sweep: Sweep) {
     worlds.push(("open".to_string(), open_world()));
     let mut found = 0;
     for (name, world) in &worlds {
-        let index = world.path_index();
+        let index = &TerrainIndex::build(world, &|_, _| {});
         if !index.has_seen_by() {
             continue;
         }
@@ -1031,7 +1050,7 @@ fn turning_edges_hold_every_taut_edge_on(sweep: Sweep) {
     let mut rng = crate::rng::SplitMix64::new(71);
     let (mut taut, mut in_runs, mut all) = (0usize, 0usize, 0usize);
     for (name, world) in &worlds {
-        let index = world.path_index();
+        let index = &TerrainIndex::build(world, &|_, _| {});
         for c in 0..index.corners.len() as u32 {
             let corner = &index.corners[c as usize];
             let [x, z] = corner.point();
@@ -1094,7 +1113,7 @@ fn record_cells_link_what_all_the_records_link_on(sweep: Sweep) {
     let mut rng = crate::rng::SplitMix64::new(53);
     let (mut ends, mut linked, mut with_cells) = (0, 0, 0);
     for (name, world) in &worlds {
-        let index = world.path_index();
+        let index = &TerrainIndex::build(world, &|_, _| {});
         let Some(cells) = index.table.as_ref().and_then(|t| t.cells.as_ref()) else {
             continue;
         };

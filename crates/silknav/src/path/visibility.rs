@@ -24,7 +24,7 @@
 //! seen from outside its closure, within less than 180°, where comparing rays by orientation
 //! is sound.
 
-use super::index::{PathIndex, Portal, RectCorner, Side, TILE};
+use super::index::{Portal, RectCorner, Side, TerrainIndex, TILE};
 use crate::geometry::orient;
 
 /// The closed set of directions between the rays from the root through `right` and `left`
@@ -221,7 +221,7 @@ fn past_end(root: [f64; 2], p: &Portal) -> Option<Cone> {
 
 /// Whether the root lies on the line of one of the rectangle's sides.
 #[inline]
-fn on_side_line(index: &PathIndex, rect: u32, root: [f64; 2]) -> bool {
+fn on_side_line(index: &TerrainIndex, rect: u32, root: [f64; 2]) -> bool {
     let r = &index.rects[rect as usize];
     let line = |v: i32| f64::from(v) * TILE;
     root[0] == line(r.x0) || root[0] == line(r.x1) || root[1] == line(r.z0) || root[1] == line(r.z1)
@@ -230,7 +230,7 @@ fn on_side_line(index: &PathIndex, rect: u32, root: [f64; 2]) -> bool {
 /// Calls `visit(rect, cone)` for the rectangles seen from `root` (`None`: a root rectangle,
 /// seen whole). `visit` returns true to stop the scan. Returns whether it was stopped.
 pub(crate) fn scan(
-    index: &PathIndex,
+    index: &TerrainIndex,
     root: [f64; 2],
     roots: &[u32],
     scratch: &mut ScanScratch,
@@ -244,7 +244,7 @@ pub(crate) fn scan(
 /// clipped to each limit, so nothing outside them is visited past the roots. The roots are
 /// still visited whole: the caller filters their content by direction.
 pub(crate) fn scan_within(
-    index: &PathIndex,
+    index: &TerrainIndex,
     root: [f64; 2],
     roots: &[u32],
     limits: Option<&[Cone]>,
@@ -259,7 +259,7 @@ pub(crate) fn scan_within(
 /// holding the root sees all of that region it would see (a ray from the root that leaves the
 /// region never comes back to it).
 pub(crate) fn scan_inside(
-    index: &PathIndex,
+    index: &TerrainIndex,
     root: [f64; 2],
     roots: &[u32],
     enter: impl Fn(u32) -> bool,
@@ -270,7 +270,7 @@ pub(crate) fn scan_inside(
 }
 
 fn scan_where(
-    index: &PathIndex,
+    index: &TerrainIndex,
     root: [f64; 2],
     roots: &[u32],
     limits: Option<&[Cone]>,
@@ -352,7 +352,7 @@ pub(crate) struct Target<'a> {
 /// through (both sides where it passes exactly through a portal's end), and decides as the
 /// full scan would.
 pub(crate) fn sees_point(
-    index: &PathIndex,
+    index: &TerrainIndex,
     root: [f64; 2],
     roots: &[u32],
     target: &Target<'_>,
@@ -371,7 +371,7 @@ pub(crate) fn sees_point(
 /// corner against it after its own cheaper tests; returns true as soon as `target` is in
 /// sight.
 pub(crate) fn sees(
-    index: &PathIndex,
+    index: &TerrainIndex,
     root: [f64; 2],
     roots: &[u32],
     target: Option<&Target<'_>>,

@@ -2,7 +2,7 @@
 //! split, each leg checked with the terrain walk and repaired where the walk refuses it
 //! (the rules are in the [module docs](super)).
 
-use super::PathError;
+use super::{PathError, PathIndex};
 use crate::geometry::{orient, sign};
 use crate::world::raycast::{cell_coordinate, Grid};
 use crate::world::{MoveOptions, MoveStop, Position, World};
@@ -241,6 +241,7 @@ pub(crate) fn into_own_tile(p: [f64; 2], clearance: f64) -> Option<[f64; 2]> {
 /// that fails).
 pub(crate) fn walkable(
     world: &World,
+    paths: &PathIndex,
     from: Position,
     to: Position,
     exact: &[[f64; 2]],
@@ -277,7 +278,7 @@ pub(crate) fn walkable(
             return Err(PathError::NotWalkable);
         }
         if repairs == MAX_REPAIRS {
-            return lattice_detours(world, out, j, repairs);
+            return lattice_detours(world, paths, out, j, repairs);
         }
         repairs += 1;
         // The walk strays from the leg by its 0.2-unit nudges toward the centres of the
@@ -291,7 +292,7 @@ pub(crate) fn walkable(
             inserted = detour(world, &ground, &out, j, clearance, reach);
         }
         if inserted.is_empty() {
-            return lattice_detours(world, out, j, repairs);
+            return lattice_detours(world, paths, out, j, repairs);
         }
         let inserted: Option<Vec<Position>> = inserted.into_iter().map(position).collect();
         out.splice(j + 1..j + 1, inserted.ok_or(PathError::NotWalkable)?);
@@ -313,6 +314,7 @@ pub(crate) fn walkable(
 /// the height the walker arrives at.
 pub(crate) fn walkable_with_objects(
     world: &World,
+    paths: &PathIndex,
     exact: &[Position],
     start_y: Option<f32>,
     clearance: f64,
@@ -332,7 +334,7 @@ pub(crate) fn walkable_with_objects(
     pts.extend(into_own_tile(xz[xz.len() - 1], clearance));
     pts.push(xz[xz.len() - 1]);
     let path = waypoints(from, to, &split_long_legs(&pts))?;
-    walk_carrying_height(world, &path, start_y)
+    walk_carrying_height(world, paths, &path, start_y)
 }
 
 /// `path` walked leg by leg by the whole walk, each leg from the height the leg before it
@@ -346,6 +348,7 @@ pub(crate) fn walkable_with_objects(
 /// at.
 pub(crate) fn walk_carrying_height(
     world: &World,
+    paths: &PathIndex,
     path: &[Position],
     start_y: Option<f32>,
 ) -> Result<(Vec<Position>, usize), PathError> {
@@ -373,7 +376,7 @@ pub(crate) fn walk_carrying_height(
         if detours == MAX_REPAIRS {
             return Err(PathError::NotWalkable);
         }
-        let walk = super::detour::Walk::carrying_height(world);
+        let walk = super::detour::Walk::carrying_height(world, paths);
         let (legs, reached) = super::detour::detour_from(walk, path[i], Some(y), &path[i + 1..])?;
         for leg in legs.windows(2) {
             y = walk_from(leg[0], y, leg[1]).ok_or(PathError::NotWalkable)?;
@@ -391,11 +394,12 @@ pub(crate) fn walk_carrying_height(
 /// the repairs made so far.
 fn lattice_detours(
     world: &World,
+    paths: &PathIndex,
     mut out: Vec<Position>,
     j: usize,
     repairs: usize,
 ) -> Result<(Vec<Position>, usize), PathError> {
-    let walk = super::detour::Walk::terrain(world);
+    let walk = super::detour::Walk::terrain(world, paths);
     let (rest, detours) = super::detour::around(walk, &out[j..])?;
     out.truncate(j);
     out.extend(rest);

@@ -4,8 +4,8 @@
 use super::region::{Region, RegionIssue};
 use super::World;
 use crate::files::index_file::{file_digest, DigestBuilder};
+use crate::files::InputsDigest;
 use crate::files::{FileError, FolderFile, FolderListing, LoadError, WorldSource};
-use crate::files::{IndexFileError, InputsDigest};
 use crate::objects::{load_objects, ObjectFinding, RegionObjects};
 use jmxv::ifo::ObjectIfo;
 use jmxv::mfo::MapInfo;
@@ -28,38 +28,12 @@ pub struct LoadReport {
     /// What was found, in this order: regions without a file, then files not loaded (by
     /// region), then problems inside loaded files (by region).
     pub findings: Vec<LoadFinding>,
-    /// What became of the world's path index file.
-    pub path_index: PathIndexFound,
-}
-
-/// What loading did with the world's path index file ([`crate::files::index_file_in`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PathIndexFound {
-    /// Not looked for: [`PathIndexUse::Skip`], or a world not read from a folder.
-    #[default]
-    NotLookedFor,
-    /// The world has no index file there; the first path query builds the index.
-    Missing(PathBuf),
-    /// Read, checked and used: path queries answer at once.
-    Used(PathBuf),
-    /// Present and not used, so that no query ever answers from a wrong index: stale (built
-    /// from other navmeshes), damaged, or of another format version. The first path query
-    /// builds the index in memory; `silknav index --force` writes it again.
-    Unusable {
-        /// The file.
-        path: PathBuf,
-        /// Whether it is sound but built from other inputs.
-        stale: bool,
-        /// Why, as [`crate::path::IndexFileError`] says it.
-        reason: String,
-    },
 }
 
 impl LoadReport {
-    /// Whether loading found nothing to report: no finding, and no unusable path index file.
+    /// Whether loading found nothing to report.
     pub fn is_clean(&self) -> bool {
-        self.findings.is_empty() && !matches!(self.path_index, PathIndexFound::Unusable { .. })
+        self.findings.is_empty()
     }
 
     /// The findings of one kind, such as `|k| matches!(k, LoadFindingKind::Dungeon)`.
@@ -124,48 +98,19 @@ pub struct LoadOptions {
     /// Whether to load the object instances (buildings, gates, bridges) the regions list, with
     /// their meshes from under the data root. Off: a terrain-only world.
     pub objects: bool,
-    /// What to do with the world's path index file.
-    pub path_index: PathIndexUse,
-}
-
-/// What [`World::load_with`] does with the world's path index file (written by
-/// `silknav index`, [`World::write_path_index`]; where it lives:
-/// [`crate::files::index_file_in`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PathIndexUse {
-    /// Use it when present and valid; a stale or damaged one is ignored and reported
-    /// ([`LoadReport::path_index`]).
-    #[default]
-    IfValid,
-    /// Do not look for it (for work without paths: it saves reading the file).
-    Skip,
-    /// Fail the load unless it is present and valid ([`LoadError::PathIndex`]).
-    Require,
 }
 
 impl Default for LoadOptions {
-    /// Objects on, the path index file used when valid, as [`World::load`].
+    /// Objects on, as [`World::load`].
     fn default() -> LoadOptions {
-        LoadOptions {
-            objects: true,
-            path_index: PathIndexUse::IfValid,
-        }
+        LoadOptions { objects: true }
     }
 }
 
 impl LoadOptions {
     /// Terrain only: no objects.
     pub fn terrain_only() -> LoadOptions {
-        LoadOptions {
-            objects: false,
-            ..LoadOptions::default()
-        }
-    }
-
-    /// These options with another use of the path index file.
-    pub fn with_path_index(self, path_index: PathIndexUse) -> LoadOptions {
-        LoadOptions { path_index, ..self }
+        LoadOptions { objects: false }
     }
 }
 
@@ -370,39 +315,7 @@ impl World {
                     kind: LoadFindingKind::Object(u.finding),
                 }));
         }
-        if let Some(path) = source.path_index_file() {
-            world.report.path_index = world.attach_path_index(&path, options.path_index)?;
-        }
         Ok(world)
-    }
-
-    /// Reads the path index file at `path` and gives it to the world, as `use_index` says:
-    /// what became of it, or (for [`PathIndexUse::Require`]) the error that stops the load.
-    ///
-    /// # Errors
-    /// With [`PathIndexUse::Require`], a missing, unreadable, damaged or stale file.
-    pub(crate) fn attach_path_index(
-        &self,
-        path: &Path,
-        use_index: PathIndexUse,
-    ) -> Result<PathIndexFound, LoadError> {
-        if use_index == PathIndexUse::Skip {
-            return Ok(PathIndexFound::NotLookedFor);
-        }
-        match self.load_path_index(path) {
-            Ok(_) => Ok(PathIndexFound::Used(path.to_path_buf())),
-            Err(e) if use_index == PathIndexUse::Require => Err(LoadError::PathIndex(e)),
-            Err(e) => Ok(match &e.error {
-                IndexFileError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
-                    PathIndexFound::Missing(e.path)
-                }
-                error => PathIndexFound::Unusable {
-                    stale: error.is_stale(),
-                    reason: error.to_string(),
-                    path: e.path,
-                },
-            }),
-        }
     }
 
     /// [`World::load`], calling `progress(done, total)` as files are parsed (from the pool's

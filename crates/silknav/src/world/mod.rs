@@ -46,9 +46,7 @@ pub(crate) mod region;
 
 pub mod snap;
 
-pub use load::{
-    LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndexFound, PathIndexUse,
-};
+pub use load::{LoadFinding, LoadFindingKind, LoadOptions, LoadReport};
 pub use movement::{
     DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop, MAX_CROSSINGS, SERVER_BUDGET,
 };
@@ -64,6 +62,12 @@ use jmxv::RegionId;
 use region::Region;
 use std::path::PathBuf;
 
+/// The next [`World::stamp`]: worlds are numbered as they are made.
+fn next_stamp() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Regions are looked up by id through a table over the 15-bit terrain id space.
 const NO_REGION: u32 = u32::MAX;
 
@@ -75,13 +79,9 @@ pub struct World {
     report: LoadReport,
     /// The placed object instances and their index.
     pub(crate) objects: crate::objects::Objects,
-    /// The path index, built on first use ([`World::prepare_paths`]) or read from a file.
-    pub(crate) paths: std::sync::OnceLock<crate::path::index::PathIndex>,
-    /// Each object instance's box in world units, in [`World::object_instances`]' order,
-    /// worked out on the first detour round objects ([`crate::path::detour`]).
-    pub(crate) object_boxes: std::sync::OnceLock<Vec<crate::path::detour::Box2>>,
-    /// The points exact paths turn at round objects, made with the first such path.
-    pub(crate) object_corners: std::sync::OnceLock<crate::path::exact_objects::ObjectCorners>,
+    /// This world's number in the process, so that a path index answers only for the world
+    /// it was made for ([`crate::path::PathIndex`]); a clone keeps it, being the same world.
+    pub(crate) stamp: u64,
     /// The digest of the inputs the path index depends on ([`World::inputs_digest`]).
     pub(crate) inputs: Option<crate::files::InputsDigest>,
 }
@@ -188,20 +188,26 @@ impl World {
             index,
             report,
             objects: crate::objects::Objects::default(),
-            paths: std::sync::OnceLock::new(),
-            object_boxes: std::sync::OnceLock::new(),
-            object_corners: std::sync::OnceLock::new(),
+            stamp: next_stamp(),
             inputs: None,
         }
     }
 
-    /// Heap bytes the world's query data holds: regions and objects, without the path index
-    /// (see [`World::prepare_paths`]'s [`crate::PathIndexStats::heap_bytes`]).
+    /// Heap bytes the world's query data holds: regions and objects (a path index is a value
+    /// of its own: [`crate::PathIndexStats::heap_bytes`]).
     pub fn heap_bytes(&self) -> usize {
         self.regions.capacity() * std::mem::size_of::<Region>()
             + self.regions.iter().map(Region::heap_bytes).sum::<usize>()
             + self.index.len() * 4
             + self.objects.heap_bytes()
+    }
+
+    /// The digest of the inputs a path index of this world depends on: its regions and the
+    /// bytes of their navmesh files (for a world made from navmeshes in memory, the bytes they
+    /// are written as, which are those they were read from). `None` when a navmesh cannot be
+    /// written.
+    pub fn inputs_digest(&self) -> Option<crate::files::InputsDigest> {
+        self.inputs
     }
 
     /// What loading reported.
@@ -222,21 +228,6 @@ impl World {
     /// The loaded regions' query data, ascending by id.
     pub(crate) fn region_data(&self) -> &[Region] {
         &self.regions
-    }
-
-    /// The path index, built on first use.
-    pub(crate) fn path_index(&self) -> &crate::path::index::PathIndex {
-        self.path_index_with(&|_, _| {})
-    }
-
-    /// The path index, built on first use with `progress` (see
-    /// [`World::prepare_paths_with_progress`]).
-    pub(crate) fn path_index_with(
-        &self,
-        progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> &crate::path::index::PathIndex {
-        self.paths
-            .get_or_init(|| crate::path::index::PathIndex::build(self, progress))
     }
 
     /// The position of a loaded region in [`World::region_data`].

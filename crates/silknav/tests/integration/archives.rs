@@ -6,7 +6,7 @@ use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles, WorldSource};
 use silknav::lint::lint_world;
 use silknav::pk2_archive::{self, ErrorKind, Key};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-use silknav::{LoadOptions, PathScratch, Position, World};
+use silknav::{LoadOptions, PathIndex, PathScratch, Position, World};
 use silknav_testkit::pk2::{pack_folder, record_of, with_block_outside, with_duplicate, with_loop};
 use silknav_testkit::rng::SplitMix64;
 use std::path::{Path, PathBuf};
@@ -35,6 +35,7 @@ fn generated(dir: &Path) -> (PathBuf, PathBuf) {
 /// queries between seeded points (paths too, `with_paths`: the path index takes seconds to
 /// build in a debug build), as text: two worlds agree when these are equal.
 fn answers(world: &World, with_paths: bool) -> Vec<String> {
+    let paths = with_paths.then(|| PathIndex::build(world));
     let mut out = Vec::new();
     let regions: Vec<_> = world.regions().collect();
     let mut points = Vec::new();
@@ -89,7 +90,10 @@ fn answers(world: &World, with_paths: bool) -> Vec<String> {
         if with_paths && i % 5 == 0 {
             out.push(format!(
                 "path {a} {b}: {:?}",
-                world.find_path(a, b, &mut scratch)
+                paths
+                    .as_ref()
+                    .expect("built with paths")
+                    .find_path(world, a, b, &mut scratch)
             ));
         }
     }

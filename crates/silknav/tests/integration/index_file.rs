@@ -1,12 +1,14 @@
-//! The path index file: written by `World::write_path_index`, used by `World::load`, and every
-//! way a file can be wrong refused with its offset and what is wrong.
+//! The path index file: written by `PathIndex::write`, used by `Navigator::load_source`, and
+//! every way a file can be wrong refused with its offset and what is wrong.
 
+use silknav::files::WorldSource;
 use silknav::files::{index_file_in, IndexFileError, FORMAT_VERSION};
 use silknav::files::{Overwrite, WorldLocation};
 use silknav::path::PathIndexFile;
 use silknav::worldgen::{generate, GenOptions};
 use silknav::{
-    LoadOptions, PathIndexFound, PathIndexUse, PathOptions, PathScratch, Position, World, WorldPath,
+    LoadOptions, Navigator, PathIndex, PathIndexFound, PathIndexUse, PathOptions, PathScratch,
+    Position, World, WorldPath,
 };
 use std::path::{Path, PathBuf};
 
@@ -32,13 +34,16 @@ fn world_folder_of(seed: u64, side: u8) -> (tempfile::TempDir, PathBuf) {
     (root, index)
 }
 
-fn terrain(dir: &Path, use_index: PathIndexUse) -> World {
-    World::load_with(
-        dir,
-        &LoadOptions::terrain_only().with_path_index(use_index),
-        |_, _| {},
-    )
-    .unwrap()
+fn terrain(dir: &Path, use_index: PathIndexUse) -> Navigator {
+    load_terrain(dir, use_index).unwrap()
+}
+
+fn load_terrain(
+    dir: &Path,
+    use_index: PathIndexUse,
+) -> Result<Navigator, silknav::files::LoadError> {
+    let source = WorldSource::open(dir)?;
+    Navigator::load_source(&source, &LoadOptions::terrain_only(), use_index, |_, _| {})
 }
 
 /// Seeded pairs of walkable points of the world.
@@ -63,7 +68,7 @@ fn queries(world: &World, n: usize) -> Vec<(Position, Position)> {
 
 /// The default (walkable) paths' answers.
 fn answers(
-    world: &World,
+    world: &Navigator,
     queries: &[(Position, Position)],
 ) -> Vec<Result<WorldPath, silknav::PathError>> {
     answers_with(world, queries, &PathOptions::default())
@@ -71,7 +76,7 @@ fn answers(
 
 /// Answers of paths with `options`.
 fn answers_with(
-    world: &World,
+    world: &Navigator,
     queries: &[(Position, Position)],
     options: &PathOptions,
 ) -> Vec<Result<WorldPath, silknav::PathError>> {
@@ -100,35 +105,29 @@ fn built_in_parallel_loaded_from_the_file_and_built_on_one_thread_answer_the_sam
             .unwrap()
     };
     let parallel = pool(4).install(|| terrain(root.path(), PathIndexUse::Skip));
-    assert!(!parallel.has_path_index());
-    let bytes = pool(4).install(|| {
-        parallel
-            .write_path_index(&index, Overwrite::Refuse)
-            .unwrap()
-    });
+    assert!(!parallel.has_paths());
+    let bytes = pool(4).install(|| parallel.paths().write(&index, Overwrite::Refuse).unwrap());
     assert_eq!(std::fs::metadata(&index).unwrap().len(), bytes);
 
     let loaded = terrain(root.path(), PathIndexUse::IfValid);
-    assert_eq!(
-        loaded.load_report().path_index,
-        PathIndexFound::Used(index.clone())
-    );
-    assert!(loaded.has_path_index(), "the index comes with the world");
-    let stats = loaded.prepare_paths();
+    assert_eq!(*loaded.index_file(), PathIndexFound::Used(index.clone()));
+    assert!(loaded.has_paths(), "the index comes with the world");
+    let stats = loaded.paths().stats();
     assert!(stats.load_time.is_some(), "{stats:?}");
-    assert_eq!(stats.edges, parallel.prepare_paths().edges);
+    assert_eq!(stats.edges, parallel.paths().stats().edges);
     // The corner table is made again on reading (it is not in the file).
     assert!(stats.corner_table, "{stats:?}");
-    assert!(parallel.prepare_paths().corner_table);
+    assert!(parallel.paths().stats().corner_table);
 
     let single = pool(1).install(|| {
         let world = terrain(root.path(), PathIndexUse::Skip);
-        world.prepare_paths();
+        world.paths().stats();
         world
     });
     let one_thread_file = root.path().join("one-thread.index");
     single
-        .write_path_index(&one_thread_file, Overwrite::Refuse)
+        .paths()
+        .write(&one_thread_file, Overwrite::Refuse)
         .unwrap();
     assert_eq!(
         without_time(std::fs::read(&index).unwrap()),
@@ -136,7 +135,7 @@ fn built_in_parallel_loaded_from_the_file_and_built_on_one_thread_answer_the_sam
         "the same index, byte for byte"
     );
 
-    let queries = queries(&parallel, 300);
+    let queries = queries(parallel.world(), 300);
     let want = answers(&parallel, &queries);
     assert!(want.iter().filter(|a| a.is_ok()).count() > 150);
     assert_eq!(answers(&loaded, &queries), want);
@@ -147,17 +146,15 @@ fn built_in_parallel_loaded_from_the_file_and_built_on_one_thread_answer_the_sam
 fn an_index_file_is_not_replaced_without_overwrite() {
     let (root, index) = world_folder(1);
     let world = terrain(root.path(), PathIndexUse::Skip);
-    world.write_path_index(&index, Overwrite::Refuse).unwrap();
+    world.paths().write(&index, Overwrite::Refuse).unwrap();
     let before = std::fs::read(&index).unwrap();
-    let err = world
-        .write_path_index(&index, Overwrite::Refuse)
-        .unwrap_err();
+    let err = world.paths().write(&index, Overwrite::Refuse).unwrap_err();
     assert!(
         matches!(err, silknav::files::WriteFileError::Exists { .. }),
         "{err}"
     );
     assert_eq!(std::fs::read(&index).unwrap(), before);
-    world.write_path_index(&index, Overwrite::Replace).unwrap();
+    world.paths().write(&index, Overwrite::Replace).unwrap();
 }
 
 /// A loaded index views the file's bytes in place (mapped, on Unix): replacing the file the
@@ -167,13 +164,10 @@ fn an_index_file_is_not_replaced_without_overwrite() {
 fn replacing_an_index_file_leaves_a_world_that_uses_it_as_it_was() {
     let (root, index) = world_folder(6);
     let world = terrain(root.path(), PathIndexUse::Skip);
-    world.write_path_index(&index, Overwrite::Refuse).unwrap();
+    world.paths().write(&index, Overwrite::Refuse).unwrap();
     let loaded = terrain(root.path(), PathIndexUse::IfValid);
-    assert_eq!(
-        loaded.load_report().path_index,
-        PathIndexFound::Used(index.clone())
-    );
-    let queries = queries(&world, 200);
+    assert_eq!(*loaded.index_file(), PathIndexFound::Used(index.clone()));
+    let queries = queries(world.world(), 200);
     let want = answers(&world, &queries);
     assert!(want.iter().filter(|a| a.is_ok()).count() > 100);
 
@@ -181,15 +175,14 @@ fn replacing_an_index_file_leaves_a_world_that_uses_it_as_it_was() {
     let (other_root, _) = world_folder(7);
     let before = std::fs::read(&index).unwrap();
     terrain(other_root.path(), PathIndexUse::Skip)
-        .write_path_index(&index, Overwrite::Replace)
+        .paths()
+        .write(&index, Overwrite::Replace)
         .unwrap();
     assert_ne!(std::fs::read(&index).unwrap(), before);
     assert_eq!(answers(&loaded, &queries), want);
     assert!(
         matches!(
-            terrain(root.path(), PathIndexUse::IfValid)
-                .load_report()
-                .path_index,
+            terrain(root.path(), PathIndexUse::IfValid).index_file(),
             PathIndexFound::Unusable { stale: true, .. }
         ),
         "the new file is another world's"
@@ -211,7 +204,8 @@ fn refused_in(
 ) {
     let (root, index) = folder;
     terrain(root.path(), PathIndexUse::Skip)
-        .write_path_index(&index, Overwrite::Refuse)
+        .paths()
+        .write(&index, Overwrite::Refuse)
         .unwrap();
     let mut bytes = std::fs::read(&index).unwrap();
     damage(&mut bytes);
@@ -223,19 +217,17 @@ fn refused_in(
     assert!(text.starts_with(&index.display().to_string()), "{text}");
 
     let world = terrain(root.path(), PathIndexUse::IfValid);
-    let PathIndexFound::Unusable { path, reason, .. } = &world.load_report().path_index else {
-        panic!("{:?}", world.load_report().path_index);
+    let PathIndexFound::Unusable { path, reason, .. } = &world.index_file() else {
+        panic!("{:?}", world.index_file());
     };
     assert_eq!(path, &index);
     assert_eq!(reason, &err.error.to_string());
-    assert!(!world.load_report().is_clean());
-    assert!(!world.has_path_index(), "a refused file is not used");
-    let err = World::load_with(
-        root.path(),
-        &LoadOptions::terrain_only().with_path_index(PathIndexUse::Require),
-        |_, _| {},
-    )
-    .unwrap_err();
+    assert!(
+        world.world().load_report().is_clean(),
+        "the world itself loads clean"
+    );
+    assert!(!world.has_paths(), "a refused file is not used");
+    let err = load_terrain(root.path(), PathIndexUse::Require).unwrap_err();
     assert!(
         matches!(err, silknav::files::LoadError::PathIndex(_)),
         "{err}"
@@ -394,7 +386,8 @@ fn a_record_pointing_outside_its_target_is_refused_at_its_offset() {
 fn an_index_of_other_navmeshes_is_stale() {
     let (root, index) = world_folder(4);
     terrain(root.path(), PathIndexUse::Skip)
-        .write_path_index(&index, Overwrite::Refuse)
+        .paths()
+        .write(&index, Overwrite::Refuse)
         .unwrap();
     // One navmesh changes by one byte of a height (still a valid file).
     let navmesh = index.parent().unwrap().join("nv_4080.nvm");
@@ -403,7 +396,7 @@ fn an_index_of_other_navmeshes_is_stale() {
     std::fs::write(&navmesh, mesh.to_vec().unwrap()).unwrap();
 
     let world = terrain(root.path(), PathIndexUse::IfValid);
-    match &world.load_report().path_index {
+    match &world.index_file() {
         PathIndexFound::Unusable { stale, reason, .. } => {
             assert!(stale);
             assert!(
@@ -413,38 +406,29 @@ fn an_index_of_other_navmeshes_is_stale() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(!world.has_path_index());
+    assert!(!world.has_paths());
     // A file is sound on its own; only the world tells it is stale.
     let file = PathIndexFile::read(&index).unwrap();
-    let err = world.use_path_index(file).unwrap_err();
+    let err = PathIndex::from_file(world.world(), file).unwrap_err();
     assert!(err.is_stale(), "{err}");
     // Written again, it is used.
-    world.write_path_index(&index, Overwrite::Replace).unwrap();
+    world.paths().write(&index, Overwrite::Replace).unwrap();
     let again = terrain(root.path(), PathIndexUse::IfValid);
-    assert_eq!(again.load_report().path_index, PathIndexFound::Used(index));
+    assert_eq!(*again.index_file(), PathIndexFound::Used(index));
 }
 
 #[test]
 fn a_world_without_an_index_file_reports_it_missing_and_skip_does_not_look() {
     let (root, index) = world_folder(5);
     let world = terrain(root.path(), PathIndexUse::IfValid);
-    assert_eq!(
-        world.load_report().path_index,
-        PathIndexFound::Missing(index.clone())
-    );
-    assert!(world.load_report().is_clean());
+    assert_eq!(*world.index_file(), PathIndexFound::Missing(index.clone()));
+    assert!(world.world().load_report().is_clean());
     let skipped = terrain(index.parent().unwrap(), PathIndexUse::Skip);
-    assert_eq!(
-        skipped.load_report().path_index,
-        PathIndexFound::NotLookedFor
-    );
+    assert_eq!(*skipped.index_file(), PathIndexFound::NotLookedFor);
     // The data root and the navmesh folder share one index file.
-    world.write_path_index(&index, Overwrite::Refuse).unwrap();
+    world.paths().write(&index, Overwrite::Refuse).unwrap();
     let from_navmesh = terrain(index.parent().unwrap(), PathIndexUse::IfValid);
-    assert_eq!(
-        from_navmesh.load_report().path_index,
-        PathIndexFound::Used(index)
-    );
+    assert_eq!(*from_navmesh.index_file(), PathIndexFound::Used(index));
 }
 
 #[test]
@@ -457,19 +441,23 @@ fn worlds_from_memory_have_the_digest_of_their_files() {
         .unwrap();
     let loaded = terrain(root.path(), PathIndexUse::Skip);
     assert!(in_memory.inputs_digest().is_some());
-    assert_eq!(in_memory.inputs_digest(), loaded.inputs_digest());
+    assert_eq!(in_memory.inputs_digest(), loaded.world().inputs_digest());
     // So an index written from one is used by the other.
     let path = root.path().join("memory.index");
-    in_memory
-        .write_path_index(&path, Overwrite::Refuse)
+    PathIndex::build(&in_memory)
+        .write(&path, Overwrite::Refuse)
         .unwrap();
-    loaded.load_path_index(&path).unwrap();
-    assert!(loaded.has_path_index());
+    let read = PathIndex::read(loaded.world(), &path).unwrap();
+    assert!(read.is_for(loaded.world()));
+    assert!(
+        !read.is_for(&in_memory),
+        "an index answers for the world it was read for"
+    );
 }
 
 /// Answers of exact paths (the search itself, without the walkable rule's corners moved).
 fn exact_answers(
-    world: &World,
+    world: &Navigator,
     queries: &[(Position, Position)],
 ) -> Vec<Result<WorldPath, silknav::PathError>> {
     answers_with(world, queries, &PathOptions::exact())
@@ -480,21 +468,18 @@ fn landmarks_travel_in_the_file_and_a_file_without_them_answers_the_same() {
     // 3×3 regions: too big for a corner table, so the search runs, with landmarks.
     let (root, index) = world_folder_of(1, 3);
     let built = terrain(root.path(), PathIndexUse::Skip);
-    let stats = built.prepare_paths();
+    let stats = built.paths().stats();
     assert!(!stats.corner_table && stats.landmarks, "{stats:?}");
-    built.write_path_index(&index, Overwrite::Refuse).unwrap();
+    built.paths().write(&index, Overwrite::Refuse).unwrap();
     let bytes = std::fs::read(&index).unwrap();
     assert_eq!(section(&bytes, "landmrks").1, stats.corners * 64);
 
-    let queries = queries(&built, 200);
+    let queries = queries(built.world(), 200);
     let want = exact_answers(&built, &queries);
     assert!(want.iter().filter(|a| a.is_ok()).count() > 100);
     let loaded = terrain(root.path(), PathIndexUse::IfValid);
-    assert_eq!(
-        loaded.load_report().path_index,
-        PathIndexFound::Used(index.clone())
-    );
-    assert!(loaded.prepare_paths().landmarks);
+    assert_eq!(*loaded.index_file(), PathIndexFound::Used(index.clone()));
+    assert!(loaded.paths().stats().landmarks);
     assert_eq!(exact_answers(&loaded, &queries), want);
 
     // A file written before landmarks were kept: the section is not there (here, renamed to
@@ -507,11 +492,8 @@ fn landmarks_travel_in_the_file_and_a_file_without_them_answers_the_same() {
     reseal(&mut older);
     std::fs::write(&index, &older).unwrap();
     let without = terrain(root.path(), PathIndexUse::IfValid);
-    assert_eq!(
-        without.load_report().path_index,
-        PathIndexFound::Used(index.clone())
-    );
-    let stats = without.prepare_paths();
+    assert_eq!(*without.index_file(), PathIndexFound::Used(index.clone()));
+    let stats = without.paths().stats();
     assert!(!stats.landmarks && !stats.corner_table, "{stats:?}");
     let got = exact_answers(&without, &queries);
     for ((got, want), q) in got.iter().zip(&want).zip(&queries) {

@@ -8,7 +8,7 @@ use silknav::build::{build_world, RegionInput};
 use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles};
 use silknav::world::RegionIssue;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{LoadFinding, LoadFindingKind, LoadReport, Position, World};
+use silknav::{LoadFinding, LoadFindingKind, LoadReport, PathIndex, Position, World};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -294,7 +294,7 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
         .build()
         .unwrap();
     let calls = std::sync::Mutex::new(Vec::new());
-    let (capped, capped_stats) = pool.install(|| {
+    let (capped, capped_paths, capped_stats) = pool.install(|| {
         let world = World::load_with_progress(dir.path(), |done, total| {
             calls.lock().unwrap().push((
                 std::thread::current().id(),
@@ -305,8 +305,9 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
             ));
         })
         .unwrap();
-        let stats = world.prepare_paths();
-        (world, stats)
+        let paths = PathIndex::build(&world);
+        let stats = paths.stats();
+        (world, paths, stats)
     });
     let calls = calls.into_inner().unwrap();
     assert_eq!(calls.len(), 4);
@@ -319,7 +320,8 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
     }
 
     let default = World::load(dir.path()).unwrap();
-    let default_stats = default.prepare_paths();
+    let default_paths = PathIndex::build(&default);
+    let default_stats = default_paths.stats();
     assert_eq!(
         capped.regions().collect::<Vec<_>>(),
         default.regions().collect::<Vec<_>>()
@@ -343,11 +345,11 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
     for i in 0..40 {
         let at = |k: f64| Position::from_world(x0 + 10.0 + 95.0 * k, z0 + 3800.0 - 93.0 * k);
         let (from, to) = (at(f64::from(i)).unwrap(), at(f64::from(39 - i)).unwrap());
-        let a = capped
-            .find_path(from, to, &mut scratch)
+        let a = capped_paths
+            .find_path(&capped, from, to, &mut scratch)
             .map(|p| p.waypoints);
-        let b = default
-            .find_path(from, to, &mut scratch)
+        let b = default_paths
+            .find_path(&default, from, to, &mut scratch)
             .map(|p| p.waypoints);
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "query {i}");
         answered += usize::from(a.is_ok());

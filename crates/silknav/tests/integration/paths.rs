@@ -2,7 +2,7 @@
 //! scenario files, on the Moving AI maps (the committed `tests/data/movingai`) imported as
 //! worlds.
 
-use silknav::{PathError, PathOptions, PathScratch, Position, World};
+use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World};
 use silknav_testkit::movingai;
 
 const ORIGIN: (u8, u8) = (10, 20);
@@ -17,7 +17,8 @@ fn check_map(name: &str) {
     let grid = movingai::map(name);
     let meshes = grid.to_world(ORIGIN).unwrap();
     let world = World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m)));
-    let stats = world.prepare_paths();
+    let paths = PathIndex::build(&world);
+    let stats = paths.stats();
     let scenarios = movingai::anyangle(name);
     let octile = movingai::octile(name);
     assert_eq!(scenarios.len(), octile.len());
@@ -26,7 +27,7 @@ fn check_map(name: &str) {
     for (s, o) in scenarios.iter().zip(&octile) {
         assert_eq!((s.start, s.goal), (o.start, o.goal));
         let (a, b) = (point(s.start.0, s.start.1), point(s.goal.0, s.goal.1));
-        let got = world.find_path_with(a, b, &PathOptions::exact(), &mut scratch);
+        let got = paths.find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch);
         match got {
             Ok(path) => {
                 let want = s.length * 20.0;
@@ -514,6 +515,7 @@ fn paths_equal_the_visibility_graph_oracle_on_small_worlds() {
         }),
     ];
     for (name, world) in &worlds {
+        let paths = PathIndex::build(world);
         let r = world.regions().next().unwrap();
         let (bx, bz) = (i64::from(r.x()) * 96, i64::from(r.z()) * 96);
         let tiles = ([bx, bz], [bx + 96, bz + 96]);
@@ -528,7 +530,7 @@ fn paths_equal_the_visibility_graph_oracle_on_small_worlds() {
             );
             let want = oracle.shortest(s, t);
             match (
-                world.find_path_with(s, t, &PathOptions::exact(), &mut scratch),
+                paths.find_path_with(world, s, t, &PathOptions::exact(), &mut scratch),
                 want,
             ) {
                 (Ok(path), Some(want)) => {
@@ -575,6 +577,7 @@ fn paths_equal_the_visibility_graph_oracle_with_thin_walls() {
             }
         }
         let world = World::from_navmeshes([(region, &mesh)]);
+        let paths = PathIndex::build(&world);
         let (x0, x1) = (bx + w0 as i64, bx + (w0 + n) as i64);
         let (z0, z1) = (bz + w0 as i64, bz + (w0 + n) as i64);
         let tiles = ([x0, z0], [x1, z1]);
@@ -585,7 +588,7 @@ fn paths_equal_the_visibility_graph_oracle_with_thin_walls() {
                 random_walkable(&world, &mut rng, tiles),
             );
             match (
-                world.find_path_with(s, t, &PathOptions::exact(), &mut scratch),
+                paths.find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch),
                 oracle.shortest(s, t),
             ) {
                 (Ok(path), Some(want)) => {
@@ -659,6 +662,7 @@ fn paths_validate_on_generated_worlds() {
         })
         .unwrap();
         let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+        let paths = PathIndex::build(&world);
         let tiles = ([60 * 96, 40 * 96], [63 * 96, 42 * 96]);
         let components = tile_components(&world, tiles);
         let component = |p: Position| {
@@ -673,7 +677,7 @@ fn paths_validate_on_generated_worlds() {
                 random_walkable(&world, &mut rng, tiles),
                 random_walkable(&world, &mut rng, tiles),
             );
-            match world.find_path_with(s, t, &PathOptions::exact(), &mut scratch) {
+            match paths.find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch) {
                 Ok(path) => {
                     validate(&world, s, t, &path);
                     assert_eq!(component(s), component(t), "{s:?} → {t:?}");
@@ -700,6 +704,7 @@ fn paths_validate_on_generated_worlds() {
 fn path_errors() {
     let region = RegionId::new(40, 30);
     let world = World::from_navmeshes([(region, &hand_made(region))]);
+    let paths = PathIndex::build(&world);
     let base = (40.0 * 1920.0, 30.0 * 1920.0);
     let p = |x: f64, z: f64| at(base.0 + x, base.1 + z);
     let open = p(500.0, 500.0);
@@ -708,27 +713,28 @@ fn path_errors() {
     // rows): reachable only through the gaps.
     let mut scratch = PathScratch::new();
     assert_eq!(
-        world.find_path(blocked, open, &mut scratch),
+        paths.find_path(&world, blocked, open, &mut scratch),
         Err(PathError::StartBlocked)
     );
     assert_eq!(
-        world.find_path(open, blocked, &mut scratch),
+        paths.find_path(&world, open, blocked, &mut scratch),
         Err(PathError::GoalBlocked)
     );
     let outside = p(2000.0 + 1920.0, 10.0);
     assert_eq!(
-        world.find_path(open, outside, &mut scratch),
+        paths.find_path(&world, open, outside, &mut scratch),
         Err(PathError::GoalBlocked)
     );
     let far = p(1900.0, 1900.0);
-    let path = world
-        .find_path_with(open, far, &PathOptions::exact(), &mut scratch)
+    let path = paths
+        .find_path_with(&world, open, far, &PathOptions::exact(), &mut scratch)
         .unwrap();
     validate(&world, open, far, &path);
     // A budget too small for a search with turns.
     let mut tight = PathScratch::with_budget(1);
-    let around = world
+    let around = paths
         .find_path(
+            &world,
             p(12.0 * 20.0, 5.0 * 20.0),
             p(12.0 * 20.0, 35.0 * 20.0),
             &mut scratch,
@@ -736,7 +742,8 @@ fn path_errors() {
         .unwrap();
     assert!(around.waypoints.len() > 2);
     assert_eq!(
-        world.find_path(
+        paths.find_path(
+            &world,
             p(12.0 * 20.0, 5.0 * 20.0),
             p(12.0 * 20.0, 35.0 * 20.0),
             &mut tight
@@ -744,7 +751,7 @@ fn path_errors() {
         Err(PathError::BudgetExceeded)
     );
     // Start = goal: a path of length zero with both points.
-    let same = world.find_path(open, open, &mut scratch).unwrap();
+    let same = paths.find_path(&world, open, open, &mut scratch).unwrap();
     assert_eq!((same.length, same.waypoints.len()), (0.0, 2));
 
     // A closed ring: nothing inside reaches outside, answered from the components.
@@ -753,15 +760,18 @@ fn path_errors() {
             || ((z == 40 || z == 50) && (40..=50).contains(&x))
     });
     let world = World::from_navmeshes([(region, &ring)]);
+    let paths = PathIndex::build(&world);
     let inside = p(45.0 * 20.0, 45.0 * 20.0);
     assert_eq!(
-        world.find_path(inside, open, &mut scratch),
+        paths.find_path(&world, inside, open, &mut scratch),
         Err(PathError::Unreachable)
     );
     assert_eq!(
-        world.find_path(open, inside, &mut tight),
+        paths.find_path(&world, open, inside, &mut tight),
         Err(PathError::Unreachable)
     );
     let also_inside = p(42.5 * 20.0, 48.0 * 20.0);
-    assert!(world.find_path(inside, also_inside, &mut scratch).is_ok());
+    assert!(paths
+        .find_path(&world, inside, also_inside, &mut scratch)
+        .is_ok());
 }

@@ -1,4 +1,4 @@
-//! Paths for a walker of radius r (`World::find_path_with_radius`) against a brute-force
+//! Paths for a walker of radius r (`PathIndex::find_path_with_radius`) against a brute-force
 //! oracle written from the rule alone: the obstacles found with cell lookup and line of sight,
 //! each grown octagon in its half-plane form, every candidate vertex from the octagon's polar
 //! form, a full visibility graph by Cyrus–Beck clipping, Dijkstra. And every leg of every
@@ -9,7 +9,7 @@ use jmxv::RegionId;
 use proptest::prelude::*;
 use silknav::build::{build_world, RegionInput};
 use silknav::worldgen::{generate, GenOptions, Landscape};
-use silknav::{PathError, PathOptions, PathScratch, Position, World, WorldPath};
+use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World, WorldPath};
 use silknav_testkit::rng::SplitMix64;
 use std::f64::consts::{PI, SQRT_2};
 
@@ -362,6 +362,7 @@ fn against_oracle(
     queries: usize,
     seed: u64,
 ) -> [usize; 3] {
+    let paths = PathIndex::build(world);
     let rects = obstacles(world, w0, n);
     let oracles: Vec<Oracle> = radii
         .iter()
@@ -388,16 +389,16 @@ fn against_oracle(
         let (s, t) = (xz(ps), xz(pt));
         // Radius 0 is the exact path, and lengths are chained from it: a larger radius is
         // never shorter (the `find_path_*` tests below were found this way).
-        let exact = world.find_path_with(ps, pt, &PathOptions::exact(), &mut scratch);
+        let exact = paths.find_path_with(world, ps, pt, &PathOptions::exact(), &mut scratch);
         assert_eq!(
-            world.find_path_with_radius(ps, pt, 0.0, &mut scratch),
+            paths.find_path_with_radius(world, ps, pt, 0.0, &mut scratch),
             exact
         );
         let mut previous: Option<f64> = exact.as_ref().ok().map(|p| p.length);
         for oracle in &oracles {
             let r = oracle.r;
             let want = oracle.shortest(s, t);
-            let got = world.find_path_with_radius(ps, pt, r, &mut scratch);
+            let got = paths.find_path_with_radius(world, ps, pt, r, &mut scratch);
             match (&got, want) {
                 (Ok(path), Ok(want)) => {
                     validate(path, ps, pt, r, &rects);
@@ -464,12 +465,19 @@ fn paths_equal_the_oracle_across_a_region_border() {
         // Row 47 open from end to end.
         mask[7 * n..8 * n].fill(false);
         let world = two_region_world([88, 40], n, &mask, walls);
+        let paths = PathIndex::build(&world);
         assert_eq!(world.regions().len(), 2);
         // The border is open ground: a path crosses it.
         let o = origin();
         let q = |x: f64| at([o[0] + x * 20.0, o[1] + 47.5 * 20.0]);
         let mut scratch = PathScratch::new();
-        let crossing = world.find_path_with(q(88.5), q(103.5), &PathOptions::exact(), &mut scratch);
+        let crossing = paths.find_path_with(
+            &world,
+            q(88.5),
+            q(103.5),
+            &PathOptions::exact(),
+            &mut scratch,
+        );
         assert!(crossing.is_ok(), "{crossing:?}");
         let counts = against_oracle(&world, [88, 40], n, &[3.1, 10.0, 14.2], 60, 200 + k as u64);
         for (t, c) in totals.iter_mut().zip(counts) {
@@ -486,6 +494,7 @@ fn radius_zero_is_the_exact_path_and_radii_only_lengthen_it() {
     let n = 20;
     let mask = random_mask(&mut rng, n, 0.2);
     let world = window_world(30, n, &mask, 5);
+    let paths = PathIndex::build(&world);
     let w0 = [30, 30];
     let mut scratch = PathScratch::new();
     let mut compared = 0;
@@ -494,12 +503,15 @@ fn radius_zero_is_the_exact_path_and_radii_only_lengthen_it() {
             at(random_point(&mut rng, w0, n)),
             at(random_point(&mut rng, w0, n)),
         );
-        let exact = world.find_path_with(s, t, &PathOptions::exact(), &mut scratch);
-        assert_eq!(world.find_path_with_radius(s, t, 0.0, &mut scratch), exact);
+        let exact = paths.find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch);
+        assert_eq!(
+            paths.find_path_with_radius(&world, s, t, 0.0, &mut scratch),
+            exact
+        );
         let Ok(exact) = exact else { continue };
         let mut previous = exact.length;
         for r in [1e-3, 0.1, 2.0, 6.0, 10.0, 15.0] {
-            match world.find_path_with_radius(s, t, r, &mut scratch) {
+            match paths.find_path_with_radius(&world, s, t, r, &mut scratch) {
                 Ok(path) => {
                     assert!(path.length >= previous - 1e-9, "{s:?} → {t:?} at r = {r}");
                     previous = path.length;
@@ -523,6 +535,7 @@ fn paths_keep_their_radius_on_a_generated_world() {
     })
     .unwrap();
     let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let paths = PathIndex::build(&world);
     let tiles = 3 * 96;
     let origin = [60.0 * 1920.0, 40.0 * 1920.0];
     let mut rng = SplitMix64::new(9);
@@ -545,7 +558,7 @@ fn paths_keep_their_radius_on_a_generated_world() {
         };
         let (s, t) = (point(&mut rng), point(&mut rng));
         let started = std::time::Instant::now();
-        let got = world.find_path_with_radius(s, t, r, &mut scratch);
+        let got = paths.find_path_with_radius(&world, s, t, r, &mut scratch);
         times[i % 3].push(started.elapsed().as_secs_f64());
         match got {
             Ok(path) => {
@@ -560,8 +573,8 @@ fn paths_keep_their_radius_on_a_generated_world() {
                     }
                 }
                 validate(&path, s, t, r, &obstacles_in(&world, lo, hi, r));
-                let exact = world
-                    .find_path_with(s, t, &PathOptions::exact(), &mut scratch)
+                let exact = paths
+                    .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)
                     .unwrap();
                 assert!(
                     path.length >= exact.length - 1e-9,
@@ -599,6 +612,7 @@ fn path_options_give_the_radius_path_exact_or_walkable() {
     })
     .unwrap();
     let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let paths = PathIndex::build(&world);
     let origin = [60.0 * 1920.0, 40.0 * 1920.0];
     let mut rng = SplitMix64::new(17);
     let mut scratch = PathScratch::with_budget(2_000_000);
@@ -613,10 +627,22 @@ fn path_options_give_the_radius_path_exact_or_walkable() {
             ])
         };
         let (s, t) = (point(), point());
-        let direct = world.find_path_with_radius(s, t, r, &mut scratch);
-        let exact = world.find_path_with(s, t, &PathOptions::exact().with_radius(r), &mut scratch);
+        let direct = paths.find_path_with_radius(&world, s, t, r, &mut scratch);
+        let exact = paths.find_path_with(
+            &world,
+            s,
+            t,
+            &PathOptions::exact().with_radius(r),
+            &mut scratch,
+        );
         assert_eq!(exact, direct);
-        let walkable = world.find_path_with(s, t, &PathOptions::new().with_radius(r), &mut scratch);
+        let walkable = paths.find_path_with(
+            &world,
+            s,
+            t,
+            &PathOptions::new().with_radius(r),
+            &mut scratch,
+        );
         match (&direct, &walkable) {
             (Ok(d), Ok(w)) => {
                 assert_eq!(w.exact_length, d.length);
@@ -698,6 +724,7 @@ fn find_path_finds_the_path_line_of_sight_walks() {
         mask[z * 8 + x] = true;
     }
     let world = window_world(40, 8, &mask, 3);
+    let paths = PathIndex::build(&world);
     let o = origin();
     let q = |x: f64, z: f64| at([o[0] + x * 20.0, o[1] + z * 20.0]);
     let mut scratch = PathScratch::new();
@@ -716,9 +743,11 @@ fn find_path_finds_the_path_line_of_sight_walks() {
         assert_eq!(world.line_of_sight(a, b), Ok(true), "{w:?}");
     }
     let (s, t) = (q(40.5, 41.7), q(41.5, 45.5));
-    assert!(world.find_path_with_radius(s, t, 2.0, &mut scratch).is_ok());
-    assert!(world
-        .find_path_with(s, t, &PathOptions::exact(), &mut scratch)
+    assert!(paths
+        .find_path_with_radius(&world, s, t, 2.0, &mut scratch)
+        .is_ok());
+    assert!(paths
+        .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)
         .is_ok());
 }
 
@@ -735,19 +764,20 @@ fn find_path_is_no_longer_than_a_radius_path() {
         world = Some(window_world(30, n, &mask, walls));
     }
     let world = world.unwrap();
+    let paths = PathIndex::build(&world);
     let (s, t) = (
         at([77586.94189453125, 58290.0]),
         at([77571.20318603516, 58397.41882324219]),
     );
     let mut scratch = PathScratch::new();
-    let wide = world
-        .find_path_with_radius(s, t, 0.5, &mut scratch)
+    let wide = paths
+        .find_path_with_radius(&world, s, t, 0.5, &mut scratch)
         .unwrap();
     for leg in wide.waypoints.windows(2) {
         assert_eq!(world.line_of_sight(leg[0], leg[1]), Ok(true));
     }
-    let exact = world
-        .find_path_with(s, t, &PathOptions::exact(), &mut scratch)
+    let exact = paths
+        .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)
         .unwrap();
     assert!(
         exact.length <= wide.length + 1e-9,

@@ -1,4 +1,4 @@
-//! Walkable paths (the default of `World::find_path`): every leg arrives under the terrain
+//! Walkable paths (the default of `PathIndex::find_path`): every leg arrives under the terrain
 //! walk, the walked length stays within the documented bound of the exact optimum, on
 //! generated worlds, every Moving AI map, hand-made worst cases and the demo world.
 
@@ -6,7 +6,9 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::world::{MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{PathError, PathOptions, PathScratch, Position, World, WorldPath, DEFAULT_CLEARANCE};
+use silknav::{
+    PathError, PathIndex, PathOptions, PathScratch, Position, World, WorldPath, DEFAULT_CLEARANCE,
+};
 use silknav_testkit::fuzz_world::own_tiles_unreachable;
 use silknav_testkit::rng::SplitMix64;
 
@@ -46,15 +48,23 @@ fn bound(path: &WorldPath, turns: usize, clearance: f64) -> f64 {
 }
 
 /// Checks a walkable path against the exact one; returns the number of legs.
-fn check(world: &World, from: Position, to: Position, scratch: &mut PathScratch) -> Option<usize> {
-    let exact = world.find_path_with(from, to, &PathOptions::exact(), scratch);
-    let walkable = world.find_path(from, to, scratch);
+fn check(
+    world: &World,
+    index: &PathIndex,
+    from: Position,
+    to: Position,
+    scratch: &mut PathScratch,
+) -> Option<usize> {
+    let exact = index.find_path_with(world, from, to, &PathOptions::exact(), scratch);
+    let walkable = index.find_path(world, from, to, scratch);
     let (exact, path) = match (exact, walkable) {
         (Ok(e), Ok(w)) => (e, w),
         // The walk leaves a point on a grid line only into the tile it belongs to, and
         // arrives at one only from that tile: when no path joins those tiles (the exact path
         // goes through a diagonal pinch at the point), no walkable path exists.
-        (Ok(_), Err(PathError::NotWalkable)) if own_tiles_unreachable(world, from, to, scratch) => {
+        (Ok(_), Err(PathError::NotWalkable))
+            if own_tiles_unreachable(world, index, from, to, scratch) =>
+        {
             return None;
         }
         (Err(a), Err(b)) => {
@@ -96,13 +106,13 @@ fn check(world: &World, from: Position, to: Position, scratch: &mut PathScratch)
 }
 
 fn check_world(name: &str, world: &World, queries: usize, seed: u64) {
-    world.prepare_paths();
+    let index = PathIndex::build(world);
     let mut rng = SplitMix64::new(seed);
     let mut scratch = PathScratch::new();
     let (mut found, mut legs) = (0, 0);
     for _ in 0..queries {
         let (a, b) = (random_point(world, &mut rng), random_point(world, &mut rng));
-        if let Some(n) = check(world, a, b, &mut scratch) {
+        if let Some(n) = check(world, &index, a, b, &mut scratch) {
             found += 1;
             legs += n;
         }
@@ -160,6 +170,7 @@ fn walkable_paths_in_worst_cases() {
             || (x, z) == (81, 81)
             || x == 85 && (40..90).contains(&z)
     });
+    let index = PathIndex::build(&world);
     let base = |x: f64, z: f64| {
         Position::from_world(
             f64::from(region.x()) * 1920.0 + x,
@@ -183,7 +194,7 @@ fn walkable_paths_in_worst_cases() {
     ];
     for (a, b) in cases {
         assert!(
-            check(&world, a, b, &mut scratch).is_some(),
+            check(&world, &index, a, b, &mut scratch).is_some(),
             "{a:?} → {b:?}: no path"
         );
     }
@@ -191,15 +202,16 @@ fn walkable_paths_in_worst_cases() {
     // is blocked for a walkable path, as for `move`, but not for the exact one.
     let corner = base(80.0 * 20.0, 80.0 * 20.0);
     assert_eq!(
-        world.find_path(corner, base(100.0, 100.0), &mut scratch),
+        index.find_path(&world, corner, base(100.0, 100.0), &mut scratch),
         Err(PathError::StartBlocked)
     );
     assert_eq!(
-        world.find_path(base(100.0, 100.0), corner, &mut scratch),
+        index.find_path(&world, base(100.0, 100.0), corner, &mut scratch),
         Err(PathError::GoalBlocked)
     );
-    assert!(world
+    assert!(index
         .find_path_with(
+            &world,
             corner,
             base(100.0, 100.0),
             &PathOptions::exact(),
@@ -218,6 +230,7 @@ fn walkable_paths_in_worst_cases() {
     })
     .unwrap();
     let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let index = PathIndex::build(&world);
     let mut rng = SplitMix64::new(3);
     let mut long = 0;
     for _ in 0..200 {
@@ -228,7 +241,8 @@ fn walkable_paths_in_worst_cases() {
         } else {
             (b, a)
         };
-        if b.world_x() - a.world_x() > 1920.0 && check(&world, a, b, &mut scratch).is_some() {
+        if b.world_x() - a.world_x() > 1920.0 && check(&world, &index, a, b, &mut scratch).is_some()
+        {
             long += 1;
         }
     }
@@ -248,6 +262,7 @@ fn clearance_and_exact_options() {
     })
     .unwrap();
     let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let index = PathIndex::build(&world);
     let mut rng = SplitMix64::new(4);
     let mut scratch = PathScratch::new();
     let mut turned = 0;
@@ -258,14 +273,14 @@ fn clearance_and_exact_options() {
         );
         for c in [0.01, 0.5, 2.0] {
             let options = PathOptions::new().with_clearance(c);
-            let Ok(path) = world.find_path_with(a, b, &options, &mut scratch) else {
+            let Ok(path) = index.find_path_with(&world, a, b, &options, &mut scratch) else {
                 continue;
             };
             for leg in path.waypoints.windows(2) {
                 assert!(arrives(&world, leg[0], leg[1]), "clearance {c}: {leg:?}");
             }
-            let exact = world
-                .find_path_with(a, b, &PathOptions::exact(), &mut scratch)
+            let exact = index
+                .find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch)
                 .unwrap();
             assert!(path.length <= bound(&path, exact.waypoints.len() - 2, c));
             // Exact waypoints are grid vertices; walkable turning points never are.
@@ -304,7 +319,7 @@ fn demo_world_experiment() {
         .write_data_root(&dir, silknav::files::Overwrite::Replace)
         .unwrap();
     let world = World::load(&dir).unwrap();
-    world.prepare_paths();
+    let index = PathIndex::build(&world);
     let mut scratch = PathScratch::new();
     let full = MoveOptions::new();
     let terrain = MoveOptions::new().with_terrain_only(true);
@@ -321,7 +336,7 @@ fn demo_world_experiment() {
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),
             );
-            let path = match world.find_path_with(a, b, &options, &mut scratch) {
+            let path = match index.find_path_with(&world, a, b, &options, &mut scratch) {
                 Ok(path) => path,
                 Err(e) => {
                     if e == PathError::NotWalkable {
@@ -401,6 +416,7 @@ fn walkable_round_objects_on_generated_worlds() {
         .write_data_root(&dir, silknav::files::Overwrite::Replace)
         .unwrap();
         let world = World::load(&dir).unwrap();
+        let index = PathIndex::build(&world);
         assert!(world.object_instances().len() > 0);
         let mut rng = SplitMix64::new(seed + 100);
         for _ in 0..60 {
@@ -408,7 +424,7 @@ fn walkable_round_objects_on_generated_worlds() {
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),
             );
-            let path = match world.find_path(a, b, &mut scratch) {
+            let path = match index.find_path(&world, a, b, &mut scratch) {
                 Ok(path) => path,
                 Err(PathError::NotWalkable) => {
                     assert!(
@@ -421,8 +437,8 @@ fn walkable_round_objects_on_generated_worlds() {
             };
             paths += 1;
             assert!(path.length >= path.exact_length - 1e-3, "{path:?}");
-            let terrain = world
-                .find_path_with(a, b, &PathOptions::exact(), &mut scratch)
+            let terrain = index
+                .find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch)
                 .unwrap();
             if path.waypoints.len() > terrain.waypoints.len() + 2 {
                 detoured += 1;
@@ -532,23 +548,23 @@ fn sweep(queries: usize, seed: u64) -> (usize, Vec<String>) {
     let mut scratch = PathScratch::new();
     let (mut found, mut failures, mut unwalkable) = (0, Vec::new(), 0);
     for (name, world) in sweep_worlds() {
-        world.prepare_paths();
+        let index = PathIndex::build(&world);
         let mut rng = SplitMix64::new(seed);
         for _ in 0..queries {
             let (a, b) = (
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),
             );
-            if world
-                .find_path_with(a, b, &PathOptions::exact(), &mut scratch)
+            if index
+                .find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch)
                 .is_err()
             {
                 continue;
             }
             found += 1;
-            match world.find_path(a, b, &mut scratch) {
+            match index.find_path(&world, a, b, &mut scratch) {
                 Err(PathError::NotWalkable)
-                    if own_tiles_unreachable(&world, a, b, &mut scratch) =>
+                    if own_tiles_unreachable(&world, &index, a, b, &mut scratch) =>
                 {
                     unwalkable += 1;
                 }
@@ -608,10 +624,11 @@ fn walkable_beside_a_wall_at_a_slant() {
     })
     .unwrap();
     let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let index = PathIndex::build(&world);
     let a = Position::from_world(249540.65661494344, 125705.298985929).unwrap();
     let b = Position::from_world(248780.0183008433, 125532.93396975091).unwrap();
     let mut scratch = PathScratch::new();
-    let legs = check(&world, a, b, &mut scratch).expect("an exact path");
+    let legs = check(&world, &index, a, b, &mut scratch).expect("an exact path");
     assert!(legs >= 5);
 }
 
@@ -656,19 +673,31 @@ fn walkable_through_objects_on(seeds: &[u64]) {
         .write_data_root(&dir, silknav::files::Overwrite::Replace)
         .unwrap();
         let world = World::load(&dir).unwrap();
+        let index = PathIndex::build(&world);
         let mut rng = SplitMix64::new(seed + 300);
         for _ in 0..30 {
             let (a, b) = (
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),
             );
-            let exact =
-                world.find_path_with(a, b, &PathOptions::exact_with_objects(), &mut scratch);
-            let path = match (world.find_path_with(a, b, &options, &mut scratch), &exact) {
+            let exact = index.find_path_with(
+                &world,
+                a,
+                b,
+                &PathOptions::exact_with_objects(),
+                &mut scratch,
+            );
+            let path = match (
+                index.find_path_with(&world, a, b, &options, &mut scratch),
+                &exact,
+            ) {
                 (Ok(path), Ok(_)) => path,
                 (Err(PathError::NotWalkable), Ok(_)) => {
                     // Only where the terrain's walkable path is not found either.
-                    assert!(world.find_path(a, b, &mut scratch).is_err(), "{a:?} {b:?}");
+                    assert!(
+                        index.find_path(&world, a, b, &mut scratch).is_err(),
+                        "{a:?} {b:?}"
+                    );
                     refused += 1;
                     continue;
                 }

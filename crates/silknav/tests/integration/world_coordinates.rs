@@ -6,7 +6,7 @@ use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{MoveError, RayError};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-use silknav::{PathError, PathScratch, Position, World};
+use silknav::{PathError, PathIndex, PathScratch, Position, World};
 use silknav_testkit::rng::SplitMix64;
 
 /// A generated 2×2 world with its objects, loaded from a data root on disk.
@@ -85,6 +85,7 @@ fn single_queries_answer_as_the_world_does_on_positions() {
 #[test]
 fn points_outside_the_id_space_answer_as_the_command_line_does() {
     let world = world();
+    let paths = PathIndex::build(&world);
     let inside = [f64::from(DEFAULT_ORIGIN.0) * 1920.0 + 500.0, 64.0 * 1920.0];
     let outside = [-5.0, 100.0];
     let both = |a: [f64; 2], b: [f64; 2]| [a[0], a[1], b[0], b[1]];
@@ -98,7 +99,7 @@ fn points_outside_the_id_space_answer_as_the_command_line_does() {
     );
     let mut scratch = PathScratch::new();
     assert_eq!(
-        query::path(&world, seg(both(outside, inside)), &mut scratch),
+        query::path(&world, &paths, seg(both(outside, inside)), &mut scratch),
         Err(PathError::StartBlocked)
     );
     // The end outside, from a walkable start.
@@ -115,7 +116,7 @@ fn points_outside_the_id_space_answer_as_the_command_line_does() {
         Err(MoveError::OffMesh)
     );
     assert_eq!(
-        query::path(&world, seg(both(start, outside)), &mut scratch),
+        query::path(&world, &paths, seg(both(start, outside)), &mut scratch),
         Err(PathError::GoalBlocked)
     );
 }
@@ -161,18 +162,23 @@ fn batch_heights_want_one_answer_per_point() {
 #[test]
 fn batch_paths_equal_the_single_queries_with_and_without_a_budget() {
     let world = world();
+    let paths = PathIndex::build(&world);
     let ends = points(120, 4);
     let segments: Vec<[f64; 4]> = ends
         .chunks_exact(2)
         .map(|p| [p[0][0], p[0][1], p[1][0], p[1][1]])
         .collect();
     for budget in [None, Some(3)] {
-        let got = query::paths(&world, &segments, budget);
+        let got = query::paths(&world, &paths, &segments, budget);
         assert_eq!(got.len(), segments.len());
         let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
         let mut kinds = [0; 2];
         for (s, path) in segments.iter().zip(&got) {
-            assert_eq!(path, &query::path(&world, seg(*s), &mut scratch), "{s:?}");
+            assert_eq!(
+                path,
+                &query::path(&world, &paths, seg(*s), &mut scratch),
+                "{s:?}"
+            );
             kinds[usize::from(path.is_ok())] += 1;
         }
         assert!(
@@ -183,7 +189,7 @@ fn batch_paths_equal_the_single_queries_with_and_without_a_budget() {
             assert!(got.contains(&Err(PathError::BudgetExceeded)));
         }
     }
-    assert!(query::paths(&world, &[], None).is_empty());
+    assert!(query::paths(&world, &paths, &[], None).is_empty());
 }
 
 fn at(x: f64, z: f64, y: Option<f32>) -> PointQuery {

@@ -92,12 +92,14 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     };
     let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
 
-    let world = query::load(dir)?;
-    let points = points::pick(&world);
-    let building = points::building(&world);
-    let index = find_path::prepare(&world, &dir.display().to_string());
+    let nav = query::load(dir)?;
+    let world = nav.world();
+    let points = points::pick(world);
+    let building = points::building(world);
+    let paths = find_path::prepare(&nav, &dir.display().to_string());
+    let index = paths.stats();
     let started = Instant::now();
-    let routes = paths::find(&world);
+    let routes = paths::find(world, paths);
     let route_time = started.elapsed();
 
     let picture_path = dir.join(PICTURE);
@@ -187,7 +189,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     )?;
     writeln!(t)?;
     match points {
-        Some(p) => write_queries(t, &world, &p, building.as_ref())?,
+        Some(p) => write_queries(t, world, &p, building.as_ref())?,
         None => writeln!(
             t,
             "queries   no open ground beside a wall was found to query"
@@ -198,7 +200,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     writeln!(t)?;
     write_next(
         t,
-        &world,
+        world,
         dir,
         points.as_ref(),
         building.as_ref(),

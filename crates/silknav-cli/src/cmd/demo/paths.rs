@@ -7,7 +7,7 @@
 //! enclose), the next nearest tiles are tried, a few at most, so the demo stays quick.
 
 use super::points::{tile_box, Tiles};
-use silknav::{PathScratch, Position, World, WorldPath};
+use silknav::{PathIndex, PathScratch, Position, World, WorldPath};
 
 /// The routes, as fractions of the world's box from its south-west corner: (start, goal).
 const ROUTES: [([f64; 2], [f64; 2]); 3] = [
@@ -42,7 +42,7 @@ impl Route {
 }
 
 /// The routes that have a path, in the order of [`ROUTES`].
-pub fn find(world: &World) -> Vec<Route> {
+pub fn find(world: &World, paths: &PathIndex) -> Vec<Route> {
     let Some([gx0, gz0, gx1, gz1]) = tile_box(world) else {
         return Vec::new();
     };
@@ -60,7 +60,7 @@ pub fn find(world: &World) -> Vec<Route> {
         let found = starts.iter().find_map(|&from| {
             goals.iter().find_map(|&to| {
                 let (a, b) = (at(from)?, at(to)?);
-                let path = world.find_path(a, b, &mut scratch).ok()?;
+                let path = paths.find_path(world, a, b, &mut scratch).ok()?;
                 Some(Route { from, to, path })
             })
         });

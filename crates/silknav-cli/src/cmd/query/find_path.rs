@@ -23,7 +23,7 @@ use crate::exit::Status;
 use crate::progress::Progress;
 use silknav::query::SegmentQuery;
 use silknav::{
-    PathError, PathIndexStats, PathIndexUse, PathOptions, PathScratch, World, WorldPath,
+    Navigator, PathError, PathIndex, PathIndexUse, PathOptions, PathScratch, World, WorldPath,
     DEFAULT_CLEARANCE,
 };
 use std::io::{self, Write};
@@ -107,34 +107,41 @@ pub struct PathAnswer<'w> {
 /// blocked, and so is such a goal.
 ///
 /// # Errors
-/// As for [`World::find_path`].
-pub fn find(world: &World, n: [f64; 4], scratch: &mut PathScratch) -> Result<WorldPath, PathError> {
-    find_with(world, n, &PathOptions::default(), scratch)
+/// As for [`PathIndex::find_path`].
+pub fn find(
+    world: &World,
+    paths: &PathIndex,
+    n: [f64; 4],
+    scratch: &mut PathScratch,
+) -> Result<WorldPath, PathError> {
+    find_with(world, paths, n, &PathOptions::default(), scratch)
 }
 
 /// [`find`] with [`PathOptions`].
 ///
 /// # Errors
-/// As for [`World::find_path_with`].
+/// As for [`PathIndex::find_path_with`].
 pub fn find_with(
     world: &World,
+    paths: &PathIndex,
     n: [f64; 4],
     options: &PathOptions,
     scratch: &mut PathScratch,
 ) -> Result<WorldPath, PathError> {
     let q = SegmentQuery::new(n[0], n[1], n[2], n[3]);
-    silknav::query::path_with(world, q, options, scratch)
+    silknav::query::path_with(world, paths, q, options, scratch)
 }
 
 /// Answers one query: numbers are `x1 z1 x2 z2`, with the walker's height at the start in
 /// `options` ([`PathOptions::start_y`]).
 pub fn ask<'w>(
     world: &'w World,
+    paths: &PathIndex,
     n: &[f64],
     options: &PathOptions,
     scratch: &mut PathScratch,
 ) -> PathAnswer<'w> {
-    let path = find_with(world, [n[0], n[1], n[2], n[3]], options, scratch);
+    let path = find_with(world, paths, [n[0], n[1], n[2], n[3]], options, scratch);
     PathAnswer {
         world,
         path,
@@ -144,12 +151,12 @@ pub fn ask<'w>(
 
 /// Builds the world's path index unless it came with the world (its index file), with a
 /// progress line when that takes more than a second.
-pub fn prepare(world: &World, label: &str) -> PathIndexStats {
-    if world.has_path_index() {
-        return world.prepare_paths();
+pub fn prepare<'n>(nav: &'n Navigator, label: &str) -> &'n PathIndex {
+    if nav.has_paths() {
+        return nav.paths();
     }
     let progress = Progress::counting(format!("indexing {label} for paths"), "corners");
-    world.prepare_paths_with_progress(|done, total| progress.update(done, total))
+    nav.paths_with_progress(|done, total| progress.update(done, total))
 }
 
 /// Runs `silknav path`.
@@ -158,8 +165,9 @@ pub fn prepare(world: &World, label: &str) -> PathIndexStats {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
     let world_args = &args.segment.segment.world;
-    let world = world_args.load_paths(PathIndexUse::IfValid)?;
-    prepare(&world, &world_args.name());
+    let nav = world_args.load_paths(PathIndexUse::IfValid)?;
+    let paths = prepare(&nav, &world_args.name());
+    let world = nav.world();
     let mut scratch = match args.budget {
         Some(n) => PathScratch::with_budget(n),
         None => PathScratch::new(),
@@ -167,14 +175,14 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
     let options = args.options();
     let default_y = args.segment.y;
     super::answer(
-        &world,
+        world,
         world_args.json,
         args.segment.numbers(),
         (4, 5),
         |_, n| {
             let mut options = options;
             options.start_y = n.get(4).copied().or(default_y).map(|y| y as f32);
-            ask(&world, n, &options, &mut scratch)
+            ask(world, paths, n, &options, &mut scratch)
         },
     )
 }

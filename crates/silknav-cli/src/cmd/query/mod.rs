@@ -26,7 +26,7 @@ use silknav::files::resolve::ObjectProblem;
 use silknav::files::WorldSource;
 use silknav::pk2_archive::Key;
 use silknav::{CellRef, Position, World};
-use silknav::{LoadFindingKind, LoadOptions, PathIndexFound, PathIndexUse};
+use silknav::{LoadFindingKind, LoadOptions, Navigator, PathIndexFound, PathIndexUse};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -57,7 +57,7 @@ impl WorldArgs {
     ///
     /// # Errors
     /// As for [`load`].
-    pub fn load_paths(&self, paths: PathIndexUse) -> anyhow::Result<World> {
+    pub fn load_paths(&self, paths: PathIndexUse) -> anyhow::Result<Navigator> {
         let source = input::open_world(&self.world, &self.key.key()?)?;
         load_with(&source, self.terrain_only, paths)
     }
@@ -201,7 +201,7 @@ fn run_range<A: Answer>(
     ask: impl FnMut(&World, &[f64]) -> A,
 ) -> anyhow::Result<Status> {
     let loaded = world.load_paths(PathIndexUse::Skip)?;
-    answer(&loaded, world.json, numbers, arity, ask)
+    answer(loaded.world(), world.json, numbers, arity, ask)
 }
 
 /// Answers the command line's query (`numbers`), or every query on standard input, on a loaded
@@ -298,7 +298,7 @@ struct MalformedJson<'a> {
 /// # Errors
 /// The folder cannot be read, a file is malformed, or nothing was loaded (almost always a
 /// wrong path).
-pub fn load(dir: &Path) -> anyhow::Result<World> {
+pub fn load(dir: &Path) -> anyhow::Result<Navigator> {
     load_with(
         &input::open_world(dir, &Key::default())?,
         false,
@@ -315,7 +315,7 @@ pub fn load_with(
     source: &WorldSource,
     terrain_only: bool,
     paths: PathIndexUse,
-) -> anyhow::Result<World> {
+) -> anyhow::Result<Navigator> {
     let name = source.path();
     let progress = Progress::counting(format!("loading {}", name.display()), "files");
     let options = if terrain_only {
@@ -323,18 +323,18 @@ pub fn load_with(
     } else {
         LoadOptions::default()
     };
-    let world = World::load_source(source, &options.with_path_index(paths), |done, total| {
+    let nav = Navigator::load_source(source, &options, paths, |done, total| {
         progress.update(done, total)
     })
     .map_err(|e| anyhow!(e))?;
     drop(progress);
-    warn_about_load(&name, &world);
-    if world.regions().len() == 0 {
+    warn_about_load(&name, &nav);
+    if nav.world().regions().len() == 0 {
         return Err(anyhow!(silknav::files::LoadError::NoRegion {
             dir: name.clone()
         }));
     }
-    Ok(world)
+    Ok(nav)
 }
 
 /// How many warnings of one kind are listed before the rest are only counted.
@@ -342,10 +342,10 @@ const MAX_WARNINGS: usize = 10;
 
 /// Warnings about files the game would not load, or parts of them the queries cannot use: the
 /// load report's findings, each naming its file as it is spelt in the folder, listed by kind.
-fn warn_about_load(dir: &Path, world: &World) {
-    let report = world.load_report();
+fn warn_about_load(dir: &Path, nav: &Navigator) {
+    let report = nav.world().load_report();
     let mut err = io::stderr().lock();
-    if let PathIndexFound::Unusable { path, reason, .. } = &report.path_index {
+    if let PathIndexFound::Unusable { path, reason, .. } = nav.index_file() {
         let _ = writeln!(
             err,
             "warning: {}: {reason}; not used, paths build the index in memory (`silknav index {} --force` writes it again)",
