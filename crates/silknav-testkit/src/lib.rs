@@ -10,6 +10,8 @@
 //!   and gate meshes the world generator places.
 //! - [`object_world`]: a small world folder with buildings, a bridge and a gate, and broken
 //!   object references.
+//! - [`floors_world`]: a world of object floors only, as a dungeon is: linked spans over
+//!   blocked ground, a lone span and a closed room.
 //! - [`object_oracle`]: a brute-force reference for object line of sight.
 //! - [`server_oracle`]: a second port of the game server's cell, height and movement queries.
 //! - [`rng`]: the seeded random numbers of tests and benches.
@@ -21,6 +23,7 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 
 pub mod corrupt;
+pub mod floors_world;
 pub mod fuzz_objects;
 pub mod fuzz_world;
 pub mod http;

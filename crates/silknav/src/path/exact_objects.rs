@@ -1423,6 +1423,56 @@ mod tests {
         assert!(paths >= 40 && turning >= 25 && object_turns >= 25);
     }
 
+    /// On a world of object floors only (the test kit's floors world: linked spans over blocked
+    /// ground, a lone span, a closed room), the answers equal the brute-force oracle's, and
+    /// pairs on floors no walk joins are unreachable.
+    #[test]
+    fn exact_paths_on_floors_only_equal_a_visibility_graph() {
+        let dir = tempfile::tempdir().unwrap();
+        silknav_testkit::floors_world::write_floors_world(dir.path());
+        let world = World::load(dir.path()).unwrap();
+        let boxes = corners_of(&world).boxes.clone();
+        let mut rng = SplitMix64::new(5);
+        let mut on_floor = || loop {
+            let b = boxes[rng.range(0, boxes.len() as u32) as usize];
+            let p = Position::from_world(
+                b[0] + rng.unit() * (b[2] - b[0]),
+                b[1] + rng.unit() * (b[3] - b[1]),
+            );
+            if let Some(p) = p.filter(|&p| world.cell_at(p).is_some()) {
+                return p;
+            }
+        };
+        let (mut found, mut unreachable) = (0, 0);
+        for _ in 0..if cfg!(debug_assertions) { 40 } else { 200 } {
+            let (from, to) = (on_floor(), on_floor());
+            let ours = exact_path(
+                &world,
+                paths_of(&world),
+                from,
+                None,
+                to,
+                |_| None,
+                usize::MAX,
+                &mut crate::PathScratch::new(),
+            );
+            match (&ours, oracle(&world, from, to)) {
+                (Ok((waypoints, length)), Some(e)) => {
+                    assert!(
+                        (length - e).abs() <= 1e-9 * e.max(1.0),
+                        "{from:?} → {to:?}: {length} against the oracle's {e}: {waypoints:?}"
+                    );
+                    assert!(legs_clear(&world, waypoints), "{from:?} → {to:?}");
+                    found += 1;
+                }
+                (Err(PathError::Unreachable), None) => unreachable += 1,
+                (ours, expected) => panic!("{from:?} → {to:?}: {ours:?} against {expected:?}"),
+            }
+        }
+        println!("{found} paths, {unreachable} unreachable");
+        assert!(found >= 10 && unreachable >= 10, "{found} {unreachable}");
+    }
+
     /// The opened ground's estimates ([`super::super::open_ground`]) are lower bounds of the
     /// paths with objects: from every stop of the oracle's path to the goal ([`ToGoal::at`],
     /// within the ellipse of the path's own length), on the small world with a house over a

@@ -52,6 +52,10 @@
 //! way from the height before (a leg the walk refuses from there, after a leg that went down
 //! from a floor, gets a detour at that height), and [`PathError::NotWalkable`] when there is
 //! none either.
+//! A path with an end on an object's floor where the terrain has no cell (a deck over a
+//! gorge, a building over blocked ground, a world of floors only, as a dungeon is) goes through
+//! objects in this way, exact or walkable, without [`PathOptions::objects`]: a path found on
+//! the terrain cannot start or end there (`tests/integration/floors.rs`).
 //! `walkable_through_objects_follows_the_exact_path` (`tests/integration/walkable.rs`)
 //! checks it on two generated worlds: every leg arrives under the walk from the height before,
 //! at the next waypoint's height; of 53 paths, 47 are within 0.05 units of the exact path and
@@ -257,8 +261,10 @@ pub struct PathOptions {
     /// by the objects' line of sight ([module docs](self#exact-paths-with-objects)); with
     /// [`PathOptions::exact`] that path, else that path made walkable
     /// ([module docs](self#walkable-paths-through-objects)). Slower by far, so asked for
-    /// (`false`, the default: paths found on the terrain). Ignored with a radius, or in a
-    /// world without objects.
+    /// (`false`, the default: paths found on the terrain), except where an end stands on an
+    /// object's floor with no terrain cell under it (a deck over a gorge, a dungeon's floors):
+    /// the terrain's paths cannot start there, so such a path goes through objects whatever
+    /// this flag says. Ignored with a radius, or in a world without objects.
     pub objects: bool,
     /// How far a walkable path's turning points lie off the corners, along x and along z
     /// ([`DEFAULT_CLEARANCE`]); ignored with [`PathOptions::exact`]. Meant to be small
@@ -788,11 +794,25 @@ impl PathIndex {
         scratch: &mut PathScratch,
         repair: bool,
     ) -> Result<(WorldPath, usize), PathError> {
-        let s = [from.world_x(), from.world_z()];
-        let t = [to.world_x(), to.world_z()];
-        if options.objects && !world.objects.is_empty() {
+        if !world.objects.is_empty() && (options.objects || on_floor_only(world, from, to)) {
             return self.path_with_objects(world, from, to, options, scratch, repair);
         }
+        self.terrain_path(world, from, to, options, scratch, repair)
+    }
+
+    /// [`PathIndex::find_path_counting`] found on the terrain: the exact path of the terrain,
+    /// or that path made walkable and, in a world with objects, led round them.
+    fn terrain_path(
+        &self,
+        world: &World,
+        from: Position,
+        to: Position,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+        repair: bool,
+    ) -> Result<(WorldPath, usize), PathError> {
+        let s = [from.world_x(), from.world_z()];
+        let t = [to.world_x(), to.world_z()];
         if !options.exact {
             // The server's walk starts, and ends, only on the tile a point belongs to; off
             // the ground altogether, the start is answered first, as for an exact path.
@@ -917,12 +937,8 @@ impl PathIndex {
         // objects, which exists wherever a walk joins the ends; walked as the rest, each leg
         // from the height the leg before arrived at (the walk that led it round objects
         // started every leg on the highest floor, which a walker who went down does not).
-        let terrain = PathOptions {
-            objects: false,
-            ..*options
-        };
         let (found, repairs) = self
-            .find_path_counting(world, from, to, &terrain, scratch, repair)
+            .terrain_path(world, from, to, options, scratch, repair)
             .map_err(|_| PathError::NotWalkable)?;
         let (walked, detours) =
             walkable::walk_carrying_height(world, self, &found.waypoints, options.start_y)
@@ -966,6 +982,15 @@ impl PathIndex {
         exact.push(t);
         Ok(exact)
     }
+}
+
+/// Whether an end stands on an object's floor where the terrain has no cell under it (a deck
+/// over a gorge, a building over blocked ground, a dungeon's floors): a path found on the
+/// terrain cannot start or end there, so the path goes through objects.
+fn on_floor_only(world: &World, from: Position, to: Position) -> bool {
+    [from, to].into_iter().any(|p| {
+        world.terrain_cell_at(p).is_none() && world.cell_at(p).is_some_and(|c| c.object.is_some())
+    })
 }
 
 /// The sum of the segments' lengths.

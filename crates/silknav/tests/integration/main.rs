@@ -3,6 +3,7 @@
 mod anyangle;
 mod archives;
 mod corpus;
+mod floors;
 mod fuzz_objects;
 mod fuzz_world;
 mod generated_objects;
