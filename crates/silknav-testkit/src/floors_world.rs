@@ -11,9 +11,10 @@
 //!   onto blocked ground, so its floor is a room no walk leaves.
 //!
 //! The meshes are made like the game's: their triangles wind clockwise seen from above, the
-//! order the server's walk over an object takes for granted, and their inline edges carry the
+//! order the server's walk over an object takes for granted; their inline edges carry the
 //! internal bit 0x04, so that a walker goes from triangle to triangle without stepping down
-//! onto the (blocked) terrain.
+//! onto the (blocked) terrain; and their vertices' direction bytes point outward, the way a
+//! walker stepping off is pushed.
 
 use crate::independent_bms::{box_building, bridge_deck, SpecObjectMesh};
 use crate::object_world::list_in_cells;
@@ -34,6 +35,9 @@ pub mod ids {
     pub const SPAN: u32 = 0;
     /// A walled building, 400 × 300, with a doorway.
     pub const HOUSE: u32 = 1;
+    /// A bridge span whose local x = 0 end is a plain edge, onto the terrain (the gorge
+    /// world's outer spans).
+    pub const END_SPAN: u32 = 2;
 }
 
 /// The outline edge of a span's end at its local x = 600 (the east end, unturned).
@@ -57,6 +61,9 @@ pub struct FloorsWorld {
     pub lone_span: [f64; 2],
     /// A point on the building's floor.
     pub room: [f64; 2],
+    /// Points on the gorge world's banks, west and east (on blocked ground in the floors
+    /// world).
+    pub banks: [[f64; 2]; 2],
 }
 
 fn object(object_id: u32, uid: u16, position: [f32; 3], yaw: f32, links: Vec<Link>) -> Object {
@@ -83,10 +90,23 @@ fn link(other: u16, other_edge: u16, edge: u16) -> Link {
 /// The internal bit of an edge's flag: the edge joins two triangles of one mesh.
 const EDGE_INTERNAL: u8 = 0x04;
 
-/// `mesh` made like the game's meshes: each triangle wound clockwise seen from above, and the
-/// internal bit on each inline edge.
+/// `mesh` made like the game's meshes: each triangle wound clockwise seen from above, the
+/// internal bit on each inline edge, and each vertex's direction byte pointing away from the
+/// vertices' centre (a turn of 256 steps counter-clockwise from +x, seen from above).
 fn game_like(mut mesh: SpecObjectMesh) -> SpecObjectMesh {
     if let Some(nav) = mesh.nav.as_mut() {
+        let xz =
+            |bits: &[u32; 3]| [f32::from_bits(bits[0]), f32::from_bits(bits[2])].map(f64::from);
+        let n = nav.vertices.len() as f64;
+        let centre = nav.vertices.iter().fold([0.0; 2], |c, (p, _)| {
+            let p = xz(p);
+            [c[0] + p[0] / n, c[1] + p[1] / n]
+        });
+        for (p, direction) in &mut nav.vertices {
+            let p = xz(p);
+            let turns = (centre[1] - p[1]).atan2(p[0] - centre[0]) / std::f64::consts::TAU;
+            *direction = (turns * 256.0).round().rem_euclid(256.0) as u8;
+        }
         for cell in &mut nav.cells {
             cell.0.swap(1, 2);
         }
@@ -106,26 +126,56 @@ fn write(path: &Path, bytes: &[u8]) {
 ///
 /// The walkway runs along z = 300 to 380 from x = 100 to 1900 of the region: span 0 at
 /// (100, 20, 300) unturned, span 1 at (1300, 20, 380) turned by π (so that its local x = 600
-/// end meets span 0's), span 2 at (1300, 20, 300) unturned (its local x = 0 end meets span
-/// 1's). The lone span lies at (300, 30, 1200), turned by 0.5; the building at
+/// end meets span 0's), span 2 at (1900, 20, 380) turned by π (its local x = 600 end meets
+/// span 1's local x = 0 end). Each span's other end is a link edge no row names, which no
+/// walk crosses. The lone span lies at (300, 30, 1200), turned by 0.5; the building at
 /// (900, 10, 800), turned by 0.3.
 ///
 /// # Panics
 /// When the folder cannot be written.
 pub fn write_floors_world(data_root: &Path) -> FloorsWorld {
+    write_world(data_root, false)
+}
+
+/// [`write_floors_world`] with a gorge's banks: the tiles west of the walkway's west end
+/// (x < 100) and east of its east end (x ≥ 1900), from z = 300 to 380, are walkable terrain,
+/// and the walkway's two outer ends are plain edges (0x00) a walker steps across between the
+/// terrain and the spans. So the banks are joined only over the walkway: no path found on
+/// the terrain joins them. [`FloorsWorld::banks`] holds a point on each.
+///
+/// # Panics
+/// When the folder cannot be written.
+pub fn write_gorge_world(data_root: &Path) -> FloorsWorld {
+    write_world(data_root, true)
+}
+
+fn write_world(data_root: &Path, banks: bool) -> FloorsWorld {
     let span = game_like(bridge_deck()).to_bytes();
+    let end_span = {
+        let mut mesh = game_like(bridge_deck());
+        if let Some(nav) = mesh.nav.as_mut() {
+            // The local x = 0 end: a plain edge, stepped across onto the terrain.
+            nav.outline[usize::from(SPAN_WEST_END)].2 = 0;
+        }
+        mesh.to_bytes()
+    };
     let house = game_like(box_building()).to_bytes();
     write(&data_root.join("res/dungeon/span.bms"), &span);
     write(&data_root.join("res/dungeon/room.bms"), &house);
+    write(&data_root.join("res/dungeon/end_span.bms"), &end_span);
     let ifo = ObjectIfo::new(vec![
         ObjectEntry::new(ids::SPAN, 0, b"res\\dungeon\\span.bms".to_vec()),
         ObjectEntry::new(ids::HOUSE, 0, b"res\\dungeon\\room.bms".to_vec()),
+        ObjectEntry::new(ids::END_SPAN, 0, b"res\\dungeon\\end_span.bms".to_vec()),
     ]);
-    let mut navmesh = crate::region_from_mask(REGION, |_, _| true);
+    // The banks: tiles x < 5 and x = 95, z from 15 to 18 (world units 300 to 380).
+    let bank = |tx: usize, tz: usize| banks && (15..19).contains(&tz) && (tx < 5 || tx == 95);
+    let mut navmesh = crate::region_from_mask(REGION, |tx, tz| !bank(tx, tz));
+    let outer = if banks { ids::END_SPAN } else { ids::SPAN };
     let half_turn = std::f32::consts::PI;
     navmesh.objects = vec![
         object(
-            ids::SPAN,
+            outer,
             1,
             [100.0, 20.0, 300.0],
             0.0,
@@ -138,21 +188,25 @@ pub fn write_floors_world(data_root: &Path) -> FloorsWorld {
             half_turn,
             vec![
                 link(0, SPAN_EAST_END, SPAN_EAST_END),
-                link(2, SPAN_WEST_END, SPAN_WEST_END),
+                link(2, SPAN_EAST_END, SPAN_WEST_END),
             ],
         ),
         object(
-            ids::SPAN,
+            outer,
             3,
-            [1300.0, 20.0, 300.0],
-            0.0,
-            vec![link(1, SPAN_WEST_END, SPAN_WEST_END)],
+            [1900.0, 20.0, 380.0],
+            half_turn,
+            vec![link(1, SPAN_WEST_END, SPAN_EAST_END)],
         ),
         object(ids::SPAN, 4, [300.0, 30.0, 1200.0], 0.5, Vec::new()),
         object(ids::HOUSE, 5, [900.0, 10.0, 800.0], 0.3, Vec::new()),
     ];
     let parse = |b: &[u8]| ObjectMesh::parse(b).expect("test kit meshes parse");
-    let meshes = BTreeMap::from([(ids::SPAN, parse(&span)), (ids::HOUSE, parse(&house))]);
+    let meshes = BTreeMap::from([
+        (ids::SPAN, parse(&span)),
+        (ids::HOUSE, parse(&house)),
+        (ids::END_SPAN, parse(&end_span)),
+    ]);
     list_in_cells(&mut navmesh, &meshes);
     let navmesh_dir = data_root.join("navmesh");
     write(
@@ -195,5 +249,6 @@ pub fn write_floors_world(data_root: &Path) -> FloorsWorld {
             900.0 + 200.0 * cos - 150.0 * sin,
             800.0 + 200.0 * sin + 150.0 * cos,
         ),
+        banks: [at(50.0, 340.0), at(1910.0, 340.0)],
     }
 }

@@ -113,6 +113,10 @@
 //! (`walkable_whenever_exact_sweep`, ignored by default: 51,471 exact paths) finds one such
 //! pinch and no other refusal.
 //!
+//! Found on the terrain, the default path calls [`PathError::Unreachable`] two ends that only
+//! objects join (a bridge over a gorge: `tests/integration/floors.rs`); the walkable path
+//! through objects ([`PathOptions::objects`]) joins them.
+//!
 //! [`WorldPath::length`] is the walked polyline's length, [`WorldPath::exact_length`] the
 //! exact optimum's on the terrain (a walkable path is found on the terrain and then led round
 //! objects: its `exact_length` does not count them). The walked length is at most `exact_length + 7·clearance·turns` (turns:

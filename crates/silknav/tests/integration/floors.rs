@@ -5,7 +5,7 @@
 
 use silknav::world::MoveStop;
 use silknav::{Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, World};
-use silknav_testkit::floors_world::{write_floors_world, FloorsWorld};
+use silknav_testkit::floors_world::{write_floors_world, write_gorge_world, FloorsWorld};
 
 fn load() -> (tempfile::TempDir, FloorsWorld, World) {
     let dir = tempfile::tempdir().unwrap();
@@ -143,4 +143,50 @@ fn a_navigator_loads_and_indexes_a_world_of_floors_only() {
     let path = nav.find_path(a, b, &mut PathScratch::new()).unwrap();
     assert_eq!(path.waypoints.first(), Some(&a));
     assert_eq!(path.waypoints.last(), Some(&b));
+}
+
+/// Two banks of walkable terrain joined only over the walkway: the walkable path through
+/// objects crosses, every leg of it arriving under `move --y`; the paths found on the terrain
+/// (the default and the exact one) call the banks unreachable, as documented.
+#[test]
+fn the_path_through_objects_crosses_a_gorge() {
+    let dir = tempfile::tempdir().unwrap();
+    let floors = write_gorge_world(dir.path());
+    let world = World::load(dir.path()).unwrap();
+    let paths = PathIndex::build(&world);
+    let (west, east) = (at(floors.banks[0]), at(floors.banks[1]));
+    assert!(world.terrain_cell_at(west).is_some() && world.terrain_cell_at(east).is_some());
+    let mut scratch = PathScratch::new();
+    for options in [PathOptions::exact(), PathOptions::new()] {
+        assert_eq!(
+            paths.find_path_with(&world, west, east, &options, &mut scratch),
+            Err(PathError::Unreachable),
+            "{options:?}: the terrain alone does not join the banks"
+        );
+    }
+    let exact = paths
+        .find_path_with(
+            &world,
+            west,
+            east,
+            &PathOptions::exact_with_objects(),
+            &mut scratch,
+        )
+        .expect("the walkway joins the banks");
+    let through = PathOptions::new().with_objects(true);
+    let path = paths
+        .find_path_with(&world, west, east, &through, &mut scratch)
+        .expect("the walkable path through objects crosses");
+    assert_eq!(path.exact_length, exact.length);
+    assert_eq!(path.waypoints.first(), Some(&west));
+    assert_eq!(path.waypoints.last(), Some(&east));
+    let heights = world.path_heights(&path);
+    for (k, leg) in path.waypoints.windows(2).enumerate() {
+        let y = heights[k].expect("a height");
+        let walk = world.move_along_y(leg[0], y, leg[1]).unwrap();
+        assert_eq!(walk.stop, MoveStop::Arrived, "leg {leg:?}: {walk:?}");
+    }
+    // The server's walk joins the banks in one move, over the spans.
+    let walk = world.move_along(west, east).unwrap();
+    assert_eq!(walk.stop, MoveStop::Arrived, "{walk:?}");
 }
