@@ -10,13 +10,11 @@
 //! - A walled building ([`crate::independent_bms::box_building`]) on its own: its doorway opens
 //!   onto blocked ground, so its floor is a room no walk leaves.
 //!
-//! The meshes are made like the game's: their triangles wind clockwise seen from above, the
-//! order the server's walk over an object takes for granted; their inline edges carry the
-//! internal bit 0x04, so that a walker goes from triangle to triangle without stepping down
-//! onto the (blocked) terrain; and their vertices' direction bytes point outward, the way a
-//! walker stepping off is pushed.
+//! The meshes are made like the game's ([`game_like`]), so that a walker goes from triangle to
+//! triangle without stepping down onto the (blocked) terrain, and steps off onto the terrain
+//! where an edge lets it.
 
-use crate::independent_bms::{box_building, bridge_deck, SpecObjectMesh};
+use crate::independent_bms::{box_building, bridge_deck, game_like};
 use crate::object_world::list_in_cells;
 use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectEntry, ObjectIfo};
@@ -85,36 +83,6 @@ fn link(other: u16, other_edge: u16, edge: u16) -> Link {
         link_edge: other_edge,
         edge,
     }
-}
-
-/// The internal bit of an edge's flag: the edge joins two triangles of one mesh.
-const EDGE_INTERNAL: u8 = 0x04;
-
-/// `mesh` made like the game's meshes: each triangle wound clockwise seen from above, the
-/// internal bit on each inline edge, and each vertex's direction byte pointing away from the
-/// vertices' centre (a turn of 256 steps counter-clockwise from +x, seen from above).
-fn game_like(mut mesh: SpecObjectMesh) -> SpecObjectMesh {
-    if let Some(nav) = mesh.nav.as_mut() {
-        let xz =
-            |bits: &[u32; 3]| [f32::from_bits(bits[0]), f32::from_bits(bits[2])].map(f64::from);
-        let n = nav.vertices.len() as f64;
-        let centre = nav.vertices.iter().fold([0.0; 2], |c, (p, _)| {
-            let p = xz(p);
-            [c[0] + p[0] / n, c[1] + p[1] / n]
-        });
-        for (p, direction) in &mut nav.vertices {
-            let p = xz(p);
-            let turns = (centre[1] - p[1]).atan2(p[0] - centre[0]) / std::f64::consts::TAU;
-            *direction = (turns * 256.0).round().rem_euclid(256.0) as u8;
-        }
-        for cell in &mut nav.cells {
-            cell.0.swap(1, 2);
-        }
-        for edge in &mut nav.inline {
-            edge.2 |= EDGE_INTERNAL;
-        }
-    }
-    mesh
 }
 
 fn write(path: &Path, bytes: &[u8]) {

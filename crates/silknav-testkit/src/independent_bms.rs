@@ -55,6 +55,39 @@ pub struct SpecNav {
     pub grid: Vec<Vec<u16>>,
 }
 
+/// The internal bit of an edge's flag: the edge joins two triangles of one mesh.
+const EDGE_INTERNAL: u8 = 0x04;
+
+/// `mesh` made like the game's meshes, as the server's walk over an object takes them for
+/// granted: each triangle wound clockwise seen from above (this writer's meshes wind the
+/// other way, and the walk never crosses their triangles), the internal bit 0x04 on each
+/// inline edge (without it an inline edge leaves the object), and each vertex's direction
+/// byte pointing away from the vertices' centre (a turn of 256 steps counter-clockwise from
+/// +x, seen from above: the way a walker stepping off is pushed; this writer's point inward).
+pub fn game_like(mut mesh: SpecObjectMesh) -> SpecObjectMesh {
+    if let Some(nav) = mesh.nav.as_mut() {
+        let xz =
+            |bits: &[u32; 3]| [f32::from_bits(bits[0]), f32::from_bits(bits[2])].map(f64::from);
+        let n = nav.vertices.len() as f64;
+        let centre = nav.vertices.iter().fold([0.0; 2], |c, (p, _)| {
+            let p = xz(p);
+            [c[0] + p[0] / n, c[1] + p[1] / n]
+        });
+        for (p, direction) in &mut nav.vertices {
+            let p = xz(p);
+            let turns = (centre[1] - p[1]).atan2(p[0] - centre[0]) / std::f64::consts::TAU;
+            *direction = (turns * 256.0).round().rem_euclid(256.0) as u8;
+        }
+        for cell in &mut nav.cells {
+            cell.0.swap(1, 2);
+        }
+        for edge in &mut nav.inline {
+            edge.2 |= EDGE_INTERNAL;
+        }
+    }
+    mesh
+}
+
 /// A whole `.bms` file as the independent writer lays it out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpecObjectMesh {

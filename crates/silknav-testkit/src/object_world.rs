@@ -3,8 +3,12 @@
 //! directly, through a `.bsr` and through a `.cpd` → `.bsr`, by paths in odd case with
 //! backslashes; plus instances whose files are missing, have no navigation section, are
 //! dungeons, or whose id is not in `object.ifo`.
+//!
+//! The meshes are made like the game's ([`crate::independent_bms::game_like`]), so that a
+//! walker crosses a floor's triangles and steps off where an edge lets it; the bridge's ends
+//! are plain edges, stepped across from the ground, as a game bridge's outer ends are.
 
-use crate::independent_bms::{box_building, bridge_deck, event_gate, render_only};
+use crate::independent_bms::{box_building, bridge_deck, event_gate, game_like, render_only};
 use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectEntry, ObjectIfo};
 use jmxv::mfo::MapInfo;
@@ -89,9 +93,21 @@ fn write(path: &Path, bytes: &[u8]) {
 /// When the folder cannot be written.
 pub fn write_object_world(data_root: &Path) -> ObjectWorld {
     let navmesh_dir = data_root.join("navmesh");
-    let house = box_building().to_bytes();
-    let bridge = bridge_deck().to_bytes();
-    let gate = event_gate().to_bytes();
+    let house = game_like(box_building()).to_bytes();
+    let bridge = {
+        // Its ends are plain edges (0x00): a walker steps onto the deck from the ground at
+        // either end, as onto the outer end of a game bridge.
+        let mut deck = game_like(bridge_deck());
+        if let Some(nav) = deck.nav.as_mut() {
+            for edge in &mut nav.outline {
+                if edge.2 == 0x08 {
+                    edge.2 = 0;
+                }
+            }
+        }
+        deck.to_bytes()
+    };
+    let gate = game_like(event_gate()).to_bytes();
     write(&data_root.join("res/Bldg/Town/House01.BMS"), &house);
     write(&data_root.join("prim/mesh/bridge_span.bms"), &bridge);
     write(
