@@ -1423,6 +1423,73 @@ mod tests {
         assert!(paths >= 40 && turning >= 25 && object_turns >= 25);
     }
 
+    /// The one-ground index's first question (`docs/design/paths-through-objects.md`): how
+    /// many points round objects a generated world has beside its terrain corners, and how many
+    /// turning points within 1,000 units each of them sees by the object-aware line of sight
+    /// (from a sample of 200), so how many edges a visibility graph over them would keep.
+    #[test]
+    #[ignore = "an experiment that prints a table: cargo test --release -p silknav --lib \
+                visibility_of_object_points -- --ignored --nocapture"]
+    fn visibility_of_object_points() {
+        const REACH: f64 = 1000.0;
+        println!("size: regions, instances, terrain corners, object points; of 200 object points, turning points within {REACH} units and those seen (mean, max); edges if every object point sees as many");
+        for side in [3u8, 8] {
+            let dir = tempfile::tempdir().unwrap();
+            crate::worldgen::generate(&crate::worldgen::GenOptions {
+                seed: 3,
+                width: side,
+                height: side,
+                ..Default::default()
+            })
+            .unwrap()
+            .into_files()
+            .write_data_root(dir.path(), crate::files::Overwrite::Replace)
+            .unwrap();
+            let world = World::load(dir.path()).unwrap();
+            let paths = PathIndex::build(&world);
+            let corners = ObjectCorners::of(&world, &paths.terrain);
+            let mut targets: Vec<Position> = paths
+                .terrain
+                .corners
+                .iter()
+                .filter_map(|c| Position::from_world(c.point()[0], c.point()[1]))
+                .collect();
+            targets.extend(&corners.points);
+            let mut rng = SplitMix64::new(3);
+            let (mut near, mut seen, mut most) = (0usize, 0usize, 0usize);
+            let sample = 200;
+            for _ in 0..sample {
+                let p = corners.points[rng.range(0, corners.points.len() as u32) as usize];
+                let start = world.cell_at(p).and_then(|c| c.object);
+                let xz = world_xz(p);
+                let mut sees = 0;
+                for &q in &targets {
+                    if q == p || distance(xz, world_xz(q)) > REACH {
+                        continue;
+                    }
+                    near += 1;
+                    if let Ok(Some(arrival)) = world.sight_arrival(p, start, q) {
+                        if world.stands_on(q, arrival) {
+                            sees += 1;
+                        }
+                    }
+                }
+                seen += sees;
+                most = most.max(sees);
+            }
+            let mean = seen as f64 / sample as f64;
+            println!(
+                "{side}x{side}: {} regions, {} instances, {} terrain corners, {} object points; within reach {:.0}, seen {mean:.0} (max {most}); edges {:.1} million",
+                world.regions().len(),
+                world.object_instances().len(),
+                paths.terrain.corners.len(),
+                corners.points.len(),
+                near as f64 / sample as f64,
+                mean * corners.points.len() as f64 / 1e6,
+            );
+        }
+    }
+
     /// On a world of object floors only (the test kit's floors world: linked spans over blocked
     /// ground, a lone span, a closed room), the answers equal the brute-force oracle's, and
     /// pairs on floors no walk joins are unreachable.
