@@ -1490,6 +1490,121 @@ mod tests {
         }
     }
 
+    /// The one-ground index's second question (`docs/design/paths-through-objects.md`): where
+    /// exact paths turn at a point round an object's vertex, is the bend taut round that
+    /// vertex (the vertex on the inner side of both legs), as it is at every terrain corner?
+    /// Counts the bends of the search's answers (equal to the brute-force oracle's on the test
+    /// worlds) on the object world and a generated 3×3 world.
+    #[test]
+    #[ignore = "an experiment that prints a table: cargo test --release -p silknav --lib \
+                bends_at_object_points -- --ignored --nocapture"]
+    fn bends_at_object_points() {
+        let object_dir = tempfile::tempdir().unwrap();
+        silknav_testkit::object_world::write_object_world(object_dir.path());
+        let generated = tempfile::tempdir().unwrap();
+        crate::worldgen::generate(&crate::worldgen::GenOptions {
+            seed: 3,
+            width: 3,
+            height: 3,
+            ..Default::default()
+        })
+        .unwrap()
+        .into_files()
+        .write_data_root(generated.path(), crate::files::Overwrite::Replace)
+        .unwrap();
+        println!("world: pairs, paths, bends at object points, taut round their vertex, not taut");
+        for (name, dir) in [
+            ("object world", object_dir.path()),
+            ("3x3 seed 3", generated.path()),
+        ] {
+            let world = World::load(dir).unwrap();
+            let key = |p: Position| (p.region.0, p.x.to_bits(), p.z.to_bits());
+            let points: HashSet<(u16, u32, u32)> =
+                corners_of(&world).points.iter().map(|&p| key(p)).collect();
+            // Every placed vertex, by 1-unit square, to find the one a point is 0.01 off.
+            let mut vertices: HashMap<(i64, i64), Vec<[f64; 2]>> = HashMap::default();
+            for inst in world.object_instances() {
+                let r = inst.frame_region();
+                let o = [f64::from(r.x()) * 1920.0, f64::from(r.z()) * 1920.0];
+                for (_, tri) in inst.triangles() {
+                    for v in tri {
+                        let w = inst.place(v);
+                        let xz = [o[0] + w[0], o[1] + w[2]];
+                        vertices
+                            .entry((xz[0].floor() as i64, xz[1].floor() as i64))
+                            .or_default()
+                            .push(xz);
+                    }
+                }
+            }
+            let vertex_of = |p: [f64; 2]| {
+                let (x, z) = (p[0].floor() as i64, p[1].floor() as i64);
+                (x - 1..=x + 1)
+                    .flat_map(|i| (z - 1..=z + 1).map(move |j| (i, j)))
+                    .filter_map(|k| vertices.get(&k))
+                    .flatten()
+                    .copied()
+                    .min_by(|a, b| distance(*a, p).total_cmp(&distance(*b, p)))
+            };
+            let mut rng = SplitMix64::new(17);
+            let (pairs, mut found, mut bends, mut taut) = (1000, 0, 0, 0);
+            let (mut loose, mut shown) = ([0usize; 4], 0);
+            for _ in 0..pairs {
+                let (from, to) = (
+                    random_point(&world, &mut rng),
+                    random_point(&world, &mut rng),
+                );
+                let Ok((waypoints, _)) = exact_path(
+                    &world,
+                    paths_of(&world),
+                    from,
+                    None,
+                    to,
+                    |_| None,
+                    1_000_000,
+                    &mut crate::PathScratch::new(),
+                ) else {
+                    continue;
+                };
+                found += 1;
+                for w in waypoints.windows(3) {
+                    if !points.contains(&key(w[1])) {
+                        continue;
+                    }
+                    let [a, p, b] = [w[0], w[1], w[2]].map(world_xz);
+                    let Some(v) = vertex_of(p).filter(|v| distance(*v, p) < 0.02) else {
+                        continue;
+                    };
+                    bends += 1;
+                    let turn = crate::geometry::orient(a, p, b).signum();
+                    let inner = crate::geometry::orient(a, p, v).signum() == turn
+                        && crate::geometry::orient(p, b, v).signum() == turn;
+                    taut += usize::from(inner);
+                    if !inner {
+                        let (u, w2) = ([p[0] - a[0], p[1] - a[1]], [b[0] - p[0], b[1] - p[1]]);
+                        let angle =
+                            (u[0] * w2[1] - u[1] * w2[0]).atan2(u[0] * w2[0] + u[1] * w2[1]);
+                        let bucket = match angle.abs() {
+                            x if x < 1e-3 => 0,
+                            x if x < 1e-2 => 1,
+                            x if x < 1e-1 => 2,
+                            _ => 3,
+                        };
+                        loose[bucket] += 1;
+                        if bucket == 3 && shown < 3 {
+                            shown += 1;
+                            println!("  {a:?} {p:?} {b:?} vertex {v:?} angle {angle:.3}");
+                        }
+                    }
+                }
+            }
+            println!(
+                "{name}: {pairs}, {found}, {bends}, {taut}, {} (turning under 0.001, 0.01, 0.1 rad, more: {loose:?})",
+                bends - taut
+            );
+        }
+    }
+
     /// On a world of object floors only (the test kit's floors world: linked spans over blocked
     /// ground, a lone span, a closed room), the answers equal the brute-force oracle's, and
     /// pairs on floors no walk joins are unreachable.
