@@ -1548,7 +1548,7 @@ mod tests {
             };
             let mut rng = SplitMix64::new(17);
             let (pairs, mut found, mut bends, mut taut) = (1000, 0, 0, 0);
-            let (mut loose, mut shown) = ([0usize; 4], 0);
+            let (mut loose, mut shown, mut runs) = ([0usize; 4], 0, 0);
             for _ in 0..pairs {
                 let (from, to) = (
                     random_point(&world, &mut rng),
@@ -1567,21 +1567,35 @@ mod tests {
                     continue;
                 };
                 found += 1;
-                for w in waypoints.windows(3) {
-                    if !points.contains(&key(w[1])) {
-                        continue;
-                    }
-                    let [a, p, b] = [w[0], w[1], w[2]].map(world_xz);
-                    let Some(v) = vertex_of(p).filter(|v| distance(*v, p) < 0.02) else {
+                // A run of points round one vertex (a path may wrap a vertex through two
+                // of its four points) is one bend, from the point before it to the point
+                // after it.
+                let xz: Vec<[f64; 2]> = waypoints.iter().map(|&w| world_xz(w)).collect();
+                let near_vertex = |k: usize| {
+                    points
+                        .contains(&key(waypoints[k]))
+                        .then(|| vertex_of(xz[k]).filter(|v| distance(*v, xz[k]) < 0.02))
+                        .flatten()
+                };
+                let mut i = 1;
+                while i + 1 < xz.len() {
+                    let Some(v) = near_vertex(i) else {
+                        i += 1;
                         continue;
                     };
+                    let mut j = i;
+                    while j + 2 < xz.len() && near_vertex(j + 1) == Some(v) {
+                        j += 1;
+                    }
+                    let (a, b) = (xz[i - 1], xz[j + 1]);
                     bends += 1;
-                    let turn = crate::geometry::orient(a, p, b).signum();
-                    let inner = crate::geometry::orient(a, p, v).signum() == turn
-                        && crate::geometry::orient(p, b, v).signum() == turn;
+                    runs += usize::from(j > i);
+                    let turn = crate::geometry::orient(a, v, b).signum();
+                    let inner = crate::geometry::orient(a, xz[i], v).signum() == turn
+                        && crate::geometry::orient(xz[j], b, v).signum() == turn;
                     taut += usize::from(inner);
                     if !inner {
-                        let (u, w2) = ([p[0] - a[0], p[1] - a[1]], [b[0] - p[0], b[1] - p[1]]);
+                        let (u, w2) = ([v[0] - a[0], v[1] - a[1]], [b[0] - v[0], b[1] - v[1]]);
                         let angle =
                             (u[0] * w2[1] - u[1] * w2[0]).atan2(u[0] * w2[0] + u[1] * w2[1]);
                         let bucket = match angle.abs() {
@@ -1593,13 +1607,17 @@ mod tests {
                         loose[bucket] += 1;
                         if bucket == 3 && shown < 3 {
                             shown += 1;
-                            println!("  {a:?} {p:?} {b:?} vertex {v:?} angle {angle:.3}");
+                            println!(
+                                "  {a:?} {:?} {b:?} vertex {v:?} angle {angle:.3}",
+                                &xz[i..=j]
+                            );
                         }
                     }
+                    i = j + 1;
                 }
             }
             println!(
-                "{name}: {pairs}, {found}, {bends}, {taut}, {} (turning under 0.001, 0.01, 0.1 rad, more: {loose:?})",
+                "{name}: {pairs}, {found}, {bends} ({runs} through two or more points of their vertex), {taut}, {} (turning under 0.001, 0.01, 0.1 rad, more: {loose:?})",
                 bends - taut
             );
         }
