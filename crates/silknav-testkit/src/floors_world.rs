@@ -15,10 +15,9 @@
 //! where an edge lets it.
 
 use crate::independent_bms::{box_building, bridge_deck, game_like};
-use crate::object_world::list_in_cells;
+use crate::object_world::{list_in_cells, write, write_navmesh_folder};
 use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectEntry, ObjectIfo};
-use jmxv::mfo::MapInfo;
 use jmxv::nvm::{Link, NavMesh, Object};
 use jmxv::{RegionId, F32};
 use std::collections::BTreeMap;
@@ -83,11 +82,6 @@ fn link(other: u16, other_edge: u16, edge: u16) -> Link {
         link_edge: other_edge,
         edge,
     }
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    std::fs::create_dir_all(path.parent().expect("a file in a folder")).expect("test folder");
-    std::fs::write(path, bytes).expect("test file");
 }
 
 /// Writes the world into `data_root` (created; it should be empty) and returns what it holds.
@@ -176,19 +170,9 @@ fn write_world(data_root: &Path, banks: bool) -> FloorsWorld {
         (ids::END_SPAN, parse(&end_span)),
     ]);
     list_in_cells(&mut navmesh, &meshes);
-    let navmesh_dir = data_root.join("navmesh");
-    write(
-        &navmesh_dir.join(REGION.file_name()),
-        &crate::bytes_of(&navmesh),
-    );
-    write(
-        &navmesh_dir.join("mapinfo.mfo"),
-        &MapInfo::with_regions([REGION]).to_vec(),
-    );
-    write(
-        &navmesh_dir.join("object.ifo"),
-        &ifo.to_vec().expect("a writable table"),
-    );
+    let navmeshes = BTreeMap::from([(REGION, navmesh)]);
+    write_navmesh_folder(&data_root.join("navmesh"), &navmeshes, &ifo);
+    let navmesh = navmeshes.into_values().next().expect("the one region");
     let (x0, z0) = (
         f64::from(REGION.x()) * 1920.0,
         f64::from(REGION.z()) * 1920.0,

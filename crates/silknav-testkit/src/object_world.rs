@@ -76,7 +76,8 @@ fn terrain(region: RegionId, phase: f32) -> NavMesh {
     mesh
 }
 
-fn write(path: &Path, bytes: &[u8]) {
+/// Writes `bytes` to `path`, making its folder.
+pub(crate) fn write(path: &Path, bytes: &[u8]) {
     std::fs::create_dir_all(path.parent().expect("a file in a folder")).expect("test folder");
     std::fs::write(path, bytes).expect("test file");
 }
@@ -164,7 +165,22 @@ pub fn write_object_world(data_root: &Path) -> ObjectWorld {
     list_in_cells(&mut west, &meshes);
     list_in_cells(&mut east, &meshes);
     let navmeshes = BTreeMap::from([(WEST, west), (EAST, east)]);
-    for (region, mesh) in &navmeshes {
+    write_navmesh_folder(&navmesh_dir, &navmeshes, &ifo);
+    ObjectWorld {
+        data_root: data_root.to_path_buf(),
+        navmeshes,
+        meshes,
+    }
+}
+
+/// Writes a navmesh folder: each region's file, a `mapinfo.mfo` enabling them all, and the
+/// `object.ifo`.
+pub(crate) fn write_navmesh_folder(
+    navmesh_dir: &Path,
+    navmeshes: &BTreeMap<RegionId, NavMesh>,
+    ifo: &ObjectIfo,
+) {
+    for (region, mesh) in navmeshes {
         write(
             &navmesh_dir.join(region.file_name()),
             &crate::bytes_of(mesh),
@@ -178,11 +194,6 @@ pub fn write_object_world(data_root: &Path) -> ObjectWorld {
         &navmesh_dir.join("object.ifo"),
         &ifo.to_vec().expect("a writable table"),
     );
-    ObjectWorld {
-        data_root: data_root.to_path_buf(),
-        navmeshes,
-        meshes,
-    }
 }
 
 /// Lists each object of `mesh` whose mesh is known in every cell that its placed footprint

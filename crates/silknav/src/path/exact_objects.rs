@@ -1226,6 +1226,26 @@ mod tests {
     use super::*;
     use crate::path::walkable::world_xz;
 
+    /// The exact path with objects from `from` (on the surface [`World::cell_at`] picks) to
+    /// `to`, by the search guided as in the product, within `budget`.
+    fn exact_of(
+        world: &World,
+        from: Position,
+        to: Position,
+        budget: usize,
+    ) -> Result<ExactPath, PathError> {
+        exact_path(
+            world,
+            paths_of(world),
+            from,
+            None,
+            to,
+            |_| None,
+            budget,
+            &mut crate::PathScratch::new(),
+        )
+    }
+
     /// The path index of a test world, made once per world and kept for the test binary's
     /// life (the tests here share a world's index between their helpers).
     fn paths_of(world: &World) -> &'static PathIndex {
@@ -1337,6 +1357,11 @@ mod tests {
         world.surfaces_of(path, None).is_some()
     }
 
+    /// Two random points of the walkable surfaces ([`random_point`]).
+    fn random_pair(world: &World, rng: &mut SplitMix64) -> (Position, Position) {
+        (random_point(world, rng), random_point(world, rng))
+    }
+
     /// A random point of the walkable surfaces: near an object (within 60 units of its box)
     /// half of the time.
     fn random_point(world: &World, rng: &mut SplitMix64) -> Position {
@@ -1376,20 +1401,8 @@ mod tests {
         let mut rng = SplitMix64::new(11);
         let (mut paths, mut turning, mut object_turns) = (0, 0, 0);
         for _ in 0..if cfg!(debug_assertions) { 60 } else { 300 } {
-            let (from, to) = (
-                random_point(&world, &mut rng),
-                random_point(&world, &mut rng),
-            );
-            let ours = exact_path(
-                &world,
-                paths_of(&world),
-                from,
-                None,
-                to,
-                |_| None,
-                usize::MAX,
-                &mut crate::PathScratch::new(),
-            );
+            let (from, to) = random_pair(&world, &mut rng);
+            let ours = exact_of(&world, from, to, usize::MAX);
             let expected = oracle(&world, from, to);
             match (&ours, expected) {
                 (Ok((waypoints, length)), Some(e)) => {
@@ -1550,20 +1563,8 @@ mod tests {
             let (pairs, mut found, mut bends, mut taut) = (1000, 0, 0, 0);
             let (mut loose, mut shown, mut runs) = ([0usize; 4], 0, 0);
             for _ in 0..pairs {
-                let (from, to) = (
-                    random_point(&world, &mut rng),
-                    random_point(&world, &mut rng),
-                );
-                let Ok((waypoints, _)) = exact_path(
-                    &world,
-                    paths_of(&world),
-                    from,
-                    None,
-                    to,
-                    |_| None,
-                    1_000_000,
-                    &mut crate::PathScratch::new(),
-                ) else {
+                let (from, to) = random_pair(&world, &mut rng);
+                let Ok((waypoints, _)) = exact_of(&world, from, to, 1_000_000) else {
                     continue;
                 };
                 found += 1;
@@ -1646,16 +1647,7 @@ mod tests {
         let (mut found, mut unreachable) = (0, 0);
         for _ in 0..if cfg!(debug_assertions) { 40 } else { 200 } {
             let (from, to) = (on_floor(), on_floor());
-            let ours = exact_path(
-                &world,
-                paths_of(&world),
-                from,
-                None,
-                to,
-                |_| None,
-                usize::MAX,
-                &mut crate::PathScratch::new(),
-            );
+            let ours = exact_of(&world, from, to, usize::MAX);
             match (&ours, oracle(&world, from, to)) {
                 (Ok((waypoints, length)), Some(e)) => {
                     assert!(
@@ -1905,10 +1897,7 @@ mod tests {
         while compared < wanted {
             tries += 1;
             assert!(tries < 100 * wanted, "{compared} pairs in {tries} tries");
-            let (from, to) = (
-                random_point(&world, &mut rng),
-                random_point(&world, &mut rng),
-            );
+            let (from, to) = random_pair(&world, &mut rng);
             if distance(world_xz(from), world_xz(to)) > 1_000.0 || legs_clear(&world, &[from, to]) {
                 continue;
             }
@@ -2123,21 +2112,9 @@ mod tests {
         let mut rng = SplitMix64::new(5);
         let (mut paths, mut compared, mut shorter) = (0, 0, 0);
         while paths < 16 {
-            let (from, to) = (
-                random_point(&world, &mut rng),
-                random_point(&world, &mut rng),
-            );
+            let (from, to) = random_pair(&world, &mut rng);
             // A budget keeps the pairs whose search would run long (see the module docs) out.
-            let Ok((waypoints, length)) = exact_path(
-                &world,
-                paths_of(&world),
-                from,
-                None,
-                to,
-                |_| None,
-                400,
-                &mut crate::PathScratch::new(),
-            ) else {
+            let Ok((waypoints, length)) = exact_of(&world, from, to, 400) else {
                 continue;
             };
             paths += 1;
