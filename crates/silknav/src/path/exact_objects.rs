@@ -1503,6 +1503,91 @@ mod tests {
         }
     }
 
+    /// What a visibility graph over every turning point would cost to build by walking:
+    /// for sampled object points, the candidates the opened ground's sight gives over the
+    /// whole world, the time of that scan and of walking every candidate, and how many are
+    /// clear.
+    #[test]
+    #[ignore = "an experiment: cargo test --release -p silknav --lib \
+                cost_of_walked_visibility -- --ignored --nocapture"]
+    fn cost_of_walked_visibility() {
+        for side in [3u8, 8] {
+            let dir = tempfile::tempdir().unwrap();
+            crate::worldgen::generate(&crate::worldgen::GenOptions {
+                seed: 3,
+                width: side,
+                height: side,
+                ..Default::default()
+            })
+            .unwrap()
+            .into_files()
+            .write_data_root(dir.path(), crate::files::Overwrite::Replace)
+            .unwrap();
+            let world = World::load(dir.path()).unwrap();
+            let paths = PathIndex::build(&world);
+            let corners = ObjectCorners::of(&world, &paths.terrain);
+            let open = corners.open.as_ref().unwrap();
+            let mut targets: Vec<Position> = paths
+                .terrain
+                .corners
+                .iter()
+                .filter_map(|c| Position::from_world(c.point()[0], c.point()[1]))
+                .collect();
+            targets.extend(&corners.points);
+            let txz: Vec<[f64; 2]> = targets.iter().map(|&p| world_xz(p)).collect();
+            let mut sight = Sight::new(open, txz.clone());
+            let mut rng = SplitMix64::new(3);
+            let sample = 200;
+            let (mut cands, mut clear, mut near) = (0usize, 0usize, 0usize);
+            let (mut t_scan, mut t_walk) = (0.0f64, 0.0f64);
+            let mut seen = Vec::new();
+            for _ in 0..sample {
+                let p = corners.points[rng.range(0, corners.points.len() as u32) as usize];
+                let start = world.cell_at(p).and_then(|c| c.object);
+                let u = world_xz(p);
+                let far = Ellipse {
+                    s: u,
+                    t: u,
+                    bound: 1e7,
+                };
+                let t0 = std::time::Instant::now();
+                sight.seen_from(u, far, &mut seen);
+                t_scan += t0.elapsed().as_secs_f64();
+                cands += seen.len();
+                let t0 = std::time::Instant::now();
+                for &k in &seen {
+                    let q = targets[k as usize];
+                    if q == p {
+                        continue;
+                    }
+                    if distance(u, txz[k as usize]) <= 1000.0 {
+                        near += 1;
+                    }
+                    if let Ok(Some(arrival)) = world.sight_arrival(p, start, q) {
+                        if world.stands_on(q, arrival) {
+                            clear += 1;
+                        }
+                    }
+                }
+                t_walk += t0.elapsed().as_secs_f64();
+            }
+            let n = sample as f64;
+            let total = corners.points.len() as f64;
+            println!(
+                "{side}x{side}: {} object points, {} corners; per point: candidates {:.0} ({:.0} within 1000), clear {:.0}; scan {:.3} ms, walks {:.3} ms; whole build ~{:.1} s on one core, edges ~{:.2} M",
+                corners.points.len(),
+                paths.terrain.corners.len(),
+                cands as f64 / n,
+                near as f64 / n,
+                clear as f64 / n,
+                t_scan / n * 1e3,
+                t_walk / n * 1e3,
+                (t_scan + t_walk) / n * total,
+                clear as f64 / n * total / 1e6,
+            );
+        }
+    }
+
     /// The one-ground index's second question (`docs/design/paths-through-objects.md`): where
     /// exact paths turn at a point round an object's vertex, is the bend taut round that
     /// vertex (the vertex on the inner side of both legs), as it is at every terrain corner?
