@@ -1588,6 +1588,245 @@ mod tests {
         }
     }
 
+    /// The one-ground index's third question (`docs/design/paths-through-objects.md`): may
+    /// the index keep, at a point round an object's vertex, only the legs whose line is
+    /// tangent to the walls that meet at that vertex, as at the terrain's corners? Runs the
+    /// brute-force oracle's Dijkstra twice over the same walked legs, once with every leg and
+    /// once with those tangent at each object point they leave or reach (within a tolerance of
+    /// `TOLERANCE` in the sine of the angle), and counts the pairs whose lengths differ.
+    #[test]
+    #[ignore = "an experiment that prints a table: cargo test --release -p silknav --lib \
+                tangent_legs_at_object_points -- --ignored --nocapture"]
+    fn tangent_legs_at_object_points() {
+        const TOLERANCE: f64 = 1e-3;
+        let object_dir = tempfile::tempdir().unwrap();
+        silknav_testkit::object_world::write_object_world(object_dir.path());
+        let floors_dir = tempfile::tempdir().unwrap();
+        silknav_testkit::floors_world::write_floors_world(floors_dir.path());
+        let generated = tempfile::tempdir().unwrap();
+        crate::worldgen::generate(&crate::worldgen::GenOptions {
+            seed: 3,
+            width: 3,
+            height: 3,
+            ..Default::default()
+        })
+        .unwrap()
+        .into_files()
+        .write_data_root(generated.path(), crate::files::Overwrite::Replace)
+        .unwrap();
+        println!("world: pairs joined, equal with tangent legs only, longer, unjoined; legs walked: all, tangent");
+        for (name, dir, pairs) in [
+            ("object world", object_dir.path(), 300),
+            ("floors world", floors_dir.path(), 200),
+            ("3x3 seed 3", generated.path(), 150),
+        ] {
+            let world = World::load(dir).unwrap();
+            let index = paths_of(&world);
+            let corners = corners_of(&world);
+            // Each object point's vertex and the other ends of the walls meeting there.
+            let key = |p: Position| (p.region.0, p.x.to_bits(), p.z.to_bits());
+            let mut walls_at: HashMap<[u64; 2], Vec<([f64; 2], u8, u8)>> = HashMap::default();
+            let mut vertex_of: HashMap<(u16, u32, u32), [f64; 2]> = HashMap::default();
+            let mut seen = HashSet::default();
+            for (slot, id) in world.regions().enumerate() {
+                for placed in world.objects.region_list(slot).iter().flatten() {
+                    if !seen.insert(placed.key) {
+                        continue;
+                    }
+                    let mesh = world.objects.server_mesh(placed);
+                    let frame = Frame::new(id, placed);
+                    let keys = (0..mesh.outline_count() as u32)
+                        .map(|index| EdgeKey { group: 0, index })
+                        .chain(
+                            (0..mesh.inline_count() as u32)
+                                .map(|index| EdgeKey { group: 1, index }),
+                        );
+                    for k in keys {
+                        let flag = mesh.edge(k).flag;
+                        if !path_turns_at(k.group, flag) {
+                            continue;
+                        }
+                        let [a, b] = mesh.edge_xz(k).map(|v| frame.world(v));
+                        walls_at
+                            .entry(a.map(f64::to_bits))
+                            .or_default()
+                            .push((b, flag, k.group));
+                        walls_at
+                            .entry(b.map(f64::to_bits))
+                            .or_default()
+                            .push((a, flag, k.group));
+                        for v in [a, b] {
+                            let d = OBJECT_CORNER_OFFSET;
+                            for [dx, dz] in [[d, d], [-d, d], [-d, -d], [d, -d]] {
+                                if let Some(q) = Position::from_world(v[0] + dx, v[1] + dz) {
+                                    vertex_of.entry(key(q)).or_insert(v);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let mut points: Vec<Position> = index
+                .terrain
+                .corners
+                .iter()
+                .map(|c| Position::from_world(c.point()[0], c.point()[1]).unwrap())
+                .collect();
+            let first_object = points.len();
+            points.extend(&corners.points);
+            let vertices: Vec<Option<[f64; 2]>> = points
+                .iter()
+                .enumerate()
+                .map(|(k, &p)| {
+                    (k >= first_object)
+                        .then(|| vertex_of.get(&key(p)).copied())
+                        .flatten()
+                })
+                .collect();
+            // Whether the line from point `k` toward `other` leaves every wall at its vertex on
+            // one side (within the tolerance).
+            let tangent = |k: usize, other: [f64; 2], on_terrain: bool| -> bool {
+                let Some(v) = vertices.get(k).copied().flatten() else {
+                    return true;
+                };
+                let e = [other[0] - v[0], other[1] - v[1]];
+                let (mut left, mut right) = (false, false);
+                for (w, flag, group) in walls_at.get(&v.map(f64::to_bits)).into_iter().flatten() {
+                    // The walls of the surface the point is reached on: from the terrain,
+                    // outline edges that refuse entry (not a bridge's sides, passed under);
+                    // on an object, outline edges that refuse leaving and inline walls both
+                    // ways.
+                    let wall = match (on_terrain, group) {
+                        (true, 0) => flag & 0x01 != 0 && flag & mesh_flag::UNDERPASS == 0,
+                        (true, _) => false,
+                        (false, 0) => flag & (0x02 | mesh_flag::UNDERPASS) != 0,
+                        (false, _) => flag & 3 == 3,
+                    };
+                    if !wall {
+                        continue;
+                    }
+                    let d = [w[0] - v[0], w[1] - v[1]];
+                    let cross = e[0] * d[1] - e[1] * d[0];
+                    let scale = (e[0].hypot(e[1]) * d[0].hypot(d[1])).max(1e-300);
+                    if cross / scale > TOLERANCE {
+                        left = true;
+                    } else if cross / scale < -TOLERANCE {
+                        right = true;
+                    }
+                }
+                !(left && right)
+            };
+            type State = (usize, Option<ObjectCellRef>);
+            // The walked legs of each state, made once and shared by both searches.
+            let mut legs: HashMap<State, Vec<(usize, Option<ObjectCellRef>)>> = HashMap::default();
+            let (mut walked_all, mut walked_tangent) = (0usize, 0usize);
+            let mut rng = SplitMix64::new(23);
+            let (mut joined, mut equal, mut longer, mut unjoined) = (0, 0, 0, 0);
+            let mut shown = 0;
+            for _ in 0..pairs {
+                let (from, to) = random_pair(&world, &mut rng);
+                let start_surface = world.cell_at(from).unwrap().object;
+                let mut all_points = points.clone();
+                all_points.push(from);
+                all_points.push(to);
+                let (s, t) = (all_points.len() - 2, all_points.len() - 1);
+                let xz: Vec<[f64; 2]> = all_points.iter().map(|&p| world_xz(p)).collect();
+                let mut lengths = [None, None];
+                for (round, pruned) in [false, true].into_iter().enumerate() {
+                    let mut best: HashMap<State, f64> = HashMap::default();
+                    let mut heap = BinaryHeap::new();
+                    let mut states: Vec<State> = vec![(s, start_surface)];
+                    best.insert((s, start_surface), 0.0);
+                    heap.push(Reverse((0f64.to_bits(), 0u32)));
+                    let mut done: HashSet<State> = HashSet::default();
+                    while let Some(Reverse((g, n))) = heap.pop() {
+                        let g = f64::from_bits(g);
+                        let state = states[n as usize];
+                        if !done.insert(state) {
+                            continue;
+                        }
+                        if state.0 == t {
+                            lengths[round] = Some(g);
+                            break;
+                        }
+                        // Legs to the goal and from the start are walked per pair; the
+                        // others once.
+                        let mut out: Vec<(usize, Option<ObjectCellRef>)> = Vec::new();
+                        let here = all_points[state.0];
+                        let walk = |k: usize, out: &mut Vec<(usize, Option<ObjectCellRef>)>| {
+                            if let Ok(Some(arrival)) =
+                                world.sight_arrival(here, state.1, all_points[k])
+                            {
+                                if world.stands_on(all_points[k], arrival) {
+                                    out.push((k, arrival));
+                                }
+                            }
+                        };
+                        if state.0 == s {
+                            for k in 0..points.len() {
+                                walk(k, &mut out);
+                            }
+                        } else {
+                            let cached = legs.entry(state).or_insert_with(|| {
+                                let mut v = Vec::new();
+                                for k in 0..points.len() {
+                                    if k != state.0 {
+                                        walk(k, &mut v);
+                                    }
+                                }
+                                v
+                            });
+                            out.extend(cached.iter().copied());
+                        }
+                        walk(t, &mut out);
+                        for (k, arrival) in out {
+                            if pruned
+                                && ((state.0 != s && !tangent(state.0, xz[k], state.1.is_none()))
+                                    || (k != t && !tangent(k, xz[state.0], arrival.is_none())))
+                            {
+                                continue;
+                            }
+                            if round == 0 {
+                                walked_all += 1;
+                            } else {
+                                walked_tangent += 1;
+                            }
+                            let next = (k, arrival);
+                            let g2 = g + distance(xz[state.0], xz[k]);
+                            if !done.contains(&next) && best.get(&next).is_none_or(|&b| g2 < b) {
+                                best.insert(next, g2);
+                                states.push(next);
+                                heap.push(Reverse((g2.to_bits(), (states.len() - 1) as u32)));
+                            }
+                        }
+                    }
+                }
+                match lengths {
+                    [Some(a), Some(b)] if (a - b).abs() <= 1e-9 * a.max(1.0) => {
+                        joined += 1;
+                        equal += 1;
+                    }
+                    [Some(a), b] => {
+                        joined += 1;
+                        if b.is_some() {
+                            longer += 1;
+                        } else {
+                            unjoined += 1;
+                        }
+                        if shown < 4 {
+                            shown += 1;
+                            println!("  {from:?} → {to:?}: {a} against {b:?}");
+                        }
+                    }
+                    [None, _] => {}
+                }
+            }
+            println!(
+                "{name}: {joined} joined, {equal} equal, {longer} longer, {unjoined} unjoined; legs relaxed: {walked_all} all, {walked_tangent} tangent"
+            );
+        }
+    }
+
     /// The one-ground index's second question (`docs/design/paths-through-objects.md`): where
     /// exact paths turn at a point round an object's vertex, is the bend taut round that
     /// vertex (the vertex on the inner side of both legs), as it is at every terrain corner?
