@@ -10,8 +10,11 @@
 //! | [`ifo::object`] | `object.ifo` (`JMXVOBJI1000`) | the resources navmesh objects name by `object_id` |
 //! | [`ifo::tile2d`] | `tile2d.ifo` (`JMXV2DTI1001`) | the textures navmesh tiles name by `texture_id` |
 //! | [`bms`] | `*.bms` (`JMXVBMS 0110`, `0109`) | an object's mesh: its navigation section (triangles, outline and inline edges, events, outline grid); the render mesh kept as bytes |
-//! | `json` | (feature `serde`) | the lossless JSON documents' shared pieces; `nvm::json` is the navmesh's, `bms::json` the object mesh's |
+//! | [`dof`] | `*.dof` (`JMXVDOF 0101`) | a dungeon: its blocks (placed object meshes, their neighbours, objects and lights), the voxel grid that finds the blocks under a point, block links, room and floor names, groups |
+//! | `json` | (feature `serde`) | the lossless JSON documents' shared pieces; `nvm::json` is the navmesh's, `bms::json` the object mesh's, `dof::json` the dungeon's, `ainav::json` the dungeon routes' |
 //! | [`res`] | `*.bsr` (`JMXVRES 0109`), `*.cpd` (`JMXVCPD 0101`) | the path of the collision mesh (`.bsr`) or collision resource (`.cpd`); the rest kept as bytes |
+//! | [`ifo::dungeon`] | `dungeoninfo.txt` (CP949 text) | the dungeons the server loads: service flag, dungeon id (region `0x8000 \| id`), `.dof` path |
+//! | [`ainav`] | `AINavData_XXXXX.dat` | a dungeon's monster routes: per block the next edge toward each cell, per block pair a sub-goal cell, the blocks' links and edge centres |
 //!
 //! Positions inside a file are region-local: `[0, 1920)` on x and z. [`RegionId`] names regions
 //! and their file names.
@@ -30,7 +33,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `serde` | no | the lossless JSON form of the files, on serde and serde_json: `nvm::json` for navmeshes and `bms::json` for object meshes (what `silknav dump` writes and `silknav pack` reads), and the pieces every format's document shares in `json` |
+//! | `serde` | no | the lossless JSON form of the files, on serde and serde_json: `nvm::json` for navmeshes and `bms::json` for object meshes (what `silknav dump` writes and `silknav pack` reads), `dof::json` for dungeons, `ainav::json` for dungeon routes, and the pieces every format's document shares in `json` |
 //!
 //! With `serde`, a navmesh goes to JSON and back to the same bytes, NaN payloads and `-0.0`
 //! included, and a broken document is refused with the JSON path of what is wrong:
@@ -53,8 +56,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod ainav;
 pub mod bms;
 mod bytes;
+pub mod dof;
 mod error;
 mod float;
 pub mod ifo;

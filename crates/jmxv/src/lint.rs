@@ -1,7 +1,8 @@
 //! What every lint of this crate reports: findings with a stable code, a severity, a
 //! location and a message. Each format's module has its own checks and code table
 //! ([`crate::nvm::lint`], [`crate::mfo::lint`], [`crate::ifo::object::lint`],
-//! [`crate::ifo::tile2d::lint`], [`crate::bms::lint`]).
+//! [`crate::ifo::tile2d::lint`], [`crate::bms::lint`], [`crate::dof::lint`],
+//! [`crate::ifo::dungeon::lint`], [`crate::ainav::lint`]).
 
 use std::fmt;
 

@@ -8,6 +8,9 @@
 //! - [`independent`]: a second writer of the format, from the spec page alone.
 //! - [`independent_bms`]: a second writer of `JMXVBMS` object meshes, and the building, bridge
 //!   and gate meshes the world generator places.
+//! - [`independent_ainav`]: a second writer of `AINavData` dungeon route files.
+//! - [`independent_dof`]: a second writer of `JMXVDOF` dungeon files, and a temple, a legacy
+//!   cave and seeded odd files.
 //! - [`object_world`]: a small world folder with buildings, a bridge and a gate, and broken
 //!   object references.
 //! - [`floors_world`]: a world of object floors only, as a dungeon is: linked spans over
@@ -28,7 +31,9 @@ pub mod fuzz_objects;
 pub mod fuzz_world;
 pub mod http;
 pub mod independent;
+pub mod independent_ainav;
 pub mod independent_bms;
+pub mod independent_dof;
 mod mask;
 pub mod movingai;
 pub mod object_oracle;

@@ -1,9 +1,10 @@
 //! The text tables beside the navmesh files: [`object.ifo`](object) (`JMXVOBJI1000`), which
 //! navmesh objects index, and [`tile2d.ifo`](tile2d) (`JMXV2DTI1001`), which navmesh tiles
-//! index.
+//! index; and [`dungeoninfo.txt`](dungeon), the dungeons the server loads, read with the same
+//! line grammar (it has no signature or count line, and its rows are the module's own).
 //!
-//! Both are lines of text: a signature line, a line with the number of entries, then one entry
-//! per line, each starting with its index:
+//! The two `.ifo` tables are lines of text: a signature line, a line with the number of
+//! entries, then one entry per line, each starting with its index:
 //!
 //! ```text
 //! JMXVOBJI1000
@@ -48,12 +49,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod dungeon;
+mod dungeon_lint;
 mod lint;
 pub mod object;
 mod table;
 mod text;
 pub mod tile2d;
 
+pub use dungeon::{DungeonInfo, DungeonLine, DungeonRow};
 pub use object::{ObjectEntry, ObjectIfo};
 pub use table::{Entry, Table};
 pub use text::{Gap, LineEnding, LineFormat, NumberFormat};

@@ -7,6 +7,8 @@
 
 mod bms;
 mod companions;
+mod dof;
+mod dungeon_tables;
 mod independent;
 mod json;
 mod lint;
