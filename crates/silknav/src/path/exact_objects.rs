@@ -1625,7 +1625,9 @@ mod tests {
             let corners = corners_of(&world);
             // Each object point's vertex and the other ends of the walls meeting there.
             let key = |p: Position| (p.region.0, p.x.to_bits(), p.z.to_bits());
-            let mut walls_at: HashMap<[u64; 2], Vec<([f64; 2], u8, u8)>> = HashMap::default();
+            // The other end, flag and group of each wall meeting at a vertex (its bits).
+            type Walls = Vec<([f64; 2], u8, u8)>;
+            let mut walls_at: HashMap<[u64; 2], Walls> = HashMap::default();
             let mut vertex_of: HashMap<(u16, u32, u32), [f64; 2]> = HashMap::default();
             let mut seen = HashSet::default();
             for (slot, id) in world.regions().enumerate() {
