@@ -1,12 +1,17 @@
 //! Reading inputs: worlds (folders and PK2 archives, through the library's one way to open
-//! them, [`WorldSource`]), navmesh and object mesh files (told apart by their signature, a
-//! navmesh with its region from the file name; on disk or inside an archive), and JSON
-//! documents.
+//! them, [`WorldSource`]), the game's single files (navmeshes, object meshes, dungeons, their
+//! routes and their list, told apart by signature or name, a navmesh with its region from the
+//! file name; on disk or inside an archive: [`read_game_file`]), and JSON documents
+//! ([`json_kind`]).
 
 use anyhow::{anyhow, Context};
+use jmxv::ainav::{self, AiNavData};
 use jmxv::bms::{ObjectMesh, SIGNATURE_PREFIX as BMS_SIGNATURE_PREFIX};
+use jmxv::dof::{DungeonFile, SIGNATURE_PREFIX as DOF_SIGNATURE_PREFIX};
+use jmxv::ifo::DungeonInfo;
 use jmxv::nvm::{NavMesh, ParseOptions};
 use jmxv::RegionId;
+use serde::de::IgnoredAny;
 use silknav::files::{Input, WorldSource};
 use silknav::pk2_archive::Key;
 use std::io::Read;
@@ -90,67 +95,216 @@ pub struct BmsFile {
     pub size: usize,
 }
 
-/// A file of either kind the commands on single files take.
-pub enum MeshFile {
+/// A parsed dungeon file (`.dof`).
+pub struct DofFile {
+    /// The path as given.
+    pub path: PathBuf,
+    /// Its contents.
+    pub dungeon: DungeonFile,
+    /// Its size in bytes.
+    pub size: usize,
+}
+
+/// A parsed dungeon route file (`AINavData_XXXXX.dat`).
+pub struct AiNavFile {
+    /// The path as given.
+    pub path: PathBuf,
+    /// The region its name says (`AINavData_32769.dat`: 0x8001).
+    pub name_region: RegionId,
+    /// Its contents.
+    pub nav: AiNavData,
+    /// Its size in bytes.
+    pub size: usize,
+}
+
+/// A parsed dungeon list (`dungeoninfo.txt`).
+pub struct DungeonInfoFile {
+    /// The path as given.
+    pub path: PathBuf,
+    /// Its contents.
+    pub info: DungeonInfo,
+    /// Its size in bytes.
+    pub size: usize,
+}
+
+/// One of the game's files that the commands on single files (`info`, `dump`, `lint`) take:
+/// the terrain's and the objects' meshes, and the dungeons' files.
+pub enum GameFile {
     /// A navmesh (`JMXVNVM`, or any other signature with `--any-signature`).
     Nvm(NvmFile),
     /// An object mesh (`JMXVBMS`).
     Bms(BmsFile),
+    /// A dungeon (`JMXVDOF`).
+    Dof(DofFile),
+    /// A dungeon's monster routes (`AINavData_XXXXX.dat`).
+    AiNav(AiNavFile),
+    /// The list of dungeons (`dungeoninfo.txt`).
+    DungeonInfo(DungeonInfoFile),
 }
 
-/// Reads and parses a navmesh or an object mesh (on disk, `-` for standard input, or inside
-/// an archive: `Data.pk2:navmesh/nv_694e.nvm`), told apart by the signature (an object mesh
-/// starts with `JMXVBMS `, whatever its name); everything else is read as a navmesh.
+impl GameFile {
+    /// The file's size in bytes.
+    pub fn size(&self) -> usize {
+        match self {
+            GameFile::Nvm(f) => f.size,
+            GameFile::Bms(f) => f.size,
+            GameFile::Dof(f) => f.size,
+            GameFile::AiNav(f) => f.size,
+            GameFile::DungeonInfo(f) => f.size,
+        }
+    }
+
+    /// What the file is, in words, for messages that refuse it.
+    pub fn description(&self) -> &'static str {
+        match self {
+            GameFile::Nvm(_) => "a navmesh",
+            GameFile::Bms(_) => "an object mesh (.bms)",
+            GameFile::Dof(_) => "a dungeon (.dof)",
+            GameFile::AiNav(_) => "a dungeon's monster routes (AINavData)",
+            GameFile::DungeonInfo(_) => "the dungeon list (dungeoninfo.txt)",
+        }
+    }
+}
+
+/// Reads and parses one of the game's files (on disk, `-` for standard input, or inside an
+/// archive: `Data.pk2:navmesh/nv_694e.nvm`), told apart in this order:
+///
+/// 1. by the signature, whatever the name: an object mesh starts with `JMXVBMS `, a dungeon
+///    with `JMXVDOF `;
+/// 2. by the file name, in any case and inside an archive too: `dungeoninfo.txt` is the
+///    dungeon list, `AINavData_NNNNN.dat` ([`jmxv::ainav::region_from_file_name`]) a dungeon's
+///    routes;
+/// 3. everything else is read as a navmesh.
+///
+/// Standard input has no name, so only the first and the last rule apply to it.
 ///
 /// # Errors
 /// The file cannot be read, is an archive, or is malformed; the message starts with the path,
 /// so it reads `FILE: offset N (0x..): SECTION: what`.
-pub fn read_mesh(path: &Path, parse: ParseArgs, key: &Key) -> anyhow::Result<MeshFile> {
+pub fn read_game_file(path: &Path, parse: ParseArgs, key: &Key) -> anyhow::Result<GameFile> {
     let bytes = read_file(path, key)?;
-    parse_mesh(path, &bytes, parse)
+    parse_game_file(path, &bytes, parse)
 }
 
-/// Parses the bytes of a navmesh or object mesh file read from `path`, as [`read_mesh`].
+/// Parses the bytes of one of the game's files read from `path`, told apart as for
+/// [`read_game_file`].
 ///
 /// # Errors
-/// As for [`read_mesh`].
-pub fn parse_mesh(path: &Path, bytes: &[u8], parse: ParseArgs) -> anyhow::Result<MeshFile> {
+/// As for [`read_game_file`].
+pub fn parse_game_file(path: &Path, bytes: &[u8], parse: ParseArgs) -> anyhow::Result<GameFile> {
     let name = || path.display().to_string();
+    let path_buf = path.to_owned();
+    let size = bytes.len();
     if bytes.starts_with(BMS_SIGNATURE_PREFIX) {
         let mesh = ObjectMesh::parse(bytes).with_context(name)?;
-        return Ok(MeshFile::Bms(BmsFile {
-            path: path.to_owned(),
+        return Ok(GameFile::Bms(BmsFile {
+            path: path_buf,
             mesh,
-            size: bytes.len(),
+            size,
+        }));
+    }
+    if bytes.starts_with(DOF_SIGNATURE_PREFIX) {
+        let dungeon = DungeonFile::parse(bytes).with_context(name)?;
+        return Ok(GameFile::Dof(DofFile {
+            path: path_buf,
+            dungeon,
+            size,
+        }));
+    }
+    let file_name = file_name_of(path);
+    if file_name.is_some_and(|n| n.eq_ignore_ascii_case(DUNGEON_INFO)) {
+        let info = DungeonInfo::parse(bytes).with_context(name)?;
+        return Ok(GameFile::DungeonInfo(DungeonInfoFile {
+            path: path_buf,
+            info,
+            size,
+        }));
+    }
+    if let Some(name_region) = file_name.and_then(ainav::region_from_file_name) {
+        let nav = AiNavData::parse(bytes).with_context(name)?;
+        return Ok(GameFile::AiNav(AiNavFile {
+            path: path_buf,
+            name_region,
+            nav,
+            size,
         }));
     }
     let mesh = NavMesh::parse_with(bytes, parse.options()).with_context(name)?;
-    Ok(MeshFile::Nvm(NvmFile {
-        path: path.to_owned(),
+    Ok(GameFile::Nvm(NvmFile {
+        path: path_buf,
         mesh,
-        size: bytes.len(),
+        size,
     }))
 }
 
-/// Whether a JSON document is the dump of an object mesh rather than of a navmesh: it has the
-/// object mesh's `header` key, or a `JMXVBMS` signature and no navmesh `layout`. Text that is
-/// not JSON counts as a navmesh, whose reader reports where it stops being JSON.
-pub fn is_bms_json(text: &[u8]) -> bool {
+/// The name of the dungeon list, matched in any case.
+const DUNGEON_INFO: &str = "dungeoninfo.txt";
+
+/// The kinds of JSON document `pack` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonKind {
+    /// A navmesh's ([`jmxv::nvm::json`]).
+    Nvm,
+    /// An object mesh's ([`jmxv::bms::json`]).
+    Bms,
+    /// A dungeon's ([`jmxv::dof::json`]).
+    Dof,
+    /// A dungeon's monster routes ([`jmxv::ainav::json`]).
+    AiNav,
+}
+
+/// Which file a JSON document is the dump of, by its top-level keys, in this order:
+///
+/// 1. a `signature` starting with `JMXVBMS ` or `JMXVDOF ` and no navmesh `layout` (a navmesh
+///    read with `--any-signature` may carry another format's signature, but has a layout): an
+///    object mesh or a dungeon;
+/// 2. an object mesh's `header`: an object mesh;
+/// 3. a key only a dungeon's document has (`block_layout`, `grid_voxels`, `box0`): a dungeon;
+/// 4. a key only a route file's document has (`sub_goals`, `edge_centres`, `centre_region`):
+///    dungeon routes;
+/// 5. anything else, text that is not JSON included, a navmesh, whose reader reports where it
+///    stops being one.
+///
+/// A document that lost its signature, or one of those keys, is still told apart by the
+/// others, so that its own reader names what is missing.
+pub fn json_kind(text: &[u8]) -> JsonKind {
     #[derive(serde::Deserialize)]
     struct Probe {
-        header: Option<serde::de::IgnoredAny>,
         signature: Option<serde_json::Value>,
-        layout: Option<serde::de::IgnoredAny>,
+        layout: Option<IgnoredAny>,
+        header: Option<IgnoredAny>,
+        block_layout: Option<IgnoredAny>,
+        grid_voxels: Option<IgnoredAny>,
+        box0: Option<IgnoredAny>,
+        sub_goals: Option<IgnoredAny>,
+        edge_centres: Option<IgnoredAny>,
+        centre_region: Option<IgnoredAny>,
     }
     let Ok(probe) = serde_json::from_slice::<Probe>(text) else {
-        return false;
+        return JsonKind::Nvm;
     };
-    let bms_signature = probe
+    let signature = probe
         .signature
         .as_ref()
         .and_then(serde_json::Value::as_str)
-        .is_some_and(|s| s.as_bytes().starts_with(BMS_SIGNATURE_PREFIX));
-    probe.header.is_some() || (bms_signature && probe.layout.is_none())
+        .filter(|_| probe.layout.is_none())
+        .map(str::as_bytes);
+    if signature.is_some_and(|s| s.starts_with(BMS_SIGNATURE_PREFIX)) {
+        JsonKind::Bms
+    } else if signature.is_some_and(|s| s.starts_with(DOF_SIGNATURE_PREFIX)) {
+        JsonKind::Dof
+    } else if probe.header.is_some() {
+        JsonKind::Bms
+    } else if probe.block_layout.is_some() || probe.grid_voxels.is_some() || probe.box0.is_some() {
+        JsonKind::Dof
+    } else if probe.sub_goals.is_some()
+        || probe.edge_centres.is_some()
+        || probe.centre_region.is_some()
+    {
+        JsonKind::AiNav
+    } else {
+        JsonKind::Nvm
+    }
 }
 
 /// The whole of a file (on disk, or inside an archive of the official clients' key:
@@ -189,8 +343,14 @@ pub fn read_file(path: &Path, key: &Key) -> anyhow::Result<Vec<u8>> {
 /// The region a navmesh file describes, by its name `nv_XXXX.nvm` (any case; inside an
 /// archive too: `Data.pk2:nv_694e.nvm`).
 pub fn region_of(path: &Path) -> Option<RegionId> {
+    RegionId::from_file_name(file_name_of(path)?)
+}
+
+/// The name of the file a path names: after its last `/`, and inside an archive after the
+/// `:` and any `\` (`Data.pk2:Dungeon\DungeonInfo.txt` is `DungeonInfo.txt`).
+fn file_name_of(path: &Path) -> Option<&str> {
     let name = path.file_name()?.to_str()?;
-    RegionId::from_file_name(name.rsplit(':').next().unwrap_or(name))
+    name.rsplit(['\\', ':']).next()
 }
 
 /// The region as shown in reports: its four hex digits, as in the file name.
@@ -203,22 +363,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn object_mesh_documents_are_told_from_navmesh_documents() {
-        let bms = jmxv::bms::json::to_string(&ObjectMesh::default()).unwrap();
+    fn documents_are_told_apart_by_their_keys() {
         let nvm = jmxv::nvm::json::to_string(&NavMesh::default()).unwrap();
-        assert!(is_bms_json(bms.as_bytes()));
-        assert!(!is_bms_json(nvm.as_bytes()));
-        // A navmesh under an object mesh's signature (read with --any-signature) has a layout.
-        let renamed = nvm.replacen("JMXVNVM 1000", "JMXVBMS 0110", 1);
-        assert!(!is_bms_json(renamed.as_bytes()));
-        // An edited object mesh document that lost its header is still one, so that its
+        let bms = jmxv::bms::json::to_string(&ObjectMesh::default()).unwrap();
+        let dof = jmxv::dof::json::to_string(&DungeonFile::default()).unwrap();
+        let ainav = jmxv::ainav::json::to_string(&AiNavData::default()).unwrap();
+        assert_eq!(json_kind(nvm.as_bytes()), JsonKind::Nvm);
+        assert_eq!(json_kind(bms.as_bytes()), JsonKind::Bms);
+        assert_eq!(json_kind(dof.as_bytes()), JsonKind::Dof);
+        assert_eq!(json_kind(ainav.as_bytes()), JsonKind::AiNav);
+        // A navmesh under another format's signature (read with --any-signature) has a layout.
+        for signature in ["JMXVBMS 0110", "JMXVDOF 0101"] {
+            let renamed = nvm.replacen("JMXVNVM 1000", signature, 1);
+            assert_eq!(json_kind(renamed.as_bytes()), JsonKind::Nvm, "{signature}");
+        }
+        // An edited document that lost a key is still told apart by the others, so that its
         // reader names the missing key.
-        let headless: String = bms
-            .lines()
-            .filter(|l| !l.starts_with("\"header\""))
-            .collect();
-        assert!(is_bms_json(headless.as_bytes()));
-        assert!(!is_bms_json(b"not json"));
+        let without = |text: &str, key: &str| -> String {
+            let line = format!("\"{key}\"");
+            text.lines().filter(|l| !l.starts_with(&line)).collect()
+        };
+        assert_eq!(json_kind(without(&bms, "header").as_bytes()), JsonKind::Bms);
+        assert_eq!(
+            json_kind(without(&dof, "signature").as_bytes()),
+            JsonKind::Dof
+        );
+        let headless_dof = without(&without(&dof, "signature"), "block_layout");
+        assert_eq!(json_kind(headless_dof.as_bytes()), JsonKind::Dof);
+        assert_eq!(
+            json_kind(without(&ainav, "sub_goals").as_bytes()),
+            JsonKind::AiNav
+        );
+        assert_eq!(json_kind(b"not json"), JsonKind::Nvm);
+        assert_eq!(json_kind(b"[1, 2]"), JsonKind::Nvm);
+    }
+
+    #[test]
+    fn names_inside_archives() {
+        assert_eq!(
+            file_name_of(Path::new("a/b/dungeoninfo.txt")),
+            Some("dungeoninfo.txt")
+        );
+        assert_eq!(
+            file_name_of(Path::new("Data.pk2:Dungeon\\DungeonInfo.TXT")),
+            Some("DungeonInfo.TXT")
+        );
+        assert_eq!(
+            file_name_of(Path::new("Data.pk2:AINavData_32769.dat")),
+            Some("AINavData_32769.dat")
+        );
+        assert_eq!(file_name_of(Path::new("-")), Some("-"));
     }
 
     #[test]

@@ -211,6 +211,8 @@ fn write_text(out: &mut impl Write, c: &Corpus) -> std::io::Result<()> {
         r.without_target
     )?;
 
+    write_dungeons(out, c)?;
+
     let scope = match c.world_checks {
         "run" => "each file on its own, and between the files of the world",
         "skipped-unreadable" => {
@@ -245,6 +247,87 @@ fn write_text(out: &mut impl Write, c: &Corpus) -> std::io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The lines of the dungeon files: `.dof`, `dungeoninfo.txt`, AINavData, and their comparison.
+fn write_dungeons(out: &mut impl Write, c: &Corpus) -> std::io::Result<()> {
+    let d = &c.dungeons;
+    writeln!(
+        out,
+        "dungeons (.dof): {} ({}), {}, {} distinct block paths",
+        plural(d.files, "file"),
+        histogram(&d.layouts),
+        plural(d.blocks, "block"),
+        d.block_paths
+    )?;
+    writeln!(
+        out,
+        "  blocks: {} with height fog, {} with the extra group; {}",
+        d.height_fog_blocks,
+        d.extra_blocks,
+        plural(d.lights, "light")
+    )?;
+    writeln!(
+        out,
+        "  objects by flag: {}; {}",
+        histogram(&d.object_flags),
+        plural(d.collision_circles, "collision circle")
+    )?;
+    let [w, h, l] = d.grid_max;
+    writeln!(
+        out,
+        "  files: {} labelled; largest voxel grid {w} x {h} x {l} (width, height, length); \
+         {} with unclaimed bytes ({} bytes)",
+        d.labelled, d.with_unclaimed, d.unclaimed_bytes
+    )?;
+
+    let i = &c.dungeon_info;
+    writeln!(
+        out,
+        "dungeoninfo.txt: {}, {} ({} served); service column: {} with, {} without, {} mixed",
+        plural(i.files, "file"),
+        plural(i.rows, "row"),
+        i.served,
+        i.with_service_column,
+        i.without_service_column,
+        i.mixed_service_column
+    )?;
+
+    let a = &c.ainav;
+    let cells = match (a.cells_min, a.cells_max) {
+        (Some(min), Some(max)) => format!("cells per file {min} to {max}"),
+        _ => "no cells".to_owned(),
+    };
+    writeln!(
+        out,
+        "AINavData: {}, {}, {cells}; {} bytes between the sections, {} after them",
+        plural(a.files, "file"),
+        plural(a.blocks, "block"),
+        a.gap_bytes,
+        a.trailing_bytes
+    )?;
+
+    write!(
+        out,
+        "dungeon checks (dungeoninfo.txt and AINavData by region): "
+    )?;
+    match (a.unlisted, i.served_without_ainav) {
+        (Some(unlisted), Some(served)) => writeln!(
+            out,
+            "{} for a region no row names; {} without an AINavData file",
+            plural(unlisted, "AINavData file"),
+            plural(served, "served row"),
+        ),
+        _ => {
+            let why = match c.dungeon_checks {
+                "no-dungeoninfo" => "no dungeoninfo.txt",
+                "several-dungeoninfo" => "more than one dungeoninfo.txt",
+                "skipped-unreadable" => "dungeoninfo.txt is unreadable",
+                _ => "no AINavData file",
+            };
+            writeln!(out, "not run, {why}")
+        }
+    }
 }
 
 /// `1 file`, `2 files`.

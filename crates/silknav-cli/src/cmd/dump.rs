@@ -1,17 +1,18 @@
-//! `silknav dump FILE [-o OUT.json]`: a navmesh or object mesh file as lossless JSON.
+//! `silknav dump FILE [-o OUT.json]`: a navmesh, object mesh, dungeon or dungeon route file as
+//! lossless JSON.
 
 use crate::exit::Status;
-use crate::input::{self, KeyArgs, MeshFile, ParseArgs};
+use crate::input::{self, GameFile, KeyArgs, ParseArgs};
 use crate::output::{self, STDOUT};
-use anyhow::Context;
+use anyhow::{bail, Context};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 /// Arguments of `silknav dump`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Navmesh or object mesh (.bms) file to dump (in an archive: Data.pk2:navmesh/nv_694e.nvm);
-    /// `-` reads standard input
+    /// Navmesh, object mesh (.bms), dungeon (.dof) or AINavData_NNNNN.dat file to dump (in an
+    /// archive: Data.pk2:navmesh/nv_694e.nvm); `-` reads standard input
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// Write the JSON to this file (atomically) instead of standard output
@@ -29,17 +30,21 @@ pub struct Args {
 /// Dumps the file.
 ///
 /// # Errors
-/// The file is unreadable or malformed, or the output cannot be written (or exists, without
-/// `--force`).
+/// The file is unreadable or malformed, has no JSON form (`dungeoninfo.txt`), or the output
+/// cannot be written (or exists, without `--force`).
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     if let Some(path) = &args.output {
         output::check_can_create(path, args.force)?;
     }
-    let file = input::read_mesh(&args.file, args.parse, &args.key.key()?)?;
-    let size = match &file {
-        MeshFile::Nvm(f) => f.size,
-        MeshFile::Bms(f) => f.size,
-    };
+    let file = input::read_game_file(&args.file, args.parse, &args.key.key()?)?;
+    if let GameFile::DungeonInfo(_) = file {
+        bail!(
+            "{}: {} is a text file and has no JSON form: edit it as text (`silknav lint` checks it)",
+            args.file.display(),
+            file.description()
+        );
+    }
+    let size = file.size();
     match &args.output {
         Some(path) => {
             // A dump is three to four times the size of the file; reserve that much once.
@@ -57,9 +62,12 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
 }
 
 /// The JSON form of the file, by its kind.
-fn write_json(file: &MeshFile, out: &mut impl Write) -> io::Result<()> {
+fn write_json(file: &GameFile, out: &mut impl Write) -> io::Result<()> {
     match file {
-        MeshFile::Nvm(f) => jmxv::nvm::json::to_writer(&f.mesh, out),
-        MeshFile::Bms(f) => jmxv::bms::json::to_writer(&f.mesh, out),
+        GameFile::Nvm(f) => jmxv::nvm::json::to_writer(&f.mesh, out),
+        GameFile::Bms(f) => jmxv::bms::json::to_writer(&f.mesh, out),
+        GameFile::Dof(f) => jmxv::dof::json::to_writer(&f.dungeon, out),
+        GameFile::AiNav(f) => jmxv::ainav::json::to_writer(&f.nav, out),
+        GameFile::DungeonInfo(_) => unreachable!("refused before writing"),
     }
 }

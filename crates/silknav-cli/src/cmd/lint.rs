@@ -1,8 +1,9 @@
-//! `silknav lint PATH...`: lint navmesh and object mesh files one by one, and worlds (folders
-//! and PK2 archives) as a whole.
+//! `silknav lint PATH...`: lint the game's files one by one (navmeshes, object meshes,
+//! dungeons, dungeon routes, the dungeon list), and worlds (folders and PK2 archives) as a
+//! whole.
 
 use crate::exit::{self, Status};
-use crate::input::{self, KeyArgs, MeshFile, ParseArgs};
+use crate::input::{self, GameFile, KeyArgs, ParseArgs};
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use anyhow::{anyhow, Context};
@@ -18,9 +19,10 @@ use std::path::{Path, PathBuf};
 /// Arguments of `silknav lint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Navmesh or object mesh (.bms) files, or worlds: folders, PK2 archives (Data.pk2) and
-    /// folders in them (Data.pk2:navmesh), their nv_XXXX.nvm files and companion files together;
-    /// files in archives too (Data.pk2:navmesh/nv_694e.nvm)
+    /// Navmesh, object mesh (.bms), dungeon (.dof), AINavData_NNNNN.dat or dungeoninfo.txt
+    /// files, or worlds: folders, PK2 archives (Data.pk2) and folders in them (Data.pk2:navmesh),
+    /// their nv_XXXX.nvm files and companion files together; files in archives too
+    /// (Data.pk2:navmesh/nv_694e.nvm)
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Print one JSON object per file (JSON lines) instead of text
@@ -35,8 +37,11 @@ pub struct Args {
 /// Lints every path: exit 1 when any finding is an error, 2 when anything could not be read.
 ///
 /// A navmesh file on its own is linted with the region its name says (`nv_XXXX.nvm`; other
-/// names are linted without the checks that need it); an object mesh (by its signature) with
-/// the B-codes ([`jmxv::bms::lint`]). A folder is a world: every file alone, then the
+/// names are linted without the checks that need it); the other files, told apart as
+/// [`input::read_game_file`] says, with their own codes: an object mesh with the B-codes
+/// ([`jmxv::bms::lint`]), a dungeon with the D-codes ([`jmxv::dof::lint`]), a dungeon's routes
+/// with the A-codes of the file alone ([`jmxv::ainav::lint::lint`]), the dungeon list with the
+/// I-codes ([`jmxv::ifo::dungeon::lint`]). A folder is a world: every file alone, then the
 /// checks between files ([`silknav::lint`]).
 ///
 /// # Errors
@@ -83,7 +88,8 @@ pub struct FileLint {
     pub path: PathBuf,
     /// Whether the file exists (a world's missing companion has findings too).
     pub exists: bool,
-    /// The region of a navmesh file; `None` for companions and for files named otherwise.
+    /// The region of a navmesh or AINavData file, by its name; `None` for other files and for
+    /// files named otherwise.
     pub region: Option<RegionId>,
     /// The direction report of a navmesh file; `None` for other files.
     pub directions: Option<DirectionReport>,
@@ -126,28 +132,32 @@ impl FileLint {
     }
 }
 
-/// One navmesh or object mesh file on its own.
+/// One of the game's files on its own.
 fn lint_file(path: &Path, bytes: &[u8], parse: ParseArgs) -> anyhow::Result<Vec<FileLint>> {
-    let mesh = match input::parse_mesh(path, bytes, parse)? {
-        MeshFile::Nvm(file) => file.mesh,
-        MeshFile::Bms(file) => {
+    let (region, findings) = match input::parse_game_file(path, bytes, parse)? {
+        GameFile::Nvm(file) => {
+            let region = input::region_of(path);
+            let report = lint(&file.mesh, region);
             return Ok(vec![FileLint {
                 path: path.to_owned(),
                 exists: true,
-                region: None,
-                directions: None,
-                findings: jmxv::bms::lint::lint(&file.mesh),
-            }])
+                region,
+                directions: Some(report.directions),
+                findings: report.findings,
+            }]);
         }
+        GameFile::Bms(file) => (None, jmxv::bms::lint::lint(&file.mesh)),
+        GameFile::Dof(file) => (None, jmxv::dof::lint::lint(&file.dungeon)),
+        // The checks against the dungeon's blocks (A018 to A020) need their meshes.
+        GameFile::AiNav(file) => (Some(file.name_region), jmxv::ainav::lint::lint(&file.nav)),
+        GameFile::DungeonInfo(file) => (None, jmxv::ifo::dungeon::lint(&file.info)),
     };
-    let region = input::region_of(path);
-    let report = lint(&mesh, region);
     Ok(vec![FileLint {
         path: path.to_owned(),
         exists: true,
         region,
-        directions: Some(report.directions),
-        findings: report.findings,
+        directions: None,
+        findings,
     }])
 }
 

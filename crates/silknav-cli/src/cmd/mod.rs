@@ -31,17 +31,16 @@ pub enum Command {
     /// Turn a Moving AI grid map (.map) into a world folder
     ImportMovingai(import_movingai::Args),
     /// One line per file: layout, region, counts, trailing bytes, size (of .bms: version, nav
-    /// flags, counts, section offsets)
+    /// flags, counts, section offsets; of .dof, AINavData and dungeoninfo.txt: their counts)
     Info(info::Args),
-    /// Write a navmesh or object mesh (.bms) file as lossless JSON
+    /// Write a navmesh, object mesh (.bms), dungeon (.dof) or AINavData file as lossless JSON
     Dump(dump::Args),
-    /// Write the navmesh or object mesh file described by JSON from `dump` (byte-identical to
-    /// the original)
+    /// Write the file described by JSON from `dump` (byte-identical to the original)
     Pack(pack::Args),
     /// Game archives (Data.pk2): `ls`, `extract` and `pack`
     Pk2(pk2::Args),
-    /// Check navmesh and object mesh files, or whole world folders, against the rules of the
-    /// game server and data
+    /// Check navmesh, object mesh and dungeon files, or whole world folders, against the rules
+    /// of the game server and data
     Lint(lint::Args),
     /// Statistics over every file of a folder or archive, for bug reports: layouts, trailing
     /// bytes, flag and direction histograms, lint codes, object meshes, unreadable files

@@ -3,7 +3,7 @@
 
 use super::query::find_path;
 use crate::exit::Status;
-use crate::input::{self, KeyArgs, MeshFile, ParseArgs};
+use crate::input::{self, GameFile, KeyArgs, ParseArgs};
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
@@ -124,11 +124,12 @@ fn read_meshes(path: &Path, region: Option<RegionId>, key: &Key) -> anyhow::Resu
         }
         Input::File { bytes, .. } => bytes,
     };
-    let file = match input::parse_mesh(path, &bytes, ParseArgs::default())? {
-        MeshFile::Nvm(file) => file,
-        MeshFile::Bms(_) => anyhow::bail!(
-            "{}: an object mesh (.bms); render draws worlds and navmesh files",
-            path.display()
+    let file = match input::parse_game_file(path, &bytes, ParseArgs::default())? {
+        GameFile::Nvm(file) => file,
+        other => anyhow::bail!(
+            "{}: {}; render draws worlds and navmesh files",
+            path.display(),
+            other.description()
         ),
     };
     let id = input::region_of(path).or(region).ok_or_else(|| {

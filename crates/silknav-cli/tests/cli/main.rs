@@ -4,8 +4,10 @@ mod support;
 
 mod archive_worlds;
 mod bms;
+mod corpus;
 mod demo;
 mod dump_pack;
+mod dungeon_files;
 mod generate;
 mod import;
 mod index;
