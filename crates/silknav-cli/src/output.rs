@@ -83,7 +83,7 @@ pub fn check_new_all(dir: &Path, names: &[String], force: bool) -> anyhow::Resul
 }
 
 /// Writes a world as a data root `root` (created when missing): the navmesh folder
-/// `root/navmesh/` and the object files under `root`, each atomically; returns the one-line
+/// `root/navmesh/` and the object and dungeon files under `root`, each atomically; returns the one-line
 /// account of what was written.
 ///
 /// # Errors
@@ -93,9 +93,11 @@ pub fn write_world(root: &Path, files: &WorldFiles, force: bool) -> anyhow::Resu
     files.write_data_root(root, Overwrite::from_force(force))?;
     let navmesh_dir = root.join(NAVMESH_FOLDER);
     let mut bytes = 0u64;
+    let dungeon_files = files.dungeons.file_bytes()?;
     let object_paths = files
         .object_files
         .keys()
+        .chain(dungeon_files.iter().map(|(p, _)| p))
         .map(|p| root.join(p.replace('\\', "/")));
     for path in names
         .iter()
@@ -124,10 +126,16 @@ pub fn write_world(root: &Path, files: &WorldFiles, force: bool) -> anyhow::Resu
     } else {
         String::new()
     };
+    let dungeons = files.dungeons.layouts.len();
+    let dungeons_text = match dungeons {
+        0 => String::new(),
+        1 => format!("; 1 dungeon ({} files)", dungeon_files.len()),
+        n => format!("; {n} dungeons ({} files)", dungeon_files.len()),
+    };
     Ok(format!(
-        "{}: wrote {} files, {bytes} bytes: {} in {NAVMESH_FOLDER}/{objects_text}",
+        "{}: wrote {} files, {bytes} bytes: {} in {NAVMESH_FOLDER}/{objects_text}{dungeons_text}",
         root.display(),
-        names.len() + objects,
+        names.len() + objects + dungeon_files.len(),
         parts.join(", "),
     ))
 }

@@ -104,6 +104,16 @@ pub const CODES: &[(&str, Severity, &str)] = &[
         Severity::Error,
         "object instance lies outside its file's region",
     ),
+    (
+        "X014",
+        Severity::Error,
+        "dungeon file named by dungeoninfo.txt, a .dof or a .bsr has no file under the data root",
+    ),
+    (
+        "X015",
+        Severity::Warning,
+        "dungeon dungeoninfo.txt loads has no AINavData file",
+    ),
 ];
 
 /// A finding about one file of a world.
@@ -217,6 +227,7 @@ pub fn lint_world_with(files: &WorldFiles, options: &WorldLintOptions) -> WorldR
     check_shared_objects(files, &mut out);
     check_object_files(files, &mut out);
     check_instance_positions(files, &mut out);
+    check_dungeons(files, &mut out);
     out.summarise_overflow();
     report
 }
@@ -328,6 +339,124 @@ fn check_object_files(files: &WorldFiles, out: &mut Findings<'_>) {
                 finding,
             });
         }
+    }
+}
+
+/// The dungeon files: each on its own (D…, I…, A…, B… codes), the chain from
+/// `dungeoninfo.txt` to every `.dof`, `.bsr` and `.bms` (X014), every loaded dungeon's
+/// `AINavData` (X015), and each `AINavData` against its dungeon's blocks (A018–A020).
+fn check_dungeons(files: &WorldFiles, out: &mut Findings<'_>) {
+    use crate::files::DUNGEON_INFO_PATH;
+    use jmxv::ifo::DungeonLine;
+    let d = &files.dungeons;
+    let Some(info) = &d.info else {
+        return;
+    };
+    let missing = |out: &mut Findings<'_>, file: &str, location: String, path: &[u8]| {
+        out.push(
+            "X014",
+            file.to_owned(),
+            location,
+            format!(
+                "{}: no such file under the data root",
+                String::from_utf8_lossy(path)
+            ),
+        );
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for (line, row) in info.lines.iter().enumerate().filter_map(|(i, l)| match l {
+        DungeonLine::Row(row) => Some((i, row)),
+        _ => None,
+    }) {
+        let routes = row.region().and_then(|region| {
+            let routes = d.routes.get(&region);
+            if routes.is_none() && row.is_served() {
+                out.push(
+                    "X015",
+                    DUNGEON_INFO_PATH.to_owned(),
+                    format!("lines[{line}]"),
+                    format!(
+                        "dungeon {} (region {region}) has no {}",
+                        row.id,
+                        jmxv::ainav::file_name(region)
+                    ),
+                );
+            }
+            routes.map(|r| (region, r))
+        });
+        let path = String::from_utf8_lossy(&row.path).into_owned();
+        let Some(layout) = d.layouts.get(&path) else {
+            missing(
+                out,
+                DUNGEON_INFO_PATH,
+                format!("lines[{line}].path"),
+                &row.path,
+            );
+            continue;
+        };
+        // Each block's counts, while the chain to its mesh is whole.
+        let mut counts = Some(Vec::with_capacity(layout.blocks.len()));
+        for (b, block) in layout.blocks.iter().enumerate() {
+            let bsr = String::from_utf8_lossy(&block.path).into_owned();
+            let mesh = match d.resources.get(&bsr) {
+                None => {
+                    if seen.insert(bsr.clone()) {
+                        missing(out, &path, format!("blocks[{b}].path"), &block.path);
+                    }
+                    None
+                }
+                Some(resource) => {
+                    let bms = resource
+                        .target_path()
+                        .map(|p| String::from_utf8_lossy(p).into_owned());
+                    let mesh = bms.as_ref().and_then(|bms| d.meshes.get(bms));
+                    if let (None, Some(bms)) = (mesh, &bms) {
+                        if seen.insert(bms.clone()) {
+                            missing(out, &bsr, "collision_mesh".into(), bms.as_bytes());
+                        }
+                    }
+                    mesh
+                }
+            };
+            match (mesh.and_then(|m| m.nav.as_ref()), counts.as_mut()) {
+                (Some(nav), Some(list)) => list.push(jmxv::ainav::lint::BlockCounts {
+                    cells: nav.cells.len() as u32,
+                    edges: (nav.outline_edges.len() + nav.inline_edges.len()) as u32,
+                }),
+                _ => counts = None,
+            }
+        }
+        if let (Some((region, routes)), Some(counts)) = (routes, counts) {
+            for finding in jmxv::ainav::lint::lint_dungeon(routes, &counts) {
+                out.list.push(WorldFinding {
+                    file: jmxv::ainav::file_name(region),
+                    finding,
+                });
+            }
+        }
+    }
+    if !out.single_files {
+        return;
+    }
+    let mut own = |file: String, findings: Vec<Finding>| {
+        out.list
+            .extend(findings.into_iter().map(|finding| WorldFinding {
+                file: file.clone(),
+                finding,
+            }));
+    };
+    own(DUNGEON_INFO_PATH.to_owned(), jmxv::ifo::dungeon::lint(info));
+    for (path, layout) in &d.layouts {
+        own(path.clone(), jmxv::dof::lint::lint(layout));
+    }
+    for (path, mesh) in &d.meshes {
+        own(path.clone(), jmxv::bms::lint::lint(mesh));
+    }
+    for (region, routes) in &d.routes {
+        own(
+            jmxv::ainav::file_name(*region),
+            jmxv::ainav::lint::lint(routes),
+        );
     }
 }
 

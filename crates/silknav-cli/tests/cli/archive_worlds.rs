@@ -323,7 +323,7 @@ fn corpus_reports_the_same_for_the_folder_and_the_archive() {
     assert_eq!(bad.code, 0, "{}", bad.stderr);
     assert!(
         bad.stdout.starts_with(
-            "bad.pk2: 34 files, 34 read (1 unreadable), 0 not read\nnavmeshes: 3 files"
+            "bad.pk2: 49 files, 49 read (1 unreadable), 0 not read\nnavmeshes: 3 files"
         ),
         "{}",
         bad.stdout

@@ -29,10 +29,16 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let out = &run.stdout;
     let demo = dir.path().join("silknav-demo");
-    assert_eq!(names_in(&demo), ["navmesh", "res", "world.png"]);
-    let mut expected: Vec<String> = ["mapinfo.mfo", "object.ifo", "tile2d.ifo"]
-        .map(String::from)
-        .into();
+    assert_eq!(names_in(&demo), ["dungeon", "navmesh", "res", "world.png"]);
+    let mut expected: Vec<String> = [
+        "AINavData_32769.dat",
+        "AINavData_32770.dat",
+        "mapinfo.mfo",
+        "object.ifo",
+        "tile2d.ifo",
+    ]
+    .map(String::from)
+    .into();
     for z in 0x40..0x43 {
         for x in 0x80..0x83 {
             expected.push(format!("nv_{z:02x}{x:02x}.nvm"));
@@ -41,12 +47,30 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
     expected.sort();
     assert_eq!(names_in(&demo.join("navmesh")), expected);
 
+    // The demo world is `gen --seed 1 --size 3x3`'s, dungeons included.
+    let dungeon_files = silknav::worldgen::generate(&silknav::worldgen::GenOptions {
+        seed: 1,
+        width: 3,
+        height: 3,
+        ..Default::default()
+    })
+    .unwrap()
+    .into_files()
+    .dungeons
+    .file_bytes()
+    .unwrap()
+    .len();
+    let generated = line_after(out, "generate");
     assert!(
-        line_after(out, "generate").starts_with(&format!(
+        generated.starts_with(&format!(
             "silknav-demo: wrote {} files, ",
-            12 + silknav::worldgen::catalog::OBJECTS.len()
+            12 + silknav::worldgen::catalog::OBJECTS.len() + dungeon_files
         )),
         "{out}"
+    );
+    assert!(
+        generated.ends_with(&format!("; 2 dungeons ({dungeon_files} files)")),
+        "{generated}"
     );
     assert_eq!(line_after(out, "lint"), "12 files, 0 errors, 0 warnings");
     let render = line_after(out, "render");

@@ -15,6 +15,8 @@ fn the_same_seed_and_size_give_the_same_bytes() {
     assert_eq!(
         names,
         [
+            "AINavData_32769.dat",
+            "AINavData_32770.dat",
             "mapinfo.mfo",
             "nv_4080.nvm",
             "nv_4081.nvm",
@@ -49,25 +51,40 @@ fn writes_what_the_library_generates_and_says_so() {
     .unwrap()
     .into_files();
     let objects = expected.object_file_bytes().unwrap();
-    let mut expected: Vec<(String, Vec<u8>)> = expected.to_files().unwrap();
-    expected.sort();
+    let dungeons = expected.dungeons.file_bytes().unwrap();
     let written = files_in(&dir.path().join("w").join("navmesh"));
-    assert!(written == expected, "the folder is not the library's world");
-    let mut bytes: usize = written.iter().map(|(_, b)| b.len()).sum();
-    for (name, mesh) in &objects {
+    assert!(
+        written == navmesh_folder(&expected),
+        "the folder is not the library's world"
+    );
+    let mut bytes: usize = 0;
+    let others = objects
+        .iter()
+        .map(|(name, b)| (name.to_string(), b))
+        .chain(dungeons.iter().map(|(name, b)| (name.clone(), b)));
+    for (name, file) in others {
         let path = dir.path().join("w").join(name.replace('\\', "/"));
-        assert_eq!(&std::fs::read(&path).unwrap(), mesh, "{}", path.display());
-        bytes += mesh.len();
+        assert_eq!(&std::fs::read(&path).unwrap(), file, "{}", path.display());
+        bytes += file.len();
     }
-    let files = 5 + objects.len();
+    // The routes are in the navmesh folder, counted once.
+    bytes += expected
+        .to_files()
+        .unwrap()
+        .iter()
+        .map(|(_, b)| b.len())
+        .sum::<usize>();
+    let files = 5 + objects.len() + dungeons.len();
     let meshes = objects.len();
+    let dungeon_files = dungeons.len();
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(
         lines,
         [
             format!(
                 "w: wrote {files} files, {bytes} bytes: 2 navmeshes nv_0403.nvm..nv_0503.nvm, \
-                 mapinfo.mfo, object.ifo, tile2d.ifo in navmesh/; {meshes} object meshes"
+                 mapinfo.mfo, object.ifo, tile2d.ifo in navmesh/; {meshes} object meshes; \
+                 2 dungeons ({dungeon_files} files)"
             ),
             "w: seed 9, 1x2 regions from region x 3 z 4; world x 5760..7680, z 7680..11520"
                 .to_owned()
@@ -92,12 +109,7 @@ fn open_writes_the_librarys_open_landscape() {
     };
     let written = files_in(&dir.path().join("w").join("navmesh"));
     for (landscape, same) in [(Landscape::Open, true), (Landscape::Rugged, false)] {
-        let mut expected = generate(&options(landscape))
-            .unwrap()
-            .into_files()
-            .to_files()
-            .unwrap();
-        expected.sort();
+        let expected = navmesh_folder(&generate(&options(landscape)).unwrap().into_files());
         assert_eq!(written == expected, same, "{landscape:?}");
     }
 }
@@ -178,4 +190,17 @@ fn options_that_describe_no_world_exit_2_with_the_generators_message() {
             run.stderr
         );
     }
+}
+
+/// The files of a world's navmesh folder, by name: the navmeshes, the companions and the
+/// dungeons' routes.
+fn navmesh_folder(files: &silknav::files::WorldFiles) -> Vec<(String, Vec<u8>)> {
+    let mut out = files.to_files().unwrap();
+    for (path, bytes) in files.dungeons.file_bytes().unwrap() {
+        if let Some(name) = path.strip_prefix("navmesh\\") {
+            out.push((name.to_owned(), bytes));
+        }
+    }
+    out.sort();
+    out
 }

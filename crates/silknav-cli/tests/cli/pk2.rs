@@ -61,7 +61,7 @@ fn a_packed_world_lists_every_file_and_extracts_to_the_same_bytes() {
         .collect();
     assert_eq!(listed, expected);
     let top = silknav(dir.path(), &["pk2", "ls", "Data.pk2"]);
-    assert_eq!(top.stdout, "dir navmesh\ndir res\n");
+    assert_eq!(top.stdout, "dir dungeon\ndir navmesh\ndir res\n");
 
     let run = silknav(
         dir.path(),

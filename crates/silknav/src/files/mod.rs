@@ -11,6 +11,7 @@
 //! - [`write_atomic`] writes every file silknav writes: all of it or nothing, never replacing
 //!   an existing file unless asked ([`Overwrite`]).
 
+mod dungeons;
 pub(crate) mod index_file;
 mod objects;
 pub mod resolve;
@@ -18,6 +19,7 @@ mod scan;
 mod source;
 mod write;
 
+pub use dungeons::{DungeonFiles, DUNGEON_INFO_PATH};
 pub use index_file::{
     index_file_beside, index_file_in, IndexFileError, InputsDigest, PathIndexError, FORMAT_VERSION,
     INDEX_FILE_NAME, INDEX_FILE_SUFFIX, MAGIC,
@@ -49,7 +51,8 @@ pub const TILE2D_IFO: &str = "tile2d.ifo";
 /// Everything in a world that silknav understands.
 ///
 /// The navmeshes and companions live in the navmesh folder; the object meshes at their
-/// `object.ifo` paths under the data root (see [`WorldLocation`]).
+/// `object.ifo` paths under the data root (see [`WorldLocation`]); the dungeon files where
+/// `dungeon\dungeoninfo.txt` leads ([`DungeonFiles`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct WorldFiles {
     /// One navmesh per region, by region id.
@@ -65,6 +68,8 @@ pub struct WorldFiles {
     /// ([`is_object_mesh_path`]); a path named in `object.ifo` without a file here is missing
     /// from the data root (world lint reports it).
     pub object_files: BTreeMap<String, ObjectMesh>,
+    /// The dungeons: `dungeon\dungeoninfo.txt` and the files it leads to ([`DungeonFiles`]).
+    pub dungeons: DungeonFiles,
 }
 
 /// A file of a world folder that could not be read or parsed.
@@ -142,6 +147,7 @@ impl WorldFiles {
             tile2d: Some(Tile2dIfo::new(tile2d)),
             navmeshes,
             object_files: BTreeMap::new(),
+            dungeons: DungeonFiles::default(),
         }
     }
 
@@ -149,8 +155,9 @@ impl WorldFiles {
     /// ([`WorldSource::open`]): every `nv_XXXX.nvm` (any case, dungeons' too) and the
     /// companion files that exist, as [`scan_folder`] lists them, then every object mesh
     /// `object.ifo` names (`.bms` paths, resolved in any case under the data root by
-    /// [`resolve_object_path`]). Files with other names are ignored; an object file that does
-    /// not exist is left out (world lint reports it).
+    /// [`resolve_object_path`]), and the dungeon files (the chain [`DungeonFiles`] describes, from
+    /// `dungeon\dungeoninfo.txt`). Files with other names are ignored; an object or dungeon
+    /// file that does not exist is left out (world lint reports it).
     ///
     /// # Errors
     /// As for [`WorldSource::open`] and [`WorldFiles::read`].
@@ -215,6 +222,7 @@ impl WorldFiles {
                 files.object_files.insert(name.to_owned(), mesh);
             }
         }
+        files.dungeons = DungeonFiles::read(&source.object_resolver())?;
         Ok(files)
     }
 
@@ -293,8 +301,9 @@ impl WorldFiles {
     }
 
     /// Writes the world as a data root: the navmeshes and companions into `root/navmesh/`
-    /// (as [`WorldFiles::write_dir`]) and each object mesh at its `object.ifo` path under
-    /// `root` (`res\bldg\a.bms` → `root/res/bldg/a.bms`), every file with [`write_atomic`].
+    /// (as [`WorldFiles::write_dir`]), each object mesh at its `object.ifo` path under
+    /// `root` (`res\bldg\a.bms` → `root/res/bldg/a.bms`), and the dungeon files at their
+    /// paths ([`DungeonFiles::file_bytes`]), every file with [`write_atomic`].
     ///
     /// With [`Overwrite::Refuse`], a data root that already holds one of the files is refused
     /// before anything is written.
@@ -320,7 +329,19 @@ impl WorldFiles {
             .iter()
             .map(|(name, bytes)| (navmesh_dir.join(name), bytes.as_slice()))
             .collect();
-        for (name, bytes) in &object_files {
+        let dungeon_files = self
+            .dungeons
+            .file_bytes()
+            .map_err(encode(root.to_path_buf()))?;
+        let root_files = object_files
+            .iter()
+            .map(|(name, bytes)| (*name, bytes))
+            .chain(
+                dungeon_files
+                    .iter()
+                    .map(|(name, bytes)| (name.as_str(), bytes)),
+            );
+        for (name, bytes) in root_files {
             let path = objects::write_path(root, name).ok_or_else(|| WriteFileError::Io {
                 path: root.join(name),
                 source: std::io::Error::new(

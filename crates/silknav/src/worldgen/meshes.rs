@@ -182,7 +182,7 @@ fn steps(lo: f32, hi: f32, n: usize) -> Vec<f32> {
 /// A grid of quads over `xs` × `zs` with heights `y(x, z)`, two triangles per quad, its
 /// outline and inline edges flagged by `outline(a, b)` and `inline(a, b)` (endpoints as
 /// `[x, z]`), and the outline grid.
-fn build(
+pub(super) fn build(
     xs: &[f32],
     zs: &[f32],
     y: impl Fn(f32, f32) -> f32,

@@ -25,12 +25,14 @@
 //! The back end ([`crate::build`]) turns the tile masks into cells and edges.
 
 pub mod catalog;
+pub mod dungeon;
 pub mod meshes;
 mod noise;
 mod plan;
 
 use crate::build::{build_world, RegionInput};
-use crate::files::WorldFiles;
+use crate::files::{DungeonFiles, WorldFiles};
+use jmxv::ifo::dungeon::{DungeonInfo, DungeonLine};
 use jmxv::ifo::{ObjectEntry, ObjectIfo, Tile2dEntry, Tile2dIfo};
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
@@ -118,17 +120,20 @@ impl GenOptions {
     }
 }
 
-/// A generated world: one navmesh per region.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A generated world: one navmesh per region, and its dungeons.
+#[derive(Debug, Clone, PartialEq)]
 pub struct GeneratedWorld {
     /// The navmesh of each region.
     pub regions: BTreeMap<RegionId, NavMesh>,
+    /// The dungeons beside it ([`dungeon::dungeons`]).
+    pub dungeons: Vec<dungeon::GeneratedDungeon>,
 }
 
 impl GeneratedWorld {
     /// The world as the files of a data root: the navmeshes, a `mapinfo.mfo` enabling exactly
     /// these regions, the `object.ifo` and `tile2d.ifo` its ids refer to, and the mesh of
-    /// every `object.ifo` entry.
+    /// every `object.ifo` entry, and the dungeons: a `dungeon\dungeoninfo.txt` naming each,
+    /// its `.dof`, its blocks' resources and meshes, and its `AINavData`.
     pub fn into_files(self) -> WorldFiles {
         let mapinfo = MapInfo::with_regions(self.regions.keys().copied());
         let objects = catalog::OBJECTS
@@ -158,6 +163,7 @@ impl GeneratedWorld {
                 .iter()
                 .map(|o| (o.path.to_owned(), meshes::object_mesh(o)))
                 .collect(),
+            dungeons: dungeon_files(self.dungeons),
         }
     }
 }
@@ -196,7 +202,51 @@ pub fn generate_with_progress(
     progress(total, total);
     Ok(GeneratedWorld {
         regions: build_world(&inputs),
+        dungeons: dungeon::dungeons(options.seed),
     })
+}
+
+/// The files of generated dungeons.
+fn dungeon_files(dungeons: Vec<dungeon::GeneratedDungeon>) -> DungeonFiles {
+    let (meshes, resources) = dungeon::block_files();
+    let mut rows = Vec::new();
+    let mut files = DungeonFiles {
+        meshes,
+        resources,
+        ..DungeonFiles::default()
+    };
+    for d in dungeons {
+        rows.push(d.row());
+        files.routes.insert(d.region(), d.routes);
+        files.layouts.insert(d.path, d.layout);
+    }
+    // Only the blocks the layouts use, so that the files read back as written.
+    let used: std::collections::BTreeSet<Vec<u8>> = files
+        .layouts
+        .values()
+        .flat_map(|l| l.blocks.iter().map(|b| b.path.clone()))
+        .collect();
+    files
+        .resources
+        .retain(|path, _| used.contains(path.as_bytes()));
+    let targets: std::collections::BTreeSet<Vec<u8>> = files
+        .resources
+        .values()
+        .filter_map(|r| r.target_path().map(<[u8]>::to_vec))
+        .collect();
+    files
+        .meshes
+        .retain(|path, _| targets.contains(path.as_bytes()));
+    let mut info = DungeonInfo::new(rows);
+    info.lines.insert(
+        0,
+        DungeonLine::Comment {
+            text: b"// service\tid\tpath".to_vec(),
+            ending: jmxv::ifo::LineEnding::CrLf,
+        },
+    );
+    files.info = Some(info);
+    files
 }
 
 /// The generated world the object tests share: 2×2 rugged regions (seed 3) with a village, a

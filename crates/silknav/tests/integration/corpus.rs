@@ -85,10 +85,16 @@ fn a_generated_world_counts_what_its_files_hold_from_a_folder_or_an_archive() {
         (1, ifo.entries.len() as u64)
     );
     let bms = &folder.object_meshes;
-    assert_eq!(bms.files, files.object_files.len() as u64);
+    // The objects' meshes and the dungeon blocks'.
+    let dungeons = &files.dungeons;
+    assert_eq!(
+        bms.files,
+        (files.object_files.len() + dungeons.meshes.len()) as u64
+    );
     let with_nav = files
         .object_files
         .values()
+        .chain(dungeons.meshes.values())
         .filter(|m| m.nav.is_some())
         .count() as u64;
     assert_eq!(
@@ -96,10 +102,22 @@ fn a_generated_world_counts_what_its_files_hold_from_a_folder_or_an_archive() {
         (with_nav, bms.files - with_nav)
     );
     assert_eq!(bms.versions, map(&[("0109", 0), ("0110", bms.files)]));
+    assert_eq!(folder.resources.bsr, dungeons.resources.len() as u64);
+    assert_eq!(folder.dungeons.files, dungeons.layouts.len() as u64);
+    assert_eq!(
+        folder.dungeons.blocks,
+        dungeons
+            .layouts
+            .values()
+            .map(|l| l.blocks.len() as u64)
+            .sum::<u64>()
+    );
+    assert_eq!(folder.ainav.files, dungeons.routes.len() as u64);
+    assert_eq!(folder.dungeon_info.files, 1);
     assert_eq!(
         folder.files,
-        3 + 4 + bms.files,
-        "companions, navmeshes, meshes"
+        3 + 4 + bms.files + folder.resources.bsr + folder.dungeons.files + folder.ainav.files + 1,
+        "companions, navmeshes, meshes, resources, layouts, routes, dungeoninfo.txt"
     );
     assert_eq!(folder.read, folder.files);
 

@@ -6,6 +6,7 @@ mod corpus;
 mod floors;
 mod fuzz_objects;
 mod fuzz_world;
+mod generated_dungeons;
 mod generated_objects;
 mod index_file;
 mod invariants;

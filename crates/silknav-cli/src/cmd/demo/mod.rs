@@ -1,7 +1,7 @@
 //! `silknav demo [--out DIR]`: the whole job on a built-in world, no game files needed.
 //!
 //! It generates a world of 3×3 regions at a fixed seed into the data root DIR (the same files
-//! as `silknav gen --out DIR --seed 1 --size 3x3`: `DIR/navmesh/`, `DIR/res/`), lints it as `silknav lint DIR` does, loads it as the
+//! as `silknav gen --out DIR --seed 1 --size 3x3`: `DIR/navmesh/`, `DIR/res/`, `DIR/dungeon/`), lints it as `silknav lint DIR` does, loads it as the
 //! query commands do, picks query points from the world itself ([`points`]) and finds shortest
 //! paths between far-apart open ground ([`paths`]), draws the world with the query segments and
 //! the paths to `DIR/world.png`, and prints what it made, the answers, the paths, and commands
