@@ -10,7 +10,9 @@ use anyhow::{anyhow, Context};
 use jmxv::nvm::lint::{lint, DirectionReport, Finding, Severity};
 use jmxv::RegionId;
 use serde::Serialize;
-use silknav::files::{FolderFile, Input, WorldFiles, WorldSource, MAPINFO, OBJECT_IFO, TILE2D_IFO};
+use silknav::files::{
+    FolderFile, Input, WorldFiles, WorldSource, MAPINFO, NAVMESH_FOLDER, OBJECT_IFO, TILE2D_IFO,
+};
 use silknav::lint::{lint_world, WorldReport};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -227,18 +229,29 @@ fn group_by_file(source: &WorldSource, files: &WorldFiles, report: WorldReport) 
             });
         }
     }
-    // Object meshes are named by their object.ifo path, under the data root.
+    // Object meshes and dungeon files are named by their path under the data root (with
+    // `\`), dungeon routes by their name in the navmesh folder.
     let resolver = source.object_resolver();
     for name in others {
         if let Some(findings) = cross.remove(&name) {
-            let object = files.object_files.contains_key(&name);
-            let object_path = object
-                .then(|| resolver.find(name.as_bytes()).ok())
-                .flatten();
+            let under_root = if name.contains('\\') {
+                Some(name.clone())
+            } else {
+                jmxv::ainav::region_from_file_name(&name)
+                    .map(|_| format!("{NAVMESH_FOLDER}\\{name}"))
+            };
+            let found = under_root
+                .as_ref()
+                .and_then(|path| resolver.find(path.as_bytes()).ok());
             let in_folder = FolderFile::from_name(&name).is_some_and(|f| listing.path(f).is_some());
+            let path = match (found.clone(), &under_root) {
+                (Some(path), _) => path,
+                (None, Some(path)) => source.data_root().join(path.replace('\\', "/")),
+                (None, None) => path_of(&name),
+            };
             entries.push(FileLint {
-                exists: in_folder || object_path.is_some(),
-                path: object_path.unwrap_or_else(|| path_of(&name)),
+                exists: in_folder || found.is_some(),
+                path,
                 region: RegionId::from_file_name(&name),
                 directions: None,
                 findings,

@@ -570,3 +570,46 @@ fn files_inside_an_archive() {
     let packed = round_trip(dir.path(), &format!("Data.pk2:navmesh/{CORRIDOR_FILE}"));
     assert!(packed == independent_ainav::corridor().to_bytes());
 }
+
+/// A world's lint follows its dungeons: a generated world lints clean, and a block mesh or a
+/// block's resource that is missing is an X014 under the file that names it, at its path
+/// under the data root.
+#[test]
+fn world_lint_names_the_missing_dungeon_file_under_the_file_naming_it() {
+    let dir = temp();
+    let world = gen_world(dir.path(), "w", 2, "1x1");
+    let clean = silknav(dir.path(), &["lint", "w"]);
+    assert_eq!(clean.code, 0, "{}{}", clean.stdout, clean.stderr);
+    assert!(
+        clean.stdout.ends_with(", 0 errors, 0 warnings\n"),
+        "{}",
+        clean.stdout
+    );
+
+    std::fs::remove_file(world.join("res/dungeon/gen/corridor.bms")).unwrap();
+    let run = silknav(dir.path(), &["lint", "w"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let shown = Path::new("w")
+        .join("res/dungeon/gen/corridor.bsr")
+        .display()
+        .to_string();
+    assert!(
+        run.stdout.contains(&format!(
+            "{shown}: error X014: collision_mesh: res\\dungeon\\gen\\corridor.bms: no such file \
+             under the data root\n{shown}: 1 error, 0 warnings\n"
+        )),
+        "{}",
+        run.stdout
+    );
+
+    std::fs::remove_file(world.join("res/dungeon/gen/corridor.bsr")).unwrap();
+    let run = silknav(dir.path(), &["lint", "w", "--json"]);
+    assert_eq!(run.code, 1);
+    let dof = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["path"].as_str().unwrap().ends_with(".dof"))
+        .expect("an entry for the layout naming the resource");
+    assert_eq!(dof["findings"][0]["code"], "X014", "{dof}");
+}
