@@ -18,6 +18,7 @@
 use criterion::{black_box, Criterion, Throughput};
 use silknav::build::{build_world, RegionInput};
 use silknav::jmxv::RegionId;
+use silknav::world::dungeon::Dungeon;
 use silknav::world::MoveStop;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{Position, World};
@@ -54,6 +55,11 @@ const MOVE: (u32, usize) = (500, 1_000);
 
 /// The targets, in nanoseconds.
 const CELL_TARGET_NS: f64 = 10.0;
+/// The dungeon issue's target: a dungeon's cell and height at most this many times the
+/// terrain's `cell_at` on the 8×8 world, in the same run.
+const DUNGEON_CELL_RATIO: f64 = 3.0;
+/// The generated dungeon queried: the catacomb, three floors of 8×8 blocks.
+const DUNGEON: (u16, &str) = (0x8001, "dungeon\\gen_catacomb\\gen_catacomb.dof");
 const HEIGHT_TARGET_NS: f64 = 20.0;
 const SIGHT_TARGET_NS_PER_100: f64 = 1_000.0;
 
@@ -161,6 +167,24 @@ fn main() {
     let open = World::from_navmeshes(open_meshes.iter().map(|(r, m)| (*r, m)));
     drop(open_meshes);
 
+    let dungeon_files = generate(&GenOptions {
+        width: 1,
+        height: 1,
+        ..OPTIONS
+    })
+    .expect("valid options")
+    .into_files()
+    .dungeons;
+    let dungeon = Dungeon::from_files(&dungeon_files, RegionId(DUNGEON.0), DUNGEON.1)
+        .expect("the generated catacomb loads");
+    let dungeon_points = dungeon_points(&dungeon_files.layouts[DUNGEON.1], POINTS, 17);
+    let dungeon_answer = dungeon_batch(&dungeon, &dungeon_points);
+    eprintln!(
+        "input: the generated catacomb, {} blocks; {POINTS} random points over its floors, {} on a cell",
+        dungeon.block_count(),
+        dungeon_answer.0
+    );
+
     let live_world = live_world();
     let mut sets = vec![PointSet::new("", &world, heap, 11)];
     if let Some((live, live_heap)) = &live_world {
@@ -236,6 +260,12 @@ fn main() {
             })
         });
     }
+    group.bench_function("dungeon_cell_at", |b| {
+        b.iter(|| {
+            let answer = dungeon_batch(black_box(&dungeon), black_box(&dungeon_points));
+            assert_eq!(answer, dungeon_answer)
+        })
+    });
     for (w, batch) in &rays {
         group.throughput(Throughput::Elements(batch.segments.len() as u64));
         group.bench_function(&batch.name, |b| {
@@ -287,6 +317,20 @@ fn main() {
                 None => println!("  {name}: not run"),
             }
         }
+    }
+    if let (Some(ns), Some(terrain)) = (
+        per_query("dungeon_cell_at", POINTS),
+        per_query("cell_at", POINTS),
+    ) {
+        println!(
+            "\ndungeon cell and height (the catacomb, {} blocks, {} of {POINTS} points on a cell): {}; target ≤ {DUNGEON_CELL_RATIO}× the terrain's: {}",
+            dungeon.block_count(),
+            dungeon_answer.0,
+            Ratio::new("dungeon_cell_at", ns, terrain)
+                .against("cell_at, 8×8 terrain")
+                .line(None),
+            verdict(ns <= DUNGEON_CELL_RATIO * terrain)
+        );
     }
     if rays
         .iter()
@@ -373,6 +417,46 @@ fn height_batch(world: &World, points: &[Position]) -> (usize, u64) {
         }
     }
     (found, sum.to_bits())
+}
+
+/// Random points over a dungeon's box, each a little above one of its floors.
+fn dungeon_points(layout: &silknav::jmxv::dof::DungeonFile, n: usize, seed: u64) -> Vec<[f32; 3]> {
+    let (lo, hi) = (
+        layout.box0.min.map(|v| v.get()),
+        layout.box0.max.map(|v| v.get()),
+    );
+    let floors = layout
+        .blocks
+        .iter()
+        .map(|b| b.floor_index)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let mut rng = SplitMix64::new(seed);
+    (0..n)
+        .map(|_| {
+            let floor = rng.range(0, floors) as f32;
+            [
+                lo[0] + (hi[0] - lo[0]) * rng.unit() as f32,
+                floor * silknav::worldgen::dungeon::FLOOR_RISE + 10.0 * rng.unit() as f32,
+                lo[2] + (hi[2] - lo[2]) * rng.unit() as f32,
+            ]
+        })
+        .collect()
+}
+
+/// How many points have a cell, and the wrapping sum of their blocks, cells and heights.
+fn dungeon_batch(dungeon: &Dungeon, points: &[[f32; 3]]) -> (usize, u64) {
+    let (mut found, mut sum) = (0, 0u64);
+    for &p in points {
+        if let Some(c) = dungeon.cell_at(p) {
+            found += 1;
+            sum = sum.wrapping_add(
+                u64::from(c.block) << 40 | u64::from(c.cell) << 32 | u64::from(c.height.to_bits()),
+            );
+        }
+    }
+    (found, sum)
 }
 
 /// The floor: the wrapping sum of the array at the indices.

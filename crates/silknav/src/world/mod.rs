@@ -37,6 +37,7 @@
 //! follows the server ([`movement`]); paths are found on the terrain and go round objects
 //! ([`crate::path::detour`]).
 
+pub mod dungeon;
 pub mod height;
 mod load;
 pub mod movement;
