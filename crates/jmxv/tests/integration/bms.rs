@@ -613,15 +613,11 @@ mod robustness {
         );
     }
 
-    fn manifest_dir() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-    }
-
     /// Every input under `tests/fuzz-regressions/bms/` fails with a clean error or writes back
     /// byte-exact.
     #[test]
     fn fuzz_regressions() {
-        let dir = manifest_dir().join("tests/fuzz-regressions/bms");
+        let dir = crate::manifest_dir().join("tests/fuzz-regressions/bms");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
             .map(|e| e.expect("readable entry").path())
@@ -648,7 +644,7 @@ mod robustness {
     /// `SILKNAV_BLESS_SEEDS=1` to write them after changing the meshes.
     #[test]
     fn fuzz_seeds_are_current() {
-        let root = manifest_dir().join("../../fuzz/seeds/bms_parse");
+        let root = crate::manifest_dir().join("../../fuzz/seeds/bms_parse");
         let bless = std::env::var_os("SILKNAV_BLESS_SEEDS").is_some();
         for (what, spec) in spec_meshes() {
             let path = root.join(format!("{what}.bms"));

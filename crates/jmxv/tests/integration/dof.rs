@@ -21,7 +21,6 @@ use silknav_testkit::independent_dof::{
     self, SpecBlock, SpecDungeon, SpecGroup, SpecLight, SpecObject, SpecSection,
 };
 use silknav_testkit::rng::SplitMix64;
-use std::path::PathBuf;
 
 use crate::allocated_by;
 
@@ -1165,15 +1164,11 @@ mod robustness {
         );
     }
 
-    fn manifest_dir() -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-    }
-
     /// Every input under `tests/fuzz-regressions/dof/` fails with a clean error or writes back
     /// byte-exact.
     #[test]
     fn fuzz_regressions() {
-        let dir = manifest_dir().join("tests/fuzz-regressions/dof");
+        let dir = crate::manifest_dir().join("tests/fuzz-regressions/dof");
         let replayed = silknav_testkit::replay_inputs(std::slice::from_ref(&dir), |bytes| {
             let result = std::panic::catch_unwind(|| DungeonFile::parse(bytes))
                 .unwrap_or_else(|_| panic!("parse panicked"));
@@ -1192,26 +1187,9 @@ mod robustness {
     /// `SILKNAV_BLESS_SEEDS=1` to write them after changing the dungeons.
     #[test]
     fn fuzz_seeds_are_current() {
-        let root = manifest_dir().join("../../fuzz/seeds/dof_parse");
-        let bless = std::env::var_os("SILKNAV_BLESS_SEEDS").is_some();
+        let root = crate::manifest_dir().join("../../fuzz/seeds/dof_parse");
         for (what, spec) in independent_dof::dungeons() {
-            let path = root.join(format!("{what}.bin"));
-            let bytes = spec.to_bytes();
-            if bless {
-                std::fs::create_dir_all(&root).expect("mkdir");
-                std::fs::write(&path, &bytes).expect("write seed");
-            }
-            let stored = std::fs::read(&path).unwrap_or_else(|e| {
-                panic!(
-                    "{}: {e}; run with SILKNAV_BLESS_SEEDS=1 to write the seeds",
-                    path.display()
-                )
-            });
-            assert!(
-                stored == bytes,
-                "{} is stale; bless the seeds again",
-                path.display()
-            );
+            crate::seed_is_current(&root.join(format!("{what}.bin")), &spec.to_bytes());
         }
     }
 }

@@ -568,7 +568,6 @@ mod ainav {
     use jmxv::{Error, ErrorKind, F32};
     use silknav_testkit::independent_ainav::{self, SpecAiNav, CORRIDOR_CELLS, STRAY};
     use silknav_testkit::rng::SplitMix64;
-    use std::path::PathBuf;
 
     fn parse(bytes: &[u8], what: &str) -> AiNavData {
         AiNavData::parse(bytes).unwrap_or_else(|e| panic!("{what}: {e}"))
@@ -1084,17 +1083,12 @@ mod ainav {
             );
         }
 
-        fn manifest_dir() -> PathBuf {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        }
-
         /// The seeds under `fuzz/seeds/ainav_parse/` and `fuzz/seeds/dungeoninfo_parse/` are
         /// the corridor and hand-written tables. Run with `SILKNAV_BLESS_SEEDS=1` to write them
         /// after changing those.
         #[test]
         fn fuzz_seeds_are_current() {
-            let root = manifest_dir().join("../../fuzz/seeds");
-            let bless = std::env::var_os("SILKNAV_BLESS_SEEDS").is_some();
+            let root = crate::manifest_dir().join("../../fuzz/seeds");
             let seeds: [(&str, Vec<u8>); 4] = [
                 (
                     "ainav_parse/corridor.dat",
@@ -1114,22 +1108,7 @@ mod ainav {
                 ),
             ];
             for (name, bytes) in seeds {
-                let path = root.join(name);
-                if bless {
-                    std::fs::create_dir_all(path.parent().unwrap()).expect("mkdir");
-                    std::fs::write(&path, &bytes).expect("write seed");
-                }
-                let stored = std::fs::read(&path).unwrap_or_else(|e| {
-                    panic!(
-                        "{}: {e}; run with SILKNAV_BLESS_SEEDS=1 to write the seeds",
-                        path.display()
-                    )
-                });
-                assert!(
-                    stored == bytes,
-                    "{} is stale; bless the seeds again",
-                    path.display()
-                );
+                crate::seed_is_current(&root.join(name), &bytes);
             }
         }
     }

@@ -662,14 +662,10 @@ fn input_shorter_than_the_signature_fails_at_the_signature() {
     );
 }
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// Inputs the fuzzers found (see `fuzz/README.md`): each must fail cleanly or round-trip.
 #[test]
 fn fuzz_regressions() {
-    let dir = manifest_dir().join("tests/fuzz-regressions");
+    let dir = crate::manifest_dir().join("tests/fuzz-regressions");
     let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
         Ok(entries) => entries.map(|e| e.expect("readable entry").path()).collect(),
         Err(e) => panic!("cannot read {}: {e}", dir.display()),
@@ -714,26 +710,10 @@ fn fuzz_seeds() -> Vec<(String, Vec<u8>)> {
 /// `SILKNAV_BLESS_SEEDS=1` to write them after changing the fixture.
 #[test]
 fn fuzz_seeds_are_current() {
-    let root = manifest_dir().join("../../fuzz/seeds");
-    let bless = std::env::var_os("SILKNAV_BLESS_SEEDS").is_some();
+    let root = crate::manifest_dir().join("../../fuzz/seeds");
     let mut total = 0;
     for (name, bytes) in fuzz_seeds() {
-        let path = root.join(&name);
-        if bless {
-            std::fs::create_dir_all(path.parent().expect("a seed has a folder")).expect("mkdir");
-            std::fs::write(&path, &bytes).expect("write seed");
-        }
-        let stored = std::fs::read(&path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}; run with SILKNAV_BLESS_SEEDS=1 to write the seeds",
-                path.display()
-            )
-        });
-        assert!(
-            stored == bytes,
-            "{} is stale; bless the seeds again",
-            path.display()
-        );
+        let stored = crate::seed_is_current(&root.join(&name), &bytes);
         total += stored.len();
         if name.starts_with("nvm_parse/") {
             assert_eq!(

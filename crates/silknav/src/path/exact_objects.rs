@@ -1255,6 +1255,29 @@ mod tests {
         made.entry(world.stamp)
             .or_insert_with(|| Box::leak(Box::new(PathIndex::build(world))))
     }
+    /// A data root of `gen --seed 3 --size SIDExSIDE`, in a temporary folder.
+    fn generated_data_root(side: u8) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        crate::worldgen::generate(&crate::worldgen::GenOptions {
+            seed: 3,
+            width: side,
+            height: side,
+            ..Default::default()
+        })
+        .unwrap()
+        .into_files()
+        .write_data_root(dir.path(), crate::files::Overwrite::Replace)
+        .unwrap();
+        dir
+    }
+
+    /// [`generated_data_root`]'s world, loaded; the folder lives as long as the guard.
+    fn generated_world(side: u8) -> (tempfile::TempDir, World) {
+        let dir = generated_data_root(side);
+        let world = World::load(dir.path()).unwrap();
+        (dir, world)
+    }
+
     use crate::rng::SplitMix64;
     use crate::world::REGION_SIZE;
     use std::cmp::Reverse;
@@ -1447,18 +1470,7 @@ mod tests {
         const REACH: f64 = 1000.0;
         println!("size: regions, instances, terrain corners, object points; of 200 object points, turning points within {REACH} units and those seen (mean, max); edges if every object point sees as many");
         for side in [3u8, 8] {
-            let dir = tempfile::tempdir().unwrap();
-            crate::worldgen::generate(&crate::worldgen::GenOptions {
-                seed: 3,
-                width: side,
-                height: side,
-                ..Default::default()
-            })
-            .unwrap()
-            .into_files()
-            .write_data_root(dir.path(), crate::files::Overwrite::Replace)
-            .unwrap();
-            let world = World::load(dir.path()).unwrap();
+            let (_dir, world) = generated_world(side);
             let paths = PathIndex::build(&world);
             let corners = ObjectCorners::of(&world, &paths.terrain);
             let mut targets: Vec<Position> = paths
@@ -1512,18 +1524,7 @@ mod tests {
                 cost_of_walked_visibility -- --ignored --nocapture"]
     fn cost_of_walked_visibility() {
         for side in [3u8, 8] {
-            let dir = tempfile::tempdir().unwrap();
-            crate::worldgen::generate(&crate::worldgen::GenOptions {
-                seed: 3,
-                width: side,
-                height: side,
-                ..Default::default()
-            })
-            .unwrap()
-            .into_files()
-            .write_data_root(dir.path(), crate::files::Overwrite::Replace)
-            .unwrap();
-            let world = World::load(dir.path()).unwrap();
+            let (_dir, world) = generated_world(side);
             let paths = PathIndex::build(&world);
             let corners = ObjectCorners::of(&world, &paths.terrain);
             let open = corners.open.as_ref().unwrap();
@@ -1603,17 +1604,7 @@ mod tests {
         silknav_testkit::object_world::write_object_world(object_dir.path());
         let floors_dir = tempfile::tempdir().unwrap();
         silknav_testkit::floors_world::write_floors_world(floors_dir.path());
-        let generated = tempfile::tempdir().unwrap();
-        crate::worldgen::generate(&crate::worldgen::GenOptions {
-            seed: 3,
-            width: 3,
-            height: 3,
-            ..Default::default()
-        })
-        .unwrap()
-        .into_files()
-        .write_data_root(generated.path(), crate::files::Overwrite::Replace)
-        .unwrap();
+        let generated = generated_data_root(3);
         println!("world: pairs joined, equal with tangent legs only, longer, unjoined; legs walked: all, tangent");
         for (name, dir, pairs) in [
             ("object world", object_dir.path(), 300),
@@ -1840,17 +1831,7 @@ mod tests {
     fn bends_at_object_points() {
         let object_dir = tempfile::tempdir().unwrap();
         silknav_testkit::object_world::write_object_world(object_dir.path());
-        let generated = tempfile::tempdir().unwrap();
-        crate::worldgen::generate(&crate::worldgen::GenOptions {
-            seed: 3,
-            width: 3,
-            height: 3,
-            ..Default::default()
-        })
-        .unwrap()
-        .into_files()
-        .write_data_root(generated.path(), crate::files::Overwrite::Replace)
-        .unwrap();
+        let generated = generated_data_root(3);
         println!("world: pairs, paths, bends at object points, taut round their vertex, not taut");
         for (name, dir) in [
             ("object world", object_dir.path()),
