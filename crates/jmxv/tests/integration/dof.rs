@@ -1131,16 +1131,7 @@ mod robustness {
         for (what, bytes) in files() {
             for _ in 0..1500 {
                 let mut m = bytes.clone();
-                for _ in 0..rng.range(1, 4) {
-                    let at = rng.range(0, m.len() as u32) as usize;
-                    match rng.range(0, 3) {
-                        0 => m[at] ^= 1 << rng.range(0, 8),
-                        1 => m.insert(at, rng.next_u64() as u8),
-                        _ => {
-                            m.remove(at);
-                        }
-                    }
-                }
+                crate::mutate(&mut m, &mut rng, 3);
                 let result = std::panic::catch_unwind(|| DungeonFile::parse(&m))
                     .unwrap_or_else(|_| panic!("{what}: parse panicked on a mutation"));
                 match result {
@@ -1202,26 +1193,12 @@ mod lints {
         let mut d = temple();
         assert_eq!(lint(&d), vec![], "the temple starts clean");
         f(&mut d);
-        let findings = lint(&d);
-        let codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
-        assert_eq!(codes, [code], "{findings:#?}");
-        assert_eq!(findings[0].location, location, "{}", findings[0]);
-        let (_, severity, _) = CODES.iter().find(|c| c.0 == code).expect("a listed code");
-        assert_eq!(findings[0].severity, *severity);
+        crate::assert_only_finding(&lint(&d), code, location, CODES);
     }
 
     #[test]
     fn codes_are_listed_in_order() {
-        let codes: Vec<&str> = CODES.iter().map(|c| c.0).collect();
-        let expected: Vec<String> = (1..=CODES.len()).map(|i| format!("D{i:03}")).collect();
-        assert_eq!(codes, expected);
-        let docs = include_str!("../../src/dof/lint.rs");
-        for (code, severity, _) in CODES {
-            assert!(
-                docs.contains(&format!("//! | {code} | {} |", severity.name())),
-                "{code} is in the module's table with its severity"
-            );
-        }
+        crate::check_code_table('D', CODES, include_str!("../../src/dof/lint.rs"));
     }
 
     #[test]

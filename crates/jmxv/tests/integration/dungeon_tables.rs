@@ -21,20 +21,6 @@ fn codes(findings: &[Finding]) -> Vec<&'static str> {
     findings.iter().map(|f| f.code).collect()
 }
 
-/// Every code is documented in `docs` with its severity, and the codes run `{prefix}001…` in
-/// order.
-fn check_code_table(prefix: char, table: &[(&str, jmxv::lint::Severity, &str)], docs: &str) {
-    let listed: Vec<&str> = table.iter().map(|c| c.0).collect();
-    let expected: Vec<String> = (1..=table.len())
-        .map(|i| format!("{prefix}{i:03}"))
-        .collect();
-    assert_eq!(listed, expected);
-    for (code, severity, _) in table {
-        let row = format!("//! | {code} | {} |", severity.name());
-        assert!(docs.contains(&row), "{code} is not documented as {row}");
-    }
-}
-
 mod dungeoninfo {
     use super::*;
 
@@ -427,7 +413,7 @@ mod dungeoninfo {
 
         #[test]
         fn codes_are_listed_in_order_and_documented() {
-            check_code_table('I', CODES, include_str!("../../src/ifo/dungeon_lint.rs"));
+            crate::check_code_table('I', CODES, include_str!("../../src/ifo/dungeon_lint.rs"));
         }
 
         /// `GAME` with `text` appended, or with its rows changed by `f`, lints as exactly
@@ -436,11 +422,7 @@ mod dungeoninfo {
             let mut info = parse(GAME);
             assert_eq!(lint(&info), vec![], "the game's file lints clean");
             f(&mut info);
-            let findings = lint(&info);
-            assert_eq!(codes(&findings), [code], "{findings:#?}");
-            assert_eq!(findings[0].location, location, "{}", findings[0]);
-            let severity = CODES.iter().find(|c| c.0 == code).map(|c| c.1);
-            assert_eq!(Some(findings[0].severity), severity);
+            crate::assert_only_finding(&lint(&info), code, location, CODES);
         }
 
         fn push(info: &mut DungeonInfo, service: Option<u32>, id: u32, path: &[u8]) {
@@ -1050,16 +1032,7 @@ mod ainav {
                 let bytes = spec.to_bytes();
                 for _ in 0..3000 {
                     let mut m = bytes.clone();
-                    for _ in 0..rng.range(1, 4) {
-                        let at = rng.range(0, m.len() as u32) as usize;
-                        match rng.range(0, 4) {
-                            0 | 1 => m[at] ^= 1 << rng.range(0, 8),
-                            2 => m.insert(at, rng.next_u64() as u8),
-                            _ => {
-                                m.remove(at);
-                            }
-                        }
-                    }
+                    crate::mutate(&mut m, &mut rng, 4);
                     let result = std::panic::catch_unwind(|| AiNavData::parse(&m))
                         .unwrap_or_else(|_| panic!("parse panicked on a mutation"));
                     match result {
@@ -1118,7 +1091,7 @@ mod ainav {
 
         #[test]
         fn codes_are_listed_in_order_and_documented() {
-            check_code_table('A', CODES, include_str!("../../src/ainav/lint.rs"));
+            crate::check_code_table('A', CODES, include_str!("../../src/ainav/lint.rs"));
         }
 
         /// Breaks the corridor with `f` and checks that lint reports exactly `code`, at
@@ -1127,11 +1100,7 @@ mod ainav {
             let mut nav = corridor();
             assert_eq!(lint(&nav), vec![], "the corridor starts clean");
             f(&mut nav);
-            let findings = lint(&nav);
-            assert_eq!(codes(&findings), [code], "{findings:#?}");
-            assert_eq!(findings[0].location, location, "{}", findings[0]);
-            let severity = CODES.iter().find(|c| c.0 == code).map(|c| c.1);
-            assert_eq!(Some(findings[0].severity), severity);
+            crate::assert_only_finding(&lint(&nav), code, location, CODES);
         }
 
         #[test]
