@@ -64,6 +64,10 @@
 // `silknav_move_result.stop`: it circled until the server's step budget ran out (`looped`).
 #define SILKNAV_STOP_LOOPED 5
 
+// `silknav_move_result.stop`: in a dungeon, it stopped short of a collision circle
+// (`circle`).
+#define SILKNAV_STOP_CIRCLE 6
+
 // `silknav_move_with` flag: refuse goals more than 1920 units from the start along x or z
 // either way (`--guard symmetric`), not only east or north as the server does.
 #define SILKNAV_MOVE_GUARD_SYMMETRIC 1
@@ -220,7 +224,8 @@ typedef struct silknav_move_result {
   // The ground height at the stop.
   float height;
   // `SILKNAV_STOP_ARRIVED`, `SILKNAV_STOP_WALL`, `SILKNAV_STOP_NO_EDGE`,
-  // `SILKNAV_STOP_OBJECT_WALL`, `SILKNAV_STOP_TRANSITION` or `SILKNAV_STOP_LOOPED`.
+  // `SILKNAV_STOP_OBJECT_WALL`, `SILKNAV_STOP_TRANSITION`, `SILKNAV_STOP_LOOPED` or
+  // `SILKNAV_STOP_CIRCLE`.
   int32_t stop;
   // The wall, for `SILKNAV_STOP_WALL`.
   struct silknav_edge edge;

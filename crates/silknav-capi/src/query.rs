@@ -106,6 +106,9 @@ pub const SILKNAV_STOP_OBJECT_WALL: i32 = 3;
 pub const SILKNAV_STOP_TRANSITION: i32 = 4;
 /// `silknav_move_result.stop`: it circled until the server's step budget ran out (`looped`).
 pub const SILKNAV_STOP_LOOPED: i32 = 5;
+/// `silknav_move_result.stop`: in a dungeon, it stopped short of a collision circle
+/// (`circle`).
+pub const SILKNAV_STOP_CIRCLE: i32 = 6;
 
 /// `silknav_move_with` flag: refuse goals more than 1920 units from the start along x or z
 /// either way (`--guard symmetric`), not only east or north as the server does.
@@ -249,7 +252,8 @@ pub struct silknav_move_result {
     /// The ground height at the stop.
     pub height: f32,
     /// `SILKNAV_STOP_ARRIVED`, `SILKNAV_STOP_WALL`, `SILKNAV_STOP_NO_EDGE`,
-    /// `SILKNAV_STOP_OBJECT_WALL`, `SILKNAV_STOP_TRANSITION` or `SILKNAV_STOP_LOOPED`.
+    /// `SILKNAV_STOP_OBJECT_WALL`, `SILKNAV_STOP_TRANSITION`, `SILKNAV_STOP_LOOPED` or
+    /// `SILKNAV_STOP_CIRCLE`.
     pub stop: i32,
     /// The wall, for `SILKNAV_STOP_WALL`.
     pub edge: silknav_edge,
@@ -409,7 +413,15 @@ unsafe fn cell_query(
     let world = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
-    let cell = query::cell(world, PointQuery { x, z, y });
+    let cell = query::cell(
+        world,
+        PointQuery {
+            x,
+            z,
+            y,
+            dungeon: None,
+        },
+    );
     *out = cell.map(silknav_cell_result::from).unwrap_or_default();
     Ok(yes_if(cell.is_some()))
 }
@@ -461,7 +473,15 @@ unsafe fn height_query(
     let world = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
-    let height = query::height(world, PointQuery { x, z, y });
+    let height = query::height(
+        world,
+        PointQuery {
+            x,
+            z,
+            y,
+            dungeon: None,
+        },
+    );
     *out = height.unwrap_or(f32::NAN);
     Ok(yes_if(height.is_some()))
 }
@@ -632,6 +652,7 @@ pub unsafe extern "C" fn silknav_move_with(
                     MoveStop::ObjectWall { edge } => (SILKNAV_STOP_OBJECT_WALL, None, Some(edge)),
                     MoveStop::Transition => (SILKNAV_STOP_TRANSITION, None, None),
                     MoveStop::Looped => (SILKNAV_STOP_LOOPED, None, None),
+                    MoveStop::Circle { .. } => (SILKNAV_STOP_CIRCLE, None, None),
                 };
                 *out = silknav_move_result {
                     reason: SILKNAV_REASON_NONE,
@@ -689,7 +710,7 @@ pub unsafe extern "C" fn silknav_snap(
     out: *mut silknav_snap_result,
 ) -> silknav_status {
     // SAFETY: the caller's promises, passed on.
-    guard(|| unsafe { snap_query(world, PointQuery { x, z, y: None }, max_distance, out) })
+    guard(|| unsafe { snap_query(world, PointQuery::new(x, z), max_distance, out) })
 }
 
 /// `silknav_snap` at reference height `y` (`silknav snap X Z --y Y`): walkable is what
@@ -708,7 +729,17 @@ pub unsafe extern "C" fn silknav_snap_y(
     out: *mut silknav_snap_result,
 ) -> silknav_status {
     // SAFETY: the caller's promises, passed on.
-    guard(|| unsafe { snap_query(world, PointQuery { x, z, y: Some(y) }, max_distance, out) })
+    guard(|| unsafe {
+        snap_query(
+            world,
+            PointQuery {
+                y: Some(y),
+                ..PointQuery::new(x, z)
+            },
+            max_distance,
+            out,
+        )
+    })
 }
 
 /// # Safety

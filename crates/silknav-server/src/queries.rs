@@ -33,7 +33,8 @@ pub(crate) trait Query: DeserializeOwned + Send + 'static {
     fn answer(&self, nav: &Navigator, limits: &Limits, out: &mut Vec<u8>);
 }
 
-/// `POST /api/cell` and `/api/height`: a point and an optional reference height.
+/// `POST /api/cell` and `/api/height`: a point, an optional reference height, and the
+/// dungeon it is in (`dungeon`, its id; its own coordinates), if any.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PointRequest {
@@ -41,6 +42,9 @@ pub(crate) struct PointRequest {
     z: f64,
     #[serde(default)]
     y: Option<f64>,
+    /// The dungeon (its id in `dungeoninfo.txt`), whose own coordinates `x` and `z` are.
+    #[serde(default)]
+    dungeon: Option<u16>,
 }
 
 impl PointRequest {
@@ -50,6 +54,7 @@ impl PointRequest {
             z: self.z,
             // As the command line reads `--y`: a number, then the library's f32.
             y: self.y.map(|y| y as f32),
+            dungeon: self.dungeon,
         }
     }
 }
@@ -90,6 +95,8 @@ pub(crate) struct LosRequest {
     z2: f64,
     #[serde(default)]
     y: Option<f64>,
+    #[serde(default)]
+    dungeon: Option<u16>,
 }
 
 impl Query for LosRequest {
@@ -97,6 +104,7 @@ impl Query for LosRequest {
         let world = nav.world();
         let q = SegmentQuery {
             y: self.y.map(|y| y as f32),
+            dungeon: self.dungeon,
             ..SegmentQuery::new(self.x1, self.z1, self.x2, self.z2)
         };
         write(out, &silknav::json::los(&silknav::query::los(world, q)));
@@ -116,6 +124,8 @@ pub(crate) struct MoveRequest {
     z2: f64,
     #[serde(default)]
     y: Option<f64>,
+    #[serde(default)]
+    dungeon: Option<u16>,
     #[serde(default)]
     guard: Guard,
     #[serde(default = "yes")]
@@ -141,6 +151,7 @@ impl Query for MoveRequest {
         let world = nav.world();
         let q = SegmentQuery {
             y: self.y.map(|y| y as f32),
+            dungeon: self.dungeon,
             ..SegmentQuery::new(self.x1, self.z1, self.x2, self.z2)
         };
         let guard = match self.guard {
@@ -166,6 +177,8 @@ pub(crate) struct SnapRequest {
     z: f64,
     #[serde(default)]
     y: Option<f64>,
+    #[serde(default)]
+    dungeon: Option<u16>,
     #[serde(default = "default_snap_distance")]
     max_distance: f64,
 }
@@ -204,6 +217,7 @@ impl Query for SnapRequest {
             x: self.x,
             z: self.z,
             y: self.y,
+            dungeon: self.dungeon,
         };
         let answer = silknav::query::snap(world, point.query(), self.max_distance);
         write(out, &silknav::json::snap(answer));
@@ -222,6 +236,8 @@ pub(crate) struct PathRequest {
     z2: f64,
     #[serde(default)]
     y: Option<f64>,
+    #[serde(default)]
+    dungeon: Option<u16>,
     #[serde(default)]
     budget: Option<u64>,
     #[serde(default)]
@@ -293,6 +309,7 @@ impl Query for PathRequest {
         let world = nav.world();
         let q = SegmentQuery {
             y: self.y.map(|y| y as f32),
+            dungeon: self.dungeon,
             ..SegmentQuery::new(self.x1, self.z1, self.x2, self.z2)
         };
         let budget = self.budget.map_or(limits.max_budget, |b| b as usize);

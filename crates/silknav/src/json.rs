@@ -9,8 +9,8 @@
 //! |---|---|
 //! | [`cell`] | `{"region":"4080","cell":12,"object":null}`, `"object":{"owner":"694f","uid":1,"cell":3}` on an object, all null for none |
 //! | [`height`] | `{"height":84.5}` or `{"height":null}`; a height that is not finite is a string (`"inf"`, `"-inf"`, `"nan:XXXXXXXX"`) |
-//! | [`los`] | `{"clear":true}`, `{"clear":false,"x":..,"z":..,"t":..,"edge":..,"object_edge":..,"normal":[..]}`, or `{"clear":null,"error":"start-blocked"}` |
-//! | [`move_along`] | `{"x":..,"z":..,"height":..,"stop":"wall","cell":{..},"edge":..,"object_edge":..}` or `{"stop":null,"error":"off-mesh"}` (with `"region"` for `missing-region`) |
+//! | [`los`] | `{"clear":true}`, `{"clear":false,"x":..,"z":..,"t":..,"edge":..,"object_edge":..,"normal":[..]}` (with `"circle":N` for a dungeon's collision circle), or `{"clear":null,"error":"start-blocked"}` |
+//! | [`move_along`] | `{"x":..,"z":..,"height":..,"stop":"wall","cell":{..},"edge":..,"object_edge":..}` (with `"circle":N` for `"stop":"circle"`) or `{"stop":null,"error":"off-mesh"}` (with `"region"` for `missing-region`) |
 //! | [`snap`] | `{"x":..,"z":..,"distance":..,"cell":{..}}` or all null |
 //! | [`path`] | `{"length":..,"exact_length":..,"mode":"walkable","waypoints":[[x,z],..],"cells":[{"region","cell"},..]}` or `{"length":null,"error":"unreachable"}` |
 //! | [`regions`] | `{"count":N,"bounds":{..},"regions":[{"region":"4080","x":..,"z":..,"bounds":{..}},..]}` |
@@ -107,6 +107,8 @@ struct Hit {
     t: f64,
     edge: Option<Edge>,
     object_edge: Option<ObjectEdge>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    circle: Option<usize>,
     normal: [f32; 2],
 }
 
@@ -153,6 +155,7 @@ pub fn los(answer: &Result<Option<RayHit>, RayError>) -> Los {
                 t: hit.t,
                 edge: hit.edge.map(|(r, e)| Edge::new(r, e)),
                 object_edge: hit.object_edge.map(ObjectEdge::new),
+                circle: hit.circle,
                 normal: hit.normal,
             }),
             error: None,
@@ -177,6 +180,8 @@ pub struct Move {
     edge: Option<Option<Edge>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     object_edge: Option<Option<ObjectEdge>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    circle: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -210,6 +215,10 @@ pub fn move_along(answer: &Result<MoveOutcome, MoveError>) -> Move {
                 MoveStop::ObjectWall { edge } => Some(ObjectEdge::new(edge)),
                 _ => None,
             }),
+            circle: match outcome.stop {
+                MoveStop::Circle { index } => Some(index),
+                _ => None,
+            },
             error: None,
             region: None,
         },
@@ -219,6 +228,7 @@ pub fn move_along(answer: &Result<MoveOutcome, MoveError>) -> Move {
             cell: None,
             edge: None,
             object_edge: None,
+            circle: None,
             error: Some(e.word()),
             region: match e {
                 MoveError::MissingRegion(r) => Some(r.to_string()),

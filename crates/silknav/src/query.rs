@@ -2,9 +2,11 @@
 //! bindings (Python, C) take them: one at a time, or many at once on all cores.
 //!
 //! A query names points by world coordinates (`x = region_x·1920 + local_x`, likewise z), as
-//! `f64`. Each function turns them into [`Position`]s and asks the [`World`]; a point outside
-//! the terrain id space answers as a point outside the loaded regions does (no cell, no
-//! height, a blocked start or end), so that every finite coordinate gets an answer. Callers
+//! `f64`, or with a dungeon id by the dungeon's own coordinates (region `0x8000 | id`,
+//! [`Position::in_dungeon`]). Each function turns them into [`Position`]s and asks the
+//! [`World`]; a point outside the terrain id space, or in a dungeon that is not loaded,
+//! answers as a point outside the loaded regions does (no cell, no height, a blocked start or
+//! end), so that every finite coordinate gets an answer. Callers
 //! that answer in JSON pass the result to [`crate::json`] (feature `serde`).
 //!
 //! The batch forms ([`heights`], [`heights_y`], [`paths`]) take the rows of an array, as
@@ -26,7 +28,7 @@
 //! let mut heights = vec![None; points.len()];
 //! query::heights(&world, &points, &mut heights);
 //! for (p, h) in points.iter().zip(&heights) {
-//!     assert_eq!(*h, query::height(&world, PointQuery { x: p[0], z: p[1], y: None }));
+//!     assert_eq!(*h, query::height(&world, PointQuery::new(p[0], p[1])));
 //! }
 //! assert_eq!(heights[2], None, "outside the id space");
 //! # std::fs::remove_dir_all(&dir)?;
@@ -47,12 +49,43 @@ const MIN_POINTS_PER_TASK: usize = 4096;
 /// ground below them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PointQuery {
-    /// World x.
+    /// World x (in a dungeon, its own x).
     pub x: f64,
-    /// World z.
+    /// World z (in a dungeon, its own z).
     pub z: f64,
     /// Reference height: the object floor or ground nearest it answers.
     pub y: Option<f32>,
+    /// The dungeon the point is in, by its id in `dungeoninfo.txt` (region `0x8000 | id`);
+    /// `None` on the terrain.
+    pub dungeon: Option<u16>,
+}
+
+impl PointQuery {
+    /// The terrain point (x, z), with no reference height.
+    pub fn new(x: f64, z: f64) -> PointQuery {
+        PointQuery {
+            x,
+            z,
+            y: None,
+            dungeon: None,
+        }
+    }
+
+    fn position(&self) -> Option<Position> {
+        position(self.x, self.z, self.dungeon)
+    }
+}
+
+/// The position at world (x, z), or at the dungeon's (x, z); `None` outside the terrain id
+/// space, for a dungeon id over 15 bits, or for a coordinate that is not finite.
+fn position(x: f64, z: f64, dungeon: Option<u16>) -> Option<Position> {
+    match dungeon {
+        None => Position::from_world(x, z),
+        Some(id) => {
+            let (x, z) = (x as f32, z as f32);
+            (id < 0x8000 && x.is_finite() && z.is_finite()).then(|| Position::in_dungeon(id, x, z))
+        }
+    }
 }
 
 /// A segment from a start to an end, and optionally the start's reference height.
@@ -69,6 +102,8 @@ pub struct SegmentQuery {
     /// Reference height of the start: the segment starts on the object floor or ground nearest
     /// it (line of sight and movement; for a path, [`PathOptions::start_y`]).
     pub y: Option<f32>,
+    /// The dungeon both ends are in ([`PointQuery::dungeon`]); `None` on the terrain.
+    pub dungeon: Option<u16>,
 }
 
 impl SegmentQuery {
@@ -80,13 +115,14 @@ impl SegmentQuery {
             x2,
             z2,
             y: None,
+            dungeon: None,
         }
     }
 
     fn ends(&self) -> (Option<Position>, Option<Position>) {
         (
-            Position::from_world(self.x1, self.z1),
-            Position::from_world(self.x2, self.z2),
+            position(self.x1, self.z1, self.dungeon),
+            position(self.x2, self.z2, self.dungeon),
         )
     }
 }
@@ -94,7 +130,7 @@ impl SegmentQuery {
 /// The cell under a point: [`World::cell_at`], or [`World::cell_at_y`] with a reference
 /// height.
 pub fn cell(world: &World, q: PointQuery) -> Option<CellRef> {
-    let p = Position::from_world(q.x, q.z)?;
+    let p = q.position()?;
     match q.y {
         None => world.cell_at(p),
         Some(y) => world.cell_at_y(p, y),
@@ -104,7 +140,7 @@ pub fn cell(world: &World, q: PointQuery) -> Option<CellRef> {
 /// The height at a point: [`World::height_at`], or [`World::height_at_y`] with a reference
 /// height.
 pub fn height(world: &World, q: PointQuery) -> Option<f32> {
-    let p = Position::from_world(q.x, q.z)?;
+    let p = q.position()?;
     match q.y {
         None => world.height_at(p),
         Some(y) => world.height_at_y(p, y),
@@ -117,6 +153,13 @@ pub fn height(world: &World, q: PointQuery) -> Option<f32> {
 pub fn snap(world: &World, q: PointQuery, max_distance: f64) -> Option<Snap> {
     if !q.x.is_finite() || !q.z.is_finite() {
         return None;
+    }
+    if q.dungeon.is_some() {
+        let pos = q.position()?;
+        return match q.y {
+            None => world.nearest_walkable(pos, max_distance),
+            Some(y) => world.nearest_walkable_y(pos, y, max_distance),
+        };
     }
     // The region of the id space nearest the point, with the point in its frame (it may lie
     // outside the region's square: the search measures from the point itself).
@@ -230,14 +273,7 @@ pub fn heights(world: &World, points: &[[f64; 2]], out: &mut [Option<f32>]) {
         .zip(out.par_iter_mut())
         .with_min_len(MIN_POINTS_PER_TASK)
         .for_each(|(p, h)| {
-            *h = height(
-                world,
-                PointQuery {
-                    x: p[0],
-                    z: p[1],
-                    y: None,
-                },
-            );
+            *h = height(world, PointQuery::new(p[0], p[1]));
         });
 }
 
@@ -256,9 +292,8 @@ pub fn heights_y(world: &World, points: &[[f64; 3]], out: &mut [Option<f32>]) {
             *h = height(
                 world,
                 PointQuery {
-                    x: p[0],
-                    z: p[1],
                     y: Some(p[2] as f32),
+                    ..PointQuery::new(p[0], p[1])
                 },
             );
         });

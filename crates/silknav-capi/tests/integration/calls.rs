@@ -143,9 +143,8 @@ fn cells_and_heights_equal_the_librarys() {
             let want = query::cell(
                 &w.world,
                 PointQuery {
-                    x: p[0],
-                    z: p[1],
                     y,
+                    ..PointQuery::new(p[0], p[1])
                 },
             );
             assert_eq!(
@@ -168,9 +167,8 @@ fn cells_and_heights_equal_the_librarys() {
             match query::height(
                 &w.world,
                 PointQuery {
-                    x: p[0],
-                    z: p[1],
                     y,
+                    ..PointQuery::new(p[0], p[1])
                 },
             ) {
                 Some(h) => {
@@ -204,15 +202,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
     let open = ends
         .iter()
         .find(|p| {
-            query::cell(
-                &w.world,
-                PointQuery {
-                    x: p[0],
-                    z: p[1],
-                    y: None,
-                },
-            )
-            .is_some_and(|c| c.object.is_none())
+            query::cell(&w.world, PointQuery::new(p[0], p[1])).is_some_and(|c| c.object.is_none())
         })
         .unwrap();
     segments.push([open[0], open[1], -3.0, 7.0]);
@@ -298,15 +288,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let mut snap = silknav_snap_result::default();
         // SAFETY: a live handle and a valid out pointer.
         let status = unsafe { silknav_snap(w.handle, s[2], s[3], 50.0, &mut snap) };
-        match query::snap(
-            &w.world,
-            PointQuery {
-                x: s[2],
-                z: s[3],
-                y: None,
-            },
-            50.0,
-        ) {
+        match query::snap(&w.world, PointQuery::new(s[2], s[3]), 50.0) {
             Some(p) => {
                 assert_eq!(status, SILKNAV_OK);
                 assert_eq!(

@@ -8,6 +8,7 @@ mod corpus;
 mod demo;
 mod dump_pack;
 mod dungeon_files;
+mod dungeon_queries;
 mod generate;
 mod import;
 mod index;

@@ -534,7 +534,10 @@ fn what_loading_leaves_out_is_a_warning() {
         [
             "warning: w/navmesh/nv_4181.nvm: mapinfo.mfo enables region 4181, which has no file",
             "warning: w/navmesh/nv_0101.nvm: region 0101 is not enabled in mapinfo.mfo; not loaded",
-            "warning: w/navmesh/NV_8101.NVM: region 8101 is a dungeon (id bit 15 set); dungeons are not loaded",
+            "warning: w/navmesh/NV_8101.NVM: region 8101 is a dungeon id (bit 15 set); dungeons come from dungeoninfo.txt, not navmesh files; not loaded",
+            // The dungeons' blocks are under res/ too.
+            "warning: w/dungeon/gen_catacomb/gen_catacomb.dof: dungeon 8001 not loaded: blocks[0]: res\\dungeon\\gen\\dead_end.bsr: no such file",
+            "warning: w/dungeon/gen_cave/gen_cave.dof: dungeon 8002 not loaded: blocks[0]: res\\dungeon\\gen\\corner.bsr: no such file",
         ],
         "{}",
         run.stderr
@@ -1017,7 +1020,7 @@ fn snap_answers_the_nearest_walkable_point_and_a_walk_starts_there() {
     let answers = check_batch(dir.path(), "snap", &pts, |&[x, z]| {
         snap_text(silknav::query::snap(
             &world,
-            silknav::query::PointQuery { x, z, y: None },
+            silknav::query::PointQuery::new(x, z),
             100.0,
         ))
     });

@@ -34,7 +34,7 @@ fn one_query_one_answer_a_batch_an_array_in_order() {
     let world = demo_world();
     let points = open_points(&world, 40);
     let lib = |[x, z]: [f64; 2]| {
-        let q = PointQuery { x, z, y: None };
+        let q = PointQuery::new(x, z);
         (
             serde_json::to_string(&silknav::json::cell(silknav::query::cell(&world, q))).unwrap(),
             serde_json::to_string(&silknav::json::height(silknav::query::height(&world, q)))
@@ -170,20 +170,12 @@ fn moves_take_the_command_lines_options_and_snaps_answer_as_the_library() {
     let mut snapped = 0;
     for &[x, z] in &points {
         for (dx, max) in [(0.0, 100.0), (0.37, 5.0), (3.0, 0.0)] {
-            let q = PointQuery {
-                x: x + dx,
-                z: z - dx,
-                y: None,
-            };
+            let q = PointQuery::new(x + dx, z - dx);
             let snap = silknav::query::snap(&world, q, max);
             snapped += usize::from(snap.is_some());
             if let Some(s) = snap {
                 // A snapped point has a cell: the answer composes with the cell query.
-                let at = PointQuery {
-                    x: s.position.world_x(),
-                    z: s.position.world_z(),
-                    y: None,
-                };
+                let at = PointQuery::new(s.position.world_x(), s.position.world_z());
                 assert!(silknav::query::cell(&world, at).is_some(), "{q:?} -> {s:?}");
             }
             let expected = serde_json::to_string(&silknav::json::snap(snap)).unwrap();
@@ -206,7 +198,7 @@ fn moves_take_the_command_lines_options_and_snaps_answer_as_the_library() {
     let expected: Vec<String> = [(246000.0, 123000.0, 100.0), (1.0, 2.0, 0.0)]
         .iter()
         .map(|&(x, z, max)| {
-            let snap = silknav::query::snap(&world, PointQuery { x, z, y: None }, max);
+            let snap = silknav::query::snap(&world, PointQuery::new(x, z), max);
             serde_json::to_string(&silknav::json::snap(snap)).unwrap()
         })
         .collect();

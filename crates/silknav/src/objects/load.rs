@@ -3,8 +3,9 @@
 //! placed.
 
 use super::{Instance, InstanceKey, Objects, Placement, PreparedMesh};
-use crate::files::resolve::{ObjectProblem, ObjectResolver};
+use crate::files::resolve::{ObjectProblem, ResolveError};
 use crate::geometry::server_arith;
+use jmxv::bms::ObjectMesh;
 use jmxv::ifo::ObjectIfo;
 use jmxv::nvm::Object;
 use jmxv::RegionId;
@@ -56,12 +57,17 @@ pub(crate) struct RegionObjects {
     pub objects: Vec<Object>,
 }
 
+/// Reads the mesh an `object.ifo` path names, and the file it came from
+/// ([`crate::files::resolve::ObjectResolver::load_mesh`], or meshes already in memory).
+pub(crate) type MeshLoader<'a> =
+    dyn Fn(&[u8]) -> Result<(ObjectMesh, PathBuf), ResolveError> + Sync + 'a;
+
 /// Places the instances of these regions (ascending) over the world's regions.
 pub(crate) fn load_objects(
     records: &[RegionObjects],
     regions: &[RegionId],
     ifo: Option<&ObjectIfo>,
-    resolver: &ObjectResolver,
+    load_mesh: &MeshLoader<'_>,
 ) -> (Objects, Vec<Unplaced>) {
     // Dedup: the owner's record when its file is loaded, else the first listing.
     let mut kept: BTreeMap<InstanceKey, (usize, usize)> = BTreeMap::new();
@@ -89,7 +95,7 @@ pub(crate) fn load_objects(
                 None => Err((Vec::new(), ObjectProblem::NoObjectIfo)),
                 Some(ifo) => match ifo.get(id) {
                     None => Err((Vec::new(), ObjectProblem::NotInObjectIfo)),
-                    Some(entry) => match resolver.load_mesh(&entry.path) {
+                    Some(entry) => match load_mesh(&entry.path) {
                         Err(e) => Err((e.path, e.problem)),
                         Ok((mesh, file)) => match PreparedMesh::new(&mesh) {
                             Ok(prepared) => Ok(prepared),

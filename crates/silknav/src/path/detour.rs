@@ -46,7 +46,7 @@
 use super::search::distance;
 use super::walkable::{world_xz, MAX_LEG_SPAN};
 use super::{PathError, PathIndex};
-use crate::world::{MoveOptions, MoveStop, Position, World};
+use crate::world::{MoveOptions, Position, World};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -196,7 +196,7 @@ impl<'w> Walk<'w> {
             options = options.with_start_y(y);
         }
         match self.world.move_with(a, b, &options) {
-            Ok(o) if o.stop == MoveStop::Arrived => Some(self.carry.then_some(o.height)),
+            Ok(o) if o.stop.reaches_goal() => Some(self.carry.then_some(o.height)),
             _ => None,
         }
     }

@@ -538,6 +538,25 @@ impl ObjectCorners {
                 }
             }
         }
+        // Round each collision circle of a dungeon's ground, the vertices of the octagon
+        // about it, `OBJECT_CORNER_OFFSET` outside it.
+        for c in &world.circles {
+            let reach = c.radius / (std::f64::consts::PI / 8.0).cos() + OBJECT_CORNER_OFFSET;
+            for k in 0..8 {
+                let angle = (f64::from(k) + 0.5) * std::f64::consts::FRAC_PI_4;
+                let Some(q) = Position::from_world(
+                    c.centre[0] + reach * angle.cos(),
+                    c.centre[1] + reach * angle.sin(),
+                ) else {
+                    continue;
+                };
+                let bits = (q.region, q.x.to_bits(), q.z.to_bits());
+                if world.cell_at(q).is_some() && points.insert(bits) {
+                    out.points.push(q);
+                    out.xz.push([q.world_x(), q.world_z()]);
+                }
+            }
+        }
         out.reach = Reach::of(world, index, &instances, &out.boxes);
         for (c, corner) in index.corners.iter().enumerate() {
             out.buckets.insert(corner.point(), Node::Corner(c as u32));
@@ -1410,6 +1429,79 @@ mod tests {
             if let Some(p) = p.filter(|&p| world.cell_at(p).is_some()) {
                 return p;
             }
+        }
+    }
+
+    /// In a dungeon's ground (the generated cave: two floors of blocks joined by links, with
+    /// stairs and collision pillars), the answers equal the brute-force oracle's over the same
+    /// points, the octagons round the pillars' among them; legs are clear of the pillars.
+    #[test]
+    fn exact_paths_in_a_dungeon_equal_a_visibility_graph() {
+        let files = crate::worldgen::generate(&crate::worldgen::GenOptions {
+            seed: 5,
+            width: 1,
+            height: 1,
+            ..Default::default()
+        })
+        .unwrap()
+        .into_files()
+        .dungeons;
+        let mut world = World::from_navmeshes([]);
+        world.load_dungeons(&files, std::path::Path::new(""));
+        let cave = world.dungeon(jmxv::RegionId(0x8002)).expect("the cave");
+        let ground = cave.ground();
+        assert!(!ground.circles.is_empty());
+        let mut rng = SplitMix64::new(12);
+        let (mut paths, mut round_pillars, mut floors) = (0, 0, 0);
+        let octagons = corners_of(ground).points.len();
+        for _ in 0..if cfg!(debug_assertions) { 8 } else { 60 } {
+            let (from, to) = random_pair(ground, &mut rng);
+            let ours = exact_of(ground, from, to, usize::MAX);
+            match (&ours, oracle(ground, from, to)) {
+                (Ok((waypoints, length)), Some(e)) => {
+                    assert!(
+                        (length - e).abs() <= 1e-9 * e.max(1.0),
+                        "{from:?} → {to:?}: {length} against the oracle's {e}"
+                    );
+                    assert!(legs_clear(ground, waypoints));
+                    paths += 1;
+                    // A waypoint off a pillar: one of the octagon points.
+                    round_pillars += usize::from(waypoints.iter().any(|p| {
+                        ground.circles.iter().any(|c| {
+                            let d = (p.world_x() - c.centre[0]).hypot(p.world_z() - c.centre[1]);
+                            (d - c.radius / (std::f64::consts::PI / 8.0).cos()).abs() < 0.1
+                        })
+                    }));
+                    let heights = ground.path_heights(&WorldPathRef::of(waypoints, *length).0);
+                    floors += usize::from(
+                        heights.first().copied().flatten().map(|h| h.round())
+                            != heights.last().copied().flatten().map(|h| h.round()),
+                    );
+                }
+                (Err(PathError::Unreachable), None) => {}
+                (ours, expected) => panic!("{from:?} → {to:?}: {ours:?} against {expected:?}"),
+            }
+        }
+        println!("{paths} paths, {round_pillars} round pillars, {floors} across floors, {octagons} points");
+        let enough = if cfg!(debug_assertions) { 4 } else { 40 };
+        assert!(paths >= enough, "{paths} paths");
+        assert!(
+            round_pillars > 0 && floors > 0,
+            "{round_pillars} round pillars, {floors} across floors"
+        );
+    }
+
+    /// A [`crate::WorldPath`] of waypoints, for the helpers that take one.
+    struct WorldPathRef(crate::WorldPath);
+
+    impl WorldPathRef {
+        fn of(waypoints: &[Position], length: f64) -> WorldPathRef {
+            WorldPathRef(crate::WorldPath {
+                waypoints: waypoints.to_vec(),
+                length,
+                exact_length: length,
+                exact: true,
+            })
         }
     }
 

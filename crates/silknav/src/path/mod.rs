@@ -401,11 +401,14 @@ pub enum PathError {
     /// refuses survived the repairs. Never seen on the test worlds; the exact path
     /// ([`PathOptions::exact`]) is still there.
     NotWalkable,
+    /// The options ask for what is not made for these ends: a walker with a radius in a
+    /// dungeon.
+    Unsupported,
 }
 
 impl PathError {
     /// One word for command lines: `start-blocked`, `goal-blocked`, `unreachable`,
-    /// `budget-exceeded`, `not-walkable`.
+    /// `budget-exceeded`, `not-walkable`, `unsupported`.
     pub const fn word(self) -> &'static str {
         match self {
             PathError::StartBlocked => "start-blocked",
@@ -413,6 +416,7 @@ impl PathError {
             PathError::Unreachable => "unreachable",
             PathError::BudgetExceeded => "budget-exceeded",
             PathError::NotWalkable => "not-walkable",
+            PathError::Unsupported => "unsupported",
         }
     }
 }
@@ -425,6 +429,7 @@ impl fmt::Display for PathError {
             PathError::Unreachable => "no path connects start and goal",
             PathError::BudgetExceeded => "the search exceeded its budget",
             PathError::NotWalkable => "no walkable path was made from the shortest path",
+            PathError::Unsupported => "the options ask for what is not made for these ends",
         })
     }
 }
@@ -541,7 +546,7 @@ impl World {
             let before = *out.last().expect("the start is there");
             let height = match before {
                 Some(y) => match self.move_along_y(leg[0], y, leg[1]) {
-                    Ok(m) if m.stop == crate::world::MoveStop::Arrived => Some(m.height),
+                    Ok(m) if m.stop.reaches_goal() => Some(m.height),
                     _ => self.height_at_y(leg[1], y),
                 },
                 None => self.start_height(leg[1]),
@@ -634,6 +639,9 @@ pub struct PathIndex {
     pub(crate) object_boxes: std::sync::OnceLock<Vec<detour::Box2>>,
     /// The points exact paths turn at round objects, made with the first such path.
     pub(crate) object_corners: std::sync::OnceLock<exact_objects::ObjectCorners>,
+    /// The index of each dungeon's ground, in [`World::dungeons`]' order, made with the first
+    /// path in it.
+    dungeons: std::sync::Arc<Vec<std::sync::OnceLock<PathIndex>>>,
 }
 
 impl PathIndex {
@@ -655,6 +663,12 @@ impl PathIndex {
             inputs: world.inputs,
             object_boxes: std::sync::OnceLock::new(),
             object_corners: std::sync::OnceLock::new(),
+            dungeons: std::sync::Arc::new(
+                world
+                    .dungeons()
+                    .map(|_| std::sync::OnceLock::new())
+                    .collect(),
+            ),
         }
     }
 
@@ -774,6 +788,9 @@ impl PathIndex {
         scratch: &mut PathScratch,
     ) -> Result<WorldPath, PathError> {
         self.check_world(world);
+        if from.region.is_dungeon() || to.region.is_dungeon() {
+            return self.find_dungeon_path(world, from, to, options, scratch);
+        }
         if options.radius > 0.0 {
             let path = self.find_path_with_radius(world, from, to, options.radius, scratch)?;
             if options.exact {
@@ -784,6 +801,64 @@ impl PathIndex {
         }
         self.find_path_counting(world, from, to, options, scratch, true)
             .map(|(path, _)| path)
+    }
+
+    /// [`PathIndex::find_path_with`] with an end in a dungeon: the path on the dungeon's ground
+    /// ([`crate::world::dungeon`]), by that ground's own index, made on the first path in the
+    /// dungeon. Both ends must be in the same dungeon. The start is on the cell the dungeon's
+    /// lookup picks (with no `start_y`, the highest).
+    fn find_dungeon_path(
+        &self,
+        world: &World,
+        from: Position,
+        to: Position,
+        options: &PathOptions,
+        scratch: &mut PathScratch,
+    ) -> Result<WorldPath, PathError> {
+        let slot = world
+            .dungeons()
+            .position(|d| d.region() == from.region)
+            .ok_or(PathError::StartBlocked)?;
+        let dungeon = world.dungeon(from.region).ok_or(PathError::StartBlocked)?;
+        if to.region != from.region {
+            return Err(if to.region.is_dungeon() && !world.contains(to.region) {
+                PathError::GoalBlocked
+            } else {
+                PathError::Unreachable // only teleports cross
+            });
+        }
+        if options.radius > 0.0 {
+            // Collision circles and block walls for a walker with a radius are not made yet.
+            return Err(PathError::Unsupported);
+        }
+        let start = dungeon
+            .surface(from, options.start_y)
+            .ok_or(PathError::StartBlocked)?;
+        let ground = dungeon.ground();
+        let a = dungeon
+            .ground_position(from.x, from.z)
+            .ok_or(PathError::StartBlocked)?;
+        let b = dungeon
+            .ground_position(to.x, to.z)
+            .ok_or(PathError::GoalBlocked)?;
+        let index = self.dungeons[slot].get_or_init(|| PathIndex::build(ground));
+        let options = PathOptions {
+            start_y: Some(start.height),
+            ..*options
+        };
+        let path = index.find_path_with(ground, a, b, &options, scratch)?;
+        let last = path.waypoints.len() - 1;
+        let waypoints = path
+            .waypoints
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| match i {
+                0 => from,
+                _ if i == last => to,
+                _ => dungeon.dungeon_position(w),
+            })
+            .collect();
+        Ok(WorldPath { waypoints, ..path })
     }
 
     /// [`PathIndex::find_path_with`], also returning how many legs were repaired; without

@@ -5,7 +5,7 @@
 use super::{PathError, PathIndex};
 use crate::geometry::{orient, sign};
 use crate::world::raycast::{cell_coordinate, Grid};
-use crate::world::{MoveOptions, MoveStop, Position, World};
+use crate::world::{MoveOptions, Position, World};
 
 /// Side of a tile in world units.
 const TILE: f64 = 20.0;
@@ -189,7 +189,7 @@ pub(crate) fn leg_walks(world: &World, a: Position, b: Position) -> bool {
 fn walk_leg(world: &World, a: Position, b: Position) -> Result<(), Option<Position>> {
     let options = MoveOptions::new().with_terrain_only(true);
     match world.move_with(a, b, &options) {
-        Ok(o) if o.stop == MoveStop::Arrived => Ok(()),
+        Ok(o) if o.stop.reaches_goal() => Ok(()),
         Ok(o) => Err(Some(o.position)),
         Err(_) => Err(None),
     }
@@ -356,7 +356,7 @@ pub(crate) fn walk_carrying_height(
     let walk_from = |a: Position, y: f32, b: Position| {
         let options = MoveOptions::new().with_start_y(y);
         match world.move_with(a, b, &options) {
-            Ok(o) if o.stop == MoveStop::Arrived => Some(o.height),
+            Ok(o) if o.stop.reaches_goal() => Some(o.height),
             _ => None,
         }
     };

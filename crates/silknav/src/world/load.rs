@@ -1,12 +1,13 @@
 //! Loading a world: from a folder, from files in memory, or from navmeshes, and the report of
 //! what loading left out.
 
+use super::dungeon::{Dungeon, DungeonError};
 use super::region::{Region, RegionIssue};
 use super::World;
 use crate::files::index_file::{file_digest, DigestBuilder};
 use crate::files::InputsDigest;
-use crate::files::{FileError, FolderFile, FolderListing, LoadError, WorldSource};
-use crate::objects::{load_objects, ObjectFinding, RegionObjects};
+use crate::files::{DungeonFiles, FileError, FolderFile, FolderListing, LoadError, WorldSource};
+use crate::objects::{load_objects, MeshLoader, ObjectFinding, RegionObjects};
 use jmxv::ifo::ObjectIfo;
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
@@ -89,6 +90,9 @@ pub enum LoadFindingKind {
     /// unreadable or has no navigation section, its id is not in `object.ifo`, it is a
     /// dungeon): the terrain still loads, without it.
     Object(ObjectFinding),
+    /// A dungeon `dungeoninfo.txt` names is not loaded (the finding's region is the
+    /// dungeon's, its path the `.dof` as the row names it): the rest still loads.
+    DungeonLeftOut(DungeonError),
 }
 
 /// How [`World::load_with`] loads a world.
@@ -128,7 +132,7 @@ impl fmt::Display for LoadFinding {
             ),
             LoadFindingKind::Dungeon => write!(
                 f,
-                "{path}: region {region} is a dungeon (id bit 15 set); dungeons are not loaded"
+                "{path}: region {region} is a dungeon id (bit 15 set); dungeons come from dungeoninfo.txt, not navmesh files; not loaded"
             ),
             LoadFindingKind::Duplicate => {
                 write!(
@@ -137,6 +141,9 @@ impl fmt::Display for LoadFinding {
                 )
             }
             LoadFindingKind::RegionIssue(issue) => write!(f, "{path}: {issue}"),
+            LoadFindingKind::DungeonLeftOut(why) => {
+                write!(f, "{path}: dungeon {region} not loaded: {why}")
+            }
             LoadFindingKind::Object(object) => write!(f, "{path}: {object}"),
         }
     }
@@ -252,6 +259,7 @@ impl World {
     /// # Errors
     /// A file cannot be read or is malformed (the error names one such file), including a
     /// malformed `object.ifo` when objects are loaded.
+    #[allow(clippy::result_large_err)] // the mesh loader's error, as the resolver's
     pub fn load_source(
         source: &WorldSource,
         options: &LoadOptions,
@@ -291,29 +299,19 @@ impl World {
         world.inputs = inputs_digest(&world, &digests);
         if options.objects {
             let resolver = source.object_resolver();
-            let ids: Vec<RegionId> = world.regions().collect();
-            let (objects, findings) = load_objects(&records, &ids, object_ifo.as_ref(), &resolver);
-            world.objects = objects;
-            let regions = &world.regions;
-            world.objects.index_tiles(|slot, tile| {
-                let region = &regions[slot];
-                region.objects_of_cell(region.raw_tile_cell(tile))
+            world.place_objects(&records, object_ifo.as_ref(), &|path| {
+                resolver.load_mesh(path)
             });
-            // Each tile's word leads to its squares ([`super::region::TileWord`]).
-            for (slot, region) in world.regions.iter_mut().enumerate() {
-                for (record, &tile) in world.objects.tiles_with_squares(slot).iter().enumerate() {
-                    let word = &mut region.tiles[usize::from(tile)];
-                    *word = word.with_squares(record);
-                }
+            match DungeonFiles::read(&resolver) {
+                Ok(files) => world.load_dungeons(&files, resolver.data_root()),
+                Err(e) => world.report.findings.push(LoadFinding {
+                    region: RegionId(0x8000),
+                    path: e.path.clone(),
+                    kind: LoadFindingKind::DungeonLeftOut(DungeonError::Unreadable(
+                        crate::error_line(&e),
+                    )),
+                }),
             }
-            world
-                .report
-                .findings
-                .extend(findings.into_iter().map(|u| LoadFinding {
-                    region: u.region,
-                    path: u.path,
-                    kind: LoadFindingKind::Object(u.finding),
-                }));
         }
         Ok(world)
     }
@@ -367,6 +365,81 @@ impl World {
         let mut world = World::assemble(parsed.into_iter().map(|(r, _, _)| r).collect(), report);
         world.inputs = inputs_digest(&world, &digests);
         Ok(world)
+    }
+}
+
+impl World {
+    /// Loads the dungeons `files.info` serves, in parallel, reporting those it leaves out,
+    /// each named by its `.dof` under `data_root`.
+    pub(crate) fn load_dungeons(&mut self, files: &DungeonFiles, data_root: &Path) {
+        let Some(info) = &files.info else {
+            return;
+        };
+        let rows: Vec<_> = info.rows().collect();
+        let loaded: Vec<(RegionId, PathBuf, Result<Dungeon, DungeonError>)> = rows
+            .par_iter()
+            .filter_map(|row| {
+                let region = row.region()?;
+                let path = String::from_utf8_lossy(&row.path).into_owned();
+                let result = if row.is_served() {
+                    Dungeon::from_files(files, region, &path)
+                } else {
+                    Err(DungeonError::NotServed)
+                };
+                let shown = data_root.join(path.replace('\\', "/"));
+                Some((region, shown, result))
+            })
+            .collect();
+        let mut dungeons: Vec<Dungeon> = Vec::new();
+        for (region, path, result) in loaded {
+            let kind = match result {
+                Ok(d) if dungeons.iter().all(|o| o.region() != region) => {
+                    dungeons.push(d);
+                    continue;
+                }
+                Ok(_) => DungeonError::Duplicate,
+                Err(e) => e,
+            };
+            self.report.findings.push(LoadFinding {
+                region,
+                path,
+                kind: LoadFindingKind::DungeonLeftOut(kind),
+            });
+        }
+        dungeons.sort_by_key(Dungeon::region);
+        self.dungeons = std::sync::Arc::new(dungeons);
+    }
+
+    /// Places the instances `records` list over the world's regions, their meshes found
+    /// through `ifo` by `load_mesh`, and reports those that cannot be placed.
+    pub(crate) fn place_objects(
+        &mut self,
+        records: &[RegionObjects],
+        ifo: Option<&ObjectIfo>,
+        load_mesh: &MeshLoader<'_>,
+    ) {
+        let ids: Vec<RegionId> = self.regions().collect();
+        let (objects, findings) = load_objects(records, &ids, ifo, load_mesh);
+        self.objects = objects;
+        let regions = &self.regions;
+        self.objects.index_tiles(|slot, tile| {
+            let region = &regions[slot];
+            region.objects_of_cell(region.raw_tile_cell(tile))
+        });
+        // Each tile's word leads to its squares ([`super::region::TileWord`]).
+        for (slot, region) in self.regions.iter_mut().enumerate() {
+            for (record, &tile) in self.objects.tiles_with_squares(slot).iter().enumerate() {
+                let word = &mut region.tiles[usize::from(tile)];
+                *word = word.with_squares(record);
+            }
+        }
+        self.report
+            .findings
+            .extend(findings.into_iter().map(|u| LoadFinding {
+                region: u.region,
+                path: u.path,
+                kind: LoadFindingKind::Object(u.finding),
+            }));
     }
 }
 

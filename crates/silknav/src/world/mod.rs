@@ -37,6 +37,7 @@
 //! follows the server ([`movement`]); paths are found on the terrain and go round objects
 //! ([`crate::path::detour`]).
 
+pub(crate) mod circles;
 pub mod dungeon;
 pub mod height;
 mod load;
@@ -85,6 +86,14 @@ pub struct World {
     pub(crate) stamp: u64,
     /// The digest of the inputs the path index depends on ([`World::inputs_digest`]).
     pub(crate) inputs: Option<crate::files::InputsDigest>,
+    /// Whether this is a dungeon's ground ([`dungeon`]), whose regions the server does not
+    /// have: a walk that steps over a link and leaves a region in one leg goes on
+    /// ([`movement`]).
+    pub(crate) is_dungeon_ground: bool,
+    /// The dungeons, ascending by region.
+    pub(crate) dungeons: std::sync::Arc<Vec<dungeon::Dungeon>>,
+    /// The collision circles of a dungeon's ground ([`circles`]); none elsewhere.
+    pub(crate) circles: Vec<circles::Circle>,
 }
 
 /// A cell of the world: the region and the cell's index in that region's file, and the object
@@ -191,6 +200,9 @@ impl World {
             objects: crate::objects::Objects::default(),
             stamp: next_stamp(),
             inputs: None,
+            is_dungeon_ground: false,
+            dungeons: std::sync::Arc::default(),
+            circles: Vec::new(),
         }
     }
 
@@ -221,9 +233,26 @@ impl World {
         self.regions.iter().map(|r| r.id)
     }
 
-    /// Whether a region is loaded.
+    /// Whether a region is loaded: a terrain region, or a dungeon (`0x8000 | id`).
     pub fn contains(&self, region: RegionId) -> bool {
+        if region.is_dungeon() {
+            return self.dungeon(region).is_some();
+        }
         self.region(region).is_some()
+    }
+
+    /// The loaded dungeon of region `0x8000 | id` ([`dungeon`]).
+    pub fn dungeon(&self, region: RegionId) -> Option<&dungeon::Dungeon> {
+        let i = self
+            .dungeons
+            .binary_search_by_key(&region, dungeon::Dungeon::region)
+            .ok()?;
+        Some(&self.dungeons[i])
+    }
+
+    /// The loaded dungeons, ascending by region.
+    pub fn dungeons(&self) -> impl ExactSizeIterator<Item = &dungeon::Dungeon> + '_ {
+        self.dungeons.iter()
     }
 
     /// The loaded regions' query data, ascending by id.
@@ -485,7 +514,9 @@ impl World {
     #[inline]
     pub fn cell_at(&self, pos: Position) -> Option<CellRef> {
         let pos = World::normal(pos)?;
-        let slot = self.region_slot(pos.region)?;
+        let Some(slot) = self.region_slot(pos.region) else {
+            return self.dungeon_surface(pos, None).map(|(c, _)| c);
+        };
         let region = &self.regions[slot];
         let tile = Self::tile_of(pos);
         let word = region.tiles[tile];
@@ -550,6 +581,11 @@ impl World {
         if !y.is_finite() {
             return None;
         }
+        if pos.region.is_dungeon() {
+            return self
+                .dungeon_surface(pos, Some(y))
+                .map(|(c, h)| (Some(c), h));
+        }
         let r = self.find_nav_cell(pos, y)?;
         Some((self.resolved_cell(&r), r.y))
     }
@@ -567,16 +603,34 @@ impl World {
         if !y.is_finite() {
             return None;
         }
+        if pos.region.is_dungeon() {
+            return self.dungeon_surface(pos, Some(y)).map(|(_, h)| h);
+        }
         self.find_nav_cell(pos, y).map(|r| r.y)
     }
 
     /// The ground height at a point, as the server's `FindHeight` computes it: `None` in a
     /// region that is not loaded. Blocked tiles have a height too. The terrain alone; see
-    /// [`World::height_at_y`] for objects.
+    /// [`World::height_at_y`] for objects. In a dungeon, which has no terrain, the height of
+    /// its highest floor there ([`dungeon`]).
     #[inline]
     pub fn height_at(&self, pos: Position) -> Option<f32> {
         let pos = World::normal(pos)?;
-        height::find_height(self.region(pos.region)?, pos.x, pos.z)
+        let Some(region) = self.region(pos.region) else {
+            return self.dungeon_surface(pos, None).map(|(_, h)| h);
+        };
+        height::find_height(region, pos.x, pos.z)
+    }
+
+    /// At a dungeon position, the cell [`dungeon::Dungeon::cell_at`] picks at `y` (with no
+    /// `y`, the highest) and its height; `None` elsewhere.
+    fn dungeon_surface(&self, pos: Position, y: Option<f32>) -> Option<(CellRef, f32)> {
+        if !pos.region.is_dungeon() {
+            return None;
+        }
+        let d = self.dungeon(pos.region)?;
+        let c = d.surface(pos, y)?;
+        Some((d.cell_ref(c), c.height))
     }
 }
 

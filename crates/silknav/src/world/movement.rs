@@ -282,11 +282,23 @@ pub enum MoveStop {
     /// The walk circled until the server's step budget ran out; the server then answers the
     /// goal ([module docs](self)).
     Looped,
+    /// In a dungeon, a collision circle the walk would have entered, by its index in
+    /// [`crate::world::dungeon::Dungeon::collision_circles`]: the walk stops just short of it.
+    Circle {
+        /// The circle.
+        index: usize,
+    },
 }
 
 impl MoveStop {
+    /// Whether the walk is at its goal: it arrived, or circled until the server answered the
+    /// goal ([`MoveStop::Looped`]).
+    pub const fn reaches_goal(self) -> bool {
+        matches!(self, MoveStop::Arrived | MoveStop::Looped)
+    }
+
     /// One word for command lines: `arrived`, `wall`, `no-edge`, `object-wall`,
-    /// `transition`, `looped`.
+    /// `transition`, `looped`, `circle`.
     pub const fn word(self) -> &'static str {
         match self {
             MoveStop::Arrived => "arrived",
@@ -295,6 +307,7 @@ impl MoveStop {
             MoveStop::ObjectWall { .. } => "object-wall",
             MoveStop::Transition => "transition",
             MoveStop::Looped => "looped",
+            MoveStop::Circle { .. } => "circle",
         }
     }
 }
@@ -506,9 +519,60 @@ impl World {
         from: Position,
         to: Position,
         options: &MoveOptions,
-        mut trace: Option<&mut Vec<Position>>,
+        trace: Option<&mut Vec<Position>>,
     ) -> Result<MoveOutcome, MoveError> {
         let from = from.normalized().ok_or(MoveError::StartNotWalkable)?;
+        if from.region.is_dungeon() {
+            let dungeon = self
+                .dungeon(from.region)
+                .ok_or(MoveError::StartNotWalkable)?;
+            return dungeon.walk(from, to, options, trace);
+        }
+        if self.circles.is_empty() {
+            return self.walk_objects(from, to, options, trace);
+        }
+        // On a dungeon's ground: the walk, then the first collision circle it would enter
+        // before where it got to ([`super::circles`]).
+        let mut walked_trace = Vec::new();
+        let walked = self.walk_objects(from, to, options, Some(&mut walked_trace))?;
+        let (dx, dz) = (to.world_x() - from.world_x(), to.world_z() - from.world_z());
+        let length2 = dx * dx + dz * dz;
+        let reached = if length2 == 0.0 {
+            0.0
+        } else {
+            let (ex, ez) = (
+                walked.position.world_x() - from.world_x(),
+                walked.position.world_z() - from.world_z(),
+            );
+            ((ex * dx + ez * dz) / length2).clamp(0.0, 1.0)
+        };
+        match super::circles::first(&self.circles, from, to, reached) {
+            Some((t, index)) if length2 > 0.0 => {
+                let t = (t - super::circles::CIRCLE_STOP / length2.sqrt()).max(0.0);
+                let stop = super::circles::along(from, to, t).ok_or(MoveError::OffMesh)?;
+                let short = self.walk_objects(from, stop, options, trace)?;
+                Ok(MoveOutcome {
+                    stop: MoveStop::Circle { index },
+                    ..short
+                })
+            }
+            _ => {
+                if let Some(trace) = trace {
+                    trace.extend(walked_trace);
+                }
+                Ok(walked)
+            }
+        }
+    }
+
+    /// [`World::walk`] of a normalised start, without the collision circles.
+    fn walk_objects(
+        &self,
+        from: Position,
+        to: Position,
+        options: &MoveOptions,
+        mut trace: Option<&mut Vec<Position>>,
+    ) -> Result<MoveOutcome, MoveError> {
         if let Some(trace) = trace.as_deref_mut() {
             trace.push(from);
         }
@@ -574,6 +638,12 @@ impl World {
     /// `None` where no walk starts.
     pub(crate) fn start_height_at(&self, from: Position, y: Option<f32>) -> Option<f32> {
         let from = from.normalized()?;
+        if from.region.is_dungeon() {
+            return self
+                .dungeon(from.region)?
+                .surface(from, y)
+                .map(|c| c.height);
+        }
         self.start_surface(from, y).map(|r| r.y)
     }
 
@@ -1059,6 +1129,11 @@ impl Walker<'_, '_> {
             fail: None,
             blocked,
         };
+        // The instance the walker is on, which the server looks up again by key when the
+        // walk left the region: the one it started the leg on, even when it stepped over a
+        // link onto another (so the server's walk stops there). A dungeon's ground has no
+        // regions in the server, so there the walker keeps the one it stepped onto.
+        let mut key = p.key;
         if result & bits::LINK != 0 {
             let edge = self.ctx.link_edge;
             if edge >= 0xFFFF {
@@ -1087,6 +1162,9 @@ impl Walker<'_, '_> {
                 slot: inst.slot,
                 index: other_index,
             });
+            if world.is_dungeon_ground {
+                key = other.key;
+            }
         }
         let mut slot = inst.slot;
         if wrap_outdoor(dst) {
@@ -1099,7 +1177,7 @@ impl Walker<'_, '_> {
                     .region_list(slot)
                     .iter()
                     .enumerate()
-                    .find_map(|(i, q)| q.as_ref().filter(|q| q.key == p.key).map(|q| (i, q)));
+                    .find_map(|(i, q)| q.as_ref().filter(|q| q.key == key).map(|q| (i, q)));
                 let Some((index, other)) = found else {
                     return Out::fail(MoveError::ObjectRefused);
                 };

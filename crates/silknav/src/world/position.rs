@@ -10,6 +10,10 @@ pub use crate::geometry::REGION_SIZE;
 /// Keeping positions region-local means precision does not degrade far from the world's
 /// origin; world coordinates are `region · 1920 + local` per axis (x from the region's column,
 /// z from its row).
+///
+/// In a dungeon the region is `0x8000 | id` ([`RegionId::is_dungeon`]) and x, z are the
+/// dungeon's own coordinates, negative allowed and never wrapped into a region: they are the
+/// position's world coordinates too.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Position {
     /// The region the point lies in.
@@ -47,19 +51,34 @@ impl Position {
         .normalized()
     }
 
-    /// World x in units.
+    /// A position in dungeon `id` (region `0x8000 | id`), at its own x, z.
+    pub const fn in_dungeon(id: u16, x: f32, z: f32) -> Position {
+        Position::new(RegionId(0x8000 | id), x, z)
+    }
+
+    /// World x in units (in a dungeon, its own x).
     pub fn world_x(self) -> f64 {
+        if self.region.is_dungeon() {
+            return f64::from(self.x);
+        }
         f64::from(self.region.x()) * f64::from(REGION_SIZE) + f64::from(self.x)
     }
 
-    /// World z in units.
+    /// World z in units (in a dungeon, its own z).
     pub fn world_z(self) -> f64 {
+        if self.region.is_dungeon() {
+            return f64::from(self.z);
+        }
         f64::from(self.region.z()) * f64::from(REGION_SIZE) + f64::from(self.z)
     }
 
     /// The same point with local coordinates moved into `[0, 1920)` by changing region, as
-    /// the game does when a point leaves its region. `None` past the id space or for NaN.
+    /// the game does when a point leaves its region. `None` past the id space or for NaN. A
+    /// dungeon position is never moved (`None` when not finite).
     pub fn normalized(self) -> Option<Position> {
+        if self.region.is_dungeon() {
+            return (self.x.is_finite() && self.z.is_finite()).then_some(self);
+        }
         let mut rx = i32::from(self.region.x());
         let mut rz = i32::from(self.region.z());
         let (mut x, mut z) = (self.x, self.z);

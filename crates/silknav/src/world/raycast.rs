@@ -94,6 +94,9 @@ pub struct RayHit {
     /// The object edge that blocked the segment, when it was one (then [`RayHit::edge`] is
     /// `None`).
     pub object_edge: Option<ObjectEdgeRef>,
+    /// In a dungeon, the collision circle that blocked the segment, by its index in
+    /// [`crate::world::dungeon::Dungeon::collision_circles`] (then both edges are `None`).
+    pub circle: Option<usize>,
     /// Unit normal of the wall, facing the segment's start. At a squeeze between two corners
     /// it points back along the segment.
     pub normal: [f32; 2],
@@ -170,6 +173,12 @@ impl World {
         start: Option<ObjectCellRef>,
         to: Position,
     ) -> Result<Option<RayHit>, RayError> {
+        if from.region.is_dungeon() {
+            let dungeon = self
+                .dungeon(from.region)
+                .ok_or(RayError::StartNotWalkable)?;
+            return dungeon.raycast(from, None, start, to);
+        }
         if start.is_none() && self.objects.is_empty() {
             let (grid, ray) = self.segment(from, to)?;
             return Ok(walk(&grid, &ray).map(|event| grid.hit(&ray, event)));
@@ -229,7 +238,7 @@ impl World {
     /// # Errors
     /// As for [`World::raycast`].
     pub fn line_of_sight(&self, from: Position, to: Position) -> Result<bool, RayError> {
-        if self.objects.is_empty() {
+        if self.objects.is_empty() && !from.region.is_dungeon() {
             // The walk alone: where and by which edge it is blocked is not asked for.
             return self.terrain_line_of_sight(from, to);
         }
@@ -258,7 +267,46 @@ impl World {
     /// The walk over terrain and object cells by the server's rules, exactly (see the module
     /// docs): the terrain pieces by the tile walk, probing the objects each cell lists as the
     /// walk enters it; the object pieces triangle by triangle.
+    ///
+    /// Then, on a dungeon's ground, the collision circles ([`super::circles`]): the first one
+    /// the segment enters before the walk's end or hit blocks it there.
     fn surface_walk(
+        &self,
+        from: Position,
+        start: Option<ObjectCellRef>,
+        to: Position,
+        sight: bool,
+    ) -> Result<Result<Option<ObjectCellRef>, RayHit>, RayError> {
+        let walked = self.objects_walk(from, start, to, sight)?;
+        if self.circles.is_empty() {
+            return Ok(walked);
+        }
+        let t_end = walked.as_ref().map_or_else(|h| h.t, |_| 1.0);
+        let Some((t, index)) = super::circles::first(&self.circles, from, to, t_end) else {
+            return Ok(walked);
+        };
+        let point = super::circles::along(from, to, t).ok_or(RayError::BadEnd)?;
+        let c = &self.circles[index];
+        let (nx, nz) = (point.world_x() - c.centre[0], point.world_z() - c.centre[1]);
+        let length = nx.hypot(nz);
+        let normal = if length > 0.0 {
+            [(nx / length) as f32, (nz / length) as f32]
+        } else {
+            let (dx, dz) = (from.world_x() - to.world_x(), from.world_z() - to.world_z());
+            back(-dx, -dz, dx.hypot(dz))
+        };
+        Ok(Err(RayHit {
+            point,
+            t,
+            edge: None,
+            object_edge: None,
+            circle: Some(index),
+            normal,
+        }))
+    }
+
+    /// [`World::surface_walk`] without the collision circles.
+    fn objects_walk(
         &self,
         from: Position,
         start: Option<ObjectCellRef>,
@@ -701,6 +749,7 @@ fn object_hit(
         t: t.clamp(0.0, 1.0),
         edge: None,
         object_edge: edge,
+        circle: None,
         normal,
     }
 }
@@ -929,6 +978,7 @@ impl<'w> Grid<'w> {
             t: t.clamp(0.0, 1.0),
             edge,
             object_edge: None,
+            circle: None,
             normal,
         }
     }

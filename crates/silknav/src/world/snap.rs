@@ -118,6 +118,11 @@ impl World {
     /// decides walkable (see the [module docs](self)); `pos` itself when it is walkable;
     /// `None` when nothing walkable is that close.
     pub fn nearest_walkable(&self, pos: Position, max_distance: f64) -> Option<Snap> {
+        if pos.region.is_dungeon() {
+            return self
+                .dungeon(pos.region)?
+                .nearest_walkable(pos, None, max_distance);
+        }
         self.snap(pos, max_distance, |p| self.cell_at(p))
     }
 
@@ -125,10 +130,16 @@ impl World {
     /// reference height `y` (a point on a bridge's deck is walkable near the deck's height, a
     /// point of the ground below near the ground's).
     pub fn nearest_walkable_y(&self, pos: Position, y: f32, max_distance: f64) -> Option<Snap> {
+        if pos.region.is_dungeon() {
+            return self
+                .dungeon(pos.region)?
+                .nearest_walkable(pos, Some(y), max_distance);
+        }
         self.snap(pos, max_distance, |p| self.cell_at_y(p, y))
     }
 
-    fn snap(
+    /// The point nearest `pos` within `max_distance` where `cell` answers a cell.
+    pub(crate) fn snap(
         &self,
         pos: Position,
         max_distance: f64,

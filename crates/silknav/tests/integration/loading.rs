@@ -136,7 +136,7 @@ fn dungeon_files_are_reported_with_their_path_not_loaded() {
     assert_eq!(
         world.load_report().findings[0].to_string(),
         format!(
-            "{}: region 8001 is a dungeon (id bit 15 set); dungeons are not loaded",
+            "{}: region 8001 is a dungeon id (bit 15 set); dungeons come from dungeoninfo.txt, not navmesh files; not loaded",
             dir.path().join("NV_8001.NVM").display()
         )
     );

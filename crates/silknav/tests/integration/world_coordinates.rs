@@ -193,7 +193,10 @@ fn batch_paths_equal_the_single_queries_with_and_without_a_budget() {
 }
 
 fn at(x: f64, z: f64, y: Option<f32>) -> PointQuery {
-    PointQuery { x, z, y }
+    PointQuery {
+        y,
+        ..PointQuery::new(x, z)
+    }
 }
 
 fn seg(s: [f64; 4]) -> SegmentQuery {

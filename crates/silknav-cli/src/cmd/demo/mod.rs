@@ -377,6 +377,9 @@ fn move_words(world: &World, from: Position, to: Position) -> String {
                 MoveStop::Looped => {
                     format!("circled until the server's budget ran out {place}")
                 }
+                MoveStop::Circle { index } => {
+                    format!("stopped short of collision circle {index} {place}")
+                }
             }
         }
         Err(e) => format!("none ({e})"),

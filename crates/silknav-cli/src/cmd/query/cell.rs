@@ -18,9 +18,9 @@ use std::io::{self, Write};
 /// The cell at a point, as the library's [`silknav::query::cell`] finds it.
 pub struct CellAnswer(pub Option<CellRef>);
 
-/// Answers one query at world (x, z), with an optional reference height.
-pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> CellAnswer {
-    CellAnswer(silknav::query::cell(world, PointQuery { x, z, y }))
+/// Answers one query.
+pub fn ask(world: &World, q: PointQuery) -> CellAnswer {
+    CellAnswer(silknav::query::cell(world, q))
 }
 
 /// Runs `silknav cell`.

@@ -114,10 +114,10 @@ pub fn find(
     n: [f64; 4],
     scratch: &mut PathScratch,
 ) -> Result<WorldPath, PathError> {
-    find_with(world, paths, n, &PathOptions::default(), scratch)
+    find_with(world, paths, n, None, &PathOptions::default(), scratch)
 }
 
-/// [`find`] with [`PathOptions`].
+/// [`find`] in the dungeon if any, with [`PathOptions`].
 ///
 /// # Errors
 /// As for [`PathIndex::find_path_with`].
@@ -125,10 +125,14 @@ pub fn find_with(
     world: &World,
     paths: &PathIndex,
     n: [f64; 4],
+    dungeon: Option<u16>,
     options: &PathOptions,
     scratch: &mut PathScratch,
 ) -> Result<WorldPath, PathError> {
-    let q = SegmentQuery::new(n[0], n[1], n[2], n[3]);
+    let q = SegmentQuery {
+        dungeon,
+        ..SegmentQuery::new(n[0], n[1], n[2], n[3])
+    };
     silknav::query::path_with(world, paths, q, options, scratch)
 }
 
@@ -138,10 +142,18 @@ pub fn ask<'w>(
     world: &'w World,
     paths: &PathIndex,
     n: &[f64],
+    dungeon: Option<u16>,
     options: &PathOptions,
     scratch: &mut PathScratch,
 ) -> PathAnswer<'w> {
-    let path = find_with(world, paths, [n[0], n[1], n[2], n[3]], options, scratch);
+    let path = find_with(
+        world,
+        paths,
+        [n[0], n[1], n[2], n[3]],
+        dungeon,
+        options,
+        scratch,
+    );
     PathAnswer {
         world,
         path,
@@ -182,7 +194,7 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
         |_, n| {
             let mut options = options;
             options.start_y = n.get(4).copied().or(default_y).map(|y| y as f32);
-            ask(world, paths, n, &options, &mut scratch)
+            ask(world, paths, n, world_args.dungeon, &options, &mut scratch)
         },
     )
 }

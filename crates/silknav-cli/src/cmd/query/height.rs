@@ -15,9 +15,9 @@ use std::io::{self, Write};
 /// The height at a point, as the library's [`silknav::query::height`] computes it.
 pub struct HeightAnswer(pub Option<f32>);
 
-/// Answers one query at world (x, z), with an optional reference height.
-pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>) -> HeightAnswer {
-    HeightAnswer(silknav::query::height(world, PointQuery { x, z, y }))
+/// Answers one query.
+pub fn ask(world: &World, q: PointQuery) -> HeightAnswer {
+    HeightAnswer(silknav::query::height(world, q))
 }
 
 /// Runs `silknav height`.

@@ -5,7 +5,8 @@
 //! on a batch line, the one nearest Y). Text: `clear`, `blocked X Z` (the first blocking
 //! point, world coordinates), `blocked X Z object OOOO:UID KIND N` when an object edge
 //! blocked it (the instance's owner region and uid, `outline` or `inline`, the edge's index
-//! in that list of the mesh), or `none REASON` when the segment cannot be cast:
+//! in that list of the mesh), `blocked X Z circle N` when a dungeon's collision circle did (its
+//! index among the dungeon's circles), or `none REASON` when the segment cannot be cast:
 //! `start-blocked` (the start is on no object and not on walkable ground) or `bad-end` (the
 //! end is outside the terrain id space). JSON: `{"clear":true}`,
 //! `{"clear":false,"x":..,"z":..,"t":..,"edge":..,"object_edge":..,"normal":[..]}` (`t` from
@@ -23,10 +24,12 @@ use std::io::{self, Write};
 /// The first blocking point of a segment, as the library's [`silknav::query::los`] finds it.
 pub struct LosAnswer(pub Result<Option<RayHit>, RayError>);
 
-/// Answers one query: numbers are `x1 z1 x2 z2`, and the start's reference height `y` if any.
-pub fn ask(world: &World, n: &[f64], y: Option<f32>) -> LosAnswer {
+/// Answers one query: numbers are `x1 z1 x2 z2`, the start's reference height `y` if any, in
+/// the dungeon if any.
+pub fn ask(world: &World, n: &[f64], y: Option<f32>, dungeon: Option<u16>) -> LosAnswer {
     let q = SegmentQuery {
         y,
+        dungeon,
         ..SegmentQuery::new(n[0], n[1], n[2], n[3])
     };
     LosAnswer(silknav::query::los(world, q))
@@ -38,13 +41,14 @@ pub fn ask(world: &World, n: &[f64], y: Option<f32>) -> LosAnswer {
 /// As for the query commands (see [`super`]).
 pub fn run(args: &SegmentYArgs) -> anyhow::Result<Status> {
     let default_y = args.y;
+    let dungeon = args.segment.world.dungeon;
     super::run_range(
         &args.segment.world,
         args.numbers(),
         (4, 5),
         move |world, n| {
             let y = n.get(4).copied().or(default_y).map(|y| y as f32);
-            ask(world, n, y)
+            ask(world, n, y, dungeon)
         },
     )
 }
@@ -64,6 +68,9 @@ impl Answer for LosAnswer {
                     let kind = silknav::json::object_edge_kind(e);
                     let (owner, uid) = (e.instance.owner(), e.instance.uid());
                     write!(out, " object {owner}:{uid} {kind} {}", e.edge)?;
+                }
+                if let Some(index) = hit.circle {
+                    write!(out, " circle {index}")?;
                 }
                 Ok(())
             }

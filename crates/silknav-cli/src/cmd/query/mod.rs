@@ -3,9 +3,10 @@
 //! ([`batch`]).
 //!
 //! Coordinates are world coordinates: `x = region_x·1920 + local_x`, `z = region_z·1920 +
-//! local_z`. Points in answers are written the same way, as the shortest decimal that reads back
-//! to the same `f64`, which is exactly the library's `f32` position in its region: an answer fed
-//! back as a query names the very same point.
+//! local_z`; with `--dungeon ID`, the dungeon's own (region `0x8000 | ID`). Points in answers
+//! are written the same way, as the shortest decimal that reads back to the same `f64`, which
+//! is exactly the library's `f32` position in its region: an answer fed back as a query names
+//! the very same point.
 
 pub mod batch;
 pub mod cell;
@@ -25,6 +26,7 @@ use serde::Serialize;
 use silknav::files::resolve::ObjectProblem;
 use silknav::files::WorldSource;
 use silknav::pk2_archive::Key;
+use silknav::query::PointQuery;
 use silknav::{CellRef, Position, World};
 use silknav::{LoadFindingKind, LoadOptions, Navigator, PathIndexFound, PathIndexUse};
 use std::io::{self, IsTerminal, Write};
@@ -41,8 +43,12 @@ pub struct WorldArgs {
     #[arg(long)]
     json: bool,
     /// Load the terrain only: no object instances (buildings, gates, bridges)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "dungeon")]
     terrain_only: bool,
+    /// Query inside the dungeon with this id in dungeoninfo.txt (region 0x8000 | ID): the
+    /// coordinates are the dungeon's own, negative allowed
+    #[arg(long, value_name = "ID", value_parser = clap::value_parser!(u16).range(0..0x8000))]
+    pub(crate) dungeon: Option<u16>,
     #[command(flatten)]
     key: KeyArgs,
 }
@@ -59,7 +65,11 @@ impl WorldArgs {
     /// As for [`load`].
     pub fn load_paths(&self, paths: PathIndexUse) -> anyhow::Result<Navigator> {
         let source = input::open_world(&self.world, &self.key.key()?)?;
-        load_with(&source, self.terrain_only, paths)
+        let nav = load_with(&source, self.terrain_only, paths)?;
+        if let Some(id) = self.dungeon {
+            check_dungeon(&nav, &self.world, id)?;
+        }
+        Ok(nav)
     }
 }
 
@@ -91,18 +101,62 @@ impl PointYArgs {
 /// As for the query commands.
 fn run_with_y<A: Answer>(
     args: &PointYArgs,
-    mut ask: impl FnMut(&World, f64, f64, Option<f32>) -> A,
+    mut ask: impl FnMut(&World, PointQuery) -> A,
 ) -> anyhow::Result<Status> {
     let default_y = args.y;
+    let dungeon = args.point.world.dungeon;
     run_range(
         &args.point.world,
         args.numbers(),
         (2, 3),
         move |world, n| {
             let y = n.get(2).copied().or(default_y).map(|y| y as f32);
-            ask(world, n[0], n[1], y)
+            ask(
+                world,
+                PointQuery {
+                    x: n[0],
+                    z: n[1],
+                    y,
+                    dungeon,
+                },
+            )
         },
     )
+}
+
+/// Refuses `--dungeon ID` when the world has no such dungeon loaded, saying why.
+///
+/// # Errors
+/// The dungeon is not loaded.
+fn check_dungeon(nav: &Navigator, world: &Path, id: u16) -> anyhow::Result<()> {
+    let region = silknav::jmxv::RegionId(0x8000 | id);
+    if nav.world().dungeon(region).is_some() {
+        return Ok(());
+    }
+    let why = nav
+        .world()
+        .load_report()
+        .findings
+        .iter()
+        .find(|f| f.region == region)
+        .map_or_else(
+            || "dungeon\\dungeoninfo.txt names no such dungeon".to_owned(),
+            ToString::to_string,
+        );
+    let loaded: Vec<String> = nav
+        .world()
+        .dungeons()
+        .map(|d| (d.region().0 & 0x7FFF).to_string())
+        .collect();
+    let loaded = if loaded.is_empty() {
+        "none".to_owned()
+    } else {
+        loaded.join(", ")
+    };
+    Err(anyhow!(
+        "{}: --dungeon {id}: not loaded ({why}); loaded dungeons: {loaded}",
+        world.display()
+    ))
 }
 
 /// A command that takes one point: `X Z`, or a batch of them on standard input.
@@ -358,7 +412,7 @@ fn warn_about_load(dir: &Path, nav: &Navigator) {
     let group = |kind: &LoadFindingKind| match kind {
         LoadFindingKind::MissingFile => 0,
         LoadFindingKind::DisabledByMapinfo => 1,
-        LoadFindingKind::Dungeon => 2,
+        LoadFindingKind::Dungeon | LoadFindingKind::DungeonLeftOut(_) => 2,
         // Decorations (rocks, trees) have meshes without a navigation section: nothing to
         // walk or stand on, as in the game; the load report lists them, the shell is quiet.
         LoadFindingKind::Object(o) if matches!(o.problem, ObjectProblem::NoNavSection { .. }) => 5,
@@ -368,7 +422,7 @@ fn warn_about_load(dir: &Path, nav: &Navigator) {
     let rests = [
         "enabled regions without a file",
         "files of regions not enabled; not loaded",
-        "dungeon files; not loaded",
+        "dungeons and dungeon files; not loaded",
         "",
         "problems in files",
     ];

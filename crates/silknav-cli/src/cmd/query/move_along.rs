@@ -3,7 +3,8 @@
 //! walks it.
 //!
 //! Text: `X Z REASON height H cell CELL [edge EDGE]`: the stop in world coordinates, why the
-//! walk stopped there (`arrived`, `wall`, `no-edge`, `object-wall`, `transition`, `looped`),
+//! walk stopped there (`arrived`, `wall`, `no-edge`, `object-wall`, `transition`, `looped`,
+//! `circle`: short of a dungeon's collision circle, then ` circle N` follows the cell),
 //! the height the server gives it, its cell as `silknav cell` prints one (`RRRR C` or `RRRR C
 //! object OOOO:UID T`), and for `wall` and `object-wall` the edge (`RRRR internal N`, `RRRR
 //! global N`, `object OOOO:UID outline N`, `object OOOO:UID inline N`); or `none REASON` when
@@ -59,10 +60,20 @@ impl From<GuardArg> for DistanceGuard {
     }
 }
 
-/// Answers one query: numbers are `x1 z1 x2 z2`, and the start's reference height when given.
-pub fn ask(world: &World, n: &[f64], y: Option<f32>, options: &MoveOptions) -> MoveAnswer {
-    let mut q = SegmentQuery::new(n[0], n[1], n[2], n[3]);
-    q.y = y;
+/// Answers one query: numbers are `x1 z1 x2 z2`, the start's reference height when given, in
+/// the dungeon if any.
+pub fn ask(
+    world: &World,
+    n: &[f64],
+    y: Option<f32>,
+    dungeon: Option<u16>,
+    options: &MoveOptions,
+) -> MoveAnswer {
+    let q = SegmentQuery {
+        y,
+        dungeon,
+        ..SegmentQuery::new(n[0], n[1], n[2], n[3])
+    };
     MoveAnswer(silknav::query::move_with(world, q, options))
 }
 
@@ -75,13 +86,14 @@ pub fn run(args: &MoveArgs) -> anyhow::Result<Status> {
         .with_guard(args.guard.into())
         .with_object_checks(!args.no_object_checks);
     let default_y = args.segment.y;
+    let dungeon = args.segment.segment.world.dungeon;
     super::run_range(
         &args.segment.segment.world,
         args.segment.numbers(),
         (4, 5),
         move |world, n| {
             let y = n.get(4).copied().or(default_y).map(|y| y as f32);
-            ask(world, n, y, &options)
+            ask(world, n, y, dungeon, &options)
         },
     )
 }
@@ -118,6 +130,7 @@ impl Answer for MoveAnswer {
                         silknav::json::object_edge_kind(edge),
                         edge.edge
                     ),
+                    MoveStop::Circle { index } => write!(out, " circle {index}"),
                     _ => Ok(()),
                 }
             }

@@ -27,13 +27,9 @@ pub struct SnapArgs {
     max_distance: f64,
 }
 
-/// Answers one query at world (x, z), with an optional reference height.
-pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>, max_distance: f64) -> SnapAnswer {
-    SnapAnswer(silknav::query::snap(
-        world,
-        PointQuery { x, z, y },
-        max_distance,
-    ))
+/// Answers one query.
+pub fn ask(world: &World, q: PointQuery, max_distance: f64) -> SnapAnswer {
+    SnapAnswer(silknav::query::snap(world, q, max_distance))
 }
 
 /// Runs `silknav snap`.
@@ -42,7 +38,7 @@ pub fn ask(world: &World, x: f64, z: f64, y: Option<f32>, max_distance: f64) -> 
 /// As for the query commands (see [`super`]).
 pub fn run(args: &SnapArgs) -> anyhow::Result<Status> {
     let max = args.max_distance;
-    super::run_with_y(&args.point, move |world, x, z, y| ask(world, x, z, y, max))
+    super::run_with_y(&args.point, move |world, q| ask(world, q, max))
 }
 
 impl Answer for SnapAnswer {
