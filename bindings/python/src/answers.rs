@@ -314,8 +314,10 @@ pub struct Path {
     /// ground; else every leg is walked to its end by the server's walk (`move`).
     pub exact: bool,
     /// The waypoints `(x, z)` in world coordinates, from the start to the goal, both
-    /// included.
+    /// included (in a dungeon, its own coordinates).
     pub waypoints: Vec<(f64, f64)>,
+    /// The dungeon the path is in (its id), or None on the terrain.
+    pub dungeon: Option<u16>,
 }
 
 impl From<&WorldPath> for Path {
@@ -325,6 +327,11 @@ impl From<&WorldPath> for Path {
             exact_length: p.exact_length,
             exact: p.exact,
             waypoints: p.waypoints.iter().map(|&w| xz(w)).collect(),
+            dungeon: p
+                .waypoints
+                .first()
+                .filter(|w| w.region.is_dungeon())
+                .map(|w| w.region.0 & 0x7FFF),
         }
     }
 }

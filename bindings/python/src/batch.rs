@@ -275,6 +275,7 @@ impl PathBatch {
             exact_length: self.exact_length.bind(py).readonly().as_slice()?[i],
             exact: self.exact,
             waypoints: (from..to).map(|k| (flat[2 * k], flat[2 * k + 1])).collect(),
+            dungeon: None,
         }))
     }
 

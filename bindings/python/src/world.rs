@@ -104,18 +104,19 @@ impl PyWorld {
 
     /// The cell under (x, z), or None on a blocked tile without an object or outside the
     /// loaded regions. Without `y` the highest object triangle wins over the terrain; with
-    /// it, the object floor or ground whose height is closest to `y`.
-    #[pyo3(signature = (x, z, y = None))]
-    fn cell(&self, x: f64, z: f64, y: Option<f32>) -> Option<Cell> {
-        query::cell(self.nav.world(), PointQuery { x, z, y }).map(Cell::from)
+    /// it, the object floor or ground whose height is closest to `y`. With `dungeon` (its id
+    /// in dungeoninfo.txt), (x, z) are that dungeon's own coordinates, as every query's are.
+    #[pyo3(signature = (x, z, y = None, *, dungeon = None))]
+    fn cell(&self, x: f64, z: f64, y: Option<f32>, dungeon: Option<u16>) -> Option<Cell> {
+        query::cell(self.nav.world(), PointQuery { x, z, y, dungeon }).map(Cell::from)
     }
 
     /// The ground height at (x, z) as the game server computes it, or None outside the
     /// loaded regions (blocked tiles have a height too). Without `y` the terrain's height,
     /// even under an object; with it, the height of the object floor or ground nearest `y`.
-    #[pyo3(signature = (x, z, y = None))]
-    fn height(&self, x: f64, z: f64, y: Option<f32>) -> Option<f32> {
-        query::height(self.nav.world(), PointQuery { x, z, y })
+    #[pyo3(signature = (x, z, y = None, *, dungeon = None))]
+    fn height(&self, x: f64, z: f64, y: Option<f32>, dungeon: Option<u16>) -> Option<f32> {
+        query::height(self.nav.world(), PointQuery { x, z, y, dungeon })
     }
 
     /// The first point where the segment from (x1, z1) to (x2, z2) is blocked, or None when
@@ -124,7 +125,8 @@ impl PyWorld {
     ///
     /// Raises `QueryError` (`.reason` `"start-blocked"` or `"bad-end"`) when the segment
     /// cannot be cast.
-    #[pyo3(signature = (x1, z1, x2, z2, y = None))]
+    #[pyo3(signature = (x1, z1, x2, z2, y = None, *, dungeon = None))]
+    #[allow(clippy::too_many_arguments)]
     fn raycast(
         &self,
         py: Python<'_>,
@@ -133,9 +135,11 @@ impl PyWorld {
         x2: f64,
         z2: f64,
         y: Option<f32>,
+        dungeon: Option<u16>,
     ) -> PyResult<Option<Hit>> {
         let segment = SegmentQuery {
             y,
+            dungeon,
             ..SegmentQuery::new(x1, z1, x2, z2)
         };
         query::los(self.nav.world(), segment)
@@ -146,7 +150,8 @@ impl PyWorld {
     /// Whether the line of sight from (x1, z1) to (x2, z2) is clear: `raycast(...) is None`.
     ///
     /// Raises `QueryError` as `raycast` does.
-    #[pyo3(signature = (x1, z1, x2, z2, y = None))]
+    #[pyo3(signature = (x1, z1, x2, z2, y = None, *, dungeon = None))]
+    #[allow(clippy::too_many_arguments)]
     fn los(
         &self,
         py: Python<'_>,
@@ -155,8 +160,9 @@ impl PyWorld {
         x2: f64,
         z2: f64,
         y: Option<f32>,
+        dungeon: Option<u16>,
     ) -> PyResult<bool> {
-        Ok(self.raycast(py, x1, z1, x2, z2, y)?.is_none())
+        Ok(self.raycast(py, x1, z1, x2, z2, y, dungeon)?.is_none())
     }
 
     /// Walks from (x1, z1) toward (x2, z2) cell by cell, as the game server's movement does,
@@ -169,7 +175,7 @@ impl PyWorld {
     /// Raises `QueryError` (`.reason` `"start-blocked"`, `"too-far"`, `"off-mesh"`,
     /// `"missing-region"` with `.region`, `"step-limit"` or `"object-refused"`) when the walk
     /// fails, `ValueError` for an unknown guard.
-    #[pyo3(name = "move", signature = (x1, z1, x2, z2, y = None, *, guard = "one-sided", object_checks = true))]
+    #[pyo3(name = "move", signature = (x1, z1, x2, z2, y = None, *, guard = "one-sided", object_checks = true, dungeon = None))]
     #[allow(clippy::too_many_arguments)]
     fn move_along(
         &self,
@@ -181,6 +187,7 @@ impl PyWorld {
         y: Option<f32>,
         guard: &str,
         object_checks: bool,
+        dungeon: Option<u16>,
     ) -> PyResult<Move> {
         let guard = match guard {
             "one-sided" => DistanceGuard::OneSided,
@@ -197,6 +204,7 @@ impl PyWorld {
             .with_object_checks(object_checks);
         let segment = SegmentQuery {
             y,
+            dungeon,
             ..SegmentQuery::new(x1, z1, x2, z2)
         };
         query::move_with(self.nav.world(), segment, &options)
@@ -209,14 +217,22 @@ impl PyWorld {
     /// what `cell(x, z, y)` answers); a walk (`move`) starts from the point.
     ///
     /// Raises `ValueError` when `max_distance` is negative or not finite.
-    #[pyo3(signature = (x, z, y = None, *, max_distance = 100.0))]
-    fn snap(&self, x: f64, z: f64, y: Option<f32>, max_distance: f64) -> PyResult<Option<Snap>> {
+    #[pyo3(signature = (x, z, y = None, *, max_distance = 100.0, dungeon = None))]
+    fn snap(
+        &self,
+        x: f64,
+        z: f64,
+        y: Option<f32>,
+        max_distance: f64,
+        dungeon: Option<u16>,
+    ) -> PyResult<Option<Snap>> {
         if !(max_distance.is_finite() && max_distance >= 0.0) {
             return Err(PyValueError::new_err(format!(
                 "max_distance: expected a finite distance, 0 or more, found {max_distance}"
             )));
         }
-        Ok(query::snap(self.nav.world(), PointQuery { x, z, y }, max_distance).map(Snap::from))
+        let point = PointQuery { x, z, y, dungeon };
+        Ok(query::snap(self.nav.world(), point, max_distance).map(Snap::from))
     }
 
     /// The shortest path from (x1, z1) to (x2, z2) over the walkable ground, across regions,
@@ -237,7 +253,7 @@ impl PyWorld {
     /// `y` is the walker's height at the start, as `move`'s: the path starts on the surface
     /// nearest it (under a bridge's deck rather than on it), as `silknav path --y`; it decides
     /// where `objects=True` starts, and `path_heights(path, y)` starts there.
-    #[pyo3(signature = (x1, z1, x2, z2, y = None, *, budget = None, exact = false, objects = false, clearance = None, radius = 0.0))]
+    #[pyo3(signature = (x1, z1, x2, z2, y = None, *, budget = None, exact = false, objects = false, clearance = None, radius = 0.0, dungeon = None))]
     #[allow(clippy::too_many_arguments)]
     fn path(
         &self,
@@ -252,12 +268,14 @@ impl PyWorld {
         objects: bool,
         clearance: Option<f64>,
         radius: f64,
+        dungeon: Option<u16>,
     ) -> PyResult<Path> {
         let options = path_options(exact, objects, clearance, radius)?;
         let found = py.detach(|| {
             let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
             let q = SegmentQuery {
                 y,
+                dungeon,
                 ..SegmentQuery::new(x1, z1, x2, z2)
             };
             query::path_with(
@@ -403,7 +421,10 @@ fn world_path(path: &Path) -> PyResult<silknav::WorldPath> {
     let waypoints = path
         .waypoints
         .iter()
-        .map(|&(x, z)| silknav::Position::from_world(x, z))
+        .map(|&(x, z)| match path.dungeon {
+            None => silknav::Position::from_world(x, z),
+            Some(id) => Some(silknav::Position::in_dungeon(id, x as f32, z as f32)),
+        })
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| {
             pyo3::exceptions::PyValueError::new_err("a waypoint lies outside the terrain id space")

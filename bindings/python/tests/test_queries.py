@@ -400,3 +400,41 @@ def test_a_world_in_an_archive_answers_as_its_folder(cli, world, world_dir, tmp_
         silknav.World.load(tmp_path / "Data-my-server.pk2")
     with pytest.raises(ValueError, match="pk2_key"):
         silknav.World.load(tmp_path / "Data-None.pk2", pk2_key="")
+
+
+def test_dungeon_queries_equal_the_command_lines(cli, world, world_dir):
+    """With `dungeon=ID` the coordinates are that dungeon's own, as `--dungeon ID`'s."""
+    rng = np.random.default_rng(21)
+    # Points over the generated cave (dungeon 2: two floors of 3 × 3 blocks of 80 units).
+    rows = np.column_stack(
+        [rng.uniform(-150.0, 150.0, 400), rng.uniform(-150.0, 150.0, 400), rng.choice([1.0, 61.0], 400)]
+    )
+    cells = cli.batch_json("cell", world_dir, rows, "--dungeon", "2")
+    on_blocks = 0
+    for (x, z, y), want in zip(rows, cells):
+        got = world.cell(x, z, y, dungeon=2)
+        assert cell_json(got) == want, (x, z, y)
+        on_blocks += got is not None
+        if got is not None:
+            assert got.region == "8002" and got.object.owner == "8002"
+    assert on_blocks > 50, on_blocks
+    placed = [row for row, c in zip(rows, cells) if c["region"] is not None]
+    pairs = [(a, b) for a, b in zip(placed, placed[7:])][:40]
+    moves = cli.batch_json(
+        "move", world_dir, [[a[0], a[1], b[0], b[1], a[2]] for a, b in pairs], "--dungeon", "2"
+    )
+    joined = 0
+    for (a, b), want in zip(pairs, moves):
+        got = world.move(a[0], a[1], b[0], b[1], a[2], dungeon=2)
+        assert (got.x, got.z, got.stop) == (want["x"], want["z"], want["stop"])
+        path = None
+        try:
+            path = world.path(a[0], a[1], b[0], b[1], a[2], dungeon=2)
+        except silknav.QueryError as e:
+            assert e.reason == "unreachable"
+        if path is not None:
+            joined += 1
+            assert path.dungeon == 2
+            heights = world.path_heights(path, a[2])
+            assert len(heights) == len(path.waypoints) and heights[-1] is not None
+    assert joined > 10, joined

@@ -160,6 +160,59 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
         line_after(out, "move F → E").starts_with("stopped by an object's edge at "),
         "{out}"
     );
+    // The dungeon visit: the smallest dungeon, the cave (2); P's cell and the path to Q are
+    // the library's.
+    let dungeon = world
+        .dungeon(silknav::jmxv::RegionId(0x8002))
+        .expect("the cave");
+    assert!(
+        line_after(out, "dungeon").starts_with(&format!(
+            "2 (region 8002): {} blocks, {} links made at load",
+            dungeon.block_count(),
+            dungeon.links().len()
+        )),
+        "{out}"
+    );
+    let numbers = |text: &str| -> Vec<f64> {
+        text.split([' ', ','])
+            .filter_map(|w| w.parse().ok())
+            .collect()
+    };
+    let p = numbers(line_after(out, "P = "));
+    let at = Position::in_dungeon(2, p[0] as f32, p[1] as f32);
+    let cell = world.cell_at_y(at, p[2] as f32).expect("P has a cell");
+    let o = cell.object.unwrap();
+    assert_eq!(
+        line_after(out, "cell P"),
+        format!(
+            "8002 {} object 8002:{} {}",
+            cell.cell,
+            o.instance.uid(),
+            o.cell
+        )
+    );
+    let q = numbers(line_after(out, "Q = "));
+    let paths = silknav::PathIndex::build(&world);
+    let path = paths
+        .find_path_with(
+            &world,
+            at,
+            Position::in_dungeon(2, q[0] as f32, q[1] as f32),
+            &silknav::PathOptions::new().with_start_y(p[2] as f32),
+            &mut silknav::PathScratch::new(),
+        )
+        .expect("a path");
+    let shown = out
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("Q = "))
+        .nth(1)
+        .unwrap()
+        .trim();
+    assert_eq!(
+        shown.split(' ').next(),
+        Some(format!("{:.3}", path.length).as_str())
+    );
+    assert!(q[2] - p[2] > 30.0, "Q is on a higher floor: {p:?} {q:?}");
 }
 
 #[test]

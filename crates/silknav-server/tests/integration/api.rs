@@ -365,3 +365,64 @@ fn path_requests_start_on_the_surface_nearest_y() {
         assert_ne!(answers[0], answers[1], "{fields}");
     }
 }
+
+/// Every query endpoint takes `dungeon`: the answers are the library's at the dungeon's
+/// positions, and an unknown field next to it is still refused.
+#[test]
+fn dungeon_queries_answer_in_the_dungeons_coordinates() {
+    let server = serve(Limits::default());
+    let world = demo_world();
+    let (mut on_cells, mut paths) = (0, 0);
+    for i in 0..30 {
+        let (x, z) = (-150.0 + 10.3 * f64::from(i), -100.0 + 6.1 * f64::from(i));
+        let (x2, z2) = (x + 47.0, z - 23.0);
+        let q = PointQuery {
+            y: Some(1.0),
+            dungeon: Some(2),
+            ..PointQuery::new(x, z)
+        };
+        let cell = silknav::query::cell(&world, q);
+        on_cells += usize::from(cell.is_some());
+        let body = serde_json::json!({"x": x, "z": z, "y": 1.0, "dungeon": 2}).to_string();
+        assert_eq!(
+            post(server.addr(), "/api/cell", &body).text(),
+            serde_json::to_string(&silknav::json::cell(cell)).unwrap()
+        );
+        let s = SegmentQuery {
+            y: Some(1.0),
+            dungeon: Some(2),
+            ..SegmentQuery::new(x, z, x2, z2)
+        };
+        let segment = serde_json::json!(
+            {"x1": x, "z1": z, "x2": x2, "z2": z2, "y": 1.0, "dungeon": 2}
+        )
+        .to_string();
+        let los = silknav::json::los(&silknav::query::los(&world, s));
+        assert_eq!(
+            post(server.addr(), "/api/los", &segment).text(),
+            serde_json::to_string(&los).unwrap()
+        );
+        let walk = silknav::json::move_along(&silknav::query::move_along(&world, s));
+        assert_eq!(
+            post(server.addr(), "/api/move", &segment).text(),
+            serde_json::to_string(&walk).unwrap()
+        );
+        if cell.is_some() && i % 5 == 0 {
+            let answer = json(&post(server.addr(), "/api/path", &segment));
+            paths += usize::from(answer["length"].is_number());
+            if let Some(first) = answer["waypoints"].get(0) {
+                assert_eq!(first[0].as_f64(), Some(f64::from(x as f32)));
+            }
+        }
+    }
+    assert!(
+        on_cells > 5 && paths > 0,
+        "{on_cells} on cells, {paths} paths"
+    );
+    let refused = post(
+        server.addr(),
+        "/api/cell",
+        r#"{"x":1,"z":2,"dungeon":2,"floor":3}"#,
+    );
+    assert_eq!(refused.status, 400);
+}

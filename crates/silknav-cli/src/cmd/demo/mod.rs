@@ -101,6 +101,9 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let started = Instant::now();
     let routes = paths::find(world, paths);
     let route_time = started.elapsed();
+    let started = Instant::now();
+    let visit = points::dungeon_visit(world, paths);
+    let visit_time = started.elapsed();
 
     let picture_path = dir.join(PICTURE);
     let mut overlay = Overlay::default();
@@ -198,6 +201,8 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     writeln!(t)?;
     write_paths(t, &routes, &route_colours, &index, route_time.as_secs_f64())?;
     writeln!(t)?;
+    write_dungeon(t, world, visit.as_ref(), visit_time.as_secs_f64())?;
+    writeln!(t)?;
     write_next(
         t,
         world,
@@ -205,6 +210,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         points.as_ref(),
         building.as_ref(),
         routes.first(),
+        visit.as_ref(),
     )?;
     writeln!(t)?;
     writeln!(
@@ -437,6 +443,49 @@ fn write_paths(
     Ok(())
 }
 
+/// The dungeon visit: the dungeon, the cell of a point P on its lowest floor, and the path from
+/// there to a point Q on its highest floor.
+fn write_dungeon(
+    t: &mut Vec<u8>,
+    world: &World,
+    visit: Option<&points::DungeonVisit>,
+    seconds: f64,
+) -> std::io::Result<()> {
+    let Some(v) = visit else {
+        return writeln!(t, "dungeon   no dungeon loaded");
+    };
+    let region = RegionId(0x8000 | v.id);
+    let d = world
+        .dungeon(region)
+        .expect("the visit's dungeon is loaded");
+    writeln!(
+        t,
+        "dungeon   {} (region {region}): {}, {} made at load, {}; coordinates are the \
+         dungeon's own (`--dungeon {}`)",
+        v.id,
+        plural(d.block_count(), "block"),
+        plural(d.links().len(), "link"),
+        plural(d.collision_circles().len(), "collision circle"),
+        v.id
+    )?;
+    let [x, z, y] = v.from;
+    let cell = world
+        .cell_at_y(Position::in_dungeon(v.id, x, z), y)
+        .map_or("none".to_owned(), super::query::cell_words);
+    writeln!(t, "  cell P        {cell}")?;
+    writeln!(t, "{:16}P = {x} {z} at y {y}, on the lowest floor", "")?;
+    let [x2, z2, y2] = v.to;
+    writeln!(
+        t,
+        "  route P → Q   the walkable path, {}, up {}, found in {:.0} ms:",
+        plural(v.path.waypoints.len(), "waypoint"),
+        plural(v.floors, "floor"),
+        seconds * 1e3
+    )?;
+    writeln!(t, "{:16}Q = {x2} {z2} at y {y2}, on the highest floor", "")?;
+    writeln!(t, "{:16}{}", "", find_path::path_text(&v.path))
+}
+
 /// `a`, `a and b`, `a, b and c`.
 fn words_list(words: &[&str]) -> String {
     match words {
@@ -477,6 +526,7 @@ fn write_next(
     points: Option<&Points>,
     building: Option<&Building>,
     route: Option<&Route>,
+    visit: Option<&points::DungeonVisit>,
 ) -> std::io::Result<()> {
     let d = shell_word(&dir.display().to_string());
     let region = points
@@ -509,6 +559,15 @@ fn write_next(
         let (from, to) = (xz(r.from), xz(r.to));
         writeln!(t, "  silknav path {d} {from} {to}")?;
         writeln!(t, "  silknav render {d} --path {from} {to} -o path.png")?;
+    }
+    if let Some(v) = visit {
+        let (id, [x, z, y]) = (v.id, v.from);
+        writeln!(t, "  silknav cell {d} --dungeon {id} {x} {z} --y {y}")?;
+        let [x2, z2, _] = v.to;
+        writeln!(
+            t,
+            "  silknav path {d} --dungeon {id} {x} {z} {x2} {z2} --y {y} --json"
+        )?;
     }
     writeln!(t, "  silknav render {d} --region {region} -o region.png")?;
     writeln!(t, "  silknav gen --out my-world --seed 7 --size 4x2")?;

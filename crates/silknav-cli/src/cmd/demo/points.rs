@@ -250,3 +250,72 @@ pub fn building(world: &World) -> Option<Building> {
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, b)| b)
 }
+
+/// The demo's visit of a dungeon: from a point A of its lowest floor to a point B of its
+/// highest, by a walkable path.
+#[derive(Debug, Clone)]
+pub struct DungeonVisit {
+    /// The dungeon's id (region `0x8000 | id`).
+    pub id: u16,
+    /// A and B: x, z in the dungeon's frame, and the reference height a little over the floor.
+    pub from: [f32; 3],
+    pub to: [f32; 3],
+    /// The walkable path from A (its start at A's height) to B.
+    pub path: silknav::WorldPath,
+    /// How many floors it climbs.
+    pub floors: usize,
+}
+
+/// Units between the candidate points of the dungeon visit, along x and z: off the blocks'
+/// 20-unit grid, so that no candidate lies on a triangle's side.
+const VISIT_STEP: f64 = 13.7;
+
+/// The visit ([`DungeonVisit`]) of the dungeon with the fewest blocks (its path is found
+/// quickest): A the first point (in x, then z order of a grid over the dungeon's box) on its
+/// lowest floor, B the last on its highest; `None` without a dungeon, or when no path joins
+/// them.
+pub fn dungeon_visit(world: &World, paths: &silknav::PathIndex) -> Option<DungeonVisit> {
+    let d = world.dungeons().min_by_key(|d| d.block_count())?;
+    let id = d.region().0 & 0x7FFF;
+    // Floor heights: the lowest and highest cells over a grid of points.
+    let mut found: Vec<([f32; 2], f32)> = Vec::new();
+    for i in 0..80 {
+        for j in 0..80 {
+            let (x, z) = (
+                (-540.0 + VISIT_STEP * f64::from(i)) as f32,
+                (-540.0 + VISIT_STEP * f64::from(j)) as f32,
+            );
+            for y in [0.0f32, 60.0, 120.0, 180.0] {
+                let at = Position::in_dungeon(id, x, z);
+                if let Some((_, h)) = world.surface_at_y(at, y + 1.0) {
+                    if (h - y).abs() < 0.5 {
+                        found.push(([x, z], h));
+                    }
+                }
+            }
+        }
+    }
+    let low = found.iter().map(|f| f.1).min_by(f32::total_cmp)?;
+    let high = found.iter().map(|f| f.1).max_by(f32::total_cmp)?;
+    let a = found.iter().find(|f| f.1 == low)?;
+    let b = found.iter().rev().find(|f| f.1 == high)?;
+    let (from, to) = ([a.0[0], a.0[1], low + 1.0], [b.0[0], b.0[1], high + 1.0]);
+    let options = silknav::PathOptions::new().with_start_y(low + 1.0);
+    let path = paths
+        .find_path_with(
+            world,
+            Position::in_dungeon(id, from[0], from[1]),
+            Position::in_dungeon(id, to[0], to[1]),
+            &options,
+            &mut silknav::PathScratch::new(),
+        )
+        .ok()?;
+    let floors = ((high - low) / silknav::worldgen::dungeon::FLOOR_RISE).round() as usize;
+    Some(DungeonVisit {
+        id,
+        from,
+        to,
+        path,
+        floors,
+    })
+}

@@ -482,7 +482,7 @@ fn write_json(out: &mut dyn Write, answer: &impl Serialize) -> io::Result<()> {
 
 /// The text of a cell, as `silknav cell` prints it: `RRRR C`, with ` object OOOO:UID T` on an
 /// object.
-fn cell_words(c: CellRef) -> String {
+pub(crate) fn cell_words(c: CellRef) -> String {
     let mut text = format!("{} {}", c.region, c.cell);
     if let Some(o) = c.object {
         text += &format!(
