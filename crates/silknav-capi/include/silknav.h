@@ -99,7 +99,8 @@
 #define SILKNAV_LOAD_TERRAIN_ONLY 1
 
 // A loaded world: opaque, made by `silknav_world_load`, freed by `silknav_world_free`.
-// Immutable once loaded, so any number of threads may query one handle at once.
+// Immutable once loaded, so any number of threads may query one handle at once. A handle
+// made by `silknav_world_dungeon` is the same world seen from inside one of its dungeons.
 typedef struct silknav_world silknav_world;
 
 // What a call returns: `SILKNAV_OK` (0) or `SILKNAV_NO` (1) when it answered, a negative
@@ -640,6 +641,27 @@ silknav_status silknav_world_load_key(const char *path,
                                       const char *key,
                                       uint32_t flags,
                                       struct silknav_world **out);
+
+// A handle of the same world whose queries are inside dungeon `id` (its id in
+// `dungeoninfo.txt`, region `0x8000 | id`), in the dungeon's own coordinates, as the command
+// line's `--dungeon ID`: `SILKNAV_OK` with `*out` set, or `SILKNAV_NO` (and `*out` NULL)
+// when the world has no such dungeon loaded. Every single query takes it; the batch forms
+// refuse it. Free it with `silknav_world_free`, before or after the world's own handle.
+//
+// # Safety
+// `world` is NULL or a live handle; `out` is NULL or points to a writable pointer.
+silknav_status silknav_world_dungeon(const struct silknav_world *world,
+                                     uint16_t id,
+                                     struct silknav_world **out);
+
+// Writes up to `capacity` ids of the world's loaded dungeons (ascending) to `ids` and
+// returns how many it has (call again with a larger array when that is more), or 0 for a
+// NULL handle.
+//
+// # Safety
+// `world` is NULL or a live handle; `ids` is NULL (with `capacity` 0) or points to
+// `capacity` writable `uint16_t`s.
+size_t silknav_world_dungeons(const struct silknav_world *world, uint16_t *ids, size_t capacity);
 
 // Frees a world made by `silknav_world_load`. NULL is allowed and does nothing. The handle
 // must not be used afterwards, nor freed twice.

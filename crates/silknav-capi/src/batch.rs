@@ -6,6 +6,23 @@ use crate::query::{path_options, silknav_path, silknav_path_options};
 use crate::world::silknav_world;
 use silknav::query;
 
+/// The world of a handle that is not a dungeon's (`silknav_world_dungeon`): the batch forms
+/// take the terrain's coordinates only.
+///
+/// # Safety
+/// `world` is NULL or a live handle.
+unsafe fn terrain_world<'a>(world: *const silknav_world) -> Result<&'a silknav::World, Failure> {
+    // SAFETY: the caller's promise on `world`.
+    let w = unsafe { pointers::shared(world, "world") }?;
+    match w.dungeon {
+        None => Ok(w.nav.world()),
+        Some(id) => Err(Failure::argument(format!(
+            "world: the handle of dungeon {id}; the batch forms take the terrain's handle \
+             (ask one query at a time in a dungeon)"
+        ))),
+    }
+}
+
 /// The terrain heights of `n` points on all cores: `xz` holds `2 * n` doubles (x0, z0, x1,
 /// z1, ...), `out` receives `n` floats, `out[i]` what `silknav_height` answers for point
 /// `i`, or NaN where it answers `SILKNAV_NO`. Returns `SILKNAV_OK`, or an error for a bad
@@ -23,7 +40,7 @@ pub unsafe extern "C" fn silknav_heights(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let world = unsafe { pointers::shared(world, "world") }?.nav.world();
+        let world = unsafe { terrain_world(world) }?;
         // SAFETY: the caller's promise on `xz`: `n` pairs of doubles, which is the layout
         // of `[f64; 2]` (size 16, alignment of f64).
         let points = unsafe { pointers::array(xz.cast::<[f64; 2]>(), n, "xz") }?;
@@ -53,7 +70,7 @@ pub unsafe extern "C" fn silknav_heights_y(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let world = unsafe { pointers::shared(world, "world") }?.nav.world();
+        let world = unsafe { terrain_world(world) }?;
         // SAFETY: the caller's promise on `xzy`: `n` triples of doubles, the layout of
         // `[f64; 3]`.
         let points = unsafe { pointers::array(xzy.cast::<[f64; 3]>(), n, "xzy") }?;
@@ -149,6 +166,8 @@ unsafe fn batch_paths<const N: usize>(
     guard(|| {
         // SAFETY: the caller's promise on `world`.
         let nav = &unsafe { pointers::shared(world, "world") }?.nav;
+        // SAFETY: the caller's promise on `world`.
+        unsafe { terrain_world(world) }?;
         // SAFETY: the caller's promise on `options`.
         let options = unsafe { path_options(options) }?;
         // SAFETY: the caller's promise on `segments`: `n` rows of `N` doubles, the layout of

@@ -348,22 +348,26 @@ fn yes_if(yes: bool) -> silknav_status {
     }
 }
 
-/// A live world from a handle.
+/// A live world from a handle, and the dungeon its queries are in.
 ///
 /// # Safety
 /// `world` is NULL or a live handle.
-unsafe fn world_of<'a>(world: *const silknav_world) -> Result<&'a silknav::World, Failure> {
+unsafe fn world_of<'a>(
+    world: *const silknav_world,
+) -> Result<(&'a silknav::World, Option<u16>), Failure> {
     // SAFETY: the caller's promise on `world`.
-    unsafe { nav_of(world) }.map(|nav| nav.world())
+    unsafe { nav_of(world) }.map(|(nav, dungeon)| (nav.world(), dungeon))
 }
 
-/// A live world and its path index from a handle.
+/// A live world and its path index from a handle, and the dungeon its queries are in.
 ///
 /// # Safety
 /// `world` is NULL or a live handle.
-unsafe fn nav_of<'a>(world: *const silknav_world) -> Result<&'a silknav::Navigator, Failure> {
+unsafe fn nav_of<'a>(
+    world: *const silknav_world,
+) -> Result<(&'a silknav::Navigator, Option<u16>), Failure> {
     // SAFETY: the caller's promise on `world`.
-    unsafe { pointers::shared(world, "world") }.map(|w| &w.nav)
+    unsafe { pointers::shared(world, "world") }.map(|w| (&*w.nav, w.dungeon))
 }
 
 /// The cell under (x, z), as `silknav cell X Z`: `SILKNAV_OK` with `*out` filled, or
@@ -410,18 +414,10 @@ unsafe fn cell_query(
     out: *mut silknav_cell_result,
 ) -> Result<silknav_status, Failure> {
     // SAFETY: the caller's promise on `world`.
-    let world = unsafe { world_of(world) }?;
+    let (world, dungeon) = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
-    let cell = query::cell(
-        world,
-        PointQuery {
-            x,
-            z,
-            y,
-            dungeon: None,
-        },
-    );
+    let cell = query::cell(world, PointQuery { x, z, y, dungeon });
     *out = cell.map(silknav_cell_result::from).unwrap_or_default();
     Ok(yes_if(cell.is_some()))
 }
@@ -470,18 +466,10 @@ unsafe fn height_query(
     out: *mut f32,
 ) -> Result<silknav_status, Failure> {
     // SAFETY: the caller's promise on `world`.
-    let world = unsafe { world_of(world) }?;
+    let (world, dungeon) = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
-    let height = query::height(
-        world,
-        PointQuery {
-            x,
-            z,
-            y,
-            dungeon: None,
-        },
-    );
+    let height = query::height(world, PointQuery { x, z, y, dungeon });
     *out = height.unwrap_or(f32::NAN);
     Ok(yes_if(height.is_some()))
 }
@@ -537,11 +525,11 @@ unsafe fn raycast_query(
     out: *mut silknav_hit,
 ) -> Result<silknav_status, Failure> {
     // SAFETY: the caller's promise on `world`.
-    let world = unsafe { world_of(world) }?;
+    let (world, dungeon) = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
     *out = silknav_hit::default();
-    match query::los(world, segment) {
+    match query::los(world, SegmentQuery { dungeon, ..segment }) {
         Ok(None) => Ok(SILKNAV_OK),
         Ok(Some(hit)) => {
             let object_edge = silknav_object_edge::new(hit.object_edge);
@@ -609,7 +597,7 @@ pub unsafe extern "C" fn silknav_move_with(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let world = unsafe { world_of(world) }?;
+        let (world, dungeon) = unsafe { world_of(world) }?;
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::exclusive(out, "out") }?;
         *out = silknav_move_result::default();
@@ -639,6 +627,7 @@ pub unsafe extern "C" fn silknav_move_with(
             .with_object_checks(flags & SILKNAV_MOVE_NO_OBJECT_CHECKS == 0);
         let q = SegmentQuery {
             y: (!y.is_nan()).then_some(y),
+            dungeon,
             ..SegmentQuery::new(x1, z1, x2, z2)
         };
         match query::move_with(world, q, &options) {
@@ -751,7 +740,8 @@ unsafe fn snap_query(
     out: *mut silknav_snap_result,
 ) -> Result<silknav_status, Failure> {
     // SAFETY: the caller's promise on `world`.
-    let world = unsafe { world_of(world) }?;
+    let (world, dungeon) = unsafe { world_of(world) }?;
+    let point = PointQuery { dungeon, ..point };
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
     *out = silknav_snap_result::default();
@@ -920,7 +910,7 @@ pub unsafe extern "C" fn silknav_path_find_with(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let nav = unsafe { nav_of(world) }?;
+        let (nav, dungeon) = unsafe { nav_of(world) }?;
         // SAFETY: the caller's promise on `out`; written below without reading it.
         let out = unsafe {
             pointers::exclusive(out.cast::<std::mem::MaybeUninit<silknav_path>>(), "out")
@@ -930,7 +920,10 @@ pub unsafe extern "C" fn silknav_path_find_with(
         let found = query::path_with(
             nav.world(),
             nav.paths(),
-            SegmentQuery::new(x1, z1, x2, z2),
+            SegmentQuery {
+                dungeon,
+                ..SegmentQuery::new(x1, z1, x2, z2)
+            },
             &options,
             &mut scratch_for(budget),
         );
@@ -978,7 +971,7 @@ pub unsafe extern "C" fn silknav_path_heights_y(
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
-        let world = unsafe { world_of(world) }?;
+        let (world, dungeon) = unsafe { world_of(world) }?;
         // SAFETY: the caller's promise on `path`.
         let path = unsafe { pointers::shared(path, "path") }?;
         if path.count == 0 {
@@ -991,7 +984,10 @@ pub unsafe extern "C" fn silknav_path_heights_y(
         let out = unsafe { pointers::array_mut(out, count, "out") }?;
         let waypoints = flat
             .chunks_exact(2)
-            .map(|p| Position::from_world(p[0], p[1]))
+            .map(|p| match dungeon {
+                None => Position::from_world(p[0], p[1]),
+                Some(id) => Some(Position::in_dungeon(id, p[0] as f32, p[1] as f32)),
+            })
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| Failure::argument("a waypoint lies outside the terrain id space"))?;
         let found = WorldPath {

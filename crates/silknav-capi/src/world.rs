@@ -2,21 +2,28 @@
 
 use crate::error::{
     guard, guard_void, silknav_status, Failure, SILKNAV_ERROR_FORMAT, SILKNAV_ERROR_LOAD,
-    SILKNAV_OK,
+    SILKNAV_NO, SILKNAV_OK,
 };
 use crate::pointers;
 use silknav::files::{LoadError, WorldSource};
+use silknav::jmxv::RegionId;
 use silknav::pk2_archive::Key;
 use silknav::{LoadOptions, Navigator, PathIndexUse};
 use std::ffi::c_char;
+use std::sync::Arc;
 
 /// A loaded world: opaque, made by `silknav_world_load`, freed by `silknav_world_free`.
-/// Immutable once loaded, so any number of threads may query one handle at once.
+/// Immutable once loaded, so any number of threads may query one handle at once. A handle
+/// made by `silknav_world_dungeon` is the same world seen from inside one of its dungeons.
 #[allow(non_camel_case_types)]
 pub struct silknav_world {
     /// The world and its path index (read from the index file beside the world when it is
-    /// there and fresh, else built on the first path query).
-    pub(crate) nav: Navigator,
+    /// there and fresh, else built on the first path query), shared by the handles of its
+    /// dungeons.
+    pub(crate) nav: Arc<Navigator>,
+    /// The dungeon whose own coordinates the handle's queries take, or `None` for the
+    /// terrain's.
+    pub(crate) dungeon: Option<u16>,
 }
 
 /// `silknav_world_load` flag: leave out the objects (buildings, gates, bridges), as the
@@ -103,9 +110,69 @@ pub unsafe extern "C" fn silknav_world_load_key(
         if nav.world().regions().len() == 0 {
             return Err(load_failure(&LoadError::NoRegion { dir: path.into() }));
         }
-        *out = Box::into_raw(Box::new(silknav_world { nav }));
+        *out = Box::into_raw(Box::new(silknav_world {
+            nav: Arc::new(nav),
+            dungeon: None,
+        }));
         Ok(SILKNAV_OK)
     })
+}
+
+/// A handle of the same world whose queries are inside dungeon `id` (its id in
+/// `dungeoninfo.txt`, region `0x8000 | id`), in the dungeon's own coordinates, as the command
+/// line's `--dungeon ID`: `SILKNAV_OK` with `*out` set, or `SILKNAV_NO` (and `*out` NULL)
+/// when the world has no such dungeon loaded. Every single query takes it; the batch forms
+/// refuse it. Free it with `silknav_world_free`, before or after the world's own handle.
+///
+/// # Safety
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable pointer.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_world_dungeon(
+    world: *const silknav_world,
+    id: u16,
+    out: *mut *mut silknav_world,
+) -> silknav_status {
+    guard(|| {
+        // SAFETY: the caller's promise on `out`.
+        let out = unsafe { pointers::exclusive(out, "out") }?;
+        *out = std::ptr::null_mut();
+        // SAFETY: the caller's promise on `world`.
+        let w = unsafe { pointers::shared(world, "world") }?;
+        if id >= 0x8000 || w.nav.world().dungeon(RegionId(0x8000 | id)).is_none() {
+            return Ok(SILKNAV_NO);
+        }
+        *out = Box::into_raw(Box::new(silknav_world {
+            nav: Arc::clone(&w.nav),
+            dungeon: Some(id),
+        }));
+        Ok(SILKNAV_OK)
+    })
+}
+
+/// Writes up to `capacity` ids of the world's loaded dungeons (ascending) to `ids` and
+/// returns how many it has (call again with a larger array when that is more), or 0 for a
+/// NULL handle.
+///
+/// # Safety
+/// `world` is NULL or a live handle; `ids` is NULL (with `capacity` 0) or points to
+/// `capacity` writable `uint16_t`s.
+#[no_mangle]
+pub unsafe extern "C" fn silknav_world_dungeons(
+    world: *const silknav_world,
+    ids: *mut u16,
+    capacity: usize,
+) -> usize {
+    // SAFETY: the caller's promise on `world`.
+    let Ok(w) = (unsafe { pointers::shared(world, "world") }) else {
+        return 0;
+    };
+    // SAFETY: the caller's promise on `ids`.
+    if let Ok(out) = unsafe { pointers::array_mut(ids, capacity, "ids") } {
+        for (slot, d) in out.iter_mut().zip(w.nav.world().dungeons()) {
+            *slot = d.region().0 & 0x7FFF;
+        }
+    }
+    w.nav.world().dungeons().len()
 }
 
 /// Frees a world made by `silknav_world_load`. NULL is allowed and does nothing. The handle

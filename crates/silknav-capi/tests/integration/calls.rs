@@ -864,3 +864,98 @@ fn paths_with_objects_from_a_start_height_equal_the_librarys() {
     // SAFETY: the handle is live and freed once.
     unsafe { silknav_world_free(handle) };
 }
+
+/// A dungeon's handle answers in the dungeon's own coordinates, as the library answers at
+/// dungeon positions; the batch forms refuse it; a dungeon that is not loaded has none.
+#[test]
+fn a_dungeons_handle_answers_inside_it() {
+    let w = Loaded::new();
+    let mut ids = [0u16; 4];
+    // SAFETY: a live handle and an array of 4.
+    let count = unsafe { silknav_world_dungeons(w.handle, ids.as_mut_ptr(), ids.len()) };
+    assert_eq!((count, &ids[..2]), (2, &[1u16, 2][..]));
+    let mut cave = ptr::null_mut();
+    // SAFETY: a live handle and an out pointer.
+    let status = unsafe { silknav_world_dungeon(w.handle, 2, &mut cave) };
+    assert_eq!(status, SILKNAV_OK);
+    let mut none = ptr::null_mut();
+    // SAFETY: a live handle and an out pointer.
+    let status = unsafe { silknav_world_dungeon(w.handle, 9, &mut none) };
+    assert_eq!(status, SILKNAV_NO);
+    assert!(none.is_null());
+    let (mut cells, mut paths) = (0, 0);
+    for i in 0..40 {
+        let (x, z) = (-150.0 + 7.3 * f64::from(i), -120.0 + 6.1 * f64::from(i));
+        let q = PointQuery {
+            y: Some(1.0),
+            dungeon: Some(2),
+            ..PointQuery::new(x, z)
+        };
+        let mut cell = silknav_cell_result::default();
+        // SAFETY: a live handle and an out pointer.
+        let status = unsafe { silknav_cell_y(cave, x, z, 1.0, &mut cell) };
+        match query::cell(&w.world, q) {
+            Some(c) => {
+                cells += 1;
+                assert_eq!(status, SILKNAV_OK);
+                assert_eq!(cell, silknav_cell_result::from(c));
+                assert_eq!(cell.region, 0x8002);
+            }
+            None => assert_eq!(status, SILKNAV_NO),
+        }
+        let (x2, z2) = (x + 61.0, z - 13.0);
+        let s = SegmentQuery {
+            y: Some(1.0),
+            dungeon: Some(2),
+            ..SegmentQuery::new(x, z, x2, z2)
+        };
+        let mut walk = silknav_move_result::default();
+        // SAFETY: a live handle and an out pointer.
+        let status = unsafe { silknav_move_with(cave, x, z, x2, z2, 1.0, 0, &mut walk) };
+        match query::move_along(&w.world, s) {
+            Ok(m) => {
+                assert_eq!(status, SILKNAV_OK);
+                assert_eq!(
+                    (walk.x, walk.z),
+                    (m.position.world_x(), m.position.world_z())
+                );
+            }
+            Err(_) => assert_eq!(status, SILKNAV_NO),
+        }
+        if i % 8 == 0 {
+            let mut path = empty_path();
+            // SAFETY: a live handle, default options and an out pointer.
+            let status =
+                unsafe { silknav_path_find_with(cave, x, z, x2, z2, -1, ptr::null(), &mut path) };
+            let expected = query::path_with(
+                &w.world,
+                &w.paths,
+                s,
+                &PathOptions::default(),
+                &mut PathScratch::new(),
+            );
+            assert_eq!(status == SILKNAV_OK, expected.is_ok(), "{expected:?}");
+            if let Ok(p) = expected {
+                paths += 1;
+                assert_eq!(path.count, p.waypoints.len());
+                let mut heights = vec![0f32; path.count];
+                // SAFETY: a live handle, the path found and room for its heights.
+                let status = unsafe { silknav_path_heights(cave, &path, heights.as_mut_ptr()) };
+                assert_eq!(status, SILKNAV_OK);
+                assert!(heights.iter().all(|h| h.is_finite()), "{heights:?}");
+            }
+            // SAFETY: the path found above, freed once.
+            unsafe { silknav_path_free(&mut path) };
+        }
+    }
+    assert!(cells > 5 && paths > 0, "{cells} cells, {paths} paths");
+    let mut h = [0f32; 1];
+    // SAFETY: a live handle, one point and room for its height.
+    let status = unsafe { silknav_heights(cave, [0.0, 0.0].as_ptr(), 1, h.as_mut_ptr()) };
+    assert_eq!(status, SILKNAV_ERROR_ARGUMENT);
+    assert!(last_message().unwrap().contains("the handle of dungeon 2"));
+    // SAFETY: the dungeon's handle, freed once; the world's stays usable.
+    unsafe { silknav_world_free(cave) };
+    // SAFETY: a live handle.
+    assert_eq!(unsafe { silknav_world_region_count(w.handle) }, 4);
+}
