@@ -455,7 +455,8 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::worldgen::{generate, GenOptions};
 
-    fn generated() -> (DungeonFiles, Vec<(RegionId, String)>) {
+    /// The dungeon files of `gen --seed 9 --size 1x1`, and each row's region and `.dof`.
+    pub(super) fn generated() -> (DungeonFiles, Vec<(RegionId, String)>) {
         let files = generate(&GenOptions {
             seed: 9,
             width: 1,
@@ -676,7 +677,6 @@ mod ground_tests {
     use super::*;
     use crate::rng::SplitMix64;
     use crate::world::{MoveStop, Position};
-    use crate::worldgen::{generate, GenOptions};
 
     /// A world holding the generated dungeons of `files` and no terrain.
     fn world_of(files: &DungeonFiles) -> World {
@@ -702,15 +702,7 @@ mod ground_tests {
     /// The default generated world's dungeons, each with the number of (block, connected
     /// block) pairs its layout lists.
     fn generated() -> Vec<(World, RegionId, usize)> {
-        let files = generate(&GenOptions {
-            seed: 9,
-            width: 1,
-            height: 1,
-            ..GenOptions::default()
-        })
-        .unwrap()
-        .into_files()
-        .dungeons;
+        let (files, _) = super::tests::generated();
         let world = world_of(&files);
         let out: Vec<(World, RegionId, usize)> = files
             .info
