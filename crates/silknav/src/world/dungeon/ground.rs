@@ -30,7 +30,7 @@ use super::DungeonError;
 use crate::files::resolve::{ObjectProblem, ResolveError};
 use crate::geometry::server_arith::{self as arith, Matrix};
 use crate::objects::mesh::flag as mesh_flag;
-use crate::objects::{InstanceKey, Placement, RegionObjects};
+use crate::objects::{InstanceKey, RegionObjects};
 use crate::world::region::Region;
 use crate::world::{World, REGION_SIZE};
 use jmxv::bms::ObjectMesh;
@@ -401,9 +401,4 @@ fn placed_link_edges(blocks: &[GroundBlock<'_>]) -> Vec<Vec<PlacedEdge>> {
                 .collect()
         })
         .collect()
-}
-
-/// The placed box of a block's mesh in the dungeon's frame ([`Placement::bounds_of`]).
-pub(crate) fn bounds(mesh: &crate::objects::mesh::ServerMesh, to_world: &Matrix) -> [f32; 4] {
-    Placement::bounds_of(mesh, to_world)
 }

@@ -64,6 +64,7 @@ use super::World;
 use crate::files::DungeonFiles;
 use crate::geometry::server_arith::{self as arith, Matrix};
 use crate::objects::mesh::ServerMesh;
+use crate::objects::Placement;
 use jmxv::bms::ObjectMesh;
 use jmxv::dof::{self, DungeonFile, OBJECT_COLLISION, VOXEL_SIZE};
 use jmxv::RegionId;
@@ -281,7 +282,7 @@ impl Dungeon {
                 return Err(DungeonError::NonFinitePlacement { block: i });
             }
             let to_world = arith::local_to_world(yaw, position);
-            let bounds = ground::bounds(&meshes[slot as usize], &to_world);
+            let bounds = Placement::bounds_of(&meshes[slot as usize], &to_world);
             ground_blocks.push(ground::GroundBlock {
                 mesh_path: bms,
                 mesh,
