@@ -12,6 +12,9 @@
 //! | `cells RRRR` | the open cells | their outlines as lines draped over the ground, a vertex every 20 units |
 //! | `object OOOO:UID` | an object instance's navmesh | its triangles placed by the instance's yaw and position, as the queries place them |
 //!
+//! [`build_dungeon`] turns one dungeon into a model of its blocks (`block B`), in the
+//! dungeon's own frame.
+//!
 //! Coordinates: x east and y up as in the game, and game z (north) along -Z, so that the
 //! right-handed glTF frame shows the world unmirrored; the origin is the south-west corner of
 //! the exported regions ([`Model::origin`], also written into the files), so that vertices
@@ -23,5 +26,6 @@ mod model;
 mod obj;
 
 pub use model::{
-    build, ExportError, ExportOptions, Group, GroupKind, Model, Primitive, WALL_HEIGHT,
+    build, build_dungeon, ExportError, ExportOptions, Group, GroupKind, Model, Primitive,
+    WALL_HEIGHT,
 };

@@ -31,6 +31,8 @@ pub enum ExportError {
     NoRegions,
     /// The region asked for is not loaded.
     RegionNotInWorld(RegionId),
+    /// The dungeon asked for (its region) is not loaded.
+    DungeonNotInWorld(RegionId),
 }
 
 impl fmt::Display for ExportError {
@@ -38,6 +40,7 @@ impl fmt::Display for ExportError {
         match self {
             ExportError::NoRegions => f.write_str("the world has no region to export"),
             ExportError::RegionNotInWorld(r) => write!(f, "region {r} is not in the world"),
+            ExportError::DungeonNotInWorld(r) => write!(f, "dungeon {r} is not loaded"),
         }
     }
 }
@@ -377,6 +380,46 @@ fn objects(frame: &Frame, world: &World, only: Option<RegionId>) -> Vec<Group> {
         });
     }
     out
+}
+
+/// Builds the model of the dungeon of region `0x8000 | id` in `world`: one group per block
+/// (`block B`), its triangles placed as the walks place them
+/// ([`silknav::world::dungeon::Dungeon::block_triangles`]), in the dungeon's own frame (the
+/// origin at the dungeon's 0, 0: a point (x, y, z) at `(x, y, -z)`).
+///
+/// # Errors
+/// [`ExportError::DungeonNotInWorld`] when the world has no such dungeon loaded.
+pub fn build_dungeon(world: &World, region: RegionId) -> Result<Model, ExportError> {
+    let dungeon = world
+        .dungeon(region)
+        .ok_or(ExportError::DungeonNotInWorld(region))?;
+    let mut groups: Vec<Group> = Vec::new();
+    let mut current = None;
+    for (block, _, triangle) in dungeon.block_triangles() {
+        if current != Some(block) {
+            current = Some(block);
+            groups.push(Group {
+                name: format!("block {block}"),
+                kind: GroupKind::Objects,
+                positions: Vec::new(),
+                primitive: Primitive::Triangles(Vec::new()),
+            });
+        }
+        let group = groups.last_mut().expect("pushed above");
+        let base = group.positions.len() as u32;
+        for [x, y, z] in triangle {
+            group
+                .positions
+                .push([x as f32, y as f32, -z as f32].map(|v| if v.is_finite() { v } else { 0.0 }));
+        }
+        if let Primitive::Triangles(indices) = &mut group.primitive {
+            push_facing_up(&group.positions, indices, [base, base + 1, base + 2]);
+        }
+    }
+    Ok(Model {
+        origin: [0.0, 0.0],
+        groups,
+    })
 }
 
 impl Model {

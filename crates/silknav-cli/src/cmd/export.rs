@@ -1,5 +1,6 @@
-//! `silknav export WORLD -o OUT.glb|OUT.obj [--region ID]`: the world as a 3-D model
-//! ([`silknav_export`]), glTF binary or OBJ by the output's extension.
+//! `silknav export WORLD -o OUT.glb|OUT.obj [--region ID | --dungeon ID]`: the world, or one
+//! of its dungeons, as a 3-D model ([`silknav_export`]), glTF binary or OBJ by the output's
+//! extension.
 
 use super::query::load_with;
 use crate::exit::Status;
@@ -10,7 +11,7 @@ use anyhow::{anyhow, bail, Context};
 use jmxv::RegionId;
 use silknav::files::WorldFiles;
 use silknav::PathIndexUse;
-use silknav_export::{build, ExportOptions};
+use silknav_export::{build, build_dungeon, ExportOptions};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -27,11 +28,15 @@ pub struct Args {
     #[arg(short, long, value_name = "OUT.glb|OUT.obj", required = true)]
     output: PathBuf,
     /// Export only this region (4 hex digits or a file name) and the objects it owns
-    #[arg(long, value_name = "ID", value_parser = values::region)]
+    #[arg(long, value_name = "ID", value_parser = values::region, conflicts_with = "dungeon")]
     region: Option<RegionId>,
     /// Leave out the object instances (buildings, gates, bridges)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "dungeon")]
     terrain_only: bool,
+    /// Export the dungeon with this id in dungeoninfo.txt instead: its blocks, one group each,
+    /// in the dungeon's own coordinates
+    #[arg(long, value_name = "ID", value_parser = clap::value_parser!(u16).range(0..0x8000))]
+    dungeon: Option<u16>,
     /// Replace the output if it exists
     #[arg(long)]
     force: bool,
@@ -66,15 +71,21 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let source = crate::input::open_world(&args.dir, &args.key.key()?)?;
     let nav = load_with(&source, args.terrain_only, PathIndexUse::Skip)?;
     let world = nav.world();
-    let files = Progress::timed(format!("reading {}", args.dir.display()), || {
-        WorldFiles::read(&source)
-    })
-    .map_err(|e| anyhow!(e))?;
-    let options = ExportOptions {
-        region: args.region,
+    let model = match args.dungeon {
+        Some(id) => build_dungeon(world, RegionId(0x8000 | id))
+            .with_context(|| args.dir.display().to_string())?,
+        None => {
+            let files = Progress::timed(format!("reading {}", args.dir.display()), || {
+                WorldFiles::read(&source)
+            })
+            .map_err(|e| anyhow!(e))?;
+            let options = ExportOptions {
+                region: args.region,
+            };
+            build(world, &files.navmeshes, &options)
+                .with_context(|| args.dir.display().to_string())?
+        }
     };
-    let model =
-        build(world, &files.navmeshes, &options).with_context(|| args.dir.display().to_string())?;
     let bytes = match format {
         Format::Glb => model.to_glb(),
         Format::Obj => model.to_obj().into_bytes(),

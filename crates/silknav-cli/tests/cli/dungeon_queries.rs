@@ -338,3 +338,57 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// `export --dungeon ID` writes the dungeon's blocks, one group each, in its own coordinates:
+/// every vertex lies over a cell of the dungeon at its height.
+#[test]
+fn a_dungeon_exports_as_its_blocks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = gen_world(tmp.path(), "w", 5, "1x1");
+    let world = World::load(&dir).unwrap();
+    let cave = world
+        .dungeon(silknav::jmxv::RegionId(0x8002))
+        .expect("the cave");
+    let triangles: Vec<_> = cave.block_triangles().collect();
+    let run = silknav(
+        tmp.path(),
+        &["export", "w", "--dungeon", "2", "-o", "cave.obj"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let obj = std::fs::read_to_string(tmp.path().join("cave.obj")).unwrap();
+    let groups = obj.lines().filter(|l| l.starts_with("o block_")).count();
+    assert_eq!(groups, cave.block_count());
+    let vertices: Vec<[f64; 3]> = obj
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|l| {
+            let n: Vec<f64> = l.split(' ').map(|w| w.parse().unwrap()).collect();
+            [n[0], n[1], -n[2]]
+        })
+        .collect();
+    assert_eq!(vertices.len(), 3 * triangles.len());
+    // Each triangle's centre is over a cell of the dungeon, at the triangle's height.
+    for t in vertices.chunks(3) {
+        let c = [0, 1, 2].map(|k| (t[0][k] + t[1][k] + t[2][k]) / 3.0);
+        let at = Position::in_dungeon(CAVE, c[0] as f32, c[2] as f32);
+        let h = world
+            .height_at_y(at, c[1] as f32 + 0.5)
+            .expect("a cell there");
+        assert!((f64::from(h) - c[1]).abs() < 0.01, "{t:?}: {h}");
+    }
+    let glb = silknav(
+        tmp.path(),
+        &["export", "w", "--dungeon", "2", "-o", "cave.glb"],
+    );
+    assert_eq!(glb.code, 0, "{}", glb.stderr);
+    let refused = silknav(
+        tmp.path(),
+        &["export", "w", "--dungeon", "9", "-o", "x.obj"],
+    );
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("dungeon 8009 is not loaded"),
+        "{}",
+        refused.stderr
+    );
+}

@@ -356,6 +356,29 @@ impl Dungeon {
         &self.circles
     }
 
+    /// Every block's usable triangles, placed as the walks place them, in the dungeon's
+    /// frame: (block, triangle index in its mesh, three vertices x, y, z), by block.
+    pub fn block_triangles(&self) -> impl Iterator<Item = (u32, u16, [[f64; 3]; 3])> + '_ {
+        let size = f64::from(super::REGION_SIZE);
+        let mut instances: Vec<_> = self.ground.object_instances().collect();
+        instances.sort_by_key(|i| i.key().uid());
+        instances.into_iter().flat_map(move |inst| {
+            let frame = inst.frame_region();
+            let corner = [
+                f64::from(frame.x()) * size - self.shift[0],
+                f64::from(frame.z()) * size - self.shift[1],
+            ];
+            let block = u32::from(inst.key().uid());
+            inst.triangles().map(move |(tri, vertices)| {
+                let placed = vertices.map(|v| {
+                    let [x, y, z] = inst.place(v);
+                    [x + corner[0], y, z + corner[1]]
+                });
+                (block, tri, placed)
+            })
+        })
+    }
+
     /// The cell under the dungeon-local point `p` (x, y, z) nearest its height, and that
     /// height ([module docs](self)).
     pub fn cell_at(&self, p: [f32; 3]) -> Option<DungeonCell> {
