@@ -815,11 +815,11 @@ impl PathIndex {
         options: &PathOptions,
         scratch: &mut PathScratch,
     ) -> Result<WorldPath, PathError> {
-        let slot = world
+        let (slot, dungeon) = world
             .dungeons()
-            .position(|d| d.region() == from.region)
+            .enumerate()
+            .find(|(_, d)| d.region() == from.region)
             .ok_or(PathError::StartBlocked)?;
-        let dungeon = world.dungeon(from.region).ok_or(PathError::StartBlocked)?;
         if to.region != from.region {
             return Err(if to.region.is_dungeon() && !world.contains(to.region) {
                 PathError::GoalBlocked
