@@ -45,6 +45,23 @@ pub struct DungeonFiles {
     pub routes: BTreeMap<RegionId, AiNavData>,
 }
 
+/// A block whose `.bsr`, or the `.bms` it names, is not among the files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingBlockFile {
+    /// The block's index.
+    pub block: usize,
+    /// The file that is missing.
+    pub path: String,
+}
+
+impl std::fmt::Display for MissingBlockFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "blocks[{}]: {}: no such file", self.block, self.path)
+    }
+}
+
+impl std::error::Error for MissingBlockFile {}
+
 impl DungeonFiles {
     /// Whether there is no dungeon file at all.
     pub fn is_empty(&self) -> bool {
@@ -53,6 +70,50 @@ impl DungeonFiles {
             && self.resources.is_empty()
             && self.meshes.is_empty()
             && self.routes.is_empty()
+    }
+
+    /// The layout of dungeon `region`: the path the first row of `dungeoninfo.txt` with that
+    /// region gives, and the layout read there; `None` without such a row or file.
+    pub fn layout_of(&self, region: RegionId) -> Option<(&str, &DungeonFile)> {
+        let row = self
+            .info
+            .as_ref()?
+            .rows()
+            .find(|r| r.region() == Some(region))?;
+        let path = std::str::from_utf8(&row.path).ok()?;
+        self.layouts
+            .get_key_value(path)
+            .map(|(path, layout)| (path.as_str(), layout))
+    }
+
+    /// Each block's mesh, found through its resource: (the mesh's path, the mesh), in the
+    /// layout's order.
+    ///
+    /// # Errors
+    /// The first block whose `.bsr`, or the `.bms` it names, is not among the files.
+    pub fn block_meshes(
+        &self,
+        layout: &DungeonFile,
+    ) -> Result<Vec<(&str, &ObjectMesh)>, MissingBlockFile> {
+        let mut found = Vec::with_capacity(layout.blocks.len());
+        for (block, b) in layout.blocks.iter().enumerate() {
+            let bsr = String::from_utf8_lossy(&b.path).into_owned();
+            let missing = |path: &str| MissingBlockFile {
+                block,
+                path: path.to_owned(),
+            };
+            let resource = self.resources.get(&bsr).ok_or_else(|| missing(&bsr))?;
+            let bms = resource
+                .target_path()
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .ok_or_else(|| missing(&bsr))?;
+            let (bms, mesh) = self
+                .meshes
+                .get_key_value(&bms)
+                .ok_or_else(|| missing(&bms))?;
+            found.push((bms.as_str(), mesh));
+        }
+        Ok(found)
     }
 
     /// Reads the chain from `dungeon\dungeoninfo.txt` ([module docs](self)).

@@ -19,7 +19,7 @@ mod scan;
 mod source;
 mod write;
 
-pub use dungeons::{DungeonFiles, DUNGEON_INFO_PATH};
+pub use dungeons::{DungeonFiles, MissingBlockFile, DUNGEON_INFO_PATH};
 pub use index_file::{
     index_file_beside, index_file_in, IndexFileError, InputsDigest, PathIndexError, FORMAT_VERSION,
     INDEX_FILE_NAME, INDEX_FILE_SUFFIX, MAGIC,

@@ -227,25 +227,12 @@ impl Dungeon {
             .layouts
             .get(path)
             .ok_or_else(|| DungeonError::NoLayout(path.to_owned()))?;
-        // Each block's mesh path and mesh.
-        let mut found = Vec::with_capacity(layout.blocks.len());
-        for (block, b) in layout.blocks.iter().enumerate() {
-            let bsr = String::from_utf8_lossy(&b.path).into_owned();
-            let missing = |path: &str| DungeonError::MissingBlockFile {
-                block,
-                path: path.to_owned(),
-            };
-            let resource = files.resources.get(&bsr).ok_or_else(|| missing(&bsr))?;
-            let bms = resource
-                .target_path()
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-                .ok_or_else(|| missing(&bsr))?;
-            let (bms, mesh) = files
-                .meshes
-                .get_key_value(&bms)
-                .ok_or_else(|| missing(&bms))?;
-            found.push((bms.as_str(), mesh));
-        }
+        let found = files
+            .block_meshes(layout)
+            .map_err(|m| DungeonError::MissingBlockFile {
+                block: m.block,
+                path: m.path,
+            })?;
         Dungeon::from_layout(layout, region, &found)
     }
 
@@ -308,7 +295,7 @@ impl Dungeon {
                     .map(|&b| (b, blocks[b as usize].bounds)),
             );
         }
-        let circles = collision_circles(layout, &blocks);
+        let circles = CollisionCircle::of_layout(layout);
         let mut ground = ground::make(layout, &ground_blocks)?;
         ground.world.circles = circles
             .iter()
@@ -450,27 +437,32 @@ impl Dungeon {
     }
 }
 
-/// The collision circles of the blocks' objects (flag [`OBJECT_COLLISION`]), placed by their
-/// blocks; an object whose radius is not a positive finite number has none.
-fn collision_circles(layout: &DungeonFile, blocks: &[Block]) -> Vec<CollisionCircle> {
-    let mut out = Vec::new();
-    for (i, (b, block)) in layout.blocks.iter().zip(blocks).enumerate() {
-        for o in b.objects.iter().filter(|o| o.flag & OBJECT_COLLISION != 0) {
-            let radius = o.radius_squared.get().sqrt();
-            if !(radius.is_finite() && radius > 0.0) {
-                continue;
-            }
-            let [x, _, z] = arith::transform(&block.to_world, o.position.map(|c| c.get()));
-            if x.is_finite() && z.is_finite() {
-                out.push(CollisionCircle {
-                    block: i as u32,
-                    centre: [x, z],
-                    radius,
-                });
+impl CollisionCircle {
+    /// The circles of `layout`'s block objects with flag [`OBJECT_COLLISION`], placed by
+    /// their blocks as the blocks are placed, in the order of the blocks and their objects.
+    /// An object whose radius is not a positive finite number, or whose placed centre is not
+    /// finite, has none.
+    pub fn of_layout(layout: &DungeonFile) -> Vec<CollisionCircle> {
+        let mut out = Vec::new();
+        for (i, b) in layout.blocks.iter().enumerate() {
+            let to_world = arith::local_to_world(b.yaw.get(), b.position.map(|c| c.get()));
+            for o in b.objects.iter().filter(|o| o.flag & OBJECT_COLLISION != 0) {
+                let radius = o.radius_squared.get().sqrt();
+                if !(radius.is_finite() && radius > 0.0) {
+                    continue;
+                }
+                let [x, _, z] = arith::transform(&to_world, o.position.map(|c| c.get()));
+                if x.is_finite() && z.is_finite() {
+                    out.push(CollisionCircle {
+                        block: i as u32,
+                        centre: [x, z],
+                        radius,
+                    });
+                }
             }
         }
+        out
     }
-    out
 }
 
 #[cfg(test)]
