@@ -101,6 +101,8 @@ pub mod palette {
     pub const OBJECT_UNDERPASS: Colour = Colour::rgb(110, 110, 120);
     /// Siege gate lines across object meshes.
     pub const OBJECT_SIEGE: Colour = Colour::rgb(200, 0, 120);
+    /// A dungeon object's collision circle.
+    pub const COLLISION: Colour = Colour::rgb(255, 160, 0);
     /// Open water.
     pub const WATER: Colour = Colour::rgb(52, 116, 214);
     /// Water over blocked tiles (too deep to walk).

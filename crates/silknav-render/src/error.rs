@@ -9,6 +9,24 @@ use std::fmt;
 pub enum RenderError {
     /// The map holds no terrain region to draw.
     NoRegions,
+    /// The dungeon map holds no block with a vertex to draw ([`crate::render_dungeon`]).
+    NoBlocks,
+    /// `dungeoninfo.txt` names no such dungeon, or its layout is not among the files.
+    NoDungeon {
+        /// The dungeon asked for.
+        region: RegionId,
+        /// The dungeons `dungeoninfo.txt` names.
+        dungeons: Vec<RegionId>,
+    },
+    /// A block's `.bsr`, or the `.bms` it names, is not among the files.
+    MissingBlockFile(silknav::files::MissingBlockFile),
+    /// The dungeon has no block on the floor asked for.
+    NoFloor {
+        /// The floor asked for.
+        floor: u32,
+        /// The floors it has.
+        floors: Vec<u32>,
+    },
     /// [`crate::RenderOptions::region`] names a region that is not in the map.
     RegionNotInWorld(RegionId),
     /// The scale is not a finite number of pixels per tile above zero.
@@ -35,6 +53,21 @@ impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RenderError::NoRegions => f.write_str("no terrain region to draw"),
+            RenderError::NoBlocks => f.write_str("no dungeon block to draw"),
+            RenderError::NoDungeon { region, dungeons } => {
+                let ids: Vec<String> = dungeons.iter().map(|r| (r.0 & 0x7FFF).to_string()).collect();
+                write!(
+                    f,
+                    "dungeoninfo.txt names no dungeon {}, or its layout is missing; dungeons: {}",
+                    region.0 & 0x7FFF,
+                    if ids.is_empty() { "none".to_owned() } else { ids.join(", ") }
+                )
+            }
+            RenderError::MissingBlockFile(e) => write!(f, "{e}"),
+            RenderError::NoFloor { floor, floors } => {
+                let list: Vec<String> = floors.iter().map(u32::to_string).collect();
+                write!(f, "floor {floor}: no block on it; the floors: {}", list.join(", "))
+            }
             RenderError::RegionNotInWorld(r) => {
                 write!(f, "region {} ({}) is not in the world", r, r.file_name())
             }

@@ -160,7 +160,7 @@ pub(crate) fn world(region: RegionId, x: f64, z: f64) -> [f64; 2] {
 /// Draws the lines between regions and, across them, a tick at each end of every global edge.
 pub(crate) fn draw_borders(canvas: &mut Canvas, scene: &Scene, pens: Pens) {
     let frame = &scene.frame;
-    let e = frame.extent;
+    let e = scene.extent;
     let map = frame.map;
     let (z_lo, z_hi) = (f64::from(e.z0) * REGION_UNITS, frame.world_z1());
     let (x_lo, x_hi) = (

@@ -62,6 +62,30 @@ impl Extent {
     pub fn tiles_h(self) -> u32 {
         self.rows * TILES
     }
+
+    /// The world box the extent covers.
+    pub fn map_box(self) -> MapBox {
+        MapBox {
+            x0: f64::from(self.x0) * REGION_UNITS,
+            z0: f64::from(self.z0) * REGION_UNITS,
+            tiles_w: self.tiles_w(),
+            tiles_h: self.tiles_h(),
+        }
+    }
+}
+
+/// The box of the plane a map covers: its south-west corner in world units and its size in
+/// tiles (20 units).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct MapBox {
+    /// West edge.
+    pub x0: f64,
+    /// South edge.
+    pub z0: f64,
+    /// Tiles along x.
+    pub tiles_w: u32,
+    /// Tiles along z.
+    pub tiles_h: u32,
 }
 
 /// Sizes of the parts around the map, for one text size.
@@ -89,7 +113,7 @@ pub(crate) struct PixelRect {
 /// The layout of one picture.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Frame {
-    pub extent: Extent,
+    pub bounds: MapBox,
     /// Pixels per tile along x and z after rounding the map to whole pixels.
     pub sx: f64,
     pub sz: f64,
@@ -115,16 +139,16 @@ fn margin(text: u32) -> u32 {
 }
 
 impl Frame {
-    /// Lays out a picture of `extent`.
+    /// Lays out a picture of the plane in `extent`.
     ///
     /// `chrome(text)` gives the sizes of the title and legend drawn with that text size.
     pub fn new(
-        extent: Extent,
+        extent: MapBox,
         scale: Option<f32>,
         max_size: u32,
         chrome: impl Fn(u32) -> Chrome,
     ) -> Result<Frame, RenderError> {
-        let (tw, th) = (f64::from(extent.tiles_w()), f64::from(extent.tiles_h()));
+        let (tw, th) = (f64::from(extent.tiles_w), f64::from(extent.tiles_h));
         let long = tw.max(th);
         let scale = match scale {
             Some(s) if s.is_finite() && s > 0.0 => f64::from(s),
@@ -154,12 +178,12 @@ impl Frame {
 
     /// Map size in pixels at `scale`, at least one pixel a side, without limits (so that an
     /// absurd scale is measured before anything is allocated).
-    fn map_size(extent: Extent, scale: f64) -> (u64, u64) {
+    fn map_size(extent: MapBox, scale: f64) -> (u64, u64) {
         let side = |tiles: u32| (f64::from(tiles) * scale).round().clamp(1.0, 1e15) as u64;
-        (side(extent.tiles_w()), side(extent.tiles_h()))
+        (side(extent.tiles_w), side(extent.tiles_h))
     }
 
-    fn outer_size(extent: Extent, scale: f64, chrome: &impl Fn(u32) -> Chrome) -> (u64, u64) {
+    fn outer_size(extent: MapBox, scale: f64, chrome: &impl Fn(u32) -> Chrome) -> (u64, u64) {
         let (mw, mh) = Frame::map_size(extent, scale);
         let text = text_size(mw.max(mh) as f64);
         let c = chrome(text);
@@ -175,7 +199,7 @@ impl Frame {
     }
 
     /// The layout at `scale`; the caller has checked that it is of a sane size.
-    fn at(extent: Extent, scale: f64, chrome: &impl Fn(u32) -> Chrome) -> Frame {
+    fn at(extent: MapBox, scale: f64, chrome: &impl Fn(u32) -> Chrome) -> Frame {
         let (mw, mh) = Frame::map_size(extent, scale);
         let (mw, mh) = (
             mw.min(u64::from(MAX_SIDE)) as u32,
@@ -210,9 +234,9 @@ impl Frame {
         .max(2 * m + c.title_w);
         let height = map.y + mh.max(c.panel_h) + m;
         Frame {
-            extent,
-            sx: f64::from(mw) / f64::from(extent.tiles_w()),
-            sz: f64::from(mh) / f64::from(extent.tiles_h()),
+            bounds: extent,
+            sx: f64::from(mw) / f64::from(extent.tiles_w),
+            sz: f64::from(mh) / f64::from(extent.tiles_h),
             text,
             margin: m,
             title,
@@ -230,12 +254,12 @@ impl Frame {
 
     /// West edge of the map in world units.
     pub fn world_x0(&self) -> f64 {
-        f64::from(self.extent.x0) * REGION_UNITS
+        self.bounds.x0
     }
 
     /// North edge of the map in world units.
     pub fn world_z1(&self) -> f64 {
-        f64::from(self.extent.z0 + self.extent.rows as i32) * REGION_UNITS
+        self.bounds.z0 + f64::from(self.bounds.tiles_h) * UNITS_PER_TILE
     }
 
     /// Pixel position (fractional, from the picture's top-left corner) of world point (x, z).
@@ -259,7 +283,7 @@ impl Frame {
 }
 
 /// The scale that fits the picture within `max_size` pixels.
-fn fit(extent: Extent, max_size: u32, chrome: &impl Fn(u32) -> Chrome) -> Result<f64, RenderError> {
+fn fit(extent: MapBox, max_size: u32, chrome: &impl Fn(u32) -> Chrome) -> Result<f64, RenderError> {
     // Text never gets larger than for a map of the whole allowed size, so chrome measured with
     // that text size bounds the chrome of the picture actually made.
     let text = text_size(f64::from(max_size));
@@ -276,7 +300,7 @@ fn fit(extent: Extent, max_size: u32, chrome: &impl Fn(u32) -> Chrome) -> Result
     }
     let avail_w = f64::from(max_size - extra_w);
     let avail_h = f64::from(max_size - extra_h);
-    Ok((avail_w / f64::from(extent.tiles_w())).min(avail_h / f64::from(extent.tiles_h())))
+    Ok((avail_w / f64::from(extent.tiles_w)).min(avail_h / f64::from(extent.tiles_h)))
 }
 
 #[cfg(test)]
@@ -292,13 +316,14 @@ mod tests {
         }
     }
 
-    fn square(n: u32) -> Extent {
+    fn square(n: u32) -> MapBox {
         Extent {
             x0: 128,
             z0: 64,
             cols: n,
             rows: n,
         }
+        .map_box()
     }
 
     #[test]

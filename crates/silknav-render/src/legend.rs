@@ -26,6 +26,10 @@ pub(crate) struct LegendContent {
     pub paths: bool,
     /// What the placed object meshes show.
     pub object_meshes: crate::objects::Shown,
+    /// The map is a dungeon's: its ground is block floors, dark where there is none.
+    pub dungeon: bool,
+    /// Collision circles are drawn.
+    pub circles: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -42,7 +46,9 @@ enum Swatch {
 
 fn entries(c: LegendContent) -> Vec<(Swatch, &'static str)> {
     let all = [
-        (true, Swatch::Fill(height_tint(0.3)), "open ground"),
+        (!c.dungeon, Swatch::Fill(height_tint(0.3)), "open ground"),
+        (c.dungeon, Swatch::Fill(height_tint(0.3)), "block floor"),
+        (c.dungeon, Swatch::Fill(palette::BLOCKED), "no floor"),
         (c.blocked, Swatch::Fill(palette::BLOCKED), "blocked"),
         (c.cell_outlines, Swatch::CellOutline, "cell outline"),
         (c.walls, Swatch::Line(palette::WALL), "wall"),
@@ -81,6 +87,11 @@ fn entries(c: LegendContent) -> Vec<(Swatch, &'static str)> {
             c.object_meshes.siege,
             Swatch::Line(palette::OBJECT_SIEGE),
             "siege gate",
+        ),
+        (
+            c.circles,
+            Swatch::Line(palette::COLLISION),
+            "collision circle",
         ),
         (c.objects, Swatch::Object { foreign: false }, "object"),
         (

@@ -19,6 +19,9 @@
 //! - a title naming the regions with their counts, and a legend of the classes shown, with a
 //!   height bar and a scale bar.
 //!
+//! [`render_dungeon`] draws a dungeon, or one floor of it ([`DungeonFloor`]), from its placed
+//! blocks ([`DungeonMap`]).
+//!
 //! [`render_world`] draws the object meshes ([`ObjectShapes`]) too, and
 //! [`render_with_overlay`] adds an [`Overlay`] of paths and labelled [`Pin`]s on top, in world
 //! coordinates. [`RenderOptions`] picks one region (or a rectangle of them,
@@ -47,6 +50,7 @@
 //! two pixels per tile renders in under a second.
 
 mod colour;
+mod dungeon;
 mod error;
 mod features;
 mod font;
@@ -62,6 +66,7 @@ mod scene;
 mod terrain;
 
 pub use colour::{palette, Colour};
+pub use dungeon::{render_dungeon, DungeonBlock, DungeonCircle, DungeonFloor, DungeonMap};
 pub use error::RenderError;
 pub use frame::{MAX_PIXELS, MAX_SIDE};
 pub use objects::{object_shapes, ObjectShapes};
@@ -174,7 +179,7 @@ pub fn render_world(
     let (title, subtitle) = titles(&drawn, extent, meshes(), markers.len());
     let title_lines = layers.title.then_some((title.as_str(), subtitle.as_str()));
     let layout = |content: LegendContent| {
-        Frame::new(extent, options.scale, options.max_size, |text| {
+        Frame::new(extent.map_box(), options.scale, options.max_size, |text| {
             legend::chrome(text, title_lines, layers.legend, content)
         })
     };
@@ -195,6 +200,7 @@ pub fn render_world(
         frame,
         heights,
         ring,
+        extent,
     };
 
     let mut canvas = Canvas::new(frame.width, frame.height, palette::PAPER);

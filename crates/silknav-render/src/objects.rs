@@ -3,6 +3,7 @@
 
 use crate::colour::{palette, Colour};
 use crate::features::{segment_within, Marker, Pens};
+use crate::frame::Frame;
 use crate::raster::Canvas;
 use crate::scene::Scene;
 use jmxv::bms::{NavEdge, NavSection, ObjectMesh};
@@ -81,20 +82,27 @@ pub(crate) struct Shown {
     pub siege: bool,
 }
 
+impl Shown {
+    /// Adds what `nav` shows.
+    pub fn add(&mut self, nav: &NavSection) {
+        self.floor |= !nav.cells.is_empty();
+        for e in &nav.outline_edges {
+            match outline_kind(e.flag) {
+                EdgeKind::Wall => self.wall = true,
+                EdgeKind::Underpass => self.underpass = true,
+                EdgeKind::Link => self.link = true,
+                EdgeKind::Doorway => self.doorway = true,
+            }
+        }
+        self.siege |= nav.inline_edges.iter().any(|e| e.flag & SIEGE != 0);
+    }
+}
+
 /// What the meshes of these markers show.
 pub(crate) fn shown(markers: &[Marker], shapes: &ObjectShapes<'_>) -> Shown {
     let mut s = Shown::default();
     for nav in markers.iter().filter_map(|m| shapes.get(&m.object_id)) {
-        s.floor |= !nav.cells.is_empty();
-        for e in &nav.outline_edges {
-            match outline_kind(e.flag) {
-                EdgeKind::Wall => s.wall = true,
-                EdgeKind::Underpass => s.underpass = true,
-                EdgeKind::Link => s.link = true,
-                EdgeKind::Doorway => s.doorway = true,
-            }
-        }
-        s.siege |= nav.inline_edges.iter().any(|e| e.flag & SIEGE != 0);
+        s.add(nav);
     }
     s
 }
@@ -107,43 +115,94 @@ pub(crate) fn draw(
     shapes: &ObjectShapes<'_>,
     pens: Pens,
 ) {
-    let frame = &scene.frame;
     let edge = crate::features::world_edge(scene);
     for m in markers {
         let Some(nav) = shapes.get(&m.object_id) else {
             continue;
         };
-        let (sin, cos) = m.yaw.sin_cos();
+        let placed = Placed {
+            at: [m.at[0], 0.0, m.at[1]],
+            yaw: m.yaw,
+        };
+        fill_cells(canvas, &scene.frame, nav, placed, &|_| {
+            palette::OBJECT_FLOOR
+        });
+        draw_lines(canvas, &scene.frame, edge, nav, placed, pens);
+    }
+}
+
+/// Where a mesh lies: rotated about +y by `yaw` (radians), then moved to `at` (x, y, z).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placed {
+    pub at: [f64; 3],
+    pub yaw: f64,
+}
+
+impl Placed {
+    /// The placed position of vertex `v` of `nav`; `None` for a missing vertex or a position
+    /// that is not finite.
+    pub fn vertex(self, nav: &NavSection, v: u16) -> Option<[f64; 3]> {
+        let (sin, cos) = self.yaw.sin_cos();
+        let p = nav
+            .vertices
+            .get(usize::from(v))?
+            .position
+            .map(|c| f64::from(c.get()));
         // NOTES §8: rotate about +y by the yaw, then translate.
-        let place = |v: u16| -> Option<[f64; 2]> {
-            let p = nav.vertices.get(usize::from(v))?.position;
-            let (x, z) = (f64::from(p[0].get()), f64::from(p[2].get()));
-            let w = [x * cos - z * sin + m.at[0], x * sin + z * cos + m.at[1]];
-            (w[0].is_finite() && w[1].is_finite()).then_some(w)
+        let w = [
+            p[0] * cos - p[2] * sin + self.at[0],
+            p[1] + self.at[1],
+            p[0] * sin + p[2] * cos + self.at[2],
+        ];
+        w.iter().all(|c| c.is_finite()).then_some(w)
+    }
+}
+
+/// Fills the cells of one placed mesh, each in the colour `floor` gives for its corners.
+pub(crate) fn fill_cells(
+    canvas: &mut Canvas,
+    frame: &Frame,
+    nav: &NavSection,
+    placed: Placed,
+    floor: &dyn Fn(&[[f64; 3]; 3]) -> Colour,
+) {
+    for cell in &nav.cells {
+        if let [Some(a), Some(b), Some(c)] = cell.vertices.map(|v| placed.vertex(nav, v)) {
+            let px = |p: [f64; 3]| frame.to_pixel(p[0], p[2]);
+            canvas.fill_triangle([px(a), px(b), px(c)], frame.map, floor(&[a, b, c]), 0.9);
+        }
+    }
+}
+
+/// Draws the siege lines, then the outline edges, of one placed mesh, clipped to `edge` (a
+/// pixel box).
+pub(crate) fn draw_lines(
+    canvas: &mut Canvas,
+    frame: &Frame,
+    edge: [i64; 4],
+    nav: &NavSection,
+    placed: Placed,
+    pens: Pens,
+) {
+    let mut line = |e: &NavEdge, width: i64, colour: Colour| {
+        if let (Some(a), Some(b)) = (
+            placed.vertex(nav, e.vertices[0]),
+            placed.vertex(nav, e.vertices[1]),
+        ) {
+            let (a, b) = ([a[0], a[2]], [b[0], b[2]]);
+            segment_within(canvas, frame, frame.map, edge, a, b, width, colour);
+        }
+    };
+    for e in nav.inline_edges.iter().filter(|e| e.flag & SIEGE != 0) {
+        line(e, pens.wall, palette::OBJECT_SIEGE);
+    }
+    for e in &nav.outline_edges {
+        let kind = outline_kind(e.flag);
+        let width = match kind {
+            EdgeKind::Wall | EdgeKind::Doorway | EdgeKind::Link => pens.wall,
+            EdgeKind::Underpass => (pens.wall / 2).max(1),
         };
-        for cell in &nav.cells {
-            let corners: Option<Vec<[f64; 2]>> = cell.vertices.iter().map(|&v| place(v)).collect();
-            if let Some(c) = corners {
-                let px: Vec<(f64, f64)> = c.iter().map(|p| frame.to_pixel(p[0], p[1])).collect();
-                canvas.fill_triangle([px[0], px[1], px[2]], frame.map, palette::OBJECT_FLOOR, 0.9);
-            }
-        }
-        let mut line = |e: &NavEdge, width: i64, colour: Colour| {
-            if let (Some(a), Some(b)) = (place(e.vertices[0]), place(e.vertices[1])) {
-                segment_within(canvas, frame, frame.map, edge, a, b, width, colour);
-            }
-        };
-        for e in nav.inline_edges.iter().filter(|e| e.flag & SIEGE != 0) {
-            line(e, pens.wall, palette::OBJECT_SIEGE);
-        }
-        for e in &nav.outline_edges {
-            let kind = outline_kind(e.flag);
-            let width = match kind {
-                EdgeKind::Wall | EdgeKind::Doorway | EdgeKind::Link => pens.wall,
-                EdgeKind::Underpass => (pens.wall / 2).max(1),
-            };
-            line(e, width, edge_colour(kind));
-        }
+        line(e, width, edge_colour(kind));
     }
 }
 

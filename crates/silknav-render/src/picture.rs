@@ -70,6 +70,19 @@ impl Picture {
         self.frame.sx
     }
 
+    /// The world box the map covers, `[x0, z0, x1, z1]`: its west, south, east and north
+    /// edges.
+    pub fn map_bounds(&self) -> [f64; 4] {
+        let f = &self.frame;
+        let b = f.bounds;
+        [
+            b.x0,
+            b.z0,
+            b.x0 + f64::from(b.tiles_w) * 20.0,
+            b.z0 + f64::from(b.tiles_h) * 20.0,
+        ]
+    }
+
     /// The picture position (fractional pixels from the top-left corner) of world point
     /// `[x, z]`. North (+z) is up, so larger z gives smaller y.
     pub fn world_to_pixel(&self, world: [f64; 2]) -> [f64; 2] {

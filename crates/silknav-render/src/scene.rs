@@ -1,6 +1,6 @@
 //! What is being drawn: the map of regions, which of them are drawn, and the layout.
 
-use crate::frame::Frame;
+use crate::frame::{Extent, Frame};
 use crate::terrain::HeightRange;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -15,6 +15,8 @@ pub(crate) struct Scene<'a> {
     /// Regions around a drawn area ([`crate::RenderOptions::area`]) whose walls and objects
     /// reach into it: drawn clipped to the map, so that tiles meet without seams.
     pub ring: Vec<RegionId>,
+    /// The rectangle of regions the map covers.
+    pub extent: Extent,
     pub frame: Frame,
     pub heights: HeightRange,
 }

@@ -128,7 +128,7 @@ fn samples(count: u32, regions: u32, world: impl Fn(u32) -> f64, origin: f64) ->
 /// Paints every map pixel.
 pub(crate) fn draw(scene: &Scene, canvas: &mut crate::raster::Canvas, layers: &Layers) {
     let frame = &scene.frame;
-    let extent = frame.extent;
+    let extent = scene.extent;
     let columns = samples(
         frame.map.w,
         extent.cols,

@@ -580,3 +580,122 @@ mod tiles {
         ));
     }
 }
+
+mod dungeons {
+    use super::*;
+    use silknav::files::DungeonFiles;
+    use silknav::worldgen::{generate, GenOptions};
+    use silknav_render::{render_dungeon, DungeonFloor};
+
+    /// The dungeon files of `gen --seed 5 --size 1x1`: the catacomb (1, three floors) and the
+    /// cave (2, two floors).
+    fn files() -> DungeonFiles {
+        generate(&GenOptions {
+            seed: 5,
+            width: 1,
+            height: 1,
+            ..GenOptions::default()
+        })
+        .unwrap()
+        .into_files()
+        .dungeons
+    }
+
+    const CAVE: RegionId = RegionId(0x8002);
+
+    #[test]
+    fn a_floor_is_its_blocks_tinted_by_height_on_dark_ground() {
+        let files = files();
+        let (_, layout) = files.layout_of(CAVE).unwrap();
+        let floors: std::collections::BTreeSet<u32> =
+            layout.blocks.iter().map(|b| b.floor_index).collect();
+        assert!(floors.len() >= 2, "{floors:?}");
+        let mut drawn_per_floor = Vec::new();
+        for &floor in &floors {
+            let f = DungeonFloor::of(&files, CAVE, Some(floor)).unwrap();
+            assert_eq!(f.floor, floor);
+            assert_eq!(f.floors, floors.iter().copied().collect::<Vec<_>>());
+            let on_floor = layout.blocks.iter().filter(|b| b.floor_index == floor);
+            assert_eq!(f.map.blocks.len(), on_floor.count());
+            let picture = render_dungeon(&f.map, &scaled(8.0), &Overlay::default()).unwrap();
+            // Every block's origin (the middle of a generated block) is floor, in the tint;
+            // the map's corners (40 units of margin) are the dark "no floor".
+            for b in &f.map.blocks {
+                let at = [b.position[0] + 3.0, b.position[2] + 3.0];
+                let c = pixel_at(&picture, at);
+                assert_ne!(c, palette::BLOCKED, "block at {at:?} on floor {floor}");
+            }
+            let [x0, z0, x1, z1] = picture.map_bounds();
+            assert_eq!(pixel_at(&picture, [x0 + 5.0, z0 + 5.0]), palette::BLOCKED);
+            assert_eq!(pixel_at(&picture, [x1 - 5.0, z1 - 5.0]), palette::BLOCKED);
+            for p in [x0, z0, x1, z1] {
+                assert_eq!(p % 20.0, 0.0, "edges on the 20-unit grid: {p}");
+            }
+            let map = picture.map_area();
+            assert_eq!(
+                f64::from(map.width),
+                (x1 - x0) / 20.0 * 8.0,
+                "8 pixels per tile"
+            );
+            let circles = count(&picture, map, palette::COLLISION);
+            assert_eq!(circles > 0, !f.map.circles.is_empty(), "floor {floor}");
+            drawn_per_floor.push(picture);
+        }
+        // The floors sit at different heights, so the same place has a different tint.
+        let b = DungeonFloor::of(&files, CAVE, Some(*floors.iter().next().unwrap()))
+            .unwrap()
+            .map
+            .blocks[0];
+        let at = [b.position[0] + 3.0, b.position[2] + 3.0];
+        let (low, high) = (&drawn_per_floor[0], drawn_per_floor.last().unwrap());
+        assert_ne!(pixel_at(low, at), pixel_at(high, at));
+    }
+
+    #[test]
+    fn the_lowest_floor_is_the_default_and_bad_choices_are_named() {
+        let files = files();
+        let default = DungeonFloor::of(&files, CAVE, None).unwrap();
+        assert_eq!(default.floor, default.floors[0]);
+        match DungeonFloor::of(&files, CAVE, Some(99)) {
+            Err(e @ RenderError::NoFloor { floor: 99, .. }) => {
+                assert!(e.to_string().contains("the floors: 0, 1"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
+        match DungeonFloor::of(&files, RegionId(0x8009), None) {
+            Err(e @ RenderError::NoDungeon { .. }) => {
+                assert!(e.to_string().contains("dungeons: 1, 2"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut broken = files.clone();
+        broken.meshes.clear();
+        assert!(matches!(
+            DungeonFloor::of(&broken, CAVE, None),
+            Err(RenderError::MissingBlockFile(_))
+        ));
+        let empty = silknav_render::DungeonMap::default();
+        assert!(matches!(
+            render_dungeon(&empty, &RenderOptions::default(), &Overlay::default()),
+            Err(RenderError::NoBlocks)
+        ));
+    }
+
+    #[test]
+    fn paths_over_a_floor_are_in_the_dungeons_coordinates() {
+        let files = files();
+        let f = DungeonFloor::of(&files, CAVE, None).unwrap();
+        let b = f.map.blocks[0];
+        let (a, z) = (
+            [b.position[0], b.position[2]],
+            [b.position[0] + 160.0, b.position[2]],
+        );
+        let overlay = Overlay {
+            paths: vec![vec![a, z]],
+            points: Vec::new(),
+        };
+        let picture = render_dungeon(&f.map, &scaled(8.0), &overlay).unwrap();
+        let mid = [a[0] + 80.0, a[1]];
+        assert_eq!(pixel_at(&picture, mid), PATH_COLOURS[0]);
+    }
+}
