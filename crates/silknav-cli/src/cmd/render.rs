@@ -1,5 +1,6 @@
 //! `silknav render PATH -o OUT.png`: a picture of a world (a folder or a PK2 archive) or of one
-//! navmesh file, with shortest paths drawn over it (`--path X1 Z1 X2 Z2`, repeatable).
+//! navmesh file, with shortest paths drawn over it (`--path X1 Z1 X2 Z2`, repeatable); with
+//! `--dungeon ID [--floor N]`, one floor of a dungeon of the world.
 
 use super::query::find_path;
 use crate::exit::Status;
@@ -11,11 +12,12 @@ use anyhow::{anyhow, Context};
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::files::{Input, WorldFiles};
+use silknav::files::{Input, WorldFiles, WorldSource};
 use silknav::pk2_archive::Key;
-use silknav::{Navigator, PathError, PathScratch, World, WorldPath};
+use silknav::{LoadOptions, Navigator, PathError, PathOptions, PathScratch, World, WorldPath};
 use silknav_render::{
-    render_world, ObjectShapes, Overlay, Pin, RenderOptions, PATH_COLOURS, PATH_COLOUR_NAMES,
+    render_dungeon, render_world, DungeonFloor, ObjectShapes, Overlay, Picture, Pin, RenderError,
+    RenderOptions, PATH_COLOURS, PATH_COLOUR_NAMES,
 };
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -33,8 +35,15 @@ pub struct Args {
     output: PathBuf,
     /// Draw only this region: 4 hex digits (4080) or a file name (nv_4080.nvm). For a single
     /// file whose name does not say its region, the region it is
-    #[arg(long, value_name = "ID", value_parser = values::region)]
+    #[arg(long, value_name = "ID", value_parser = values::region, conflicts_with = "dungeon")]
     region: Option<RegionId>,
+    /// Draw one floor of the dungeon with this id in dungeoninfo.txt (region 0x8000 | ID), in
+    /// the dungeon's own coordinates; `--path` points are the dungeon's too
+    #[arg(long, value_name = "ID")]
+    dungeon: Option<u16>,
+    /// With --dungeon: the floor to draw, by the blocks' floor index [default: the lowest]
+    #[arg(long, value_name = "N", requires = "dungeon")]
+    floor: Option<u32>,
     /// Pixels per tile (a tile is 20 units, a region 96 tiles) [default: up to 8, less to keep
     /// the picture within 4096 pixels]
     #[arg(long, value_name = "N")]
@@ -64,6 +73,9 @@ pub struct Args {
 /// cannot be written (or exists, without `--force`).
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     output::check_can_create(&args.output, args.force)?;
+    if let Some(id) = args.dungeon {
+        return run_dungeon(args, id);
+    }
     let files = read_meshes(&args.path, args.region, &args.key.key()?)?;
     let (meshes, mapinfo) = (&files.navmeshes, files.mapinfo.clone());
     let options = RenderOptions {
@@ -71,11 +83,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         region: args.region,
         ..RenderOptions::default()
     };
-    let queries: Vec<[f64; 4]> = args
-        .paths
-        .chunks_exact(4)
-        .map(|q| [q[0], q[1], q[2], q[3]])
-        .collect();
+    let queries = path_queries(&args.paths);
     let found = if queries.is_empty() {
         Vec::new()
     } else {
@@ -92,6 +100,11 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         args.force,
     )
     .with_context(|| args.path.display().to_string())?;
+    write_answer(&line, &found)
+}
+
+/// Writes the picture's line and one line per path, and says whether every path was found.
+fn write_answer(line: &str, found: &[Result<WorldPath, PathError>]) -> anyhow::Result<Status> {
     let mut out = output::stdout();
     writeln!(out, "{line}").context(STDOUT)?;
     for (i, path) in found.iter().enumerate() {
@@ -110,6 +123,87 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     } else {
         Status::No
     })
+}
+
+/// Draws one floor of dungeon `id`, with the paths asked for (found in the dungeon on the
+/// world the query commands load), and writes the PNG.
+fn run_dungeon(args: &Args, id: u16) -> anyhow::Result<Status> {
+    let name = args.path.display().to_string();
+    let source = match input::open_input(&args.path, &args.key.key()?)? {
+        Input::World(source) => source,
+        Input::File { .. } => anyhow::bail!("{name}: --dungeon draws a dungeon of a world"),
+    };
+    let files = Progress::timed(format!("reading {name}"), || WorldFiles::read(&source))
+        .map_err(|e| anyhow!(e))?;
+    let floor = DungeonFloor::of(&files.dungeons, RegionId(0x8000 | id), args.floor).map_err(
+        |e| match e {
+            RenderError::NoDungeon { .. } => anyhow!("{name}: --dungeon {id}: {e}"),
+            _ => anyhow!("{name}: dungeon {id}: {e}"),
+        },
+    )?;
+    let queries = path_queries(&args.paths);
+    let found = if queries.is_empty() {
+        Vec::new()
+    } else {
+        find_dungeon_paths(&source, &args.path, id, &queries)?
+    };
+    let overlay = paths_overlay(&queries, &found);
+    let options = RenderOptions {
+        scale: args.scale,
+        ..RenderOptions::default()
+    };
+    let line = save_picture(&args.output, args.force, || {
+        render_dungeon(&floor.map, &options, &overlay)
+    })
+    .with_context(|| name.clone())?;
+    let floors: Vec<String> = floor.floors.iter().map(u32::to_string).collect();
+    let line = format!(
+        "{line}, dungeon {id} floor {} (floors {})",
+        floor.floor,
+        floors.join(", ")
+    );
+    write_answer(&line, &found)
+}
+
+/// The paths in dungeon `id`, as `silknav path --dungeon` finds them.
+///
+/// # Errors
+/// The world cannot be loaded, or the dungeon is not loaded in it.
+fn find_dungeon_paths(
+    source: &WorldSource,
+    input: &Path,
+    id: u16,
+    queries: &[[f64; 4]],
+) -> anyhow::Result<Vec<Result<WorldPath, PathError>>> {
+    let world = Progress::timed(format!("loading {}", input.display()), || {
+        World::load_source(source, &LoadOptions::default(), |_, _| {})
+    })
+    .map_err(|e| anyhow!(e))?;
+    let nav = Navigator::new(world);
+    super::query::check_dungeon(&nav, input, id)?;
+    let paths = find_path::prepare(&nav, &input.display().to_string());
+    let mut scratch = PathScratch::new();
+    Ok(queries
+        .iter()
+        .map(|&q| {
+            find_path::find_with(
+                nav.world(),
+                paths,
+                q,
+                Some(id),
+                &PathOptions::default(),
+                &mut scratch,
+            )
+        })
+        .collect())
+}
+
+/// The `--path` numbers as queries.
+fn path_queries(numbers: &[f64]) -> Vec<[f64; 4]> {
+    numbers
+        .chunks_exact(4)
+        .map(|q| [q[0], q[1], q[2], q[3]])
+        .collect()
 }
 
 /// The files of a world (its navmeshes, companions and object meshes), or the one navmesh
@@ -232,8 +326,23 @@ pub fn draw_and_save(
     overlay: &Overlay,
     force: bool,
 ) -> anyhow::Result<String> {
+    save_picture(path, force, || {
+        render_world(meshes, shapes, options, overlay)
+    })
+}
+
+/// Draws the picture `render` makes, encodes and writes the PNG (with a progress line named
+/// after the output), and returns the line that says what was written.
+///
+/// # Errors
+/// The renderer's, or those of [`output::write_file`].
+fn save_picture(
+    path: &Path,
+    force: bool,
+    render: impl FnOnce() -> Result<Picture, RenderError>,
+) -> anyhow::Result<String> {
     let (picture, png) = Progress::timed(format!("rendering {}", path.display()), || {
-        render_world(meshes, shapes, options, overlay).map(|p| {
+        render().map(|p| {
             let png = p.encode_png();
             (p, png)
         })

@@ -392,3 +392,125 @@ fn a_dungeon_exports_as_its_blocks() {
         refused.stderr
     );
 }
+
+/// `render --dungeon ID [--floor N]` draws one floor, and its `--path` lines are the answers
+/// of `silknav path --dungeon` for the same points.
+#[test]
+fn a_dungeon_floor_renders_with_the_paths_path_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = gen_world(tmp.path(), "w", 5, "1x1");
+    let world = World::load(&dir).unwrap();
+    let low: Vec<[f64; 3]> = cave_points(&world)
+        .into_iter()
+        .filter(|p| p[2] < 30.0)
+        .collect();
+    let (a, b) = (low[0], low[low.len() - 1]);
+    let coords: Vec<String> = [a[0], a[1], b[0], b[1]]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let path = silknav(
+        tmp.path(),
+        &[
+            "path",
+            "w",
+            "--dungeon",
+            "2",
+            &coords[0],
+            &coords[1],
+            &coords[2],
+            &coords[3],
+        ],
+    );
+    assert_eq!(path.code, 0, "{}", path.stderr);
+    let run = silknav(
+        tmp.path(),
+        &[
+            "render",
+            "w",
+            "--dungeon",
+            "2",
+            "-o",
+            "cave.png",
+            "--path",
+            &coords[0],
+            &coords[1],
+            &coords[2],
+            &coords[3],
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("cave.png: ") && lines[0].ends_with("dungeon 2 floor 0 (floors 0, 1)"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[1], format!("path 1 (cyan): {}", path.stdout.trim()));
+    let png = std::fs::read(tmp.path().join("cave.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+
+    let upper = silknav(
+        tmp.path(),
+        &[
+            "render",
+            "w",
+            "--dungeon",
+            "2",
+            "--floor",
+            "1",
+            "-o",
+            "upper.png",
+        ],
+    );
+    assert_eq!(upper.code, 0, "{}", upper.stderr);
+    assert!(upper.stdout.contains("dungeon 2 floor 1 (floors 0, 1)"));
+    let upper_png = std::fs::read(tmp.path().join("upper.png")).unwrap();
+    assert_ne!(png, upper_png);
+
+    for (args, says) in [
+        (
+            &[
+                "render",
+                "w",
+                "--dungeon",
+                "2",
+                "--floor",
+                "7",
+                "-o",
+                "x.png",
+            ][..],
+            "floor 7: no block on it; the floors: 0, 1",
+        ),
+        (
+            &["render", "w", "--dungeon", "9", "-o", "x.png"][..],
+            "names no dungeon 9",
+        ),
+        (
+            &["render", "w", "--floor", "1", "-o", "x.png"][..],
+            "--dungeon",
+        ),
+        (
+            &[
+                "render",
+                "w",
+                "--dungeon",
+                "2",
+                "--region",
+                "4080",
+                "-o",
+                "x.png",
+            ][..],
+            "cannot be used with",
+        ),
+    ] {
+        let refused = silknav(tmp.path(), args);
+        assert_eq!(refused.code, 2, "{args:?}");
+        assert!(
+            refused.stderr.contains(says),
+            "{args:?}: {}",
+            refused.stderr
+        );
+        assert!(!tmp.path().join("x.png").exists());
+    }
+}

@@ -128,7 +128,7 @@ fn run_with_y<A: Answer>(
 ///
 /// # Errors
 /// The dungeon is not loaded.
-fn check_dungeon(nav: &Navigator, world: &Path, id: u16) -> anyhow::Result<()> {
+pub(crate) fn check_dungeon(nav: &Navigator, world: &Path, id: u16) -> anyhow::Result<()> {
     let region = silknav::jmxv::RegionId(0x8000 | id);
     if nav.world().dungeon(region).is_some() {
         return Ok(());
