@@ -1,5 +1,8 @@
 // The silknav map viewer: tiles from /api/tile drawn on a canvas, region borders and the
-// tools' lines drawn over them, queries to /api/*. Hand-written, no dependencies, no build.
+// tools' lines drawn over them, queries to /api/*. A dungeon floor chosen in the map list
+// replaces the world: its picture from /api/dungeon/ID/FLOOR, in the dungeon's own
+// coordinates, and every query asks inside that dungeon, at the floor's height.
+// Hand-written, no dependencies, no build.
 "use strict";
 
 (() => {
@@ -17,6 +20,10 @@
   const images = new Map();  // tile URL -> Image
   let clicks = [];           // the tool's points, world [x, z]
   let drawing = null;        // {kind: "path"|"los", points: [[x, z]...], hit: [x, z]|null}
+  let worldView = null;      // the world's view, kept while a dungeon floor is shown
+  // The dungeon floor shown instead of the world: {id, floor, y, bounds: [x0, z0, x1, z1],
+  // image}, or null for the world.
+  let dungeon = null;
 
   const toScreen = (x, z) => [
     (x - view.x) * view.ppu + canvas.clientWidth / 2,
@@ -26,6 +33,12 @@
     view.x + (sx - canvas.clientWidth / 2) / view.ppu,
     view.z - (sy - canvas.clientHeight / 2) / view.ppu,
   ];
+
+  // A query's body, placed in the dungeon floor shown (if any): its id, and the floor's
+  // lowest height as the walker's height, so that cells are picked on that floor.
+  function placed(body) {
+    return dungeon ? { ...body, dungeon: dungeon.id, y: dungeon.y } : body;
+  }
 
   async function api(path, body) {
     const response = await fetch("/api/" + path, body === undefined ? {} : {
@@ -81,6 +94,14 @@
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#f6f4ee";
     ctx.fillRect(0, 0, w, h);
+    if (dungeon) {
+      const [x0, z0, x1, z1] = dungeon.bounds;
+      const [sx, sy] = toScreen(x0, z1);
+      ctx.imageSmoothingEnabled = view.ppu < 0.4;
+      if (dungeon.image) ctx.drawImage(dungeon.image, sx, sy, (x1 - x0) * view.ppu, (z1 - z0) * view.ppu);
+      drawTools();
+      return;
+    }
     if (!regions.length) return;
 
     const l = level();
@@ -109,7 +130,11 @@
       }
       ctx.stroke();
     }
+    drawTools();
+  }
 
+  // The tool's clicks and its answer's line.
+  function drawTools() {
     for (const p of clicks) mark(p, "#1c1c20");
     if (drawing) {
       const pts = drawing.points.map(([x, z]) => toScreen(x, z));
@@ -148,7 +173,9 @@
     if (hoverBusy) { hoverNext = [x, z]; return; }
     hoverBusy = true;
     try {
-      const [cell, height] = await Promise.all([api("cell", { x, z }), api("height", { x, z })]);
+      const [cell, height] = await Promise.all([
+        api("cell", placed({ x, z })), api("height", placed({ x, z })),
+      ]);
       const where = cell.region === null ? "no cell" :
         `region ${cell.region} · cell ${cell.cell}` +
         (cell.object ? ` · object ${cell.object.owner}:${cell.object.uid} cell ${cell.object.cell}` : "");
@@ -178,7 +205,7 @@
     const tool = document.querySelector("input[name=tool]:checked").value;
     result.dataset.state = "busy";
     try {
-      const json = await api(tool, { x1, z1, x2, z2 });
+      const json = await api(tool, placed({ x1, z1, x2, z2 }));
       show(tool, json, [x1, z1], [x2, z2]);
     } catch (e) {
       result.textContent = `${tool} failed: ${e.message}`;
@@ -262,8 +289,53 @@
   document.querySelectorAll("input").forEach((i) => i.addEventListener("change", schedule));
   window.addEventListener("resize", schedule);
 
+  // Shows the map the list names: "" for the world, "ID:FLOOR" for a dungeon floor.
+  async function showMap(value) {
+    clicks = [];
+    drawing = null;
+    result.textContent = "click a start, then an end";
+    if (!value) {
+      dungeon = null;
+      if (worldView) Object.assign(view, worldView);
+      document.getElementById("layers").disabled = false;
+      document.body.dataset.map = "world";
+      schedule();
+      return;
+    }
+    const [id, floor] = value.split(":").map(Number);
+    const option = document.querySelector(`#map-select option[value="${value}"]`);
+    const response = await fetch(`/api/dungeon/${id}/${floor}`);
+    if (!response.ok) throw new Error((await response.json()).message);
+    const bounds = response.headers.get("x-map-bounds").split(" ").map(Number);
+    const image = await createImageBitmap(await response.blob());
+    if (!dungeon) worldView = { ...view };
+    dungeon = { id, floor, y: Number(option.dataset.y), bounds, image };
+    const [x0, z0, x1, z1] = bounds;
+    view.x = (x0 + x1) / 2;
+    view.z = (z0 + z1) / 2;
+    view.ppu = 0.95 * Math.min(canvas.clientWidth / (x1 - x0), canvas.clientHeight / (z1 - z0));
+    document.getElementById("layers").disabled = true;
+    document.body.dataset.map = value;
+    schedule();
+  }
+
+  document.getElementById("map-select").addEventListener("change", (e) => {
+    showMap(e.target.value).catch((err) => { result.textContent = "map failed: " + err.message; });
+  });
+
   async function start() {
-    const [health, list] = await Promise.all([api("health"), api("regions")]);
+    const [health, list, dungeons] = await Promise.all([api("health"), api("regions"), api("dungeons")]);
+    const select = document.getElementById("map-select");
+    for (const d of dungeons) {
+      for (const f of d.floors) {
+        const option = document.createElement("option");
+        option.value = `${d.id}:${f.floor}`;
+        option.dataset.y = String(f.heights[0]);
+        option.textContent = `dungeon ${d.id} ${d.name} · floor ${f.floor}` + (f.name ? ` (${f.name})` : "");
+        select.append(option);
+      }
+    }
+    document.getElementById("maps").hidden = dungeons.length === 0;
     levels = health.tile_levels;
     regions = list.regions;
     regionSet = new Set(regions.map((r) => r.x + "," + r.z));
@@ -281,6 +353,6 @@
   }
 
   // For tests and scripts: the view and its mapping between screen and world.
-  window.silknav = { view, toScreen, toWorld, redraw: schedule };
+  window.silknav = { view, toScreen, toWorld, redraw: schedule, showMap };
   start().catch((e) => { document.getElementById("world").textContent = "failed: " + e.message; });
 })();

@@ -40,6 +40,8 @@ pub(crate) fn router(shared: Arc<Shared>) -> Router {
         .route("/api/path", post(queries::endpoint::<PathRequest>))
         .route("/api/snap", post(queries::endpoint::<SnapRequest>))
         .route("/api/tile/{level}/{tx}/{tz}", get(tiles::endpoint))
+        .route("/api/dungeons", get(tiles::dungeons))
+        .route("/api/dungeon/{id}/{floor}", get(tiles::dungeon_endpoint))
         .fallback(|| async { ApiError::NotFound("no such endpoint; see /api/health".into()) })
         .method_not_allowed_fallback(|| async {
             ApiError::MethodNotAllowed(

@@ -1,5 +1,5 @@
-//! Map tiles for the viewer: square PNG pictures of blocks of regions, drawn on demand by
-//! [`silknav_render`] and kept in a cache of bounded size.
+//! Map tiles for the viewer: square PNG pictures of blocks of regions, and pictures of
+//! dungeon floors, drawn on demand by [`silknav_render`] and kept in a cache of bounded size.
 //!
 //! `GET /api/tile/{level}/{tx}/{tz}?layers=heights,cells,walls,objects,water` is the block of
 //! `2^level × 2^level` regions (one region for levels -1 and 0) whose south-west region is
@@ -8,6 +8,11 @@
 //! when absent); region borders are not in tiles, the viewer draws them over.
 //! Tiles of one world meet without a seam: each is exactly its part of the picture of the
 //! whole world (`silknav-render`'s tests check this pixel by pixel).
+//!
+//! `GET /api/dungeons` lists the loaded dungeons with their floors, and
+//! `GET /api/dungeon/{id}/{floor}` is the map of one floor ([`silknav_render::render_dungeon`],
+//! 8 pixels per tile, the tint spanning the whole dungeon), with the dungeon box it covers in
+//! the header `x-map-bounds: X0 Z0 X1 Z1`.
 
 use crate::error::ApiError;
 use crate::Shared;
@@ -134,27 +139,75 @@ impl TileKey {
     }
 }
 
+/// Pixels per tile of a dungeon floor's map.
+const DUNGEON_SCALE: f32 = 8.0;
+
+/// A picture the cache holds: a tile or a dungeon floor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Drawing {
+    Tile(TileKey),
+    /// Dungeon id, floor.
+    Floor(u16, u32),
+}
+
+/// A drawn map: PNG bytes and the world (or dungeon) box they cover, `[x0, z0, x1, z1]`.
+#[derive(Debug)]
+pub struct DrawnMap {
+    /// The PNG.
+    pub png: Vec<u8>,
+    /// West, south, east and north edges.
+    pub bounds: [f64; 4],
+}
+
+/// A loaded dungeon as `GET /api/dungeons` lists it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DungeonEntry {
+    /// Its id in `dungeoninfo.txt`.
+    pub id: u16,
+    /// Its region, `0x8000 | id`, as 4 hex digits.
+    pub region: String,
+    /// The layout's name.
+    pub name: String,
+    /// Its blocks.
+    pub blocks: usize,
+    /// Its floors, lowest index first.
+    pub floors: Vec<FloorEntry>,
+}
+
+/// A floor of a dungeon.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FloorEntry {
+    /// The blocks' floor index.
+    pub floor: u32,
+    /// Its label in the layout, empty without one.
+    pub name: String,
+    /// The lowest and highest block vertex on it.
+    pub heights: [f32; 2],
+}
+
 /// Draws tiles from a world's files and keeps the latest in a cache of bounded bytes.
 pub(crate) struct TileMaker {
     files: WorldFiles,
     tint: (f32, f32),
+    /// The dungeons the world loaded.
+    dungeons: Vec<RegionId>,
     cache: Mutex<Cache>,
 }
 
 #[derive(Default)]
 struct Cache {
-    tiles: HashMap<TileKey, Arc<Vec<u8>>>,
-    order: VecDeque<TileKey>,
+    tiles: HashMap<Drawing, Arc<DrawnMap>>,
+    order: VecDeque<Drawing>,
     bytes: usize,
     max_bytes: usize,
 }
 
 impl Cache {
-    fn insert(&mut self, key: TileKey, png: Arc<Vec<u8>>) {
-        if png.len() > self.max_bytes || self.tiles.contains_key(&key) {
+    fn insert(&mut self, key: Drawing, png: Arc<DrawnMap>) {
+        if png.png.len() > self.max_bytes || self.tiles.contains_key(&key) {
             return;
         }
-        self.bytes += png.len();
+        self.bytes += png.png.len();
         self.tiles.insert(key, png);
         self.order.push_back(key);
         while self.bytes > self.max_bytes {
@@ -162,7 +215,7 @@ impl Cache {
                 break;
             };
             if let Some(gone) = self.tiles.remove(&old) {
-                self.bytes -= gone.len();
+                self.bytes -= gone.png.len();
             }
         }
     }
@@ -176,6 +229,7 @@ impl TileMaker {
         TileMaker {
             files,
             tint,
+            dungeons: world.dungeons().map(|d| d.region()).collect(),
             cache: Mutex::new(Cache {
                 max_bytes,
                 ..Cache::default()
@@ -197,8 +251,8 @@ impl TileMaker {
     ///
     /// # Errors
     /// No region in the block, or the block is past the id space (not found).
-    pub fn tile(&self, key: TileKey) -> Result<Arc<Vec<u8>>, ApiError> {
-        let cached = self.lock().tiles.get(&key).cloned();
+    pub fn tile(&self, key: TileKey) -> Result<Arc<DrawnMap>, ApiError> {
+        let cached = self.lock().tiles.get(&Drawing::Tile(key)).cloned();
         if let Some(png) = cached {
             return Ok(png);
         }
@@ -230,7 +284,105 @@ impl TileMaker {
             &Default::default(),
         )
         .map_err(|e| ApiError::Internal(format!("drawing the tile: {e}")))?;
-        let png = Arc::new(picture.encode_map_png());
+        let png = Arc::new(DrawnMap {
+            png: picture.encode_map_png(),
+            bounds: picture.map_bounds(),
+        });
+        self.lock().insert(Drawing::Tile(key), png.clone());
+        Ok(png)
+    }
+
+    /// The loaded dungeons, with their floors, by id.
+    pub fn dungeons(&self) -> Vec<DungeonEntry> {
+        let mut out = Vec::new();
+        for &region in &self.dungeons {
+            let Some((_, layout)) = self.files.dungeons.layout_of(region) else {
+                continue;
+            };
+            let Ok(meshes) = self.files.dungeons.block_meshes(layout) else {
+                continue;
+            };
+            let mut floors: std::collections::BTreeMap<u32, [f32; 2]> = Default::default();
+            for (b, (_, mesh)) in layout.blocks.iter().zip(&meshes) {
+                let range = floors
+                    .entry(b.floor_index)
+                    .or_insert([f32::INFINITY, f32::NEG_INFINITY]);
+                for v in mesh.nav.iter().flat_map(|n| &n.vertices) {
+                    let y = v.position[1].get() + b.position[1].get();
+                    if y.is_finite() {
+                        *range = [range[0].min(y), range[1].max(y)];
+                    }
+                }
+            }
+            let label = |floor: u32| {
+                layout
+                    .labels
+                    .as_ref()
+                    .and_then(|l| l.floors.get(floor as usize))
+                    .map(|n| String::from_utf8_lossy(n).into_owned())
+                    .unwrap_or_default()
+            };
+            out.push(DungeonEntry {
+                id: region.0 & 0x7FFF,
+                region: format!("{region}"),
+                name: String::from_utf8_lossy(&layout.info.name).into_owned(),
+                blocks: layout.blocks.len(),
+                floors: floors
+                    .into_iter()
+                    .map(|(floor, heights)| FloorEntry {
+                        floor,
+                        name: label(floor),
+                        heights,
+                    })
+                    .collect(),
+            });
+        }
+        out
+    }
+
+    /// The map of one floor of a loaded dungeon, from the cache or drawn now.
+    ///
+    /// # Errors
+    /// The dungeon is not loaded, or has no such floor (not found).
+    pub fn dungeon_floor(&self, id: u16, floor: u32) -> Result<Arc<DrawnMap>, ApiError> {
+        let key = Drawing::Floor(id, floor);
+        let cached = self.lock().tiles.get(&key).cloned();
+        if let Some(png) = cached {
+            return Ok(png);
+        }
+        let region = RegionId(0x8000 | id);
+        if !self.dungeons.contains(&region) {
+            let loaded: Vec<String> = self
+                .dungeons
+                .iter()
+                .map(|r| (r.0 & 0x7FFF).to_string())
+                .collect();
+            return Err(ApiError::NotFound(format!(
+                "dungeon {id} is not loaded; loaded dungeons: {}",
+                if loaded.is_empty() {
+                    "none".to_owned()
+                } else {
+                    loaded.join(", ")
+                }
+            )));
+        }
+        let drawn = silknav_render::DungeonFloor::of(&self.files.dungeons, region, Some(floor))
+            .map_err(|e| ApiError::NotFound(format!("dungeon {id}: {e}")))?;
+        let options = RenderOptions {
+            scale: Some(DUNGEON_SCALE),
+            layers: Layers {
+                title: false,
+                legend: false,
+                ..Layers::default()
+            },
+            ..RenderOptions::default()
+        };
+        let picture = silknav_render::render_dungeon(&drawn.map, &options, &Default::default())
+            .map_err(|e| ApiError::Internal(format!("drawing dungeon {id} floor {floor}: {e}")))?;
+        let png = Arc::new(DrawnMap {
+            png: picture.encode_map_png(),
+            bounds: picture.map_bounds(),
+        });
         self.lock().insert(key, png.clone());
         Ok(png)
     }
@@ -252,14 +404,7 @@ pub(crate) async fn endpoint(
             let limits = shared.limits;
             let work = tokio::task::spawn_blocking(move || shared.tiles.tile(key));
             match tokio::time::timeout(limits.timeout, work).await {
-                Ok(Ok(Ok(png))) => (
-                    [
-                        (header::CONTENT_TYPE, "image/png"),
-                        (header::CACHE_CONTROL, "no-cache"),
-                    ],
-                    png.as_ref().clone(),
-                )
-                    .into_response(),
+                Ok(Ok(Ok(png))) => png_response(&png, false),
                 Ok(Ok(Err(e))) => e.into_response(),
                 Ok(Err(e)) => ApiError::Internal(format!("drawing the tile: {e}")).into_response(),
                 Err(_) => crate::queries::timeout_error(&limits).into_response(),
@@ -267,6 +412,59 @@ pub(crate) async fn endpoint(
         }
         Err(e) => e.into_response(),
     }
+}
+
+/// `GET /api/dungeons`.
+pub(crate) async fn dungeons(State(shared): State<Arc<Shared>>) -> Response {
+    axum::Json(shared.tiles.dungeons()).into_response()
+}
+
+/// `GET /api/dungeon/{id}/{floor}`.
+pub(crate) async fn dungeon_endpoint(
+    State(shared): State<Arc<Shared>>,
+    Path((id, floor)): Path<(String, String)>,
+) -> Response {
+    let id = match id.parse::<u16>() {
+        Ok(id) if id <= 0x7FFF => id,
+        _ => {
+            return ApiError::bad(
+                "id",
+                format!("expected a dungeon id from 0 to 32767, found {id:?}"),
+            )
+            .into_response()
+        }
+    };
+    let Ok(floor) = floor.parse::<u32>() else {
+        return ApiError::bad("floor", format!("expected a whole number, found {floor:?}"))
+            .into_response();
+    };
+    let limits = shared.limits;
+    let work = tokio::task::spawn_blocking(move || shared.tiles.dungeon_floor(id, floor));
+    match tokio::time::timeout(limits.timeout, work).await {
+        Ok(Ok(Ok(png))) => png_response(&png, true),
+        Ok(Ok(Err(e))) => e.into_response(),
+        Ok(Err(e)) => ApiError::Internal(format!("drawing the floor: {e}")).into_response(),
+        Err(_) => crate::queries::timeout_error(&limits).into_response(),
+    }
+}
+
+/// A PNG answer; with `bounds`, the header `x-map-bounds: X0 Z0 X1 Z1`.
+fn png_response(png: &DrawnMap, bounds: bool) -> Response {
+    let mut response = (
+        [
+            (header::CONTENT_TYPE, "image/png"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        png.png.clone(),
+    )
+        .into_response();
+    if bounds {
+        let [x0, z0, x1, z1] = png.bounds;
+        if let Ok(value) = header::HeaderValue::from_str(&format!("{x0} {z0} {x1} {z1}")) {
+            response.headers_mut().insert("x-map-bounds", value);
+        }
+    }
+    response
 }
 
 /// The tile a request names.

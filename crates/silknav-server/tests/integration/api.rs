@@ -426,3 +426,68 @@ fn dungeon_queries_answer_in_the_dungeons_coordinates() {
     );
     assert_eq!(refused.status, 400);
 }
+
+/// `GET /api/dungeons` lists the loaded dungeons with their floors, and
+/// `GET /api/dungeon/ID/FLOOR` is the floor's map with the box it covers.
+#[test]
+fn dungeon_floors_are_listed_and_drawn() {
+    let server = serve(Limits::default());
+    let world = demo_world();
+    let list = json(&get(server.addr(), "/api/dungeons"));
+    let list = list.as_array().expect("an array");
+    assert_eq!(list.len(), world.dungeons().len());
+    for (entry, dungeon) in list.iter().zip(world.dungeons()) {
+        let id = dungeon.region().0 & 0x7FFF;
+        assert_eq!(entry["id"], id);
+        assert_eq!(entry["region"], format!("{}", dungeon.region()));
+        assert_eq!(entry["blocks"], dungeon.block_count());
+        let floors = entry["floors"].as_array().unwrap();
+        assert!(floors.len() >= 2, "{entry}");
+        let mut boxes = Vec::new();
+        for f in floors {
+            let (lo, hi) = (
+                f["heights"][0].as_f64().unwrap(),
+                f["heights"][1].as_f64().unwrap(),
+            );
+            assert!(lo <= hi, "{f}");
+            let r = get(server.addr(), &format!("/api/dungeon/{id}/{}", f["floor"]));
+            assert_eq!(r.status, 200, "{}", r.text());
+            assert_eq!(r.header("content-type"), Some("image/png"));
+            let bounds: Vec<f64> = r
+                .header("x-map-bounds")
+                .expect("the box")
+                .split(' ')
+                .map(|v| v.parse().unwrap())
+                .collect();
+            let size = |at: usize| u32::from_be_bytes(r.body[at..at + 4].try_into().unwrap());
+            // 8 pixels per 20-unit tile.
+            assert_eq!(f64::from(size(16)), (bounds[2] - bounds[0]) / 20.0 * 8.0);
+            assert_eq!(f64::from(size(20)), (bounds[3] - bounds[1]) / 20.0 * 8.0);
+            boxes.push(bounds);
+        }
+        // Every block lies on some floor's map.
+        for (block, _, triangle) in dungeon.block_triangles() {
+            for v in triangle {
+                assert!(
+                    boxes
+                        .iter()
+                        .any(|b| b[0] <= v[0] && v[0] <= b[2] && b[1] <= v[2] && v[2] <= b[3]),
+                    "block {block} at {v:?} is on no floor's map"
+                );
+            }
+        }
+    }
+    let unknown = get(server.addr(), "/api/dungeon/9/0");
+    assert_eq!(unknown.status, 404);
+    assert!(
+        unknown.text().contains("loaded dungeons: 1, 2"),
+        "{}",
+        unknown.text()
+    );
+    let no_floor = get(server.addr(), "/api/dungeon/1/9");
+    assert_eq!(no_floor.status, 404);
+    assert!(no_floor.text().contains("floor 9"), "{}", no_floor.text());
+    let bad = get(server.addr(), "/api/dungeon/x/0");
+    assert_eq!(bad.status, 400);
+    assert_eq!(json(&bad)["field"], "id");
+}
