@@ -179,6 +179,10 @@ fn main() {
         .expect("the generated catacomb loads");
     let dungeon_points = dungeon_points(&dungeon_files.layouts[DUNGEON.1], POINTS, 17);
     let dungeon_answer = dungeon_batch(&dungeon, &dungeon_points);
+    let dungeon_blocks: Vec<(u32, [f32; 3])> = dungeon_points
+        .iter()
+        .filter_map(|&p| Some((dungeon.cell_at(p)?.block, p)))
+        .collect();
     eprintln!(
         "input: the generated catacomb, {} blocks; {POINTS} random points over its floors, {} on a cell",
         dungeon.block_count(),
@@ -266,6 +270,14 @@ fn main() {
             assert_eq!(answer, dungeon_answer)
         })
     });
+    // The floor of an exact answer: the server's FindCell in the one block that answers,
+    // known beforehand (no voxel, no other floor tried).
+    group.bench_function("dungeon_cell_in_block", |b| {
+        b.iter(|| {
+            let answer = block_batch(black_box(&dungeon), black_box(&dungeon_blocks));
+            assert_eq!(answer, dungeon_answer)
+        })
+    });
     for (w, batch) in &rays {
         group.throughput(Throughput::Elements(batch.segments.len() as u64));
         group.bench_function(&batch.name, |b| {
@@ -331,6 +343,17 @@ fn main() {
                 .line(None),
             verdict(ns <= DUNGEON_CELL_RATIO * terrain)
         );
+        if let Some(floor) = per_query("dungeon_cell_in_block", POINTS) {
+            println!(
+                "  the floor, FindCell in the answering block alone: {}; the lookup: {}",
+                Ratio::new("dungeon_cell_in_block", floor, terrain)
+                    .against("cell_at, 8×8 terrain")
+                    .line(None),
+                Ratio::new("dungeon_cell_at", ns, floor)
+                    .against("the floor")
+                    .line(None),
+            );
+        }
     }
     if rays
         .iter()
@@ -450,6 +473,20 @@ fn dungeon_batch(dungeon: &Dungeon, points: &[[f32; 3]]) -> (usize, u64) {
     let (mut found, mut sum) = (0, 0u64);
     for &p in points {
         if let Some(c) = dungeon.cell_at(p) {
+            found += 1;
+            sum = sum.wrapping_add(
+                u64::from(c.block) << 40 | u64::from(c.cell) << 32 | u64::from(c.height.to_bits()),
+            );
+        }
+    }
+    (found, sum)
+}
+
+/// [`dungeon_batch`] with each point's answering block given.
+fn block_batch(dungeon: &Dungeon, points: &[(u32, [f32; 3])]) -> (usize, u64) {
+    let (mut found, mut sum) = (0, 0u64);
+    for &(block, p) in points {
+        if let Some(c) = dungeon.cell_in_block(block, p) {
             found += 1;
             sum = sum.wrapping_add(
                 u64::from(c.block) << 40 | u64::from(c.cell) << 32 | u64::from(c.height.to_bits()),

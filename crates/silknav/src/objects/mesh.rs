@@ -579,6 +579,30 @@ impl ServerMesh {
         self.lookup.bounds
     }
 
+    /// Bounds (low, high) on the local height [`ServerMesh::find_cell`] can answer: each
+    /// gridded triangle's plane over its widened box, with a margin for rounding; `None` when
+    /// a triangle is tested everywhere, the mesh has no triangle, or a bound is not finite.
+    pub fn height_range(&self) -> Option<[f32; 2]> {
+        let l = &self.lookup;
+        if !l.everywhere.is_empty() {
+            return None;
+        }
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for item in &l.items {
+            let [x0, z0, x1, z1] = item.bounds;
+            let plane = &self.inside[item.tri as usize].plane;
+            // The plane is linear: its extremes over the box are at the corners.
+            for (x, z) in [(x0, z0), (x0, z1), (x1, z0), (x1, z1)] {
+                let y = f64::from(arith::plane_height(plane, x, z));
+                lo = lo.min(y);
+                hi = hi.max(y);
+            }
+        }
+        let margin = |y: f64| 1e-3 + 1e-5 * y.abs();
+        let range = [(lo - margin(lo)) as f32, (hi + margin(hi)) as f32];
+        (range[0].is_finite() && range[1].is_finite()).then_some(range)
+    }
+
     /// Calls `f` with every triangle that may contain local (x, z), in index order: every
     /// triangle that contains it among them.
     #[inline]

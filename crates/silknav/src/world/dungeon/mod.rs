@@ -35,11 +35,16 @@
 //! # Method
 //! Blocks are placed like terrain objects ([`crate::objects`]): a rotation about +y by the
 //! block's yaw and its position as the translation, in the server's f32 arithmetic, with the
-//! server's inverse; containment and heights are the object meshes' (`ServerMesh`). A lookup
-//! costs a hash of the voxel id, a box test per block listed there, and a `FindCell` for the
-//! blocks whose placed box holds the point (outside it the server's test finds no triangle,
-//! as for terrain objects), one per floor over the point on generated dungeons. The queries
-//! bench measures it (`dungeon_cell_at`); the dungeons bench measures loading and paths.
+//! server's inverse; containment and heights are the object meshes' (`ServerMesh`). Each voxel
+//! keeps, for each of its 20-unit squares, the blocks whose placed box meets the square, and
+//! each block a bound on the heights its lookup can answer. A lookup costs a hash of the voxel
+//! id, a box test per block listed in the point's square (outside its box the server's test
+//! finds no triangle, as for terrain objects), and a `FindCell` per block in order of its
+//! height bound's distance from the point's y, until the bound is further than the best
+//! height found: one `FindCell` where the floors over a point lie apart. The answer is the
+//! server's, ties included (a test checks it against trying every listed block in order). The
+//! queries bench measures it (`dungeon_cell_at`); the dungeons bench measures loading and
+//! paths.
 //!
 //! # Limits
 //! - The block placement follows the terrain objects' arithmetic; the reconstructed server has
@@ -79,9 +84,8 @@ pub struct Dungeon {
     origin: [f32; 3],
     /// Voxels along x, y and z.
     size: [u32; 3],
-    /// The blocks of each voxel that has any, by voxel id, in the `.dof`'s order, each with
-    /// the box (dungeon x, z) outside which its mesh holds no point.
-    voxels: HashMap<u32, Vec<(u32, [f32; 4])>>,
+    /// The blocks of each voxel that has any, by voxel id ([`VoxelBlocks`]).
+    voxels: HashMap<u32, VoxelBlocks>,
     blocks: Vec<Block>,
     meshes: Vec<ServerMesh>,
     circles: Vec<CollisionCircle>,
@@ -93,6 +97,118 @@ pub struct Dungeon {
     links: Vec<[u32; 4]>,
     /// Each block's instance in the ground world.
     instances: Vec<crate::objects::InstanceKey>,
+}
+
+/// The most blocks one lookup orders by their height bounds; a point held by the boxes of
+/// more is answered by trying them all in the voxel's order.
+const MAX_TRIED: usize = 8;
+/// Squares of a voxel along x and along z: 20 units each.
+const SQUARES: usize = 10;
+/// The square lists of a dungeon hold at most this many entries more than its voxels' own
+/// lists; past it, each voxel is one square (a file of huge blocks cannot make the lists
+/// grow faster than the file).
+const SQUARE_LIST_ALLOWANCE: usize = 1 << 20;
+/// Units a block's box is widened by when listed in a square, so that rounding in the
+/// point's square never leaves out a block whose box holds the point.
+const SQUARE_MARGIN: f32 = 1.0;
+
+/// The blocks a voxel lists, in the `.dof`'s order, and for each of its 20-unit squares
+/// (x, z) the entries whose box meets the square.
+#[derive(Debug)]
+struct VoxelBlocks {
+    entries: Vec<VoxelEntry>,
+    /// Squares along x and z: [`SQUARES`], or 1.
+    squares: usize,
+    /// Square `k` (`z · squares + x`) lists `order[start[k]..start[k + 1]]`: indices into
+    /// `entries`, ascending.
+    start: Vec<u32>,
+    order: Vec<u16>,
+    /// The voxel's south-west corner, dungeon x and z.
+    corner: [f32; 2],
+}
+
+/// A block listed by a voxel.
+#[derive(Debug, Clone, Copy)]
+struct VoxelEntry {
+    block: u32,
+    /// The box (dungeon x, z) outside which the block's mesh holds no point.
+    bounds: [f32; 4],
+    /// Bounds on the heights the block's lookup can answer, `None` when unbounded.
+    heights: Option<[f32; 2]>,
+}
+
+/// Lists each voxel's blocks again over `squares` × `squares` squares.
+fn resquare(voxels: &mut HashMap<u32, VoxelBlocks>, squares: usize) {
+    for v in voxels.values_mut() {
+        *v = VoxelBlocks::new(std::mem::take(&mut v.entries), v.corner, squares);
+    }
+}
+
+impl VoxelEntry {
+    /// Whether the block's box holds `p` (a NaN coordinate is never left out).
+    fn holds(&self, p: [f32; 3]) -> bool {
+        let b = self.bounds;
+        !(p[0] < b[0] || p[2] < b[1] || p[0] > b[2] || p[2] > b[3])
+    }
+}
+
+impl VoxelBlocks {
+    fn new(entries: Vec<VoxelEntry>, corner: [f32; 2], squares: usize) -> VoxelBlocks {
+        let side = VOXEL_SIZE / squares as f32;
+        let mut start = Vec::with_capacity(squares * squares + 1);
+        let mut order = Vec::new();
+        start.push(0);
+        for sz in 0..squares {
+            for sx in 0..squares {
+                let x0 = corner[0] + sx as f32 * side - SQUARE_MARGIN;
+                let z0 = corner[1] + sz as f32 * side - SQUARE_MARGIN;
+                let (x1, z1) = (
+                    x0 + side + 2.0 * SQUARE_MARGIN,
+                    z0 + side + 2.0 * SQUARE_MARGIN,
+                );
+                for (i, e) in entries.iter().enumerate() {
+                    let b = e.bounds;
+                    // Written so that a NaN box is never left out.
+                    if !(b[0] > x1 || b[1] > z1 || b[2] < x0 || b[3] < z0) {
+                        order.push(i as u16);
+                    }
+                }
+                start.push(order.len() as u32);
+            }
+        }
+        VoxelBlocks {
+            entries,
+            squares,
+            start,
+            order,
+            corner,
+        }
+    }
+
+    /// The entries that may hold dungeon point (x, z), in the voxel's order.
+    fn near(&self, x: f32, z: f32) -> impl Iterator<Item = (usize, &VoxelEntry)> + '_ {
+        let side = VOXEL_SIZE / self.squares as f32;
+        let square = |v: f32, corner: f32| {
+            let s = ((v - corner) / side).floor();
+            if s >= 0.0 {
+                (s as usize).min(self.squares - 1)
+            } else {
+                0
+            }
+        };
+        let k = square(z, self.corner[1]) * self.squares + square(x, self.corner[0]);
+        let listed: &[u16] = if x.is_finite() && z.is_finite() {
+            &self.order[self.start[k] as usize..self.start[k + 1] as usize]
+        } else {
+            &[]
+        };
+        let all = (!(x.is_finite() && z.is_finite())).then_some(0..self.entries.len());
+        listed
+            .iter()
+            .map(|&i| usize::from(i))
+            .chain(all.into_iter().flatten())
+            .map(|i| (i, &self.entries[i]))
+    }
 }
 
 /// A placed block.
@@ -286,17 +402,59 @@ impl Dungeon {
                 bounds,
             });
         }
-        let mut voxels: HashMap<u32, Vec<(u32, [f32; 4])>> = HashMap::default();
+        // First, so that a dungeon too large for its ground is refused before anything else
+        // is made (and a voxel's entries, each block once, fit a u16 index).
+        let mut ground = ground::make(layout, &ground_blocks)?;
+        let heights: Vec<Option<[f32; 2]>> = blocks
+            .iter()
+            .map(|b| {
+                let [lo, hi] = meshes[b.mesh as usize].height_range()?;
+                let placed = |y: f32| {
+                    let w = f64::from(arith::transform(&b.to_world, [0.0, y, 0.0])[1]);
+                    w + (1e-3 + 1e-5 * w.abs()) * if y == lo { -1.0 } else { 1.0 }
+                };
+                // Rotations about +y leave heights alone; any other matrix is not bounded so.
+                let level = b.to_world[1] == 0.0 && b.to_world[5] == 1.0 && b.to_world[9] == 0.0;
+                let range = [placed(lo) as f32, placed(hi) as f32];
+                (level && range.iter().all(|v| v.is_finite())).then_some(range)
+            })
+            .collect();
+        // A block listed again in a voxel answers as where it was first listed, so each is
+        // kept once; an index into a voxel's entries is a u16, and a voxel lists at most
+        // every block once (at most 65,536: `TooManyBlocks`).
+        let mut listed: HashMap<u32, Vec<VoxelEntry>> = HashMap::default();
+        let mut seen: HashMap<u32, rustc_hash::FxHashSet<u32>> = HashMap::default();
         for v in &layout.grid.voxels {
-            voxels.entry(v.id).or_default().extend(
-                v.blocks
-                    .iter()
-                    .filter(|&&b| (b as usize) < blocks.len())
-                    .map(|&b| (b, blocks[b as usize].bounds)),
-            );
+            let entries = listed.entry(v.id).or_default();
+            let seen = seen.entry(v.id).or_default();
+            for &b in v.blocks.iter().filter(|&&b| (b as usize) < blocks.len()) {
+                if seen.insert(b) {
+                    entries.push(VoxelEntry {
+                        block: b,
+                        bounds: blocks[b as usize].bounds,
+                        heights: heights[b as usize],
+                    });
+                }
+            }
+        }
+        let origin = layout.box0.min.map(|c| c.get());
+        let listed_entries: usize = listed.values().map(Vec::len).sum();
+        let mut voxels: HashMap<u32, VoxelBlocks> = listed
+            .into_iter()
+            .map(|(id, entries)| {
+                let (x, z) = (id & dof::VOXEL_AXIS_MASK, (id >> 10) & dof::VOXEL_AXIS_MASK);
+                let corner = [
+                    origin[0] + x as f32 * VOXEL_SIZE,
+                    origin[2] + z as f32 * VOXEL_SIZE,
+                ];
+                (id, VoxelBlocks::new(entries, corner, SQUARES))
+            })
+            .collect();
+        let squared: usize = voxels.values().map(|v| v.order.len()).sum();
+        if squared > listed_entries + SQUARE_LIST_ALLOWANCE {
+            resquare(&mut voxels, 1);
         }
         let circles = CollisionCircle::of_layout(layout);
-        let mut ground = ground::make(layout, &ground_blocks)?;
         ground.world.circles = circles
             .iter()
             .map(|c| crate::world::circles::Circle {
@@ -309,7 +467,7 @@ impl Dungeon {
             .collect();
         Ok(Dungeon {
             region,
-            origin: layout.box0.min.map(|c| c.get()),
+            origin,
             size: layout.grid.size,
             voxels,
             blocks,
@@ -370,14 +528,82 @@ impl Dungeon {
     /// height ([module docs](self)).
     pub fn cell_at(&self, p: [f32; 3]) -> Option<DungeonCell> {
         let voxel = self.voxel_of(p)?;
-        let mut best: Option<(f32, DungeonCell)> = None;
-        for c in self.cells_in_voxel(voxel, p) {
+        let blocks = self
+            .voxels
+            .get(&dof::voxel_id(voxel[0], voxel[1], voxel[2]))?;
+        // The blocks that may hold the point, nearest height bound first: once a block's
+        // bound is further than the best height found, no later block can win. The best is
+        // the nearest height, the first in the voxel's order on a tie, as the server picks.
+        let mut tried = [(0.0f32, 0usize, 0u32); MAX_TRIED];
+        let mut count = 0;
+        for (order, e) in blocks.near(p[0], p[2]) {
+            if !e.holds(p) {
+                continue;
+            }
+            if count == MAX_TRIED {
+                return self.cell_in_order(blocks, p);
+            }
+            let bound = match e.heights {
+                Some([lo, hi]) if p[1].is_finite() => (lo - p[1]).max(p[1] - hi).max(0.0),
+                _ => 0.0,
+            };
+            // Insertion keeps the tried blocks by bound, then by the voxel's order.
+            let mut at = count;
+            while at > 0 && (tried[at - 1].0, tried[at - 1].1) > (bound, order) {
+                tried[at] = tried[at - 1];
+                at -= 1;
+            }
+            tried[at] = (bound, order, e.block);
+            count += 1;
+        }
+        let mut best: Option<(f32, usize, DungeonCell)> = None;
+        for &(bound, order, block) in &tried[..count] {
+            if best.is_some_and(|(d, _, _)| bound > d) {
+                break;
+            }
+            let Some(c) = self.cell_in_block(block, p) else {
+                continue;
+            };
             let diff = (c.height - p[1]).abs();
-            if best.is_none_or(|(d, _)| diff < d) {
-                best = Some((diff, c));
+            if diff.is_nan() {
+                // Not ordered: the server's order decides, which the full scan keeps.
+                return self.cell_in_order(blocks, p);
+            }
+            if best.is_none_or(|(d, o, _)| diff < d || (diff == d && order < o)) {
+                best = Some((diff, order, c));
+            }
+        }
+        best.map(|(_, _, cell)| cell)
+    }
+
+    /// [`Dungeon::cell_at`] by trying every block that may hold `p` in the voxel's order.
+    fn cell_in_order(&self, blocks: &VoxelBlocks, p: [f32; 3]) -> Option<DungeonCell> {
+        let mut best: Option<(f32, DungeonCell)> = None;
+        for (_, e) in blocks.near(p[0], p[2]) {
+            if let Some(c) = e.holds(p).then(|| self.cell_in_block(e.block, p)).flatten() {
+                let diff = (c.height - p[1]).abs();
+                if best.is_none_or(|(d, _)| diff < d) {
+                    best = Some((diff, c));
+                }
             }
         }
         best.map(|(_, cell)| cell)
+    }
+
+    /// The cell block `b` finds under the dungeon-local point `p`: its triangle that holds
+    /// the point and whose height is nearest `p`'s y (the server's `FindCell` in that block,
+    /// whichever voxel lists it), and that height in the dungeon's frame. `None` for a block
+    /// index out of range or a point no triangle of the block holds.
+    pub fn cell_in_block(&self, b: u32, p: [f32; 3]) -> Option<DungeonCell> {
+        let block = self.blocks.get(b as usize)?;
+        let local = arith::transform(&block.to_local, p);
+        let (cell, y) = self.meshes[block.mesh as usize].find_cell(local)?;
+        let height = arith::transform(&block.to_world, [local[0], y, local[2]])[1];
+        Some(DungeonCell {
+            block: b,
+            cell,
+            height,
+        })
     }
 
     /// The voxel (x, y, z) holding `p`, `None` outside the grid.
@@ -393,43 +619,21 @@ impl Dungeon {
         Some(voxel)
     }
 
-    /// The cells the blocks of `voxel` find under `p`, each its triangle nearest `p`'s y
-    /// (the server's `FindCell`), in the voxel's order.
-    fn cells_in_voxel(
-        &self,
-        voxel: [u32; 3],
-        p: [f32; 3],
-    ) -> impl Iterator<Item = DungeonCell> + '_ {
-        let blocks = self
-            .voxels
-            .get(&dof::voxel_id(voxel[0], voxel[1], voxel[2]))
-            .map_or(&[][..], Vec::as_slice);
-        blocks.iter().filter_map(move |&(b, bounds)| {
-            // Written so that a NaN coordinate is never excluded.
-            if p[0] < bounds[0] || p[2] < bounds[1] || p[0] > bounds[2] || p[2] > bounds[3] {
-                return None; // no triangle of the block holds the point
-            }
-            let block = &self.blocks[b as usize];
-            let local = arith::transform(&block.to_local, p);
-            let (cell, y) = self.meshes[block.mesh as usize].find_cell(local)?;
-            let height = arith::transform(&block.to_world, [local[0], y, local[2]])[1];
-            Some(DungeonCell {
-                block: b,
-                cell,
-                height,
-            })
-        })
-    }
-
     /// The highest cell under dungeon x, z, of the blocks the voxel column there lists.
     fn highest_cell_at(&self, x: f32, z: f32) -> Option<DungeonCell> {
         let top = self.origin[1] + self.size[1] as f32 * VOXEL_SIZE;
         let [vx, _, vz] = self.voxel_of([x, self.origin[1], z])?;
         let mut best: Option<DungeonCell> = None;
+        let p = [x, top, z];
         for vy in 0..self.size[1] {
-            for c in self.cells_in_voxel([vx, vy, vz], [x, top, z]) {
-                if best.is_none_or(|b| c.height > b.height) {
-                    best = Some(c);
+            let Some(blocks) = self.voxels.get(&dof::voxel_id(vx, vy, vz)) else {
+                continue;
+            };
+            for (_, e) in blocks.near(x, z) {
+                if let Some(c) = e.holds(p).then(|| self.cell_in_block(e.block, p)).flatten() {
+                    if best.is_none_or(|b| c.height > b.height) {
+                        best = Some(c);
+                    }
                 }
             }
         }
@@ -579,6 +783,82 @@ mod tests {
             }
         }
         Some(best.map(|(_, block, h)| (block, h)))
+    }
+
+    /// The server's lookup written plainly: every block the voxel lists, in its order, each
+    /// tried with `FindCell`; the nearest height wins, the first on a tie.
+    fn every_listed_block(d: &Dungeon, layout: &DungeonFile, p: [f32; 3]) -> Option<DungeonCell> {
+        let v = d.voxel_of(p)?;
+        let id = dof::voxel_id(v[0], v[1], v[2]);
+        let mut best: Option<(f32, DungeonCell)> = None;
+        for voxel in layout.grid.voxels.iter().filter(|x| x.id == id) {
+            for &b in voxel
+                .blocks
+                .iter()
+                .filter(|&&b| (b as usize) < d.blocks.len())
+            {
+                if let Some(c) = d.cell_in_block(b, p) {
+                    let diff = (c.height - p[1]).abs();
+                    if best.is_none_or(|(bd, _)| diff < bd) {
+                        best = Some((diff, c));
+                    }
+                }
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
+    /// The lookup's squares and its height bounds change nothing: at random points, at the
+    /// floors' own heights, halfway between floors (ties) and at heights that are not
+    /// numbers, it answers what trying every listed block in order answers, bit for bit.
+    #[test]
+    fn the_pruned_lookup_answers_what_every_listed_block_answers() {
+        let (files, rows) = generated();
+        let mut rng = SplitMix64::new(12);
+        for (region, path) in rows {
+            let dungeon = Dungeon::from_files(&files, region, &path).unwrap();
+            let layout = &files.layouts[&path];
+            let (lo, hi) = (
+                layout.box0.min.map(|v| v.get()),
+                layout.box0.max.map(|v| v.get()),
+            );
+            let heights: Vec<f32> = layout.blocks.iter().map(|b| b.position[1].get()).collect();
+            let (mut found, mut compared) = (0, 0);
+            for i in 0..if cfg!(debug_assertions) { 4000 } else { 40000 } {
+                let x = lo[0] - 20.0 + (hi[0] - lo[0] + 40.0) * rng.unit() as f32;
+                let z = lo[2] - 20.0 + (hi[2] - lo[2] + 40.0) * rng.unit() as f32;
+                let floor = heights[rng.range(0, heights.len() as u32) as usize];
+                let y = match i % 6 {
+                    0 => floor,
+                    1 => floor + 30.0,
+                    2 => floor - 30.0,
+                    3 => [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][i / 6 % 3],
+                    _ => lo[1] - 20.0 + (hi[1] - lo[1] + 40.0) * rng.unit() as f32,
+                };
+                let p = [x, y, z];
+                let expected = every_listed_block(&dungeon, layout, p);
+                let got = dungeon.cell_at(p);
+                let same = match (got, expected) {
+                    (Some(a), Some(b)) => {
+                        a.block == b.block
+                            && a.cell == b.cell
+                            && a.height.to_bits() == b.height.to_bits()
+                    }
+                    (None, None) => true,
+                    _ => false,
+                };
+                assert!(
+                    same,
+                    "{region} at {p:?}: {got:?}, every block: {expected:?}"
+                );
+                compared += 1;
+                found += usize::from(got.is_some());
+            }
+            assert!(
+                found * 3 > compared,
+                "{region}: {found} of {compared} on a cell"
+            );
+        }
     }
 
     /// Random points over each generated dungeon's box, at random heights: the lookup through
