@@ -293,15 +293,14 @@ impl PyWorld {
 
     /// The cells a path passes through, in order, each once per visit (a leg that runs
     /// exactly along a tile side counts the tile on its left): the `cells` of the command
-    /// line's JSON answer.
-    fn path_cells(&self, path: &Path) -> PyResult<Vec<Cell>> {
-        Ok(self
-            .nav
-            .world()
-            .path_cells(&world_path(path)?)
-            .into_iter()
-            .map(Cell::from)
-            .collect())
+    /// line's JSON answer. In a dungeon, the block triangles each leg's line of sight walks
+    /// over, from the cell nearest the height the walker reaches the leg's start at; `y`,
+    /// the walker's height at the start, picks the floor the path starts on.
+    #[pyo3(signature = (path, y = None))]
+    fn path_cells(&self, py: Python<'_>, path: &Path, y: Option<f32>) -> PyResult<Vec<Cell>> {
+        let path = world_path(path)?;
+        let cells = py.detach(|| self.nav.world().path_cells_from(&path, y));
+        Ok(cells.into_iter().map(Cell::from).collect())
     }
 
     /// The height of each waypoint of a path as a walker who walks its legs one by one with

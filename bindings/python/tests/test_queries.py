@@ -437,4 +437,10 @@ def test_dungeon_queries_equal_the_command_lines(cli, world, world_dir):
             assert path.dungeon == 2
             heights = world.path_heights(path, a[2])
             assert len(heights) == len(path.waypoints) and heights[-1] is not None
+            # Its cells run from the cell at the start to the cell at the goal, at the
+            # heights the path gives, as `cell` answers them.
+            cells = world.path_cells(path, a[2])
+            (x0, z0), (x1, z1) = path.waypoints[0], path.waypoints[-1]
+            assert cells[0] == world.cell(x0, z0, heights[0], dungeon=2)
+            assert cells[-1] == world.cell(x1, z1, heights[-1], dungeon=2)
     assert joined > 10, joined

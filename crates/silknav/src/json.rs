@@ -281,7 +281,7 @@ pub struct Path {
     error: Option<&'static str>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 struct PathCell {
     region: String,
     cell: u16,
@@ -294,7 +294,7 @@ pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
 }
 
 /// [`path`] for a walker at height `start_y` at the start: the heights are
-/// [`World::path_heights_from`]'s.
+/// [`World::path_heights_from`]'s, the cells [`World::path_cells_from`]'s.
 pub fn path_from(
     world: &World,
     answer: &Result<WorldPath, PathError>,
@@ -314,13 +314,19 @@ pub fn path_from(
             heights: Some(world.path_heights_from(p, start_y)),
             cells: Some(
                 world
-                    .path_cells(p)
+                    .path_cells_from(p, start_y)
                     .iter()
                     .map(|c| PathCell {
                         region: c.region.to_string(),
                         cell: c.cell,
                     })
-                    .collect(),
+                    // In a dungeon a cell is a block, crossed over several of its triangles.
+                    .fold(Vec::new(), |mut out: Vec<PathCell>, c| {
+                        if out.last() != Some(&c) {
+                            out.push(c);
+                        }
+                        out
+                    }),
             ),
             error: None,
         },

@@ -283,8 +283,10 @@ class World:
         ``QueryError`` (``start-blocked``,
         ``goal-blocked``, ``not-walkable``,
         ``unreachable``, ``budget-exceeded``)."""
-    def path_cells(self, path: Path) -> List[Cell]:
-        """The cells a path passes through, in order."""
+    def path_cells(self, path: Path, y: Optional[float] = None) -> List[Cell]:
+        """The cells a path passes through, in order; in a dungeon, the block triangles each
+        leg crosses. ``y``: the walker's height at the start (the ``y`` the path was asked
+        with)."""
     def path_heights(self, path: Path, y: Optional[float] = None) -> List[Optional[float]]:
         """Per waypoint, the height a walker walking the legs with ``move``, each from the
         height the one before arrived at (``y=``), stands at there; None where none. ``y``:

@@ -183,6 +183,29 @@ fn dungeon_paths_and_snaps_compose_with_move_and_cell() {
         let waypoints = path["waypoints"].as_array().unwrap();
         let heights = path["heights"].as_array().unwrap();
         assert_eq!(waypoints.len(), heights.len());
+        // The blocks it crosses start with the start's and end with the goal's, as `cell`
+        // names them at the heights the path gives.
+        let cells = path["cells"].as_array().unwrap();
+        let block_at = |w: &Value, h: &Value| {
+            let (x, z, y) = (w[0].to_string(), w[1].to_string(), h.to_string());
+            let run = silknav(
+                tmp.path(),
+                &["cell", "w", "--json", "--dungeon", &id, &x, &z, "--y", &y],
+            );
+            json(&run)["cell"].clone()
+        };
+        assert_eq!(
+            cells[0]["cell"],
+            block_at(&waypoints[0], &heights[0]),
+            "{path}"
+        );
+        let last = waypoints.len() - 1;
+        assert_eq!(
+            cells[cells.len() - 1]["cell"],
+            block_at(&waypoints[last], &heights[last]),
+            "{path}"
+        );
+        assert!(cells.windows(2).all(|w| w[0] != w[1]), "{path}");
         // The start as given, in its f32 position.
         for k in 0..2 {
             let given = f64::from(a[k] as f32);

@@ -605,7 +605,27 @@ impl World {
 
     /// The cells a path passes through, in order (each once per visit). Where a segment runs
     /// exactly along a tile side, the tile on its left is counted.
+    ///
+    /// In a dungeon, the block triangles each leg's line of sight walks over, from the cell
+    /// nearest the height a walker reaches the leg's start at ([`World::path_heights`]):
+    /// [`World::path_cells_from`] with no start height.
     pub fn path_cells(&self, path: &WorldPath) -> Vec<CellRef> {
+        self.path_cells_from(path, None)
+    }
+
+    /// [`World::path_cells`] for a walker at height `start_y` at the start, which in a
+    /// dungeon picks the floor the path starts on ([`World::path_heights_from`]); on the
+    /// terrain the cells do not depend on it.
+    pub fn path_cells_from(&self, path: &WorldPath, start_y: Option<f32>) -> Vec<CellRef> {
+        if let Some(d) = path
+            .waypoints
+            .first()
+            .and_then(|w| w.region.is_dungeon().then(|| self.dungeon(w.region)))
+        {
+            return d.map_or_else(Vec::new, |d| {
+                d.path_cells(&path.waypoints, &self.path_heights_from(path, start_y))
+            });
+        }
         let mut out: Vec<CellRef> = Vec::new();
         for pair in path.waypoints.windows(2) {
             cells::along(self, pair[0], pair[1], &mut out);

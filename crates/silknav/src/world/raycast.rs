@@ -202,6 +202,18 @@ impl World {
         Ok(self.surface_walk(from, start, to, true)?.ok())
     }
 
+    /// The object triangles the line of sight from `from` on `start` to `to` walks over, in
+    /// order, given to `visit` (collision circles aside): [`World::sight_arrival`]'s walk.
+    pub(crate) fn sight_cells(
+        &self,
+        from: Position,
+        start: Option<ObjectCellRef>,
+        to: Position,
+        visit: &mut impl FnMut(ObjectCellRef),
+    ) -> Result<Result<Option<ObjectCellRef>, RayHit>, RayError> {
+        self.objects_walk(from, start, to, true, visit)
+    }
+
     /// Whether `pos` lies on `surface`: on the walkable terrain's closure (`None`: a corner
     /// of open ground too), or inside the object triangle named (as the instance's record in
     /// `pos`'s region places it).
@@ -277,7 +289,7 @@ impl World {
         to: Position,
         sight: bool,
     ) -> Result<Result<Option<ObjectCellRef>, RayHit>, RayError> {
-        let walked = self.objects_walk(from, start, to, sight)?;
+        let walked = self.objects_walk(from, start, to, sight, &mut |_| {})?;
         if self.circles.is_empty() {
             return Ok(walked);
         }
@@ -312,6 +324,7 @@ impl World {
         start: Option<ObjectCellRef>,
         to: Position,
         sight: bool,
+        visit: &mut impl FnMut(ObjectCellRef),
     ) -> Result<Result<Option<ObjectCellRef>, RayHit>, RayError> {
         let from = from.normalized().ok_or(RayError::StartNotWalkable)?;
         if !to.x.is_finite() || !to.z.is_finite() {
@@ -472,6 +485,10 @@ impl World {
                     if !mesh.has_tri(tri) {
                         return Err(RayError::StartNotWalkable);
                     }
+                    visit(ObjectCellRef {
+                        instance: p.key,
+                        cell: tri as u16,
+                    });
                     let frame = Frame::new(self.regions[slot].id, p);
                     let (q0, q1) = (frame.local(at(t)), frame.local(end));
                     let Some((s, key)) = triangle_exit(mesh, tri, previous, q0, q1) else {

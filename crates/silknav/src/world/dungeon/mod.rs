@@ -1193,6 +1193,24 @@ mod ground_tests {
                 let start = world.surface_at_y(a, y).unwrap().1;
                 across_floors += usize::from((height - start).abs() > 30.0);
                 walked += 1;
+                // Its cells: from the start's, through the cell each waypoint is reached on,
+                // to the goal's, in order, each once per visit.
+                let cells = world.path_cells_from(&path, Some(y));
+                let heights = world.path_heights_from(&path, Some(y));
+                assert!(cells.windows(2).all(|w| w[0] != w[1]), "{cells:?}");
+                let mut from = 0;
+                for (w, h) in path.waypoints.iter().zip(&heights) {
+                    let at = world.cell_at_y(*w, h.unwrap()).unwrap();
+                    let k = cells[from..]
+                        .iter()
+                        .position(|c| *c == at)
+                        .unwrap_or_else(|| panic!("{w:?} at {h:?}: {at:?} not in {cells:?}"));
+                    from += k;
+                }
+                assert_eq!(
+                    cells.first(),
+                    world.cell_at_y(a, heights[0].unwrap()).as_ref()
+                );
             }
             let other = Position::in_dungeon(0x7FFF, 0.0, 0.0);
             let (a, y) = random_point(&world, region, &mut rng);

@@ -128,6 +128,51 @@ impl Dungeon {
         }))
     }
 
+    /// [`crate::World::path_cells_from`] of a path in this dungeon whose waypoints a walker
+    /// reaches at `heights`: each leg walked by line of sight from the cell nearest the
+    /// walker's height at its start ([`Dungeon::surface`]), the cells it crosses in order,
+    /// each once per visit. A leg whose start has no cell adds nothing.
+    pub(crate) fn path_cells(
+        &self,
+        waypoints: &[Position],
+        heights: &[Option<f32>],
+    ) -> Vec<CellRef> {
+        let mut out: Vec<CellRef> = Vec::new();
+        let mut push = |c: CellRef| {
+            if out.last() != Some(&c) {
+                out.push(c);
+            }
+        };
+        if let [only] = waypoints {
+            if let Some(c) = self.surface(*only, heights.first().copied().flatten()) {
+                push(self.cell_ref(c));
+            }
+        }
+        for (leg, &y) in waypoints.windows(2).zip(heights) {
+            let (Some(start), Some(a), Some(b)) = (
+                self.surface(leg[0], y),
+                self.ground_position(leg[0].x, leg[0].z),
+                self.ground_position(leg[1].x, leg[1].z),
+            ) else {
+                continue;
+            };
+            if leg[0].region != self.region || leg[1].region != self.region {
+                continue;
+            }
+            let _ = self
+                .ground
+                .sight_cells(a, Some(self.ground_surface(&start)), b, &mut |o| {
+                    let o = self.dungeon_surface_of(o);
+                    push(CellRef {
+                        region: self.region,
+                        cell: o.instance.uid(),
+                        object: Some(o),
+                    });
+                });
+        }
+        out
+    }
+
     /// [`crate::World::move_with`] at a dungeon position ([module docs](self)), with the
     /// points of the walk in `trace` when given.
     pub(crate) fn walk(
