@@ -131,7 +131,8 @@ impl Dungeon {
     /// [`crate::World::path_cells_from`] of a path in this dungeon whose waypoints a walker
     /// reaches at `heights`: each leg walked by line of sight from the cell nearest the
     /// walker's height at its start ([`Dungeon::surface`]), the cells it crosses in order,
-    /// each once per visit. A leg whose start has no cell adds nothing.
+    /// then the cell nearest the height at its end (where the sight stops short of it), each
+    /// once per visit. A leg whose start has no cell adds nothing.
     pub(crate) fn path_cells(
         &self,
         waypoints: &[Position],
@@ -148,7 +149,8 @@ impl Dungeon {
                 push(self.cell_ref(c));
             }
         }
-        for (leg, &y) in waypoints.windows(2).zip(heights) {
+        for (i, leg) in waypoints.windows(2).enumerate() {
+            let y = heights.get(i).copied().flatten();
             let (Some(start), Some(a), Some(b)) = (
                 self.surface(leg[0], y),
                 self.ground_position(leg[0].x, leg[0].z),
@@ -169,6 +171,12 @@ impl Dungeon {
                         object: Some(o),
                     });
                 });
+            // Where the line of sight stops short (a walk may pass a corner it refuses), the
+            // cell the walker reaches the leg's end on.
+            let end = heights.get(i + 1).copied().flatten();
+            if let Some(c) = self.surface(leg[1], end) {
+                push(self.cell_ref(c));
+            }
         }
         out
     }
