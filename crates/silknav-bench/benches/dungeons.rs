@@ -11,6 +11,8 @@
 //!   the navmesh, `object.ifo` and the meshes and places the instances.
 //! - `paths_dungeon_exact`: exact paths between random points of the catacomb's floors
 //!   ([`PathOptions::exact`] at dungeon positions), lengths asserted.
+//! - `first_path_dungeon`: one exact path in the catacomb with a fresh path index: the
+//!   index, the object points and the visibility graph of the floors made first.
 //! - `paths_terrain_exact`: exact paths between random walkable points of `gen --seed 1
 //!   --size 4x4` (the paths bench's `gen4x4-s1` world), lengths asserted.
 //!
@@ -39,7 +41,7 @@ const GROUP: &str = "dungeons";
 /// The catacomb: region, `.dof` path.
 const CATACOMB: (u16, &str) = (0x8001, "dungeon\\gen_catacomb\\gen_catacomb.dof");
 /// Exact paths per batch: in the catacomb, and on the terrain.
-const DUNGEON_PATHS: usize = 10;
+const DUNGEON_PATHS: usize = 100;
 const TERRAIN_PATHS: usize = 200;
 /// The targets.
 const LOAD_RATIO: f64 = 1.5;
@@ -175,6 +177,17 @@ fn main() {
             }
         })
     });
+    group.bench_function("first_path_dungeon", |b| {
+        let &(a, to, y, length) = &dungeon_pairs[0];
+        b.iter(|| {
+            let fresh = PathIndex::build(black_box(&world));
+            let exact = PathOptions::exact().with_start_y(y);
+            let path = fresh
+                .find_path_with(&world, a, to, &exact, &mut scratch)
+                .expect("a path");
+            assert!((path.length - length).abs() <= 1e-9 * length.max(1.0));
+        })
+    });
     group.bench_function("paths_terrain_exact", |b| {
         b.iter(|| {
             for &(a, to, length) in &terrain_pairs {
@@ -217,6 +230,12 @@ fn main() {
             duration(t),
             d / t,
             verdict(d <= PATH_RATIO * t)
+        );
+    }
+    if let Some(first) = median("first_path_dungeon") {
+        println!(
+            "the first exact path in the catacomb, its visibility graph made: {}",
+            duration(first)
         );
     }
 }

@@ -39,7 +39,11 @@
 //! surface that holds the goal, it is the answer (no path is shorter), without the search's
 //! setup, which on short moves costs several times the walk.
 //!
-//! Then A* over (point, surface) states, expanding a state by the legs from it to every
+//! On a ground of object floors only (a dungeon's), a visibility graph of the points answers
+//! from here (`path/floors.rs`): the cone scan there finds each point's candidate legs over
+//! the triangles, since no probe reaches ahead from terrain, and each leg is walked once.
+//!
+//! Elsewhere, A* over (point, surface) states, expanding a state by the legs from it to every
 //! candidate point and to the goal. The estimate of a point's distance to the goal is the
 //! straight line, or, where the shortest path on the ground with the objects' footprints
 //! opened is not the straight segment (the terrain winds between the ends), a lower bound
@@ -420,6 +424,16 @@ impl Reach {
 }
 
 impl ObjectCorners {
+    /// The points ([module docs](self)).
+    pub(crate) fn points(&self) -> &[Position] {
+        &self.points
+    }
+
+    /// The points' world x and z.
+    pub(crate) fn xz(&self) -> &[[f64; 2]] {
+        &self.xz
+    }
+
     /// The points of every object instance of `world`.
     pub fn of(world: &World, index: &TerrainIndex) -> ObjectCorners {
         let mut out = ObjectCorners::default();
@@ -838,6 +852,18 @@ fn search_path(
         .may_join(world, index, &corners.boxes, from, start.object, to)
     {
         return Err(PathError::Unreachable);
+    }
+    // On a ground of object floors only, the visibility graph answers.
+    if let (Some(graph), Some(surface)) = (
+        paths
+            .floors
+            .get_or_init(|| super::floors::FloorsGraph::of(world, corners))
+            .as_ref(),
+        start.object,
+    ) {
+        if let Some(answer) = graph.path(world, corners, from, surface, to, budget) {
+            return answer;
+        }
     }
     // The shortest path on the ground with the objects' footprints opened: where it is the
     // straight segment, its estimates would be the straight line's near the ends, and the
@@ -1483,6 +1509,10 @@ mod tests {
             }
         }
         println!("{paths} paths, {round_pillars} round pillars, {floors} across floors, {octagons} points");
+        assert!(
+            paths_of(ground).floors.get().is_some_and(Option::is_some),
+            "the visibility graph of the floors answered"
+        );
         let enough = if cfg!(debug_assertions) { 4 } else { 40 };
         assert!(paths >= enough, "{paths} paths");
         assert!(

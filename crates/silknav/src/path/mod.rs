@@ -219,6 +219,7 @@ mod cells;
 pub mod detour;
 pub mod exact_objects;
 pub(crate) mod file;
+mod floors;
 mod graph;
 pub(crate) mod index;
 mod landmarks;
@@ -659,6 +660,9 @@ pub struct PathIndex {
     pub(crate) object_boxes: std::sync::OnceLock<Vec<detour::Box2>>,
     /// The points exact paths turn at round objects, made with the first such path.
     pub(crate) object_corners: std::sync::OnceLock<exact_objects::ObjectCorners>,
+    /// On a ground of object floors only, what those points see ([`floors`]), made with the
+    /// first exact path through objects.
+    pub(crate) floors: std::sync::OnceLock<Option<floors::FloorsGraph>>,
     /// The index of each dungeon's ground, in [`World::dungeons`]' order, made with the first
     /// path in it.
     dungeons: std::sync::Arc<Vec<std::sync::OnceLock<PathIndex>>>,
@@ -683,6 +687,7 @@ impl PathIndex {
             inputs: world.inputs,
             object_boxes: std::sync::OnceLock::new(),
             object_corners: std::sync::OnceLock::new(),
+            floors: std::sync::OnceLock::new(),
             dungeons: std::sync::Arc::new(
                 world
                     .dungeons()

@@ -51,8 +51,8 @@
 //!   the dungeon class but not its loader, so this is the nearest known arithmetic, not a
 //!   ported one. Likewise the walks are the terrain objects' walk (the server's dungeon walk is
 //!   not public), without its regions.
-//! - Paths are the exact search with objects of [`crate::path`], whose cost issue 37's index
-//!   is to bring down; a walker with a radius is not made for dungeons.
+//! - Exact paths are the exact search with objects of [`crate::path`], on the visibility graph
+//!   of the ground's floors; a walker with a radius is not made for dungeons.
 //! - The ground holds a dungeon in one region of its own frame where the blocks span less than
 //!   one (1,880 units with a margin), shifted by a multiple of 20 units: exactly when they lie in
 //!   `[0, 1920)`, else rounded to the f32 spacing there (at most 0.000061 units). A wider
@@ -1159,8 +1159,8 @@ mod ground_tests {
         use crate::{PathError, PathIndex, PathOptions, PathScratch};
         let mut rng = SplitMix64::new(8);
         let (mut walked, mut across_floors) = (0, 0);
-        // The cave in a debug build (a path in the catacomb takes about half a second in a
-        // release build: the exact search with objects, issue 37's), both in a release one.
+        // The cave in a debug build (the catacomb's visibility graph is slow to begin there),
+        // both in a release one.
         let take = if cfg!(debug_assertions) { 1 } else { 2 };
         for (world, region, _) in generated().into_iter().skip(2 - take) {
             let paths = PathIndex::build(&world);
