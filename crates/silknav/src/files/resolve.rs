@@ -57,7 +57,8 @@ pub enum ObjectProblem {
         /// The last file reached.
         file: PathBuf,
     },
-    /// A dungeon (`.dof`): not supported.
+    /// A dungeon (`.dof`) named as a terrain object (an entrance): not placed on the terrain;
+    /// the dungeons themselves load from `dungeoninfo.txt` ([`super::DungeonFiles`]).
     Dungeon {
         /// The path as stored.
         path: Vec<u8>,
@@ -115,7 +116,7 @@ impl fmt::Display for ObjectProblem {
             ),
             ObjectProblem::Dungeon { path } => write!(
                 f,
-                "{:?}: a dungeon (.dof); dungeons are not supported",
+                "{:?}: a dungeon (.dof) as a terrain object, not placed (dungeons load from dungeoninfo.txt)",
                 text(path)
             ),
             ObjectProblem::UnknownKind { path } => {

@@ -38,7 +38,7 @@ use crate::objects::mesh::{flag as mesh_flag, EdgeKey};
 use crate::objects::walk::Frame;
 use crate::objects::{InstanceKey, ObjectCellRef};
 use crate::world::{Position, World};
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::OnceLock;
@@ -212,6 +212,9 @@ impl Cone {
     }
 }
 
+/// The clear legs from a state: the state each ends in, and its length.
+type Legs = Box<[(u32, f64)]>;
+
 /// The ground's triangles and what each point of the search may see.
 #[derive(Debug, Clone)]
 pub(crate) struct FloorsGraph {
@@ -224,9 +227,10 @@ pub(crate) struct FloorsGraph {
     /// The states: a point (its index in the corners' points) on a surface.
     states: Vec<(u32, ObjectCellRef)>,
     state_of: HashMap<(u32, ObjectCellRef), u32>,
-    /// The clear legs from each state, worked out when a search first expands it: `None`
-    /// when a walk ended on a surface that is not a state (then the graph cannot answer).
-    legs: Vec<OnceLock<Option<Box<[u32]>>>>,
+    /// The clear legs from each state (the state each ends in, and its length), worked out
+    /// when a search first expands it: `None` when a walk ended on a surface that is not a
+    /// state (then the graph cannot answer).
+    legs: Vec<OnceLock<Option<Legs>>>,
 }
 
 /// Whether `p` lies in the triangle, or within [`MARGIN`] of it.
@@ -312,7 +316,7 @@ impl FloorsGraph {
     }
 
     /// The clear legs from state `i`, as the states they end in ([module docs](self)).
-    fn legs_from(&self, world: &World, corners: &ObjectCorners, i: u32) -> Option<&[u32]> {
+    fn legs_from(&self, world: &World, corners: &ObjectCorners, i: u32) -> Option<&[(u32, f64)]> {
         self.legs[i as usize]
             .get_or_init(|| {
                 let (xz, points) = (corners.xz(), corners.points());
@@ -327,7 +331,8 @@ impl FloorsGraph {
                     let to = points[j as usize];
                     if let Ok(Some(Some(arrival))) = world.sight_arrival(from, Some(surface), to) {
                         if world.stands_on(to, Some(arrival)) {
-                            out.push(*self.state_of.get(&(j, arrival))?);
+                            let state = *self.state_of.get(&(j, arrival))?;
+                            out.push((state, distance(xz[k as usize], xz[j as usize])));
                         }
                     }
                 }
@@ -553,9 +558,8 @@ fn linked(
     (usize::from(other_edge) < omesh.outline_count()).then(|| (o.key, omesh.edge(okey).cell_a))
 }
 
-/// A state of a query's search: a state of the graph, the start or the goal.
+/// The parent of a state the search reached from the start.
 const START: u32 = u32::MAX;
-const GOAL: u32 = u32::MAX - 1;
 
 impl FloorsGraph {
     /// The exact path from `from` on `start` to `to` ([module docs](self)), walking at most
@@ -605,25 +609,15 @@ impl FloorsGraph {
                 Ok(())
             }
         };
-        // The legs from the start, walked now.
+        // The points the start may see: their legs are walked when the search reaches them
+        // (a leg's length is known before its walk, so A* may wait to walk it).
         let start_tri = *self
             .of_surface
             .get(&start)
             .ok_or(Stop::Error(PathError::StartBlocked))?;
-        let seen = self
+        let from_start = self
             .seen_from(s, &[start_tri], xz)
             .unwrap_or_else(|| (0..xz.len() as u32).collect());
-        let mut from_start: Vec<u32> = Vec::new();
-        for k in seen {
-            spend(1)?;
-            let to_k = points[k as usize];
-            if let Ok(Some(Some(arrival))) = world.sight_arrival(from, Some(start), to_k) {
-                if world.stands_on(to_k, Some(arrival)) {
-                    let state = self.state_of.get(&(k, arrival));
-                    from_start.push(*state.ok_or(Stop::Unanswerable)?);
-                }
-            }
-        }
         // The points that may see the goal: those the goal sees, on any surface.
         let goal_tris: Vec<u32> = self
             .triangles
@@ -632,67 +626,104 @@ impl FloorsGraph {
             .filter(|(_, tri)| near_triangle(&tri.corners, t))
             .map(|(i, _)| i as u32)
             .collect();
-        let sees_goal: HashSet<u32> = match self.seen_from(t, &goal_tris, xz) {
-            Some(list) => list.into_iter().collect(),
-            None => (0..xz.len() as u32).collect(),
-        };
-        // A* over the states, the straight line as the estimate.
-        let xz_of = |state: u32| match state {
-            START => s,
-            GOAL => t,
-            _ => xz[self.states[state as usize].0 as usize],
-        };
-        let mut g: HashMap<u32, f64> = HashMap::default();
-        let mut parent: HashMap<u32, u32> = HashMap::default();
-        let mut done: HashSet<u32> = HashSet::default();
-        let mut heap = BinaryHeap::new();
-        g.insert(START, 0.0);
-        heap.push(Reverse((distance(s, t).to_bits(), START)));
-        while let Some(Reverse((_, state))) = heap.pop() {
-            if !done.insert(state) {
-                continue;
+        let mut sees_goal = vec![false; xz.len()];
+        match self.seen_from(t, &goal_tris, xz) {
+            Some(list) => list.into_iter().for_each(|k| sees_goal[k as usize] = true),
+            None => sees_goal.fill(true),
+        }
+        // A* over the states, the straight line as the estimate. Its items: a state, the
+        // goal, or a point the start may see, not yet walked to.
+        let n = self.states.len();
+        let (goal, unwalked) = (n as u32, n as u32 + 1);
+        let xz_of = |item: u32| {
+            if item == goal {
+                t
+            } else if item >= unwalked {
+                xz[(item - unwalked) as usize]
+            } else {
+                xz[self.states[item as usize].0 as usize]
             }
+        };
+        // The straight line to the goal, from each state's point, worked out once.
+        let mut estimates = vec![f64::NAN; n + 1];
+        let mut estimate = |item: u32| {
+            let e = &mut estimates[item as usize];
+            if e.is_nan() {
+                *e = distance(xz_of(item), t);
+            }
+            *e
+        };
+        let mut g = vec![f64::INFINITY; n + 1];
+        let mut parent = vec![START; n + 1];
+        let mut done = vec![false; n + 1];
+        let mut heap = BinaryHeap::new();
+        for &k in &from_start {
+            let item = unwalked + k;
+            let f = distance(s, xz_of(item)) + distance(xz_of(item), t);
+            heap.push(Reverse((f.to_bits(), item)));
+        }
+        while let Some(Reverse((_, item))) = heap.pop() {
             spend(1)?;
-            if state == GOAL {
+            let (state, gh) = if item >= unwalked {
+                // A leg from the start: walked now, and its end expanded at once when it is
+                // clear (its key is the end state's).
+                let k = item - unwalked;
+                let to_k = points[k as usize];
+                let Ok(Some(Some(arrival))) = world.sight_arrival(from, Some(start), to_k) else {
+                    continue;
+                };
+                if !world.stands_on(to_k, Some(arrival)) {
+                    continue;
+                }
+                let state = *self.state_of.get(&(k, arrival)).ok_or(Stop::Unanswerable)?;
+                let length = distance(s, xz[k as usize]);
+                if done[state as usize] || g[state as usize] <= length {
+                    continue;
+                }
+                g[state as usize] = length;
+                parent[state as usize] = START;
+                (state, length)
+            } else {
+                if done[item as usize] {
+                    continue;
+                }
+                (item, g[item as usize])
+            };
+            done[state as usize] = true;
+            if state == goal {
                 let mut out = vec![to];
-                let mut k = parent[&GOAL];
+                let mut k = parent[goal as usize];
                 while k != START {
                     out.push(points[self.states[k as usize].0 as usize]);
-                    k = parent[&k];
+                    k = parent[k as usize];
                 }
                 out.push(from);
                 out.reverse();
-                return Ok((out, g[&GOAL]));
+                return Ok((out, gh));
             }
             let here = xz_of(state);
-            let gh = g[&state];
-            let mut relax = |next: u32, g: &mut HashMap<u32, f64>| {
-                let g2 = gh + distance(here, xz_of(next));
-                if !done.contains(&next) && g.get(&next).is_none_or(|&old| g2 < old) {
-                    g.insert(next, g2);
-                    parent.insert(next, state);
-                    let f = g2 + distance(xz_of(next), t);
+            let mut relax = |next: u32, length: f64| {
+                let g2 = gh + length;
+                if !done[next as usize] && g2 < g[next as usize] {
+                    g[next as usize] = g2;
+                    parent[next as usize] = state;
+                    let f = g2 + estimate(next);
                     heap.push(Reverse((f.to_bits(), next)));
                 }
             };
-            let legs: &[u32] = if state == START {
-                &from_start
-            } else {
-                self.legs_from(world, corners, state)
-                    .ok_or(Stop::Unanswerable)?
-            };
-            for &next in legs {
-                relax(next, &mut g);
+            let legs = self
+                .legs_from(world, corners, state)
+                .ok_or(Stop::Unanswerable)?;
+            for &(next, length) in legs {
+                relax(next, length);
             }
-            if state != START {
-                let (k, surface) = self.states[state as usize];
-                if sees_goal.contains(&k) {
-                    spend(1)?;
-                    let p = points[k as usize];
-                    if let Ok(Some(Some(arrival))) = world.sight_arrival(p, Some(surface), to) {
-                        if world.stands_on(to, Some(arrival)) {
-                            relax(GOAL, &mut g);
-                        }
+            let (k, surface) = self.states[state as usize];
+            if sees_goal[k as usize] {
+                spend(1)?;
+                let p = points[k as usize];
+                if let Ok(Some(Some(arrival))) = world.sight_arrival(p, Some(surface), to) {
+                    if world.stands_on(to, Some(arrival)) {
+                        relax(goal, distance(here, t));
                     }
                 }
             }
@@ -782,11 +813,13 @@ mod tests {
         for _ in 0..200 {
             let i = rng.range(0, graph.states.len() as u32) as usize;
             let (k, surface) = graph.states[i];
-            for &next in graph
+            for &(next, length) in graph
                 .legs_from(&ground, &corners, i as u32)
                 .expect("answerable")
             {
                 let (j, arrival) = graph.states[next as usize];
+                let (a, b) = (corners.xz()[k as usize], corners.xz()[j as usize]);
+                assert_eq!(length, distance(a, b));
                 let walk =
                     ground.sight_arrival(points[k as usize], Some(surface), points[j as usize]);
                 assert_eq!(walk, Ok(Some(Some(arrival))));

@@ -61,7 +61,18 @@ pub(crate) fn first(
         [to.world_x(), to.world_z()],
     );
     let mut best: Option<(f64, usize)> = None;
+    // A circle the segment meets, or whose inside holds its start, has its centre within a
+    // radius of the segment's box (and a hair more, for rounding).
+    let (lo, hi) = (
+        [a[0].min(b[0]), a[1].min(b[1])],
+        [a[0].max(b[0]), a[1].max(b[1])],
+    );
     for (index, c) in circles.iter().enumerate() {
+        let reach = c.radius * (1.0 + 1e-9) + 1e-6;
+        let [x, z] = c.centre;
+        if x < lo[0] - reach || x > hi[0] + reach || z < lo[1] - reach || z > hi[1] + reach {
+            continue;
+        }
         if let Some(t) = entry(a, b, c) {
             if t <= t_end && best.is_none_or(|(b, _)| t < b) {
                 best = Some((t, index));
