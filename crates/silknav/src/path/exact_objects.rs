@@ -861,8 +861,11 @@ fn search_path(
             .as_ref(),
         start.object,
     ) {
-        if let Some(answer) = graph.path(world, corners, from, surface, to, budget) {
-            return answer;
+        match graph.path(world, corners, from, surface, to, budget) {
+            Ok(path) => return Ok(path),
+            Err(super::floors::Stop::Error(e)) => return Err(e),
+            // Answered below, by the search that walks its legs.
+            Err(super::floors::Stop::Unanswerable) => {}
         }
     }
     // The shortest path on the ground with the objects' footprints opened: where it is the
@@ -1463,18 +1466,7 @@ mod tests {
     /// points, the octagons round the pillars' among them; legs are clear of the pillars.
     #[test]
     fn exact_paths_in_a_dungeon_equal_a_visibility_graph() {
-        let files = crate::worldgen::generate(&crate::worldgen::GenOptions {
-            seed: 5,
-            width: 1,
-            height: 1,
-            ..Default::default()
-        })
-        .unwrap()
-        .into_files()
-        .dungeons;
-        let mut world = World::from_navmeshes([]);
-        world.load_dungeons(&files, std::path::Path::new(""));
-        let cave = world.dungeon(jmxv::RegionId(0x8002)).expect("the cave");
+        let cave = crate::world::dungeon::tests::generated_cave();
         let ground = cave.ground();
         assert!(!ground.circles.is_empty());
         let mut rng = SplitMix64::new(12);

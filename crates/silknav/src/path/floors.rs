@@ -563,29 +563,12 @@ const START: u32 = u32::MAX;
 
 impl FloorsGraph {
     /// The exact path from `from` on `start` to `to` ([module docs](self)), walking at most
-    /// `budget` legs and states together; `corners` the graph's points. `None` when the
-    /// graph cannot answer (a walk ended on a surface it does not hold).
+    /// `budget` legs and states together; `corners` the graph's points.
     ///
     /// # Errors
-    /// [`PathError::Unreachable`], [`PathError::BudgetExceeded`].
+    /// [`Stop::Error`]: [`PathError::Unreachable`], [`PathError::BudgetExceeded`];
+    /// [`Stop::Unanswerable`] when a walk ended on a surface the graph does not hold.
     pub(crate) fn path(
-        &self,
-        world: &World,
-        corners: &ObjectCorners,
-        from: Position,
-        start: ObjectCellRef,
-        to: Position,
-        budget: usize,
-    ) -> Option<Result<(Vec<Position>, f64), PathError>> {
-        match self.search(world, corners, from, start, to, budget) {
-            Err(Stop::Error(e)) => Some(Err(e)),
-            Err(Stop::Unanswerable) => None,
-            Ok(path) => Some(Ok(path)),
-        }
-    }
-
-    /// [`FloorsGraph::path`]'s search.
-    fn search(
         &self,
         world: &World,
         corners: &ObjectCorners,
@@ -733,7 +716,7 @@ impl FloorsGraph {
 }
 
 /// Why a search of the graph stops without a path.
-enum Stop {
+pub(crate) enum Stop {
     Error(PathError),
     /// A walk ended on a surface the graph does not hold.
     Unanswerable,
@@ -744,22 +727,8 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix64;
 
-    /// The generated cave's ground (dungeon 2 of `gen --seed 5 --size 1x1`).
     fn cave() -> World {
-        let files = crate::worldgen::generate(&crate::worldgen::GenOptions {
-            seed: 5,
-            width: 1,
-            height: 1,
-            ..Default::default()
-        })
-        .unwrap()
-        .into_files()
-        .dungeons;
-        let mut world = World::from_navmeshes([]);
-        world.load_dungeons(&files, std::path::Path::new(""));
-        world
-            .dungeon(jmxv::RegionId(0x8002))
-            .expect("the cave")
+        crate::world::dungeon::tests::generated_cave()
             .ground()
             .clone()
     }

@@ -670,10 +670,29 @@ impl CollisionCircle {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
     use crate::rng::SplitMix64;
     use crate::worldgen::{generate, GenOptions};
+
+    /// The cave of `gen --seed 5 --size 1x1` (dungeon 2: two floors of 3 × 3 blocks, with
+    /// pillars), for tests.
+    pub(crate) fn generated_cave() -> Dungeon {
+        let files = generate(&GenOptions {
+            seed: 5,
+            width: 1,
+            height: 1,
+            ..Default::default()
+        })
+        .expect("valid options")
+        .into_files()
+        .dungeons;
+        let (path, _) = files
+            .layout_of(jmxv::RegionId(0x8002))
+            .expect("the cave's layout");
+        Dungeon::from_files(&files, jmxv::RegionId(0x8002), path).expect("the cave loads")
+    }
 
     /// The dungeon files of `gen --seed 9 --size 1x1`, and each row's region and `.dof`.
     pub(super) fn generated() -> (DungeonFiles, Vec<(RegionId, String)>) {
