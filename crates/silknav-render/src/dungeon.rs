@@ -12,10 +12,12 @@ use crate::raster::Canvas;
 use crate::terrain::{HeightRange, OUTLINE_MIN_SCALE};
 use crate::{Picture, RenderOptions};
 use jmxv::bms::NavSection;
+use jmxv::bms::ObjectMesh;
+use jmxv::dof::DungeonFile;
 use jmxv::RegionId;
 use silknav::files::DungeonFiles;
 use silknav::world::dungeon::CollisionCircle;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 /// What a dungeon picture shows.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +45,82 @@ pub struct DungeonFloor<'a> {
     pub floors: Vec<u32>,
 }
 
+/// A floor of a dungeon ([`dungeon_floors`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FloorSummary {
+    /// The blocks' floor index.
+    pub floor: u32,
+    /// Its label in the layout, empty without one.
+    pub label: String,
+    /// The lowest and highest block vertex on it; `[∞, −∞]` when it has no finite one.
+    pub heights: [f32; 2],
+}
+
+/// The floors of dungeon `region` as `files` hold it, lowest index first.
+///
+/// # Errors
+/// [`RenderError::NoDungeon`], [`RenderError::MissingBlockFile`].
+pub fn dungeon_floors(
+    files: &DungeonFiles,
+    region: RegionId,
+) -> Result<Vec<FloorSummary>, RenderError> {
+    let (layout, meshes) = layout_and_meshes(files, region)?;
+    Ok(floors_of(layout, &meshes))
+}
+
+/// Each block's mesh path and mesh, in the layout's order.
+type BlockMeshes<'f> = Vec<(&'f str, &'f ObjectMesh)>;
+
+/// The layout the first row of `dungeoninfo.txt` with `region` names, and each block's mesh
+/// through its resource.
+fn layout_and_meshes(
+    files: &DungeonFiles,
+    region: RegionId,
+) -> Result<(&DungeonFile, BlockMeshes<'_>), RenderError> {
+    let Some((_, layout)) = files.layout_of(region) else {
+        let dungeons = files
+            .info
+            .iter()
+            .flat_map(|info| info.rows())
+            .filter_map(|r| r.region())
+            .collect();
+        return Err(RenderError::NoDungeon { region, dungeons });
+    };
+    let meshes = files
+        .block_meshes(layout)
+        .map_err(RenderError::MissingBlockFile)?;
+    Ok((layout, meshes))
+}
+
+/// The floors of `layout` whose blocks' meshes are `meshes`, lowest index first.
+fn floors_of(layout: &DungeonFile, meshes: &[(&str, &ObjectMesh)]) -> Vec<FloorSummary> {
+    let mut floors: BTreeMap<u32, [f32; 2]> = BTreeMap::new();
+    for (b, (_, mesh)) in layout.blocks.iter().zip(meshes) {
+        let range = floors
+            .entry(b.floor_index)
+            .or_insert([f32::INFINITY, f32::NEG_INFINITY]);
+        for v in mesh.nav.iter().flat_map(|n| &n.vertices) {
+            let y = v.position[1].get() + b.position[1].get();
+            if y.is_finite() {
+                *range = [range[0].min(y), range[1].max(y)];
+            }
+        }
+    }
+    floors
+        .into_iter()
+        .map(|(floor, heights)| FloorSummary {
+            floor,
+            label: layout
+                .labels
+                .as_ref()
+                .and_then(|l| l.floors.get(floor as usize))
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .unwrap_or_default(),
+            heights,
+        })
+        .collect()
+}
+
 impl<'a> DungeonFloor<'a> {
     /// Floor `floor` (the lowest when `None`) of dungeon `region` as `files` hold it: the
     /// layout the first row of `dungeoninfo.txt` with that region names, each block's mesh
@@ -57,51 +135,27 @@ impl<'a> DungeonFloor<'a> {
         region: RegionId,
         floor: Option<u32>,
     ) -> Result<DungeonFloor<'a>, RenderError> {
-        let Some((_, layout)) = files.layout_of(region) else {
-            let dungeons = files
-                .info
-                .iter()
-                .flat_map(|info| info.rows())
-                .filter_map(|r| r.region())
-                .collect();
-            return Err(RenderError::NoDungeon { region, dungeons });
-        };
-        let meshes = files
-            .block_meshes(layout)
-            .map_err(RenderError::MissingBlockFile)?;
-        let floors: Vec<u32> = layout
-            .blocks
-            .iter()
-            .map(|b| b.floor_index)
-            .collect::<BTreeSet<u32>>()
-            .into_iter()
-            .collect();
+        let (layout, meshes) = layout_and_meshes(files, region)?;
+        let summaries = floors_of(layout, &meshes);
+        let floors: Vec<u32> = summaries.iter().map(|f| f.floor).collect();
         let index = match floor {
             Some(f) if floors.contains(&f) => f,
             Some(f) => return Err(RenderError::NoFloor { floor: f, floors }),
             None => *floors.first().ok_or(RenderError::NoBlocks)?,
         };
-        let mut blocks = Vec::new();
-        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-        for (b, (_, mesh)) in layout.blocks.iter().zip(&meshes) {
-            let Some(nav) = mesh.nav.as_ref() else {
-                continue;
-            };
-            let y = b.position[1].get();
-            for v in &nav.vertices {
-                let h = v.position[1].get() + y;
-                if h.is_finite() {
-                    (lo, hi) = (lo.min(h), hi.max(h));
-                }
-            }
-            if b.floor_index == index {
-                blocks.push(DungeonBlock {
-                    nav,
+        let blocks = layout
+            .blocks
+            .iter()
+            .zip(&meshes)
+            .filter(|(b, _)| b.floor_index == index)
+            .filter_map(|(b, (_, mesh))| {
+                Some(DungeonBlock {
+                    nav: mesh.nav.as_ref()?,
                     position: b.position.map(|c| f64::from(c.get())),
                     yaw: f64::from(b.yaw.get()),
-                });
-            }
-        }
+                })
+            })
+            .collect();
         let circles = CollisionCircle::of_layout(layout)
             .into_iter()
             .filter(|c| layout.blocks[c.block as usize].floor_index == index)
@@ -110,11 +164,10 @@ impl<'a> DungeonFloor<'a> {
                 radius: f64::from(c.radius),
             })
             .collect();
-        let label = layout
-            .labels
-            .as_ref()
-            .and_then(|l| l.floors.get(index as usize))
-            .map(|n| format!(" ({})", String::from_utf8_lossy(n)))
+        let label = summaries
+            .iter()
+            .find(|f| f.floor == index && !f.label.is_empty())
+            .map(|f| format!(" ({})", f.label))
             .unwrap_or_default();
         let title = format!(
             "dungeon {}  {}  floor {index}{label} of {}",
@@ -122,6 +175,11 @@ impl<'a> DungeonFloor<'a> {
             String::from_utf8_lossy(&layout.info.name),
             floors.len()
         );
+        let (lo, hi) = summaries
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), f| {
+                (lo.min(f.heights[0]), hi.max(f.heights[1]))
+            });
         Ok(DungeonFloor {
             map: DungeonMap {
                 title,

@@ -66,7 +66,10 @@ mod scene;
 mod terrain;
 
 pub use colour::{palette, Colour};
-pub use dungeon::{render_dungeon, DungeonBlock, DungeonCircle, DungeonFloor, DungeonMap};
+pub use dungeon::{
+    dungeon_floors, render_dungeon, DungeonBlock, DungeonCircle, DungeonFloor, DungeonMap,
+    FloorSummary,
+};
 pub use error::RenderError;
 pub use frame::{MAX_PIXELS, MAX_SIDE};
 pub use objects::{object_shapes, ObjectShapes};

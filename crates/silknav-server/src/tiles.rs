@@ -299,28 +299,8 @@ impl TileMaker {
             let Some((_, layout)) = self.files.dungeons.layout_of(region) else {
                 continue;
             };
-            let Ok(meshes) = self.files.dungeons.block_meshes(layout) else {
+            let Ok(floors) = silknav_render::dungeon_floors(&self.files.dungeons, region) else {
                 continue;
-            };
-            let mut floors: std::collections::BTreeMap<u32, [f32; 2]> = Default::default();
-            for (b, (_, mesh)) in layout.blocks.iter().zip(&meshes) {
-                let range = floors
-                    .entry(b.floor_index)
-                    .or_insert([f32::INFINITY, f32::NEG_INFINITY]);
-                for v in mesh.nav.iter().flat_map(|n| &n.vertices) {
-                    let y = v.position[1].get() + b.position[1].get();
-                    if y.is_finite() {
-                        *range = [range[0].min(y), range[1].max(y)];
-                    }
-                }
-            }
-            let label = |floor: u32| {
-                layout
-                    .labels
-                    .as_ref()
-                    .and_then(|l| l.floors.get(floor as usize))
-                    .map(|n| String::from_utf8_lossy(n).into_owned())
-                    .unwrap_or_default()
             };
             out.push(DungeonEntry {
                 id: region.0 & 0x7FFF,
@@ -329,10 +309,10 @@ impl TileMaker {
                 blocks: layout.blocks.len(),
                 floors: floors
                     .into_iter()
-                    .map(|(floor, heights)| FloorEntry {
-                        floor,
-                        name: label(floor),
-                        heights,
+                    .map(|f| FloorEntry {
+                        floor: f.floor,
+                        name: f.label,
+                        heights: f.heights,
                     })
                     .collect(),
             });

@@ -53,6 +53,8 @@ const MAX_VISITS: usize = 200_000;
 /// A placed triangle of the ground.
 #[derive(Debug, Clone)]
 struct Triangle {
+    /// The object triangle it is.
+    surface: ObjectCellRef,
     /// Corners, world x and z.
     corners: [[f64; 2]; 3],
     /// The edges a walk may cross from it: the edge's ends (world x, z) and the triangle on
@@ -181,10 +183,10 @@ impl Cone {
                 b[1] + along[1] * m - normal[1] * m,
             ],
         ];
-        let directions: Vec<[f64; 2]> = corners
-            .iter()
-            .map(|&c| unit(sub(c, apex)))
-            .collect::<Option<_>>()?;
+        let mut directions = [[0.0; 2]; 4];
+        for (d, &c) in directions.iter_mut().zip(&corners) {
+            *d = unit(sub(c, apex))?;
+        }
         let r2 = *directions
             .iter()
             .find(|&&r| directions.iter().all(|&d| cross(r, d) >= -1e-12))?;
@@ -249,8 +251,8 @@ fn near_triangle(t: &[[f64; 2]; 3], p: [f64; 2]) -> bool {
 }
 
 impl FloorsGraph {
-    /// The graph of `world`'s object points (`corners`); `None` when the world has walkable
-    /// terrain (see the module docs), or a walk ends on a surface the graph does not hold.
+    /// The graph of `world`'s object points (`corners`), its legs yet to be walked; `None`
+    /// when the world has walkable terrain (see the module docs).
     pub(crate) fn of(world: &World, corners: &ObjectCorners) -> Option<FloorsGraph> {
         if !world.is_dungeon_ground {
             return None;
@@ -269,32 +271,12 @@ impl FloorsGraph {
             });
         }
         let (triangle_start, triangle_points) = csr(&by_triangle);
-        let mut by_point: Vec<Vec<u32>> = vec![Vec::new(); xz.len()];
-        for (t, list) in by_triangle.iter().enumerate() {
-            for &k in list {
-                by_point[k as usize].push(t as u32);
-            }
-        }
-        let surfaces: Vec<ObjectCellRef> = {
-            let mut s = vec![
-                ObjectCellRef {
-                    instance: InstanceKey::new(jmxv::RegionId(0), 0),
-                    cell: 0
-                };
-                triangles.len()
-            ];
-            for (&surface, &t) in &of_surface {
-                s[t as usize] = surface;
-            }
-            s
-        };
         // Every point on every surface it stands on.
         let mut states = Vec::new();
-        for (k, list) in by_point.iter().enumerate() {
-            for &t in list {
-                let surface = surfaces[t as usize];
-                if world.stands_on(points[k], Some(surface)) {
-                    states.push((k as u32, surface));
+        for (tri, list) in triangles.iter().zip(&by_triangle) {
+            for &k in list {
+                if world.stands_on(points[k as usize], Some(tri.surface)) {
+                    states.push((k, tri.surface));
                 }
             }
         }
@@ -315,7 +297,8 @@ impl FloorsGraph {
         })
     }
 
-    /// The clear legs from state `i`, as the states they end in ([module docs](self)).
+    /// The clear legs from state `i`: the states they end in and their lengths ([module
+    /// docs](self)). `None` when a walk ends on a surface that is not a state.
     fn legs_from(&self, world: &World, corners: &ObjectCorners, i: u32) -> Option<&[(u32, f64)]> {
         self.legs[i as usize]
             .get_or_init(|| {
@@ -496,6 +479,10 @@ fn placed_triangles(world: &World) -> (Vec<Triangle>, HashMap<ObjectCellRef, u32
                     triangles.len() as u32,
                 );
                 triangles.push(Triangle {
+                    surface: ObjectCellRef {
+                        instance: p.key,
+                        cell: tri as u16,
+                    },
                     corners: [[0.0; 2]; 3],
                     passages: Vec::new(),
                 });
@@ -534,8 +521,9 @@ fn placed_triangles(world: &World) -> (Vec<Triangle>, HashMap<ObjectCellRef, u32
                 };
                 passages.push((a, b, there));
             }
-            let corners = mesh.tri_xz(tri).map(|v| frame.world(v));
-            triangles[here as usize] = Triangle { corners, passages };
+            let t = &mut triangles[here as usize];
+            t.corners = mesh.tri_xz(tri).map(|v| frame.world(v));
+            t.passages = passages;
         }
     }
     (triangles, of_surface)

@@ -185,6 +185,11 @@ impl VoxelBlocks {
         }
     }
 
+    /// The entries whose box holds `p`, in the voxel's order ([`VoxelEntry::holds`]).
+    fn holding(&self, p: [f32; 3]) -> impl Iterator<Item = (usize, &VoxelEntry)> + '_ {
+        self.near(p[0], p[2]).filter(move |(_, e)| e.holds(p))
+    }
+
     /// The entries that may hold dungeon point (x, z), in the voxel's order.
     fn near(&self, x: f32, z: f32) -> impl Iterator<Item = (usize, &VoxelEntry)> + '_ {
         let side = VOXEL_SIZE / self.squares as f32;
@@ -536,10 +541,7 @@ impl Dungeon {
         // the nearest height, the first in the voxel's order on a tie, as the server picks.
         let mut tried = [(0.0f32, 0usize, 0u32); MAX_TRIED];
         let mut count = 0;
-        for (order, e) in blocks.near(p[0], p[2]) {
-            if !e.holds(p) {
-                continue;
-            }
+        for (order, e) in blocks.holding(p) {
             if count == MAX_TRIED {
                 return self.cell_in_order(blocks, p);
             }
@@ -579,8 +581,8 @@ impl Dungeon {
     /// [`Dungeon::cell_at`] by trying every block that may hold `p` in the voxel's order.
     fn cell_in_order(&self, blocks: &VoxelBlocks, p: [f32; 3]) -> Option<DungeonCell> {
         let mut best: Option<(f32, DungeonCell)> = None;
-        for (_, e) in blocks.near(p[0], p[2]) {
-            if let Some(c) = e.holds(p).then(|| self.cell_in_block(e.block, p)).flatten() {
+        for (_, e) in blocks.holding(p) {
+            if let Some(c) = self.cell_in_block(e.block, p) {
                 let diff = (c.height - p[1]).abs();
                 if best.is_none_or(|(d, _)| diff < d) {
                     best = Some((diff, c));
@@ -629,8 +631,8 @@ impl Dungeon {
             let Some(blocks) = self.voxels.get(&dof::voxel_id(vx, vy, vz)) else {
                 continue;
             };
-            for (_, e) in blocks.near(x, z) {
-                if let Some(c) = e.holds(p).then(|| self.cell_in_block(e.block, p)).flatten() {
+            for (_, e) in blocks.holding(p) {
+                if let Some(c) = self.cell_in_block(e.block, p) {
                     if best.is_none_or(|b| c.height > b.height) {
                         best = Some(c);
                     }
