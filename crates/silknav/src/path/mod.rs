@@ -1,205 +1,70 @@
-//! Shortest paths: exact any-angle paths across regions.
+//! Shortest paths: exact any-angle paths across regions, and paths the server's walk follows.
 //!
-//! [`PathIndex::find_path`] returns the Euclidean-shortest path between two points of the walkable
-//! ground, across any number of regions.
-//! [`PathIndex::find_path_with_radius`] does so for a walker of radius r, keeping r from every
-//! blocked tile and wall ([`radius`]).
+//! [`PathIndex::find_path`] answers a path between two points of the walkable ground, across
+//! any number of regions, whose every leg the server's walk follows. [`PathOptions`] asks for
+//! the exact optimum or for paths through objects; [`radius`] is for a walker of radius r.
 //!
-//! # Rules
-//! The ground is the one line of sight uses ([`crate::world::raycast`]): the closed walkable
-//! tiles of the loaded regions, with walls where a terrain edge blocks (`flag & 3`, or the
-//! siege bit) and around blocked ground. A path
-//! - may touch walls and run along them, but never crosses one, not even by stopping on it and
-//!   leaving on the other side;
-//! - never squeezes between two blocked tiles (or walls) that meet only at a corner;
-//! - starts and ends exactly at the given points. A start or goal on a tile side or grid
-//!   vertex may leave or arrive through any walkable tile it touches, as line of sight allows:
-//!   at a point where two blocked tiles meet diagonally, through either open quadrant (the
-//!   derived any-angle lengths of the Moving AI benchmark agree).
+//! # Rule
+//! The ground is line of sight's ([`crate::world::raycast`]): the closed walkable tiles of the
+//! loaded regions, with walls on blocked terrain edges (`flag & 3`, the siege bit) and round
+//! blocked ground. The *exact* path ([`PathOptions::exact`]) is the shortest polyline on it
+//! - that may touch and run along walls but never crosses one, not even by stopping on it;
+//! - that never squeezes between two blocked tiles or walls that meet only at a corner;
+//! - from and to exactly the given points. An end on a tile side or grid vertex may leave or
+//!   arrive through any walkable tile it touches, as line of sight allows.
 //!
-//! Consecutive waypoints always have line of sight, and the length is the sum of the legs.
-//! That is the *exact* path ([`PathOptions::exact`], `silknav path --exact`), found on the
-//! terrain: objects are not obstacles to it (unless [`PathOptions::objects`] is set).
+//! Consecutive waypoints have line of sight; the length is the sum of the legs. Objects are
+//! not obstacles to it.
 //!
-//! # Exact paths with objects
-//! Asked for ([`PathOptions::exact_with_objects`], `silknav path --exact --objects`), in a
-//! world with objects, the exact path is the shortest one by the object-aware line of
-//! sight ([`crate::world::raycast`]): through doorways, over bridges, across linked objects,
-//! under a bridge and back over it, each leg starting on the surface the one before it ended
-//! on. It turns at the terrain's corners and at points 0.01 units off the objects' vertices
-//! ([`exact_objects`] has the rule, the method and what it costs: a lazy A* whose legs are
-//! walked by line of sight, guided by a lower bound through the ground with the objects'
-//! footprints opened and the server's jumps over blocked ground, each state trying legs only
-//! to the points it may see: on the demo world 20 random paths take 0.35 to 0.55 s in all, most
-//! of them milliseconds, the slowest up to 0.22 s; a short move through a town takes about a
-//! millisecond where it turns). [`World::path_surfaces`] walks such a path's legs by that
-//! line of sight and gives the surface each waypoint is reached on (the ground under a bridge
-//! or its deck).
+//! ## Exact paths with objects
+//! [`PathOptions::exact_with_objects`]: the shortest path by the object-aware line of sight,
+//! each leg starting on the surface the one before ended on (doorways, bridges, under a deck).
+//! It turns at the terrain's corners and 0.01 off object vertices ([`exact_objects`]).
 //!
-//! # Walkable paths through objects
-//! Asked for ([`PathOptions::objects`] without [`PathOptions::exact`], `silknav path
-//! --objects`), in a world with objects, the walkable path follows the exact path with
-//! objects: its terrain corners are moved off by the clearance as below, its points round
-//! object vertices (0.01 off them) are kept, a start or goal on a grid line gets a first (last)
-//! step through its own tile, and long legs are split. Then every leg is walked by the whole
-//! walk from the height the leg before it arrived at ([`World::path_heights`],
-//! [`crate::world::MoveOptions::with_start_y`]: the walker keeps its floor, under a bridge or
-//! on it), and a leg the walk refuses (where its 0.2-unit step into an object cell, or a wall
-//! a leg grazes, differs from line of sight) is replaced by a lattice detour ([`detour`]) whose
-//! walks carry the walker's height from point to point. [`WorldPath::exact_length`] is the
-//! exact path's length with objects. Where no walk follows the exact path, the answer is the
-//! default walkable path below (found on the terrain, led round objects), walked in the same
-//! way from the height before (a leg the walk refuses from there, after a leg that went down
-//! from a floor, gets a detour at that height), and [`PathError::NotWalkable`] when there is
-//! none either.
-//! A path with an end on an object's floor where the terrain has no cell (a deck over a
-//! gorge, a building over blocked ground, a world of floors only, as a dungeon is) goes through
-//! objects in this way, exact or walkable, without [`PathOptions::objects`]: a path found on
-//! the terrain cannot start or end there (`tests/integration/floors.rs`).
-//! `walkable_through_objects_follows_the_exact_path` (`tests/integration/walkable.rs`)
-//! checks it on two generated worlds: every leg arrives under the walk from the height before,
-//! at the next waypoint's height; of 53 paths, 47 are within 0.05 units of the exact path and
-//! 6 took a detour.
+//! ## Walkable paths (the default)
+//! The server's walk follows every leg to its end ([`crate::world::MoveStop::Arrived`]), with
+//! the objects too where the world has them. It is the exact path with each corner replaced by
+//! up to three points [`PathOptions::clearance`] off both grid lines through it, on the open
+//! side; legs over 1900 units along x or z cut into equal legs; refused legs repaired
+//! (`walkable`) or led round objects ([`detour`]). Both ends' tiles (half-open, as for
+//! [`World::cell_at`]) must be open, else [`PathError::StartBlocked`] or
+//! [`PathError::GoalBlocked`]; a leg nothing repairs gives [`PathError::NotWalkable`]. The
+//! walked [`WorldPath::length`] is at most [`WorldPath::exact_length`] (the terrain's optimum)
+//! `+ 7·clearance·turns`, plus under 0.001 of f32 rounding per waypoint and any detour.
 //!
-//! # Walkable paths (the default)
-//! The exact path turns on the corners of blocked ground, where the server's walk refuses
-//! to start (a point on a tile corner belongs to the tile on its +x/+z side) or stops at once
-//! (a walk that starts on its cell's side cannot leave through it). So by default
-//! [`PathIndex::find_path`] returns a path every leg of which the server's walk walks from its
-//! start to its end, stopping with [`crate::world::MoveStop::Arrived`]: first on the terrain
-//! ([`crate::world::MoveOptions::terrain_only`], `silknav move --terrain-only`: the ground
-//! paths are found on), by the rules below; then, in a world with objects, with the objects
-//! too (what `silknav move` answers), each leg a building, wall or gate refuses being
-//! replaced by a detour round it or through its doorways ([`detour`]):
-//! - the start and goal must lie where the walk can start and end: the tile each belongs to
-//!   (half-open, as for [`World::cell_at`]) must be open, else [`PathError::StartBlocked`] /
-//!   [`PathError::GoalBlocked`], as `silknav move` answers `start-blocked`;
-//! - each corner is replaced by a point `clearance` units off both grid lines through it
-//!   ([`PathOptions::clearance`], [`DEFAULT_CLEARANCE`] = 0.001), on the open side of the
-//!   bend; a bend sharper than 90° (round the end of a thin wall) gets two or three such
-//!   points round the corner;
-//! - a leg reaching farther than 1900 units along x or z is cut into equal legs (the server
-//!   refuses goals more than 1920 units east or north; the cut holds for the symmetric guard
-//!   too);
-//! - every leg is walked; a refused leg is repaired by inserting, in order: from a start on a
-//!   grid line, a first step `clearance` into its own tile; to a goal on a grid line, a last
-//!   step from inside its own tile; otherwise, for each grid vertex with obstacles that the
-//!   leg passes within `2·clearance + 0.5` units, plus as far as the refused walk strayed
-//!   from the leg (its 0.2-unit nudges toward the centres of the cells it enters add up over
-//!   a long leg), where the obstacles all lie on one side of the leg, a point `clearance` off
-//!   that vertex on the leg's open side. A wall along the leg, or nearly along it (less than
-//!   that reach across a tile's length: a leg between points moved off the corners runs
-//!   beside a wall at a slant), counts on neither side, so that the slant alone never puts a
-//!   wall on the far side from the blocked tile it bounds. When no vertex qualifies, a
-//!   *detour*: the first point `clearance` off a vertex with obstacles near the leg, into an
-//!   open tile, that the walk reaches from the leg's start and that is not on the path yet.
-//!   The new legs are walked in turn;
-//! - a start (or goal) on a grid line may be where the exact path leaves (or arrives)
-//!   through a tile other than its own, at a vertex where blocked tiles meet diagonally,
-//!   which the walk cannot: when the path above is not walkable, the exact path is sought
-//!   again from (and to) the point `clearance` into its own tile, and made walkable in the
-//!   same way, behind a first (and before a last) step to that point. The walked length may
-//!   then exceed the bound below by the detour round the pinch.
-//!
-//! A leg that no repair fixes (or more than 64 repairs) gets, as a last resort, the detour
-//! that legs refused by objects get ([`detour`]: a lattice search round it, under the terrain
-//! walk). When no detour is found either, the answer is [`PathError::NotWalkable`] rather
-//! than a path that lies. On the test worlds this happens only where no walk can join the
-//! ends at all: a goal sealed inside an object no walk enters, or an end on a grid vertex
-//! whose own tile no path joins to the other end's (the exact path passes through a diagonal
-//! pinch there, which the walk cannot). `cargo test -p silknav --test integration
-//! walkable_whenever_exact` checks this on every query with an exact path on the generated
-//! 3×3 worlds of seeds 1 to 5, an open one and every Moving AI map; the bigger sweep
-//! (`walkable_whenever_exact_sweep`, ignored by default: 51,471 exact paths) finds one such
-//! pinch and no other refusal.
-//!
-//! Found on the terrain, the default path calls [`PathError::Unreachable`] two ends that only
-//! objects join (a bridge over a gorge: `tests/integration/floors.rs`); the walkable path
-//! through objects ([`PathOptions::objects`]) joins them.
-//!
-//! [`WorldPath::length`] is the walked polyline's length, [`WorldPath::exact_length`] the
-//! exact optimum's on the terrain (a walkable path is found on the terrain and then led round
-//! objects: its `exact_length` does not count them). The walked length is at most `exact_length + 7·clearance·turns` (turns:
-//! the exact path's corners; up to three points per corner, each `√2·clearance` or
-//! `2·clearance` round it), plus the f32 rounding of the waypoints (under 0.001 each): the
-//! cost of walkability is a few thousandths of a unit per turn. A detour round an object adds
-//! the way round it, which no bound on the terrain optimum covers.
-//!
-//! The default clearance is measured: `cargo test -p silknav --lib clearance_experiment --
-//! --ignored --nocapture` finds random paths (200 queries per world) on three generated
-//! 3×3-region worlds and the five Moving AI maps, and walks every leg. Of 1,462 paths, 310 had
-//! a refused leg before repairs at every clearance from 0.0005 to 0.5 (starts and goals on
-//! tile sides, exact legs along walls that switch sides); with repairs, none is left at any
-//! clearance from 0.0005 to 1; at 0.0001 (below the f32 resolution of region coordinates
-//! above 1024, 0.000122) 293 paths are not walkable. 0.0005 is thus the smallest value that
-//! works; the default, 0.001, keeps a factor 2 from it.
+//! ## Walkable paths through objects
+//! [`PathOptions::objects`] alone: the exact path with objects made walkable in the same way,
+//! each leg walked from the height the one before arrived at ([`World::path_heights`]), a
+//! refused leg replaced by a detour on the walker's floor. Where no walk follows it, the
+//! default path walked so; else [`PathError::NotWalkable`]. Its exact length counts objects.
+//! A path with an end on an object's floor over no terrain cell (a deck over a gorge, a
+//! dungeon) always goes through objects so; the default path calls ends only objects join
+//! [`PathError::Unreachable`].
 //!
 //! # Method
-//! A shortest path turns only at *corners*: grid vertices where the obstacles meeting there fit
-//! in an arc of less than 180° (one blocked quadrant, the end of a thin wall, or two
-//! perpendicular walls), and it wraps around each one (the bend is *taut*). So:
-//! 1. **Index** (built once per world, on all cores; [`PathIndex::build`]): the walkable
-//!    tiles of each region are covered by rectangles with no wall inside, joined by portals
-//!    (runs of passable sides); the corners; the connected components of the rectangles; and
-//!    the *sparse visibility graph*: for each corner, the corners it sees in directions taut
-//!    at both ends. Visibility comes from an exact cone scan through the portals
-//!    (`visibility`). Sight along a grid line passes thin walls on whichever side is open,
-//!    but a path keeps to one side of them: a bend at a right-angled corner keeps a leg
-//!    along one of its rays on the outer side, so an edge (or a start's or goal's link) along
-//!    a grid line is kept only when a side a path can be on stays open all the way
-//!    (`index::edge_keeps_side`).
-//!    The same scans record, per rectangle, the cones through which each corner sees it, a
-//!    corner's touching cones of one rectangle joined into one (kept when they fit in about
-//!    48 MB: up to 2 million records; joining is what makes open ground fit).
-//! 2. **Query**: a straight segment when the goal is in sight of the start (with records, by
-//!    a scan of that one direction: the rectangles the segment crosses); otherwise A* over the
-//!    graph with the straight-line heuristic, expanding each corner only along edges that keep
-//!    the path taut there (each corner's edges are sorted by direction, and a bend takes only
-//!    the run of them in the arc beyond its obstacle, a third of them). With records the search starts from the end whose rectangles have
-//!    fewer of them, linked to the corners whose recorded cones hold it (visibility is
-//!    symmetric); whether the other end is in sight of a corner is asked of that end's
-//!    records only for the corners the search expands (a bisection: they are sorted by
-//!    corner; over the first corner of each block of 16 records, then in one block). Where
-//!    the start's rectangles hold 256 records or more, it is linked in rings: at first only
-//!    to the corners near the segment (inside a box round the ellipse of the points at most
-//!    0.05% plus a tenth of a tile longer than the segment by way of them, the records of
-//!    corners all far from it skipped by blocks of 16), then to those of wider rings (0.5%
-//!    plus half a tile, 5% plus a tile), and to the others last, each part once every corner
-//!    left to expand is estimated above the bound of the parts before: no corner of a
-//!    shorter path waits, so the search stays exact. On open ground a start sees hundreds of
-//!    corners and a search that turns expands three or so, most often on a path barely
-//!    longer than the segment. A corner that sees the goal is not expanded further (no way on
-//!    is shorter than the straight line). Corners are numbered in Z-order within a region, so
-//!    that the corners of a block of records lie close together. On the bench's open
-//!    4×4-region world the mean query went from 14 µs to under 6 µs, then to 5 µs.
-//!    Without records, two scans link both ends. Start and goal in different components are
-//!    answered without a search.
-//! 3. **Corner table** (small indexes only: corners × (edges + corners) at most a million,
-//!    about 10 ms to make; `table`): the shortest graph distance between every two
-//!    corners and the corner before the last on that path, by one Dijkstra search per corner
-//!    (10 MB at most, and the record cells below at most 16 MB; made with the index and
-//!    again when an index file is read, never stored). A query there links both ends by their records and takes the least
-//!    `|s a| + D(a, b) + |b t|` over the corners `a` and `b` they link to: each piece of a
-//!    shortest path is a shortest path, so that least sum is the optimum, and no search runs.
-//!    Linking the ends tests only the records of the end's cell of each rectangle (up to
-//!    8 × 8 cells of whole tiles a rectangle, each keeping the records whose cone may hold a
-//!    point of it; made with the table), not all of the rectangle's records.
-//!    The corners the answer turns at count as expanded against a budget
-//!    ([`PathScratch::with_budget`]). On open ground with many records the table does not
-//!    pay (the links cost more than the search saves), which is one reason for the limits.
-//! 4. **Landmarks** (indexes without a table; `landmarks`): the graph distance from 16
-//!    corners at the rim of the world's largest connected part to every corner (one Dijkstra
-//!    search each, on all cores; 64 bytes a corner, stored in the index file). By the
-//!    triangle inequality they bound the distance left from a corner to the goal, often far
-//!    above the straight line where the path winds; the search takes the larger of the two
-//!    (still a lower bound, and consistent). On the 1,024-region generated world's queries
-//!    across at least 20 regions they cut the corners expanded by about half (the worst query
-//!    from 21,624 to 4,867).
+//! A shortest path turns only at *corners* (grid vertices whose obstacles fit in an arc under
+//! 180°), tautly. The index ([`PathIndex::build`], once per world, on all cores) holds
+//! rectangles without walls joined by portals, the corners, the connected components, and each
+//! corner's edges to the corners it sees in directions taut at both ends, from exact cone
+//! scans (`visibility`), with "seen by" records of which corners see each rectangle. A query
+//! takes the straight segment when it is clear, else runs A* with the straight-line heuristic
+//! along taut edges only (`search`). A small index keeps every corner pair's distance
+//! (`table`), so a query needs no search; a larger one keeps landmark distances that raise the
+//! heuristic where paths wind (`landmarks`). Every decision is an exact orientation test
+//! ([`crate::geometry`]); answers equal a brute-force visibility graph's.
 //!
-//! Every geometric decision is an exact orientation test ([`crate::geometry`]) on grid points
-//! (exact in f64) and the query points, so grazing a corner or running along a wall is decided
-//! exactly. The search is exact: its answers equal a brute-force visibility-graph search over
-//! every wall vertex (`tests/integration/paths.rs`).
+//! # Cost
+//! Build: a cone scan per corner, linear in the rectangles it reaches. Query: O(E log E) in the
+//! edges E of the corners expanded; with a table, O(a·b) over the ends' links. Walkable paths
+//! add a walk per leg, linear in the tiles crossed. Benches: `benches/paths/main.rs` (exact
+//! paths, `RESULTS.md`), `benches/index.rs` and `benches/objects.rs` of
+//! `crates/silknav-bench`, and its `ground_pairs` example for every kind of path.
+//! Measurements and the design's history: `docs/design/paths.md`.
+//!
+//! # Limits
+//! The table needs corners × (edges + corners) ≤ 1 million, the records ≤ 2 million (else
+//! a query scans from its ends). [`PathScratch::with_budget`] bounds a search. A walkable path
+//! fails where no walk joins the ends (a goal sealed in an object, a diagonal pinch at an end).
 
 use crate::files::{
     check_new, write_atomic_with, IndexFileError, InputsDigest, Overwrite, PathIndexError,
@@ -231,8 +96,8 @@ mod visibility;
 pub(crate) mod walkable;
 
 /// The default [`PathOptions::clearance`]: how far (in world units, along x and along z) a
-/// walkable path passes off the corners it turns at. See the [module docs](self) for how it
-/// was measured.
+/// walkable path passes off the corners it turns at: twice the smallest value that makes every
+/// path of the test worlds walkable. The experiment: `docs/design/paths.md`.
 pub const DEFAULT_CLEARANCE: f64 = 0.001;
 
 /// Whether `clearance` is one the command line, the server and the bindings take: more than

@@ -1,6 +1,50 @@
 //! Walkable paths: the exact path moved off the corners of blocked ground, with long legs
-//! split, each leg checked with the terrain walk and repaired where the walk refuses it
-//! (the rules are in the [module docs](super)).
+//! split, each leg checked with the terrain walk and repaired where the walk refuses it. The
+//! contract is in the [module docs](super); this is how the repairs go.
+//!
+//! The exact path turns on the corners of blocked ground, where the server's walk refuses to
+//! start (a point on a tile corner belongs to the tile on its +x/+z side) or stops at once (a
+//! walk that starts on its cell's side cannot leave through it). So:
+//! - each corner is replaced by a point `clearance` units off both grid lines through it, on
+//!   the open side of the bend; a bend sharper than 90° (round the end of a thin wall) gets two
+//!   or three such points round the corner;
+//! - a leg reaching farther than [`MAX_LEG_SPAN`] along x or z is cut into equal legs;
+//! - every leg is walked; a refused leg is repaired by inserting, in order: from a start on a
+//!   grid line, a first step `clearance` into its own tile; to a goal on a grid line, a last
+//!   step from inside its own tile; otherwise, for each grid vertex with obstacles that the
+//!   leg passes within `2·clearance + 0.5` units, plus as far as the refused walk strayed from
+//!   the leg (its 0.2-unit nudges toward the centres of the cells it enters add up over a long
+//!   leg), where the obstacles all lie on one side of the leg, a point `clearance` off that
+//!   vertex on the leg's open side. A wall along the leg, or nearly along it (less than that
+//!   reach across a tile's length: a leg between points moved off the corners runs beside a
+//!   wall at a slant), counts on neither side, so that the slant alone never puts a wall on the
+//!   far side from the blocked tile it bounds. When no vertex qualifies, a *detour*: the first
+//!   point `clearance` off a vertex with obstacles near the leg, into an open tile, that the
+//!   walk reaches from the leg's start and that is not on the path yet. The new legs are
+//!   walked in turn;
+//! - a start (or goal) on a grid line may be where the exact path leaves (or arrives) through a
+//!   tile other than its own, at a vertex where blocked tiles meet diagonally, which the walk
+//!   cannot: when the path above is not walkable, the exact path is sought again from (and to)
+//!   the point `clearance` into its own tile, and made walkable in the same way, behind a first
+//!   (and before a last) step to that point. The walked length may then exceed the module
+//!   docs' bound by the detour round the pinch.
+//!
+//! A leg that no repair fixes (or more than [`MAX_REPAIRS`] repairs) gets, as a last resort,
+//! the lattice detour that legs refused by objects get ([`super::detour`]), under the terrain
+//! walk. When none is found either, the answer is [`PathError::NotWalkable`].
+//!
+//! The bound on the walked length: up to three points per corner, each `√2·clearance` or
+//! `2·clearance` round it, so at most `7·clearance` per turn of the exact path.
+//!
+//! Through objects ([`walkable_with_objects`]), the terrain corners are moved off in the same
+//! way, points round object vertices are kept, a start or goal on a grid line gets a first
+//! (last) step through its own tile, and long legs are split. Every leg is then walked by the
+//! whole walk from the height the leg before arrived at ([`walk_carrying_height`]), and a leg
+//! the walk refuses (where its 0.2-unit step into an object cell, or a wall a leg grazes,
+//! differs from line of sight) is replaced by a lattice detour whose walks carry the walker's
+//! height from point to point. Where no walk follows the exact path with objects, the default
+//! walkable path is walked in the same way from the height before (a leg the walk refuses
+//! from there, after a leg that went down from a floor, gets a detour at that height).
 
 use super::{PathError, PathIndex};
 use crate::geometry::{orient, sign};
