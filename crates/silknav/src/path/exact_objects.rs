@@ -1,174 +1,66 @@
 //! Exact shortest paths with objects: through doorways, over bridges, across linked objects.
 //!
-//! The ground is the one object-aware line of sight walks ([`crate::world::raycast`]): a
-//! segment from a point on a surface (the terrain or an object triangle) is part of a path
-//! when that walk finds it clear, and it ends on the surface the walk ends on. A shortest
-//! path on such ground turns only where it wraps round the end of something that blocks:
-//! a corner of blocked terrain (the path index's corners, [`super`]), or a vertex of an object
-//! edge that blocks in some direction (an outline edge, an inline edge with a blocking flag).
+//! The answer to [`super::PathOptions::exact_with_objects`]: the shortest path on the ground
+//! the object-aware line of sight walks ([`crate::world::raycast`]), where a segment from a
+//! point on a surface (the terrain or an object triangle) is part of a path when that walk
+//! finds it clear, and ends on the surface the walk ends on.
 //!
 //! # Rule
-//! An object's vertex lies at an arbitrary point, which a [`Position`] (f32 local to its
-//! region) cannot hold; and a path that touches a wall exactly at its end is decided by
-//! rounding. So a path turns round an object vertex at one of the four points
-//! [`OBJECT_CORNER_OFFSET`] units off it along x and along z (those on a surface a walk can
-//! start on). The answer is the shortest path whose every leg is clear by line of sight and
-//! that turns only at the terrain's corners and these points: on the object vertices it
-//! wraps, it is at most `2·√2·OBJECT_CORNER_OFFSET` longer per turn than the path through the
-//! vertex itself.
+//! A path turns at a corner of blocked terrain (the path index's corners, [`super`]) or round
+//! a vertex of an object edge that blocks in some direction (an outline edge, an inline edge
+//! with a blocking flag). A [`Position`] cannot hold an object vertex, and a path touching a
+//! wall at its end is decided by rounding, so it turns round such a vertex at one of the four
+//! points [`OBJECT_CORNER_OFFSET`] off it along x and z (those on a surface a walk can start
+//! on). The answer is the shortest path whose every leg is clear by line of sight and that
+//! turns only at the terrain's corners and these points: at most `2·√2·OBJECT_CORNER_OFFSET`
+//! longer per turn than the path through the vertices themselves.
 //!
-//! A walker keeps the surface it is on: each point of the path is reached *on* a surface,
-//! and the next leg starts on it, so a path may cross under a bridge and come back over it
-//! (the waypoints' heights: [`World::path_heights`]). A leg counts only when the surface it
-//! ends on holds its end (an open terrain tile, or an object triangle containing it): the
-//! walk can end on the cell of an outline edge it has just crossed, short of that cell, and
-//! a walk that starts on a triangle away from it leaves it nowhere and is clear to any end —
-//! a state no walker stands in. The start is on the surface
-//! [`World::cell_at`] picks (the highest object triangle, else the terrain), or with a
-//! height for the start ([`super::PathOptions::start_y`]) the one [`World::cell_at_y`]
-//! picks; the goal may be reached on any surface.
+//! A walker keeps its surface: each point is reached *on* a surface and the next leg starts
+//! on it, so a path may cross under a bridge and come back over it ([`World::path_heights`]).
+//! A leg counts only when the surface it ends on holds its end (an open terrain tile, or an
+//! object triangle containing it). The start is on the surface [`World::cell_at`] picks (the
+//! highest), or with [`super::PathOptions::start_y`] the one [`World::cell_at_y`] picks; the
+//! goal may be reached on any surface.
 //!
 //! # Method
-//! First, ends that no walk can join are answered at once ([`PathError::Unreachable`]): the
-//! terrain's connected components (the path index's) and the object instances are joined
-//! into sets where a walk may pass between them (an instance with every component under its
-//! box grown by a tile and every component of a tile whose cell lists it, linked instances
-//! with each other), and ends in no common set are refused.
+//! 1. Ends that no walk can join are refused at once ([`PathError::Unreachable`]): the
+//!    terrain's components and the object instances are joined into sets a walk may pass
+//!    between, and the ends must share one.
+//! 2. The straight segment, walked: when it reaches a surface that holds the goal, it is the
+//!    answer.
+//! 3. On a ground of object floors only (a dungeon's), a visibility graph of the points
+//!    answers (`path/floors.rs`).
+//! 4. Elsewhere, A* over (point, surface) states. A leg waits in the heap with the length of
+//!    the path it would make and is walked by line of sight only when taken, so most legs are
+//!    never walked; a leg between terrain corners that meets no object's box is an edge of the
+//!    path index, not walked. Terrain corners keep the index's taut rule; object points may be
+//!    turned at in any direction, as the server's entry and exit rules bend paths there.
+//! 5. Rounds with a bound `L`: only points in the ellipse `|s p| + |p t| ≤ L` are candidates.
+//!    When the best path found is no longer than `L` it is the shortest; else the next round
+//!    takes `L` its length, or a larger bound when none was found, until the ellipse holds
+//!    every point. `L` starts just over the terrain's exact path, or over the opened ground's.
+//! 6. The estimate of the way left is the straight line, or where the terrain winds a lower
+//!    bound through the opened ground and the server's jumps (`path/open_ground.rs`). It need
+//!    not be consistent, so a state reached again by a shorter way is searched on again. Legs
+//!    are tried only to the points a state may see on that ground, a superset of the clear ones.
 //!
-//! Then the straight segment, walked as the search would walk it: when the walk takes it to a
-//! surface that holds the goal, it is the answer (no path is shorter), without the search's
-//! setup, which on short moves costs several times the walk.
+//! Answers equal a brute-force Dijkstra over every point's walked legs on the test worlds.
 //!
-//! On a ground of object floors only (a dungeon's), a visibility graph of the points answers
-//! from here (`path/floors.rs`): the cone scan there finds each point's candidate legs over
-//! the triangles, since no probe reaches ahead from terrain, and each leg is walked once.
+//! # Cost
+//! A round costs, per state expanded, a sight query of the opened ground inside the state's
+//! ellipse and a heap push per candidate leg; each leg taken costs a walk, linear in the tiles
+//! and triangles it crosses. The first path with objects makes the objects' points and the
+//! opened ground: a world and a path index about the terrain's size, and the jumps. A budget
+//! ([`super::PathScratch::with_budget`]) counts states expanded, legs walked and rectangles
+//! scanned. Benches: `crates/silknav-bench/benches/objects.rs` (`path_exact_objects` against
+//! `path_exact_terrain`, and the floor `path_floor_objects`, `path_legs_objects`); the
+//! `object_paths`, `object_bench_pairs` and `ground_pairs` examples. Measurements and the
+//! design's history: `docs/design/paths-through-objects.md`.
 //!
-//! Elsewhere, A* over (point, surface) states, expanding a state by the legs from it to every
-//! candidate point and to the goal. The estimate of a point's distance to the goal is the
-//! straight line, or, where the shortest path on the ground with the objects' footprints
-//! opened is not the straight segment (the terrain winds between the ends), a lower bound
-//! through that ground and the server's jumps over blocked ground (`path/open_ground.rs` has
-//! what it is and why it is one), far nearer the truth, so that the search follows the
-//! terrain's corridor instead of trying every object point of the ellipse from every state.
-//! It costs a visibility link per point (and a scan of what the point sees where a jump is
-//! near), so it is worked out only for the points of the legs the search takes (a leg waits
-//! with the straight line's estimate, and waits again with the larger one). That estimate
-//! never exceeds the truth but need not be consistent, so a state reached again by a shorter
-//! way is searched on again, as A* must to stay exact then (with the straight line's
-//! estimate, which is consistent, it never is).
-//!
-//! The candidates are the points inside the ellipse `|s p| + |p t| ≤ L` for a bound `L`, and
-//! a leg is tried only when its path's estimate is at most `L` (at first
-//! `g + |u v| + |v t| ≤ L`): a path shorter than `L` lies in that ellipse, so when the best
-//! path found is no longer than `L` it is the shortest; otherwise the search runs again with
-//! `L` its length (or, when none was found, with `L` half as long again, until the ellipse
-//! holds every point: a round that finds nothing is wasted, and on the objects bench's moves
-//! growing by half takes a fifth less time than growing by a quarter, and as long as
-//! doubling; guided by the opened ground, the next bound is the least estimate of a path the
-//! bound left out, at least a tenth more, since those estimates are close to the paths). `L`
-//! starts a little over the terrain's exact shortest path's length
-//! (0.1% and one unit: where an object's outline passes through a corner, the path turns
-//! beside it), and at least half as long again as the straight segment and 100 units
-//! longer: it holds the answer whenever no object is in the way. Guided, it starts at 1% and
-//! one unit over the shortest path on the opened ground instead (at least 100 units over the
-//! straight segment) when that is less: where objects open a way far shorter than the
-//! terrain's (bridges over a gorge), the ellipse of the terrain's length holds tens of
-//! thousands of object points, and on a 100-region world two such searches ran out of room
-//! (over [`MAX_WAITING_LEGS`]) that now answer in 3 s and 9 s.
-//!
-//! Each state keeps its legs sorted by the length of the path they would make, and the
-//! heap holds each state once, by its best leg not yet taken: a heap of every leg would be
-//! millions long on a long path, and keeping it took nearly half of the search's time. The
-//! candidates are read from squares of the world that meet the ellipse's box, not from a
-//! scan of every point of the world, which took a fifth of a short search.
-//!
-//! From each state, legs are tried only to the candidates it may see: in sight on the opened
-//! ground, or beyond the start of a jump in sight there (`path/open_ground.rs`, "Sight"),
-//! a superset of the legs the line of sight finds clear. Without it a state tried every
-//! point of the ellipse, and on long paths the waiting legs ran into the millions. What a
-//! state may see is looked for only inside the ellipse its legs must end in (foci the state's
-//! point and the goal, `L` less the way to the state): on the objects bench's world, a path
-//! 415 units straight that winds 8,536 long took 109 ms with the round's ellipse and 81 ms
-//! with the state's.
-//!
-//! A leg between two terrain corners that meets the box of no object is decided by the
-//! terrain alone: it is taken from the corner's edges of the path index (the legs a shortest
-//! path can take there: visible and taut at both ends), not walked. Every other leg is
-//! walked by line of sight, lazily: a leg waits in the heap with the length of the path it
-//! would make, and is walked only when the search takes it (the cheapest first), so that
-//! most legs are never walked. A terrain corner in no object's box is left or reached only
-//! along directions that keep a path taut there (the index's rule); every object point may be
-//! turned at in any direction, since the server's rules for entering and leaving objects make
-//! bends there that no geometric rule predicts.
-//!
-//! # Tests and cost
-//! `exact_paths_with_objects_equal_a_visibility_graph` checks the answers against a
-//! brute-force Dijkstra over every point's legs on the small world with houses, a bridge and
-//! a gate (300 random pairs in a release build: 231 paths, 166 of them turning round objects,
-//! and 69 pairs no path joins, all equal; 60 pairs in a debug build);
-//! `exact_paths_with_objects_are_no_longer_than_other_clear_paths` checks, on a generated
-//! world, that each answer is clear leg by leg and no longer than the terrain's exact path or
-//! the default walkable path wherever their legs are clear too.
-//!
-//! `the_opened_grounds_distances_are_lower_bounds_of_the_paths` checks the estimates against
-//! the oracle's paths, stop by stop, on the small world, and
-//! `the_guided_search_answers_what_the_straight_lines_answers` checks the guided search
-//! against the search by the straight line on a generated world where the terrain winds (160
-//! pairs from four seeds in a release build), and its estimate at every stop of the answer
-//! against the rest of the answer. Seed 99 found that the opened ground alone is no bound
-//! (the server's jumps), and seed 1 that a jump may land at an edge's end from the object's
-//! side; without either fix the test fails. The estimates are checked both with the points
-//! linked by the opened ground's "seen by" records and by scans, and
-//! `the_guided_search_without_records_answers_what_the_straight_lines_answers` runs the same
-//! search with scans, as on a world too big for the records (with no jump's seeds, both fail);
-//! `the_estimates_scans_keep_to_their_allowance` checks that the scans count against the
-//! budget.
-//!
-//! On 20 random pairs of the demo world (`cargo run --release -p silknav-bench --example
-//! object_paths -- silknav-demo 20 7`), the search answers all 20 in 0.28 s, the slowest in
-//! 0.07 s, the first with the making of the objects' points and the opened ground (seeds 1
-//! and 2: 0.44 s and 0.27 s, the slowest 0.20 s). Trying every point of the ellipse from each
-//! state, it took 1.0 s, 2.1 s and 0.8 s (the slowest 1.5 s); by the straight line's estimate
-//! alone, 19.1 s, 21.4 s and 10.8 s, 19 of the 60 over a second and two given up; the same
-//! lengths wherever both answer. Short moves in a town (the objects bench: goals 100
-//! to 600 units away on its 64-region world) take 0.3 to 1.5 µs where the straight segment is
-//! the answer (the terrain's exact path, the first bound, is worked out only when it is not)
-//! and about 0.7 ms on average where the path turns (2.4 ms with every point of the ellipse
-//! tried; two winding pairs of the 60 take over three quarters of the time:
-//! `cargo run --release -p silknav-bench --example object_bench_pairs`), against about 0.5 µs
-//! on the terrain alone (the bench's median, whose mean the few winding pairs make: about
-//! 365 µs a path against 0.5 µs, 720 to 750×). The bench's target for that ratio, 1.5×, is
-//! below what any exact search could reach: on the same pairs, looking up the ends, deciding
-//! the straight segment and walking the first and last legs of the answers that turn (legs
-//! from and to arbitrary points, which no index made before the query holds), the search
-//! itself free, costs 1.6 to 1.7× the terrain's exact path, and walking every leg of the
-//! answers 2.0× (`path_floor_objects`, `path_legs_objects`). That is why it is asked for
-//! ([`super::PathOptions::objects`]); a budget ([`super::PathScratch::with_budget`]) counts
-//! the states it expands and the legs it walks together (each leg walk takes a few
-//! microseconds, so the server's default budget of a million bounds a request to seconds),
-//! and the rectangles the estimate's scans visit where the opened ground keeps no "seen by"
-//! records (a rectangle costs about what a walk does: on the 3,300-region world, a round of a
-//! 60,000-unit search scans for about 5 s before its first state, and a budget of a million
-//! gives up after about 6 s),
-//! and a search that would keep more than [`MAX_WAITING_LEGS`] waiting gives up.
-//!
-//! The opened ground is made with the objects' points, on the first exact path with objects:
-//! a world and a path index of its own, about the terrain's in size, and the jumps that may
-//! cross its blocked ground (on a 100-region generated world, `silknav gen --size 10x10`, a
-//! first path of about 0.6 s instead of 0.3 s on 2 cores, and a peak memory of 213 MB instead
-//! of 133 MB; on 3,300 regions, `--size 60x55`, about 20 s: the jumps 4.6 s, the opened
-//! ground's world 3.3 s and its index 8 s, with a peak of 2.8 GB). That world's opened ground
-//! is too big to keep the "seen by" records, and the estimate links its points by scans
-//! instead (`path/open_ground.rs`, "The estimate"). Pairs up to 15,000 units apart answer in a
-//! second or less after the first (`object_paths /tmp/big 12 7 15000`: the 11 after the
-//! first in 2.75 s, 5.23 s when those searches went by the straight line); of 6 random pairs
-//! (`object_paths /tmp/big 6 7`), the two 22,377 and 25,822 units apart answer in 12 s each,
-//! and the four 46,820 to 111,963 apart give up over [`MAX_WAITING_LEGS`] after 10 to 60 s
-//! (all six gave up by the straight line, in 1 to 7 s): on such an ellipse each round's
-//! estimate scans from some 12,000 jump starts (5 s), and a state sees thousands of object
-//! points, so the legs waiting run into the millions within about a thousand states. Known
-//! directions, for these and for the town's short moves: visibility between object points
-//! made once per world instead of per query, and the object walls in the lower bound.
+//! # Limits
+//! - Slow next to the terrain's exact path, so asked for ([`super::PathOptions::objects`]).
+//! - A search that would keep more than [`MAX_WAITING_LEGS`] legs waiting gives up with
+//!   [`PathError::BudgetExceeded`]: long paths across big worlds with many objects do.
 
 use super::index::{direction_class, TerrainIndex};
 use super::open_ground::{Ellipse, EntryEdge, Jump, ObjectGround, OpenGround, Sight, ToGoal};
@@ -2224,7 +2116,8 @@ mod tests {
     /// The search with the opened ground's help (its estimates where they guide, legs only to
     /// the points in sight) against the search without it, from `from` to `to`: the same
     /// length, or the same error, and every leg of the answer clear. The answer; `None` where
-    /// the search without goes over a budget of 100,000 (it can take seconds, module docs).
+    /// the search without goes over a budget of 100,000 (it can take seconds:
+    /// `docs/design/paths-through-objects.md`).
     fn helped_equals_plain(
         world: &World,
         from: Position,
