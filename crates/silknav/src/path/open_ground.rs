@@ -1,86 +1,65 @@
-//! A lower bound on the length of a path with objects: the estimate that guides the search for
-//! exact paths with objects ([`super::exact_objects`]).
+//! A lower bound on the length of a path with objects, and the legs worth trying: the guide of
+//! the search for exact paths with objects ([`super::exact_objects`]).
 //!
-//! # The opened ground
-//! A path with objects is made of legs that the object-aware line of sight finds clear. Where
-//! a leg runs on the terrain, it runs over open tiles and through no pinch of blocked tiles;
-//! where it runs on an object, it lies on the object's triangles. The opened ground is the
-//! terrain's tile masks with every tile under an object triangle opened (and no wall but the
-//! sides of blocked tiles and the world's border), as a world of its own with its own path
-//! index. It holds every such leg but those the server's probe carries over blocked ground.
+//! # Rule
+//! ## The opened ground
+//! The terrain's tile masks with every tile under an object triangle opened, and no wall but
+//! the sides of blocked tiles and the world's border: a world of its own with its own path
+//! index. It holds every leg the object-aware line of sight finds clear, on the terrain (open
+//! tiles, no pinch) or on an object's triangles, but those the server's probe carries over
+//! blocked ground.
 //!
-//! # Jumps
-//! As a walker on the terrain enters a cell, the server probes the objects the cell lists
-//! along the rest of its segment and sets it down on the first outline edge it meets,
-//! wherever that lies, across blocked ground too ([`crate::world::raycast`]). Such a jump runs
-//! straight from where the segment enters the cell (an open tile of the cell; or, for a walk
-//! along a grid line, the side of a blocked tile of the cell beside an open one, and then
-//! along that line) to a point of an outline edge that does not refuse entry (neither 0x01
-//! nor a bridge's side, 0x10). Only the jumps that may cross the opened ground's blocked tiles
-//! need a bound of their own (the others run on that ground, whose distances hold them), and
-//! they are found once per world ([`OpenGround::of`]): per start and object, the edges where
-//! such a jump lands, those for which the convex hull of the start and the edge has inside
-//! points of a blocked tile. From outside the object's box, a segment meets an edge from the
-//! object's side only after another of its edges (unless it passed under a bridge's side);
-//! it may still reach such an edge exactly at an end, where two edges meet, so those ends are
-//! kept as landings. On the demo world, 2,898 of the 86,387 (start, object) pairs keep one.
+//! ## Jumps
+//! As a walker enters a terrain cell, the server probes the objects the cell lists along the
+//! rest of its segment and sets it down on the first outline edge it meets, across blocked
+//! ground too ([`crate::world::raycast`]). A jump runs straight from where the segment enters
+//! the cell (an open tile of it; for a walk along a grid line, the side of a blocked tile
+//! beside an open one) to a point of an outline edge that admits entry (neither 0x01 nor a
+//! bridge's side, 0x10). [`OpenGround::of`] keeps, per start and object, the edges where a
+//! jump lands whose hull with the start has inside points of a blocked tile, and the ends of
+//! edges a segment may reach from the object's side where two edges meet.
 //!
-//! # The estimate
-//! A search round with the bound `L` looks only at paths no longer than `L`, which lie inside
-//! the ellipse `|s p| + |p t| ≤ L`. Let `D` be the distance to the goal through the opened
-//! ground inside that ellipse: Dijkstra's search from the goal over that ground's corners,
-//! and a point's links to the corners it sees. A path from `p` either takes no jump that
-//! crosses blocked ground, and is no shorter than `D(p)`, or takes a first one, from a start
-//! `F` to a landing `q`, and is no shorter than the sum of
-//! - its way to `F`: at least the straight line, and at least `D(p) − D(e)` for the point `e`
-//!   of `F` where the jump starts (the triangle inequality of `D`; [`ToGoal::farthest`] bounds
-//!   `D` over `F` from above);
-//! - the jump's own length: at least the gap between `F` and the edges it lands on;
-//! - the rest from `q`: at least the least of `D` over the tiles those edges meet, less half
-//!   a tile's diagonal (within an open tile `D` changes by at most the way between two of its
-//!   points), or the way to a further jump (bounded as above, from that least `D`), that
-//!   jump's gap, and its own rest: Dijkstra's search over the round's jumps.
-//!
-//! The estimate ([`ToGoal::at`]) is the least of: `D(p)`; through a first corner, by a second
-//! Dijkstra's search from the goal in which every corner that sees a jump's start (the path
-//! index's records of which corners see each rectangle, and through which cone) starts at its
-//! bound through that jump; and straight to a jump's start that `p` sees (a scan of what `p`
-//! sees inside the round's ellipse, only when such a bound is below the others); and never
-//! below the straight line.
-//! Each term bounds a kind of path from below, so the estimate never exceeds the truth. It
-//! need not be consistent, so the search reopens a state it reaches again by a shorter way
-//! ([`super::exact_objects`]); on 60 random pairs of the demo world it never had to.
-//!
-//! A world of thousands of regions is too big for the opened ground's index to keep its
-//! "seen by" records (the 3,300-region generated world's would hold 86 million). There, points
-//! are linked by scans of what they see inside the ellipse, and the second search starts from
-//! the corners a point of each jump's start sees, at their way to it less the start's
-//! diagonal, plus the jump's bound ([`ToGoal::seed_through_start`] says why that is a bound:
-//! a little looser, and one scan per start). Without them the search went by the straight
-//! line there, and gave up on every random pair of that world; `linked_by` lets the tests
-//! check both ways on a world small enough to keep the records. The scans count against the
-//! search's budget ([`ToGoal::visited`]).
-//!
-//! Where the terrain winds and no jump shortens the way, the estimate is the opened ground's
-//! own distance, and the search goes straight along the terrain's path instead of trying
-//! every object point of the ellipse from every state, as the straight-line estimate let it.
+//! ## The estimate
+//! In a round with bound `L`, `D` is the distance to the goal through the opened ground inside
+//! the ellipse `|s p| + |p t| ≤ L`. A path from `p` takes no jump over blocked ground, and is
+//! no shorter than `D(p)`, or takes a first one from a start `F` to a landing `q`, and is no
+//! shorter than the sum of: its way to `F` (at least the straight line, and at least
+//! `D(p) − D(e)` for the jump's point `e` of `F`, bounded by [`ToGoal::farthest`]); the gap
+//! between `F` and the landing edges; and the rest from `q` (the least `D` over the tiles those
+//! edges meet, less half a tile's diagonal, or through further jumps the same way). The
+//! estimate [`ToGoal::at`] is the least of `D(p)`, the way through a first corner that sees a
+//! jump's start, and the way straight to a jump's start `p` sees, and never below the straight
+//! line. It never exceeds the truth; it need not be consistent.
 //!
 //! # Sight
-//! The same ground tells the search which legs to try at all ([`Sight`]). A leg the
-//! object-aware line of sight finds clear either takes no jump over blocked ground, and then
-//! runs on the opened ground in sight of its start, or takes a first one, whose start its
-//! start sees there, and runs on through that start and the jump's landing. So from a point
-//! `u`, a leg may end only at a point `u` sees on the opened ground (a scan of the index,
-//! only of the rectangles that meet an ellipse round the legs asked about, a convex region
-//! holding `u` that a ray leaving it never re-enters: the search gives each state the ellipse
-//! with foci `u` and the goal of what the bound leaves it, far smaller than the round's late
-//! on a long path), or at one whose direction passes through the start and the landing box
-//! of a jump whose start `u` sees, no nearer than that landing. The directions
-//! are kept as merged arcs of an angle measure without trigonometry (`diamond`), each
-//! grown by more than its rounding. The estimate above already rests on the first half (a
-//! point that sees the goal on the opened ground is the only way a leg reaches it straight).
-//! `every_clear_leg_ends_in_sight` checks 20,000 clear legs against it, 27 of them kept only
-//! past a jump's start.
+//! [`Sight`]: a clear leg from `u` ends at a point `u` sees on the opened ground, or at one
+//! whose direction passes through the start and landing box of a jump whose start `u` sees, no
+//! nearer than that landing. That superset of the clear legs is what the search tries.
+//!
+//! # Method
+//! 1. Once per world, with the objects' points: the opened ground's world and index, and the
+//!    jumps that may cross its blocked ground (the others run on it, and `D` holds them).
+//! 2. Per round: Dijkstra's search from the goal over the opened ground's corners inside the
+//!    ellipse, and a second one in which each corner that sees a jump's start (by the index's
+//!    "seen by" records) starts at its bound through that jump.
+//! 3. A point is linked to the corners it sees by the records, or by a scan of what it sees
+//!    inside the ellipse. Without records, the second search starts from the corners a point
+//!    of each jump's start sees, less the start's diagonal ([`ToGoal::seed_through_start`]).
+//! 4. Sight scans only the rectangles meeting an ellipse round the legs asked about; the
+//!    directions are merged arcs of an angle measure without trigonometry (`diamond`), each
+//!    grown by more than its rounding.
+//!
+//! # Cost
+//! Once per world: a world and a path index about the terrain's size, and a probe per jump
+//! start and object. Per round: two Dijkstra searches over the corners in the ellipse, O(E log
+//! E) in their edges. Per point: a link, or a scan of the rectangles in its ellipse, which count
+//! against the search's budget ([`ToGoal::visited`]). Measured through the exact search:
+//! `crates/silknav-bench/benches/objects.rs` and the `object_paths` example. Measurements and
+//! the design's history: `docs/design/paths-through-objects.md`.
+//!
+//! # Limits
+//! The bound ignores the objects' walls, so it is loose where they force a way round. A world
+//! too big for the opened ground's "seen by" records links by scans, a slightly looser bound.
 
 use super::index::{Rect, TerrainIndex, NONE, TILE};
 use super::search::{
