@@ -5,93 +5,63 @@
 //! [`PathIndex::find_path_with`].
 //!
 //! # Rule
-//! The *obstacles* are axis-aligned closed rectangles of the ground that paths use
-//! ([`crate::world::raycast`]), in world units:
-//! - every tile that is not walkable — blocked tiles, and the tiles of regions that are not
-//!   loaded, so the edge of the world too — as its 20 × 20 square;
-//! - every wall between two walkable tiles (a tile side with a wall edge) as its 20-unit
-//!   segment. Walls beside non-walkable ground lie on a square already.
-//!
-//! Each obstacle is grown by the octagon `O_r = {(x, z) : |x| ≤ r, |z| ≤ r, |x| + |z| ≤ r√2}`:
-//! the regular octagon with axis-aligned sides and inradius r, vertices (±r, ±a) and (±a, ±r)
-//! with a = r(√2 − 1). The grown rectangle `[x0, x1] × [z0, z1] ⊕ O_r` is the octagon
+//! The *obstacles* are axis-aligned closed rectangles of the ground paths use
+//! ([`crate::world::raycast`]), in world units: every tile that is not walkable (blocked
+//! tiles, tiles of regions not loaded, so the world's edge too) as its 20 × 20 square, and
+//! every wall between two walkable tiles as its 20-unit segment. Each is grown by the octagon
+//! `O_r = {(x, z) : |x| ≤ r, |z| ≤ r, |x| + |z| ≤ r√2}`, with inradius r and vertices
+//! (±r, ±a), (±a, ±r), a = r(√2 − 1). The grown rectangle `[x0, x1] × [z0, z1] ⊕ O_r` is
 //!
 //! ```text
 //! x0 − r ≤ x ≤ x1 + r,  z0 − r ≤ z ≤ z1 + r,
-//! x0 + z0 − r√2 ≤ x + z ≤ x1 + z1 + r√2,  x0 − z1 − r√2 ≤ x − z ≤ x1 − z0 + r√2,
+//! x0 + z0 − r√2 ≤ x + z ≤ x1 + z1 + r√2,  x0 − z1 − r√2 ≤ x − z ≤ x1 − z0 + r√2.
 //! ```
 //!
-//! with its vertices at the rectangle's corners plus the octagon's. `O_r` holds the disc of
-//! radius r and lies in the disc of radius r / cos(π/8) ≈ 1.0824 r. A path for r > 0 is a
-//! polyline that never enters the interior of a grown obstacle (it may touch and run along
-//! their sides), so every point of it keeps a Euclidean distance of at least r from every
-//! obstacle; the answer is the shortest such path.
-//! - **Endpoints**: the start (goal) must itself lie outside the interiors:
-//!   [`PathError::StartBlocked`] ([`PathError::GoalBlocked`]) otherwise. A point closer than
-//!   r to an obstacle is always refused; so may be a point up to 1.0824 r from an obstacle's
-//!   corner, towards the octagon's vertices (22.5° off the axes), where it reaches further
-//!   than the disc.
-//! - **Thresholds**: a straight axis-aligned corridor of width w (between blocked tiles or
-//!   walls) lets a walker through exactly when r ≤ w/2 — at r = w/2 along its centre line
-//!   only. A one-tile corridor admits r ≤ 10 and refuses any r > 10
-//!   ([`PathError::Unreachable`]). Two obstacles that meet, even at a single corner, let no
-//!   r > 0 between them.
-//! - **r = 0** is [`PathIndex::find_path`]'s rule and search, unchanged (grown by nothing, a wall
-//!   would have no interior to keep out of).
-//!
-//! # Numbers
-//! The octagon's vertices are the rectangle's corners (grid points, exact) plus (±r, ±a) and
-//! (±a, ±r) rounded once to f64; everything else is an exact orientation test on those points
-//! ([`crate::geometry`]). At world coordinates (below 2^19) the rounding moves a vertex by
-//! less than 1e-10, so the path computed keeps a clearance of at least r − 1e-9. The length is
-//! the sum of the legs between those exact turning points. The waypoints returned are
-//! [`Position`]s, whose region-local f32 coordinates round each turning point by at most
-//! 6.2e-5 units per axis: legs between the returned waypoints keep at least r − 1e-4, and
-//! their summed length may differ from `length` by about 1e-4 per turn.
+//! `O_r` holds the disc of radius r and lies in the disc of radius r / cos(π/8) ≈ 1.0824 r. A
+//! path for r > 0 never enters the interior of a grown obstacle (it may touch and run along
+//! their sides), so it keeps at least r from every obstacle; the answer is the shortest one.
+//! - **Endpoints** must lie outside the interiors, else [`PathError::StartBlocked`] or
+//!   [`PathError::GoalBlocked`]: always closer than r to an obstacle, and possibly up to
+//!   1.0824 r from an obstacle's corner, 22.5° off the axes.
+//! - **Thresholds**: an axis-aligned corridor of width w lets a walker through exactly when
+//!   r ≤ w/2, at r = w/2 along its centre line only. A one-tile corridor admits r ≤ 10 and
+//!   refuses any r > 10 ([`PathError::Unreachable`]). Obstacles that meet, even at a corner,
+//!   let no r > 0 between them.
+//! - **r = 0** is [`PathIndex::find_path`]'s rule and search, unchanged.
+//! - **Numbers**: the octagons' vertices are grid points plus offsets rounded once to f64, and
+//!   all else is exact orientation tests ([`crate::geometry`]), so the path keeps at least
+//!   r − 1e-9. The returned [`Position`]s round each turning point by at most 6.2e-5 units per
+//!   axis: their legs keep at least r − 1e-4, and their summed length may differ from `length`
+//!   by about 1e-4 per turn.
 //!
 //! # Method
-//! A shortest path among the grown obstacles is taut: it turns only at vertices of the
-//! octagons that are convex corners of their union, and it leaves and reaches each turning
-//! point along lines tangent to the octagon there. So the query
-//! 1. checks start and goal against the obstacles around each;
-//! 2. takes a box around start and goal and a snapshot of the obstacles of the tiles within
-//!    1.0824 r + 1 tile of it, ignoring all others (the unloaded tiles two deep around the
-//!    world are the farthest it ever takes: they seal the world);
-//! 3. floods the snapshot's walkable tiles from the start across the tile sides that the
-//!    interiors of the grown obstacles do not cover from end to end. A path crosses from tile
-//!    to tile through a free point of a side, so it stays in the flooded tiles: a goal outside
-//!    them is unreachable, answered without a search. Where the flood reaches the box's
-//!    border, the ground outside the box (free in the snapshot) is reached too: a goal that
-//!    the flood reaches only that way makes the box grow without a search. (The flood
-//!    may hold more than a path can reach: a tile's free part may be in pieces. Each
-//!    octagon's stretch of a side is narrowed by 2e-8 units, so rounding only ever leaves a
-//!    side open.)
-//! 4. lists the *candidates*: for each grid vertex that is the corner of an obstacle, the
-//!    octagon vertices there that lie outside the interior of every grown obstacle and in a
-//!    flooded tile. (One on the side of another octagon is kept: where a corridor is exactly
-//!    2r wide, the path enters its centre line there.)
-//! 5. runs A* (straight-line heuristic) from the start over the candidates and the goal, with
-//!    only edges tangent at both ends, testing visibility lazily: an edge is pushed on the
-//!    queue untested and tested when popped (the first tested-clear entry of a point is its
-//!    shortest distance, as with eager tests). A segment is tested against the obstacles of
-//!    the band of tiles within 1.0824 r of it, each with an exact separating-axis test
-//!    ([`crate::geometry::segment_enters_convex`]).
-//! 6. With fewer obstacles the snapshot's problem can only have shorter paths; so when the
-//!    path found stays in the box, it is the shortest path of the world, and when none is
-//!    found, none exists. Otherwise the box grows (four times the margin) and the search
-//!    restarts, at the latest with a box holding the whole world and its ring.
+//! A shortest path among the grown obstacles is taut: it turns only at octagon vertices that
+//! are convex corners of their union, along tangents there. So a query
+//! 1. checks start and goal against the obstacles round each;
+//! 2. takes a box round them and a snapshot of the obstacles within 1.0824 r + 1 tile of it;
+//! 3. floods the snapshot's walkable tiles from the start across tile sides the grown
+//!    obstacles do not cover end to end: a goal outside the flood is unreachable, and a goal
+//!    reached only through the box's border grows the box, both without a search;
+//! 4. lists the candidates, the octagon vertices at obstacle corners outside every interior
+//!    and in a flooded tile;
+//! 5. runs A* from the start over them, along edges tangent at both ends, each tested when
+//!    popped against the obstacles of the tiles within 1.0824 r of it
+//!    ([`crate::geometry::segment_enters_convex`]);
+//! 6. answers when the path stays in the box (fewer obstacles only shorten paths, so it is the
+//!    world's shortest, and none found means none exists), else grows the box fourfold and
+//!    restarts, at the latest with the whole world and its ring.
 //!
-//! # Complexity and limits
-//! A snapshot of T tiles costs O(T) to take, flood and list candidates from (each side and
-//! candidate checked against the O((r/20 + 2)²) obstacles around it). With V candidates, a
-//! search costs O(V) per expanded point, plus a band walk of O((L/20 + r/10 + 3)(r/10 + 3))
-//! tiles for each edge of length L taken from the queue, whose size grows by V per
-//! expansion. On a 3×3-region generated world (rugged), 300 random queries for r = 5, 10
-//! and 20 took 5 ms (median) and 0.16 s at most (release build). Queries whose search must cover a
-//! large part of a big world are slow: a goal cut off from the start by a gap the tile flood
-//! cannot see (a tile whose free part is in pieces) makes the search exhaust the start's
-//! side. The scratch's budget counts the edges tested, across restarts; working memory is
-//! allocated per query. No index is built or used.
+//! # Cost
+//! A snapshot of T tiles costs O(T) to take, flood and list from. With V candidates, a search
+//! costs O(V) per expanded point, plus O((L/20 + r/10 + 3)(r/10 + 3)) tiles per edge of length
+//! L tested. No index is built or used; working memory is allocated per query. No bench
+//! measures it; `tests/integration/radius.rs` checks it against a brute-force oracle.
+//! Measurements: `docs/design/paths.md`.
+//!
+//! # Limits
+//! A search that must cover much of a big world is slow: a goal cut off by a gap the flood
+//! cannot see (a tile whose free part is in pieces) makes it exhaust the start's side. The
+//! scratch's budget counts the edges tested, across restarts.
 
 use super::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
 use crate::geometry::{
