@@ -13,16 +13,14 @@
 //! - a *lattice* of points over the window, [`SPACING`] units apart (wider when the window
 //!   would hold more than [`MAX_LATTICE`] points), set off the tile grid so that no point lies
 //!   on a tile side; the points where a walk can start ([`World::cell_at`] answers);
-//! - a weighted A* search ([`HEURISTIC_WEIGHT`]) from the leg's start over the lattice (each point linked to its eight
-//!   neighbours when the whole walk between them arrives) to any of the next waypoints
-//!   (reached from a lattice point within two spacings of it, by a walk that arrives), each
-//!   waypoint counted at its cost plus the rest of the path beyond it;
+//! - a weighted A* search ([`HEURISTIC_WEIGHT`]) from the leg's start over the lattice (each
+//!   point linked to its eight neighbours when the whole walk between them arrives) to any of
+//!   the next waypoints (reached from a lattice point within two spacings of it, by a walk that
+//!   arrives), each waypoint counted at its cost plus the rest of the path beyond it;
 //! - a step between two lattice points in one open terrain cell whose box meets the box of
 //!   none of the objects that cell lists is known to arrive without a walk (the server's walk
 //!   crosses no edge there and asks no object in its way; the test
-//!   `lattice_steps_answered_at_once_are_walks_that_arrive` checks it against the walk): on
-//!   the demo world this halves the time of 300 random paths (0.42 s to 0.22 s, the same
-//!   answers);
+//!   `lattice_steps_answered_at_once_are_walks_that_arrive` checks it against the walk);
 //! - the lattice path pulled taut: from its start, the farthest of its points the whole walk
 //!   reaches, arriving and within 1900 units along x and along z, and so on.
 //!
@@ -34,14 +32,16 @@
 //!
 //! The same detours are the last resort of the repairs of
 //! [walkable paths](super#walkable-paths-the-default) on the terrain, under the terrain walk.
-//! There, on 60 pairs of points under 300 units apart whose straight leg the walk refuses, a detour is 1.2% longer than the exact optimum
-//! on average and 4.4% at worst (`cargo test -p silknav --lib detour -- --nocapture`).
 //!
 //! Every leg of a detour is a walk that arrives, so the path stays one whose every leg
 //! `silknav move` walks to its end. A detour is not the shortest way round: the lattice path
 //! is pulled taut only through its own points (a few units longer than the shortest way per
 //! turn), and paths do not yet use objects as shortcuts (a bridge the terrain path does not
 //! cross is not sought out).
+//!
+//! A detour costs a walk per lattice step it tries, each linear in the cells it crosses, over
+//! at most [`MAX_LATTICE`] points. Measurements and the design's history:
+//! `docs/design/paths.md`.
 
 use super::search::distance;
 use super::walkable::{world_xz, MAX_LEG_SPAN};
@@ -59,10 +59,9 @@ pub const MARGINS: [f64; 3] = [40.0, 160.0, 640.0];
 pub const SPACING: f64 = 4.0;
 /// The most points a lattice holds; a bigger window gets a wider spacing.
 pub const MAX_LATTICE: usize = 160_000;
-/// The weight of the A* heuristic over the lattice: with 1.5, 300 random paths on the demo
-/// world took a fifth of the time the plain search took (0.42 s against 1.95 s, before the
-/// shortcut for lattice steps in the module docs), and come out, pulled taut, 0.04% longer
-/// in all. A weight of 5 walked 38% less, for paths 0.24% longer in all (measured then too).
+/// The weight of the A* heuristic over the lattice: a weighted search walks far fewer lattice
+/// steps than the plain one, for paths that come out, pulled taut, a fraction of a percent
+/// longer. How the weight was chosen: `docs/design/paths.md`.
 pub const HEURISTIC_WEIGHT: f64 = 1.5;
 /// How the lattice is set off the tile grid (tiles are 20 units): no point on a tile side.
 const LATTICE_OFFSET: f64 = 0.4173;

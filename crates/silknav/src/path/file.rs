@@ -153,11 +153,12 @@ impl PathIndexFile {
     }
 }
 
-/// The file mapped read-only, its pages read ahead of use (the checksum reads them all): on the
-/// 3,300-region bench world's 224 MB file, 12 ms to map and checksum it, against 100 ms to read
-/// it into the heap and checksum that (the kernel clears every page of the buffer, then copies
-/// the file into it). Only on Unix: Windows refuses to replace a mapped file, so mapping there
-/// would stop `silknav index --force` while a server uses the file.
+/// The file mapped read-only, its pages read ahead of use (the checksum reads them all): far
+/// quicker than reading it into the heap and checksumming that, where the kernel clears every
+/// page of the buffer, then copies the file into it (`benches/index.rs` of
+/// `crates/silknav-bench` reads it back; figures in `docs/design/paths.md`). Only on Unix:
+/// Windows refuses to replace a mapped file, so mapping there would stop
+/// `silknav index --force` while a server uses the file.
 #[cfg(unix)]
 #[allow(unsafe_code)]
 fn map(file: &std::fs::File) -> io::Result<memmap2::Mmap> {

@@ -15,13 +15,12 @@
 //! taut direction; for worlds small enough to keep them, a second scan covers the taut
 //! directions below (classes 4 to 7). A scan cuts a rectangle's directions into pieces at
 //! every portal end in front of it; a corner's pieces of one rectangle that touch are joined
-//! into one record ([`merge_cones`]). In open ground that is what lets the records fit: the
-//! bench's open 4×4-region world keeps 1.12 million, where the pieces overflowed the 2 million
-//! limit and every query fell back to two scans. Each corner's edges are sorted by their
+//! into one record ([`merge_cones`]). In open ground that is what lets the records fit under
+//! their limit ([`MAX_SEEN`]). Each corner's edges are sorted by their
 //! direction (and the corner they lead to, where two share one), so the graph does not depend
 //! on the order the scans ran in: built on one thread or on many, it is the same; and a bend
 //! at the corner takes only the run of them beyond its obstacle
-//! ([`TerrainIndex::turning_edges`]), a third of them on the bench's maps.
+//! ([`TerrainIndex::turning_edges`]). Measurements: `docs/design/paths.md`.
 
 use super::index::{direction_class, vertex_point, Corner, TerrainIndex, NONE, TILE};
 use super::visibility::{scan_within, Cone, ScanScratch};

@@ -922,10 +922,10 @@ pub(crate) fn edge_keeps_side(ground: &Grid<'_>, c: &Corner, d: &Corner) -> bool
 
 /// Per corner, the two ends of its run of edges for a left turn and for a right one
 /// ([`TerrainIndex::turning_edges`]), as offsets in its edges, found by bisections on the corner's
-/// first expansion and kept: searches expand the same corners again and again, and bisecting each
-/// time made the paths bench's brc202d queries about a tenth slower (the bisections touch as
-/// many cache lines as the run), while finding them for every corner when an index file is
-/// read cost a big world's first path query 20 ms (a tenth). Each corner's are one
+/// first expansion and kept: searches expand the same corners again and again, and each
+/// bisection touches as many cache lines as the run, while finding them for every corner when
+/// an index file is read would delay a big world's first path query (the measurements:
+/// `docs/design/paths.md`). Each corner's are one
 /// `AtomicU64` of four 16-bit lanes, each offset plus one (0: not found yet), so that the
 /// searches of many threads share them; two threads finding the same corner's store the
 /// same value. A run that ends 65,535 edges or more into its corner's is not kept (bisected

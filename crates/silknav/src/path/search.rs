@@ -844,10 +844,8 @@ impl Near {
 }
 
 /// How many records the start's rectangles need for its links to come in rings: on winding
-/// ground, where a start sees few corners, a path often leaves the first rings; there, ring
-/// by ring made the paths bench's queries 4 to 8% slower (brc202d and the generated worlds
-/// with obstacles), and all at once is as fast as the one near part and the rest were before
-/// the rings.
+/// ground, where a start sees few corners, a path often leaves the first rings, and linking
+/// them all at once is faster there (`docs/design/paths.md`).
 const RINGS_AFTER: usize = 256;
 
 /// The bounds of the rings a search links its start to one after the other ([`Near`]), as

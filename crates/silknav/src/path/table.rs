@@ -10,13 +10,13 @@
 //! `D` for every pair; the query is then a scan of the pairs ([`super::search`]).
 //!
 //! With it come the rectangles' record cells ([`RecordCells`]): the ends of a query are linked
-//! to the corners they see by the records of their cell alone, half or less of their
-//! rectangle's on open small maps (arena's mean query 0.53 µs to 0.46 µs).
+//! to the corners they see by the records of their cell alone, fewer than their rectangle's.
 //!
 //! It is kept only where it is small and quick to make ([`MAX_WORK`]: one Dijkstra search per
-//! corner), so it never takes more than 10 MB or about 10 ms, and the cells at most 16 MB
-//! more ([`MAX_CELL_RECORDS`]; none where they would take more). Both are made in memory
-//! with the index and after an index file is read (never stored in the file).
+//! corner), so it never takes more than 10 MB, and the cells at most 16 MB more
+//! ([`MAX_CELL_RECORDS`]; none where they would take more). Both are made in memory with the
+//! index and after an index file is read (never stored in the file). Making the table is
+//! O(C·(E + C) log C) for C corners and E edges. Measurements: `docs/design/paths.md`.
 
 use super::graph::Seen;
 use super::index::{vertex_point, Corner, TerrainIndex};
@@ -26,10 +26,10 @@ use crate::geometry::orient;
 use rayon::prelude::*;
 use std::collections::BinaryHeap;
 
-/// The most work a table may take to make, as corners × (edges + corners): a million is
-/// under 10 ms on one core (the 203 corners and 1,670 edges of the Moving AI map rmtst01,
-/// 380,000, take 2.5 ms on two). It keeps the corners at most 1,000 too, so the table at
-/// most 10 MB, and corner numbers fit the `u16` of [`CornerTable::before`].
+/// The most work a table may take to make, as corners × (edges + corners): a million keeps
+/// the making short next to the index's build (`docs/design/paths.md`). It keeps the corners
+/// at most 1,000 too, so the table at most 10 MB, and corner numbers fit the `u16` of
+/// [`CornerTable::before`].
 pub(crate) const MAX_WORK: usize = 1_000_000;
 /// No corner before: the path's first corner, or a corner the path cannot reach.
 const NO_CORNER: u16 = u16::MAX;
