@@ -2,114 +2,71 @@
 //! the bit.
 //!
 //! [`World::move_along`] is the server's `QueryMovement` as a character's move calls it: the
-//! start resolved onto a surface, the goal taken into the start's region, the server's guard,
-//! then up to seven legs of the server's `Move`, each on the terrain or on an object, and the
-//! end checked. Every step follows the reconstructed server (`RegionManagerBody.cpp`,
-//! `RTNavMeshTerrain.cpp`, `RTNavMeshObj.cpp`, `RTNavCell.cpp`), in its float arithmetic
-//! (silknav's `geometry::server_arith` writes each of the server's routines out, operation for
-//! operation).
+//! start put on a surface, the goal taken into its region, the guard, up to seven legs of the
+//! server's `Move` on the terrain or an object, and the end checked.
 //!
-//! # On the terrain
-//! The walk goes cell by cell along the segment, as the server's terrain `Move` does:
-//! - first, each object the current cell lists is probed with the whole rest of the segment
-//!   (below); the probe whose result lies nearest the walker wins, and stops the terrain walk
-//!   there (even beyond the current cell: an object listed here is met wherever the segment
-//!   meets it, before the terrain's walls in between);
-//! - while the goal is outside the current cell, find the cell edge the segment crosses (the
-//!   server's `FindCrossEdge`: for each edge linked to the cell, in the server's order, the
-//!   segment's ends must lie on different sides and the lines must meet on the edge);
-//! - a **blocked** edge (`flag & 3 != 0`) stops the walk at the crossing point nudged 0.2
-//!   units toward the current cell's centre;
-//! - a **global** edge continues in the neighbour region: the crossing coordinate is snapped
-//!   to 0 or 1919.99 and nudged into the neighbour cell;
-//! - any other edge continues in the cell beyond, from the crossing point nudged 0.2 toward
-//!   that cell's centre (so the walk bends a little at every cell it enters, as the game's
-//!   does);
-//! - no crossed edge at all (the segment leaves the cell where no edge is linked) stops the
-//!   walk at the start nudged toward the cell's centre.
+//! # Rule
+//! **On the terrain** the walk goes cell by cell. Entering a cell, it probes each object the
+//! cell lists with the whole rest of the segment; the hit nearest the walker stops the terrain
+//! walk there, even beyond the cell's walls. While the goal is outside the cell, the edge the
+//! segment crosses is found as the server's `FindCrossEdge` does (the ends on different sides,
+//! the lines meeting on the edge, edges in the server's order):
+//! - a **blocked** edge (`flag & 3 != 0`) stops the walk at the crossing point nudged 0.2 units
+//!   toward the cell's centre;
+//! - a **global** edge goes on in the neighbour region, the crossing snapped to 0 or 1919.99;
+//! - any other edge goes on from the crossing nudged 0.2 toward the next cell's centre;
+//! - no crossed edge stops the walk at the start, nudged toward the cell's centre.
 //!
-//! Like the server's, the side test counts a point exactly on an edge's line with the
-//! outside: a walk that starts exactly on its cell's side and leaves through that side finds
-//! no crossed edge and stops at once (`no-edge`). And a start exactly on a tile side belongs
-//! to the tile on its +x/+z side, as for [`World::cell_at`] — [`World::raycast`] is more
-//! lenient and accepts any start that touches walkable ground.
+//! A point exactly on an edge's line is outside: a walk that starts on its cell's side and
+//! leaves through it stops at once (`no-edge`). A start on a tile side is in the tile on its
+//! +x/+z side, as for [`World::cell_at`]; [`World::raycast`] accepts any start on open ground.
 //!
-//! # Objects
-//! Objects are found only through the object lists of the terrain cells the walk passes, and
-//! each is walked in its own frame (the server's float world-to-local transform of the
-//! region's record, [`crate::objects`]):
-//! - **Entering** from the terrain: the object's outline grid gives the outline edge the
-//!   segment crosses nearest to the walker, in either direction (edges with 0x10, bridge
-//!   sides, are passed under). With flag 0x01 the entry is refused: the walker is pushed 0.01
-//!   off the edge along its nearer vertex's direction, and the terrain walk goes on toward
-//!   that point, so the walk stops just outside ([`MoveStop::ObjectWall`]); the server then
-//!   probes the cell's objects once more on the way there and fails the move when one is
-//!   crossed ([`MoveError::ObjectRefused`]). Otherwise the walker enters the edge's cell 0.2
-//!   inside it, and the next leg walks the object. So the ground under a building's footprint
-//!   is reached from outside only through an edge that lets the walker in.
-//! - **On an object** the walk goes triangle by triangle through each triangle's first three
-//!   edges: an edge with the internal bit 0x04 leads to the cell beyond unless 0x02 blocks
-//!   cell A → B or 0x01 blocks B → A (or the cell beyond is missing); any other edge leaves
-//!   the object — refused with 0x12 (0x10 or 0x02), else the walker steps off, pushed 0.01
-//!   off the edge, onto the terrain (where a blocked tile fails the move) or, over a link edge
-//!   (0x08), onto the object the instance's link row names for that edge, in the cell of the
-//!   linked edge (the server's `FindLinkEntryCell`); the next leg goes on from there.
-//! - A walker leaving the region on an object finds the same instance in the neighbour's
-//!   list by its key and continues on it; an instance that is missing there fails the move.
-//! - An **event-only** object (a single `event` zone on two cells) is walked only when the
-//!   terrain under it lets the walk through first.
-//! - Crossing into the next terrain cell, and into the next region, the server probes the
-//!   objects of the cell left (or entered) along the short step it took; a crossing there
-//!   fails the move ([`MoveError::ObjectRefused`]).
+//! **Objects**, with the server's movement flag (`nFlag` 1, which [`MoveOptions::object_checks`]
+//! turns off), are met only through the lists of the cells walked, each in its own frame:
+//! - *Entering*: the outline edge crossed nearest the walker, either way (bridge sides, 0x10,
+//!   are passed under). Flag 0x01 refuses: the walk stops 0.01 outside
+//!   ([`MoveStop::ObjectWall`]), or fails ([`MoveError::ObjectRefused`]) when the probe on the
+//!   way there crosses an object. Else the walker enters the edge's cell 0.2 inside.
+//! - *On an object*, triangle by triangle through each one's first three edges. An internal
+//!   edge (0x04) leads on unless 0x02 blocks A → B, 0x01 blocks B → A, or no cell is beyond.
+//!   Any other edge leaves: refused with 0x12; over a link edge (0x08) onto the linked object's
+//!   edge cell; else onto the terrain, 0.01 off the edge, where a blocked tile fails the move.
+//! - Leaving the region on an object goes on with the same instance (by key) in the
+//!   neighbour's list, or fails. An event-only object is walked only where the terrain lets the
+//!   walk through first. Crossing into the next cell or region probes the objects of the cell
+//!   left or entered, and a crossing there fails the move.
 //!
-//! These object rules are the server's with its movement flag set (`nFlag` 1, what line of
-//! sight passes, and what makes building walls stop a walker); [`MoveOptions::object_checks`]
-//! turns them off (`nFlag` 0: no entry or exit is refused, no probe fails a move).
+//! **Start, guard, legs and end**:
+//! - The start is on [`World::cell_at`]'s surface, or with [`MoveOptions::start_y`] on
+//!   `FindNavCell`'s ([`World::surface_at_y`]). The goal's height is the surface there nearest
+//!   the start's height ([`World::height_at_y`]), unless [`MoveOptions::goal_y`] gives it.
+//! - [`MoveError::TooFar`] when `goal.x − start.x > 1920` or `goal.z − start.z > 1920`, the goal
+//!   moved into the start's frame in f32 and the differences taken in double: one-sided, as
+//!   the server does ([`DistanceGuard`], [`MoveOptions::guard`]). A goal equal to the start is
+//!   reached at once.
+//! - A leg that enters or leaves an object ends there; the move ends too when the goal is
+//!   within 5 units by the server's measure, in the object's frame ([`MoveStop::Transition`]).
+//!   More than seven legs fail the move. An edge is global or internal by its list, not its flag.
+//! - The end is accepted in its region's square on the walk's own cell, even over a blocked
+//!   tile. Its height is the terrain's `FindHeight` or the object triangle's plane.
+//! - After [`SERVER_BUDGET`] crossings the server answers the goal. A walk that circles is seen
+//!   after 2¹⁷ crossings and jumped to the server's last one ([`MoveStop::Looped`]); 2²⁰ more
+//!   without a repeat give [`MoveError::StepLimit`].
+//! - The walk fails when it starts on no cell, ends outside its region's square or on no cell,
+//!   enters a region not loaded, or an object check refuses it.
 //!
-//! # Where the server decides, and how silknav follows it
-//! - **The start** is the surface [`World::cell_at`] picks (the highest object triangle, else
-//!   the terrain), at its height, or with a reference height ([`World::move_along_y`],
-//!   [`MoveOptions::start_y`]) the one the server's `FindNavCell` picks
-//!   ([`World::surface_at_y`]). **The goal's height** (which enters the server's distances)
-//!   is the surface at the goal nearest the start's height ([`World::height_at_y`]), unless
-//!   given ([`MoveOptions::goal_y`]).
-//! - **Before walking** the server's `QueryMovement` moves the goal into the start's region
-//!   frame (in f32) and refuses the move when `goal.x − start.x > 1920` or `goal.z − start.z >
-//!   1920`, the differences taken in double ([`MoveError::TooFar`]). The test is one-sided: a
-//!   goal 1921 units to the east is refused, one 5000 units to the west is walked. The x87 code
-//!   at that spot compares the raw differences (an `fabs` would be one instruction there), so
-//!   this is the server's own behaviour, not a slip of the decompilation; its intent was most
-//!   likely a symmetric bound. silknav follows the server by default
-//!   ([`DistanceGuard::OneSided`]) and offers the symmetric test and none at all through
-//!   [`MoveOptions::guard`]. (The server skips the test when its caller passes a step budget of
-//!   10 or less; the movement of characters passes none.) A goal equal to the start (same
-//!   region, coordinates and height) is reached at once.
-//! - **Legs**: a leg that enters or leaves an object ends there; the next leg starts from
-//!   that point, unless the goal is within 5 units of the walker — measured, as the server
-//!   measures it, from the walker's position in the object's own frame, which is almost never
-//!   near (the stop is then [`MoveStop::Transition`]). More than seven legs fail the move.
-//! - **Global or internal** is the list an edge comes from (the file's global or internal
-//!   edges), never its flag: an internal edge with the global bit 0x08 is an internal edge.
-//! - **The end** is accepted when it lies in its region's square and the walk has a cell
-//!   there: the walk's own cell, not the tile's. A walk that ends on a blocked tile inside an
-//!   open cell arrives, as the server's does. The height reported is the server's: the
-//!   terrain's `FindHeight`, or the object triangle's height plane.
-//! - **The step budget** of the server is 2³¹ − 1 cell crossings, terrain and object alike
-//!   ([`SERVER_BUDGET`]); when it runs out, the server answers the goal (with the cell the
-//!   walk was in), a success. No walk across a real world needs a fraction of it (a straight
-//!   segment across the whole terrain id space enters fewer than 37,000 tiles), but a walk can
-//!   circle forever: toward a goal exactly on an object's vertex, each triangle round it sends
-//!   the walker into the next, and edges that link cells in a loop do the same on the
-//!   terrain. The server then circles for about a minute and answers the goal; silknav
-//!   watches any walk past 2¹⁷ crossings for a repeated state, and from the cycle it finds
-//!   jumps straight to the server's last crossing, answering what the server answers, to the
-//!   bit ([`MoveStop::Looped`]). A walk that goes 2²⁰ more crossings without repeating itself
-//!   (none can in a real world) is given up ([`MoveError::StepLimit`]).
-//! - **Event zones** fire nothing (in the reconstructed server they only call back into the
-//!   game), so they never stop a walk.
+//! # Method
+//! Each step is the reconstructed server's routine in its float arithmetic, written out
+//! operation for operation in `geometry::server_arith`, objects in the server's frames.
 //!
-//! The walk fails when it starts on no cell, ends outside its region's square or on no cell,
-//! enters a region that is not loaded, or an object check refuses it.
+//! # Cost
+//! O(cells and triangles crossed + objects probed). Benches: `move_along_500` of
+//! `crates/silknav-bench/benches/queries.rs`, `move_along_objects` against `move_along_terrain`
+//! of `benches/objects.rs`. Measurements and the server's sources: `docs/design/movement.md`.
+//!
+//! # Limits
+//! Event zones fire nothing, so they never stop a walk. A loop is followed to the server's
+//! answer, not run through its budget.
 
 use super::height::find_height;
 use super::position::Position;
