@@ -1,70 +1,67 @@
 //! Line of sight: the first wall a segment crosses, exactly.
 //!
-//! # Semantics
+//! [`World::raycast`] answers whether a segment from a point of the walkable ground is clear,
+//! and if not, the first point where it is blocked and what blocks it ([`RayHit`]).
+//!
+//! # Rule
 //! The walkable ground is the union of the closed open tiles of the loaded regions. A segment
-//! from a point of that ground is **blocked** at the first point where
-//! 1. it leaves the walkable ground (crosses into a blocked tile, a missing region, or runs
-//!    along the seam between two blocked tiles), or
-//! 2. it properly crosses a wall: a terrain edge with `flag & 3 != 0` or the siege bit 0x80
-//!    (siege gates block sight), or
-//! 3. it passes through a grid vertex with walls on both of its sides — it may not squeeze
-//!    between two blocked tiles that meet only at a corner. A wall here is a tile side that is
-//!    a wall edge or lies between walkable and non-walkable ground (so the world's outer border
-//!    is a wall).
+//! is **blocked** at the first point where
+//! 1. it leaves the walkable ground (into a blocked tile or a missing region, or along the
+//!    seam between two blocked tiles);
+//! 2. it properly crosses a wall: a terrain edge with `flag & 3 != 0` or the siege bit 0x80;
+//! 3. it passes through a grid vertex with walls on both its sides, squeezing between two
+//!    blocked tiles that meet only at a corner. A wall here is a wall edge or a tile side
+//!    between walkable and non-walkable ground, so the world's border is one.
 //!
 //! Touching a wall (ending on it) or running along it is not crossing it. In the game data the
 //! walls are exactly the sides between walkable and blocked ground, so rules 1 and 2 agree.
 //!
-//! # Objects
-//! With objects loaded, line of sight is the server's movement walk (with its object checks
-//! on, as the server's `IsLineOfSight` runs it) made exact: the same rules, decided on the
-//! segment itself instead of after the server's 0.2-unit nudges ([`crate::world::movement`]
-//! has the walk). The segment starts on the surface [`World::cell_at`] picks
-//! ([`World::raycast_y`]: the one [`World::cell_at_y`] picks; [`World::raycast_on`]: a given
-//! one) and is on exactly one surface at a time:
-//! - **On the terrain** the rules above apply, and as the segment enters each terrain cell,
-//!   the objects that cell lists (and only those, each by its record in that cell's region)
-//!   are probed along the rest of the segment: the outline edge one of them meets first
-//!   (edges with 0x10, bridge sides, are passed under) is taken, wherever along the segment it
-//!   lies — even beyond a terrain wall, as the server's probe does; an edge met exactly at the
-//!   segment's start counts, one met exactly where a cell begins belongs to the cell before.
-//!   The entry is refused (blocked) with flag 0x01; otherwise the walker is on the edge's cell,
-//!   or, when the segment goes on away from that cell, straight back over the same edge by
-//!   the leaving rules below. An outline edge is met in either direction, as in the server.
-//! - **On an object triangle** only the mesh counts: the segment leaves the triangle through
-//!   the first of its first three edges (the ones the server walks; a side without one is
-//!   never crossed, so a segment leaving there is clear) whose far side it ends on. An edge
-//!   with the internal bit 0x04 leads into the cell beyond, unless 0x02 blocks cell A → B, 0x01
-//!   blocks B → A, or there is no cell beyond. An edge without it leaves the object: refused
-//!   with 0x12 (0x10 or 0x02); over a link edge (0x08) onto the object the instance's link
-//!   row names, in the linked edge's cell (blocked when no row names it); otherwise down onto
-//!   the terrain, which must be walkable there (blocked otherwise). The edge just stepped off
-//!   over is not met again by the next probe.
-//! - **Siege edges** (0x80) block sight between two points on the terrain, on meshes without
-//!   the siege option (nav flag 8): the server reports them and `IsLineOfSight` answers "not
-//!   visible" only then. (The server answers "visible" for a siege crossing from or to an
-//!   object even when the walk is blocked later in the same leg; silknav reports the later
-//!   block.)
-//! - **Legs**: each entry and each exit starts a new leg of the server's walk; a segment that
-//!   needs more than seven is blocked where the eighth would start, as the server fails the
-//!   move. (The server also ends a walk early where the goal is within 5 units of the walker by
-//!   its own frame-mixing measure; that early end decides nothing about sight and is not
-//!   reproduced.)
+//! ## Objects
+//! With objects loaded, line of sight is the server's movement walk with its object checks on
+//! (as `IsLineOfSight` runs it), decided on the segment itself instead of after the 0.2-unit
+//! nudges ([`crate::world::movement`]). The segment starts on the surface [`World::cell_at`]
+//! picks ([`World::raycast_y`]: [`World::cell_at_y`]'s; [`World::raycast_on`]: a given one) and
+//! is on one surface at a time:
+//! - **On the terrain** the rules above apply. Entering each terrain cell, the objects it lists
+//!   (each by its record in that cell's region) are probed along the rest of the segment. The
+//!   outline edge met first is taken wherever it lies, even beyond a terrain wall; bridge
+//!   sides (0x10) are passed under. An edge met at the segment's start counts; one met exactly
+//!   where a cell begins belongs to the cell before. Flag 0x01 refuses entry (blocked); else the
+//!   walker is on the edge's cell, or, when the segment heads away from it, straight back over
+//!   the same edge by the leaving rules. Outline edges are met in either direction.
+//! - **On an object triangle** only the mesh counts: the segment leaves through the first of
+//!   the triangle's first three edges whose far side it ends on; a side without one is never
+//!   crossed. An internal edge (0x04) leads on unless 0x02 blocks A → B, 0x01 blocks B → A, or
+//!   no cell is beyond. Any other edge leaves the object: refused with 0x12; over a link edge
+//!   (0x08) onto the object the link row names, in the linked edge's cell (blocked with no
+//!   row); else onto the terrain, which must be walkable there. The next probe skips the edge
+//!   just stepped off over.
+//! - **Siege edges** (0x80) block sight only between two points on the terrain, on meshes
+//!   without the siege option (nav flag 8), as `IsLineOfSight` answers.
+//! - **Legs**: each entry and exit starts a leg; a segment needing more than seven is blocked
+//!   where the eighth would start.
 //!
-//! A hit on an object edge names it in [`RayHit::object_edge`] (and [`RayHit::edge`] is
-//! `None`). Object decisions are exact for the segment turned into the object's frame in
-//! double (the record's yaw and position); a point within about 1e-12 units of an object's
-//! side may fall either way. Where the walker steps back onto the terrain the walk continues
-//! from the crossing point computed in double. A world loaded with
-//! [`crate::LoadOptions::terrain_only`] has no objects and gives the terrain answers above
-//! exactly.
+//! A hit on an object edge names it in [`RayHit::object_edge`] ([`RayHit::edge`] is `None`).
+//! [`crate::LoadOptions::terrain_only`] worlds give the terrain answers exactly.
 //!
 //! # Method
 //! The segment is walked tile by tile across regions. Every decision is an exact orientation
-//! test ([`crate::geometry`]) on coordinates taken relative to the start region's corner, where
-//! f32 positions and the 20-unit grid are exact in f64; so rays through tile corners and along
-//! tile sides are decided exactly, never by a tolerance. The work is bounded by the number of
-//! tiles the segment crosses.
+//! test ([`crate::geometry`]) on coordinates relative to the start region's corner, where f32
+//! positions and the 20-unit grid are exact in f64: rays through tile corners and along tile
+//! sides are decided exactly, never by a tolerance. Object decisions are exact for the segment
+//! turned into the object's frame in double; back on the terrain, the walk goes on from the
+//! crossing point computed in double.
+//!
+//! # Cost
+//! O(tiles crossed + objects probed + triangles crossed). Benches: `raycast_*` of
+//! `crates/silknav-bench/benches/queries.rs`. More in `docs/design/movement.md`.
+//!
+//! # Limits
+//! - A point within about 1e-12 units of an object's side may fall either way.
+//! - The server answers "visible" for a siege crossing from or to an object even when the walk
+//!   is blocked later in the leg; silknav reports the later block.
+//! - The server's early end where the goal is within 5 units decides nothing about sight and
+//!   is not reproduced.
 
 use super::position::{Position, REGION_SIZE};
 use super::region::{EdgeId, Region};
