@@ -34,9 +34,8 @@
 //!   triangle's side, under two floors, in a square with more triangles) go through the
 //!   lookup. The answers are the lookup's, bit for bit
 //!   (`cell_at_from_the_squares_equals_the_lookup`, which also tries points at and past both
-//!   margins beside every side); 99% of the points on objects of a generated town are
-//!   answered from their square. On the objects bench's town, 47% of the squares
-//!   objects cover have one triangle, 47% a split, 6% a list. A region's word per tile (its
+//!   margins beside every side). Most points on objects are answered from their square
+//!   (the figures: `docs/design/objects.md`). A region's word per tile (its
 //!   terrain cell, whether it is walkable, and its squares' record) leads a lookup from the
 //!   tile straight to its squares.
 //! - An object's mesh is held as the server holds it: heights come from each
