@@ -11,6 +11,7 @@ use silknav::files::{LoadError, WorldSource};
 use silknav::pk2_archive::Key;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions};
+use silknav::Surface;
 use silknav::{LoadOptions, PathOptions, PathScratch};
 
 /// A world of regions in memory, loaded once and queried from any thread.
@@ -59,12 +60,8 @@ impl PyWorld {
         };
         let loaded = py.detach(|| {
             let source = WorldSource::open_with_key(&path, &key)?;
-            let nav = silknav::Navigator::load_source(
-                &source,
-                &options,
-                silknav::PathIndexUse::IfValid,
-                |_, _| {},
-            )?;
+            let nav =
+                silknav::Navigator::load_source(&source, &options, silknav::PathIndexUse::IfValid)?;
             if nav.world().regions().len() == 0 {
                 return Err(LoadError::NoRegion { dir: path.clone() });
             }
@@ -299,7 +296,7 @@ impl PyWorld {
     #[pyo3(signature = (path, y = None))]
     fn path_cells(&self, py: Python<'_>, path: &Path, y: Option<f32>) -> PyResult<Vec<Cell>> {
         let path = world_path(path)?;
-        let cells = py.detach(|| self.nav.world().path_cells_from(&path, y));
+        let cells = py.detach(|| self.nav.world().path_cells(&path, Surface::from(y)));
         Ok(cells.into_iter().map(Cell::from).collect())
     }
 
@@ -317,7 +314,7 @@ impl PyWorld {
         y: Option<f32>,
     ) -> PyResult<Vec<Option<f32>>> {
         let path = world_path(path)?;
-        Ok(py.detach(|| self.nav.world().path_heights_from(&path, y)))
+        Ok(py.detach(|| self.nav.world().path_heights(&path, Surface::from(y))))
     }
 
     /// Builds the world's path index now, if it has none yet (otherwise the first path

@@ -21,6 +21,7 @@
 
 use criterion::{black_box, Criterion};
 use silknav::build::{build_world, PlacedObject, RegionInput, TileRect};
+use silknav::files::WorldSource;
 use silknav::files::{DungeonFiles, Overwrite, WorldFiles};
 use silknav::jmxv::bms::ObjectMesh;
 use silknav::jmxv::dof::DungeonFile;
@@ -30,6 +31,7 @@ use silknav::jmxv::res::ResourceFile;
 use silknav::jmxv::{RegionId, F32};
 use silknav::world::dungeon::Dungeon;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{PathIndex, PathOptions, PathScratch, Position, World};
 use silknav_bench::{criterion_home, duration, is_bench_run, median_ns_since, verdict, Ratio};
 use silknav_testkit::rng::SplitMix64;
@@ -93,7 +95,7 @@ fn main() {
         let mut point = || loop {
             let p = [0, 1, 2].map(|k| lo[k] + (hi[k] - lo[k]) * rng.unit() as f32);
             let at = Position::in_dungeon(1, p[0], p[2]);
-            if let Some((_, h)) = world.surface_at_y(at, p[1]) {
+            if let Some((_, h)) = world.surface_at(at, Surface::Near(p[1])) {
                 return (at, h + 1.0);
             }
         };
@@ -118,10 +120,9 @@ fn main() {
     terrain_files
         .write_data_root(&terrain_root, Overwrite::Replace)
         .expect("written");
-    let terrain = World::load_with(
-        &terrain_root,
+    let terrain = World::load_source(
+        &WorldSource::open(&terrain_root).unwrap(),
         &silknav::LoadOptions::terrain_only(),
-        |_, _| {},
     )
     .expect("loads");
     let terrain_paths = PathIndex::build(&terrain);
@@ -131,7 +132,7 @@ fn main() {
         let mut point = || loop {
             let r = regions[rng.range(0, regions.len() as u32) as usize];
             let p = Position::new(r, 1920.0 * rng.unit() as f32, 1920.0 * rng.unit() as f32);
-            if terrain.cell_at(p).is_some() {
+            if terrain.cell_at(p, Surface::Highest).is_some() {
                 return p;
             }
         };

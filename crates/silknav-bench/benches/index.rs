@@ -13,7 +13,9 @@
 
 use silknav::files::index_file_in;
 use silknav::files::Overwrite;
+use silknav::files::WorldSource;
 use silknav::path::PathIndexFile;
+use silknav::Surface;
 use silknav::{LoadOptions, Navigator, PathIndex, PathIndexFound, PathScratch, Position, World};
 use silknav_bench::cache::{cached_world, LIVE};
 use silknav_bench::{duration, is_bench_run, verdict};
@@ -43,8 +45,11 @@ fn main() {
         return;
     }
     let live = cached_world(LIVE.0, &LIVE.1).expect("the bench world can be generated");
-    let world = World::load_with(&live.dir, &LoadOptions::terrain_only(), |_, _| {})
-        .expect("the bench world loads");
+    let world = World::load_source(
+        &WorldSource::open(&live.dir).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .expect("the bench world loads");
     let file = index_file_in(&silknav::files::WorldLocation::find(&live.dir));
     measure(LIVE.0, &world, &file);
     first_queries(&live.dir, &world);
@@ -92,7 +97,7 @@ fn ends(world: &World) -> (Position, Position) {
                     (i / 96) as f32 * 20.0 + 10.0,
                 )
             })
-            .find(|p| world.terrain_cell_at(*p).is_some())
+            .find(|p| world.cell_at(*p, Surface::Terrain).is_some())
     };
     let a = walkable(regions[regions.len() / 2]).expect("walkable ground");
     let b = walkable(regions[regions.len() / 2 + 1]).expect("walkable ground");
@@ -166,7 +171,10 @@ fn child(task: &str) {
     let b = Position::from_world(n[2], n[3]).expect("a point");
     if parts[0] == "cell" {
         let world = World::load(dir).expect("the world loads");
-        println!("cell {:?}", world.cell_at(a).map(|c| c.cell));
+        println!(
+            "cell {:?}",
+            world.cell_at(a, Surface::Highest).map(|c| c.cell)
+        );
     } else {
         let nav = Navigator::load(dir).expect("the world loads");
         assert!(

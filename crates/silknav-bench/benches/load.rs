@@ -1,4 +1,4 @@
-//! Loading whole world folders with `World::load_with` (terrain only: the cached worlds are
+//! Loading whole world folders with `World::load_source` (terrain only: the cached worlds are
 //! navmesh folders, without the object meshes their `object.ifo` names), against the floor of
 //! reading every file's
 //! bytes with `std::fs::read` (on one thread, and on as many threads as the loader uses), in
@@ -238,7 +238,7 @@ fn main() {
 
 /// The world at `path` (a folder or an archive), terrain only.
 fn load_terrain(path: &Path) -> Result<World, silknav::files::LoadError> {
-    World::load_with(path, &LoadOptions::terrain_only(), |_, _| {})
+    World::load_source(&WorldSource::open(path)?, &LoadOptions::terrain_only())
 }
 
 /// Reads every file with `std::fs::read` on `threads` threads taking files in turn, as the

@@ -1,4 +1,4 @@
-//! What objects cost the queries: `cell_at`, `height_at` and `height_at_y` on a generated
+//! What objects cost the queries: `cell_at`, `height_at` and `height_at` near a height on a generated
 //! world loaded with its objects against the same world loaded terrain-only
 //! (`LoadOptions::terrain_only()`), on the same points, and `move_along` on the same walks, in
 //! one criterion group.
@@ -40,8 +40,11 @@
 //! tile squares cost a load).
 
 use criterion::{black_box, Criterion, Throughput};
+use silknav::files::WorldSource;
 use silknav::objects::ObjectCellRef;
+use silknav::world::MoveOptions;
 use silknav::world::{LoadOptions, MoveStop};
+use silknav::Surface;
 use silknav::{Navigator, PathOptions, PathScratch, Position, World, WorldPath};
 use silknav_bench::town::{
     self, path_pairs, query_points, PAIRS_SEED, PATH_BUDGET, POINTS, POINTS_SEED,
@@ -73,8 +76,11 @@ fn main() {
     let started = SystemTime::now();
     let world_dir = town::write_world();
     let with_objects = World::load(&world_dir).expect("the bench world loads");
-    let terrain = World::load_with(&world_dir, &LoadOptions::terrain_only(), |_, _| {})
-        .expect("it loads again");
+    let terrain = World::load_source(
+        &WorldSource::open(&world_dir).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .expect("it loads again");
     assert!(
         with_objects.object_instances().len() > 0,
         "the generated world has objects"
@@ -84,7 +90,11 @@ fn main() {
     let points = query_points(&with_objects, POINTS, POINTS_SEED);
     let on_objects = points
         .iter()
-        .filter(|(p, _)| with_objects.cell_at(*p).is_some_and(|c| c.object.is_some()))
+        .filter(|(p, _)| {
+            with_objects
+                .cell_at(*p, Surface::Highest)
+                .is_some_and(|c| c.object.is_some())
+        })
         .count();
     // The object half must reach object cells, or the bench measures terrain twice.
     assert!(on_objects >= POINTS / 2, "{on_objects} points on objects");
@@ -167,7 +177,7 @@ fn main() {
                 .find_path_with(from, to, &path_options[0], &mut PathScratch::new())
                 .expect("a pair both worlds answer");
             let surfaces = with_objects
-                .path_surfaces(&path, None)
+                .path_surfaces(&path, Surface::Highest)
                 .expect("an exact path with objects has its surfaces");
             (path, surfaces)
         })
@@ -202,8 +212,9 @@ fn main() {
         let expected = (world.regions().len(), world.object_instances().len());
         group.bench_function(format!("load_{label}"), |b| {
             b.iter(|| {
-                let loaded = World::load_with(black_box(&world_dir), options, |_, _| {})
-                    .expect("the bench world loads");
+                let loaded =
+                    World::load_source(&WorldSource::open(black_box(&world_dir)).unwrap(), options)
+                        .expect("the bench world loads");
                 assert_eq!(
                     (loaded.regions().len(), loaded.object_instances().len()),
                     expected
@@ -328,15 +339,15 @@ fn floor_batch(
     pairs: &[(Position, Position)],
     answers: &[(WorldPath, Vec<Option<ObjectCellRef>>)],
 ) -> (usize, usize, usize) {
-    let clear = |from, surface, to| {
+    let clear = |from, surface: Option<ObjectCellRef>, to| {
         world
-            .raycast_on(from, surface, to)
+            .raycast(from, to, surface.map_or(Surface::Terrain, Surface::Object))
             .is_ok_and(|hit| hit.is_none())
     };
     let (mut goals, mut straight, mut legs) = (0, 0, 0);
     for (&(from, to), (path, surfaces)) in pairs.iter().zip(answers) {
-        let start = world.cell_at(from).and_then(|c| c.object);
-        goals += usize::from(world.cell_at(to).is_some());
+        let start = world.cell_at(from, Surface::Highest).and_then(|c| c.object);
+        goals += usize::from(world.cell_at(to, Surface::Highest).is_some());
         let w = &path.waypoints;
         if w.len() == 2 {
             straight += usize::from(clear(from, start, to));
@@ -357,8 +368,9 @@ fn legs_batch(world: &World, answers: &[(WorldPath, Vec<Option<ObjectCellRef>>)]
         .iter()
         .flat_map(|(path, surfaces)| path.waypoints.windows(2).zip(surfaces))
         .filter(|(leg, &surface)| {
+            let surface = surface.map_or(Surface::Terrain, Surface::Object);
             world
-                .raycast_on(leg[0], surface, leg[1])
+                .raycast(leg[0], leg[1], surface)
                 .is_ok_and(|hit| hit.is_none())
         })
         .count()
@@ -375,7 +387,10 @@ fn walks(
     let mut rng = SplitMix64::new(seed);
     points
         .iter()
-        .filter(|(p, _)| with_objects.cell_at(*p).is_some() && terrain.cell_at(*p).is_some())
+        .filter(|(p, _)| {
+            with_objects.cell_at(*p, Surface::Highest).is_some()
+                && terrain.cell_at(*p, Surface::Highest).is_some()
+        })
         .filter_map(|&(from, _)| {
             let angle = rng.unit() * std::f64::consts::TAU;
             let to = Position::from_world(
@@ -393,7 +408,7 @@ fn walks(
 fn move_batch(world: &World, walks: &[(Position, Position)]) -> (usize, usize, usize) {
     let (mut arrived, mut stopped, mut failed) = (0, 0, 0);
     for &(from, to) in walks {
-        match world.move_along(from, to) {
+        match world.move_along(from, to, &MoveOptions::default()) {
             Ok(outcome) if outcome.stop == MoveStop::Arrived => arrived += 1,
             Ok(_) => stopped += 1,
             Err(_) => failed += 1,
@@ -407,7 +422,7 @@ fn move_batch(world: &World, walks: &[(Position, Position)]) -> (usize, usize, u
 fn cell_batch(world: &World, points: &[(Position, f32)]) -> (usize, u64) {
     let (mut found, mut sum) = (0, 0u64);
     for &(p, _) in points {
-        if let Some(cell) = world.cell_at(p) {
+        if let Some(cell) = world.cell_at(p, Surface::Highest) {
             found += 1;
             let object = cell.object.map_or(0, |o| {
                 u64::from(o.instance.0) << 16 | u64::from(o.cell) | 1 << 63
@@ -424,7 +439,7 @@ fn cell_batch(world: &World, points: &[(Position, f32)]) -> (usize, u64) {
 fn height_batch(world: &World, points: &[(Position, f32)]) -> (usize, u64) {
     let (mut found, mut sum) = (0, 0.0f64);
     for &(p, _) in points {
-        if let Some(h) = world.height_at(p) {
+        if let Some(h) = world.height_at(p, Surface::Terrain) {
             found += 1;
             sum += f64::from(h);
         }
@@ -437,7 +452,7 @@ fn height_batch(world: &World, points: &[(Position, f32)]) -> (usize, u64) {
 fn height_y_batch(world: &World, points: &[(Position, f32)]) -> (usize, u64) {
     let (mut found, mut sum) = (0, 0.0f64);
     for &(p, y) in points {
-        if let Some(h) = world.height_at_y(p, y) {
+        if let Some(h) = world.height_at(p, Surface::Near(y)) {
             found += 1;
             sum += f64::from(h);
         }

@@ -19,8 +19,10 @@ use criterion::{black_box, Criterion, Throughput};
 use silknav::build::{build_world, RegionInput};
 use silknav::jmxv::RegionId;
 use silknav::world::dungeon::Dungeon;
+use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{Position, World};
 use silknav_bench::cache::{cached_world, find_cached, LIVE};
 use silknav_bench::memory::heap_held_by;
@@ -123,7 +125,10 @@ impl Rays {
     fn new(name: String, world: &World, length: u32, segments: Vec<(Position, Position)>) -> Rays {
         let (mut blocked, mut walked) = (0, 0.0);
         for &(from, to) in &segments {
-            let t = match world.raycast(from, to).expect("starts are walkable") {
+            let t = match world
+                .raycast(from, to, Surface::Highest)
+                .expect("starts are walkable")
+            {
                 Some(hit) => {
                     blocked += 1;
                     hit.t
@@ -421,7 +426,7 @@ fn live_world() -> Option<(World, i64)> {
 fn cell_batch(world: &World, points: &[Position]) -> (usize, u64) {
     let (mut found, mut sum) = (0, 0u64);
     for &p in points {
-        if let Some(cell) = world.cell_at(p) {
+        if let Some(cell) = world.cell_at(p, Surface::Highest) {
             found += 1;
             sum = sum.wrapping_add(u64::from(cell.cell) << 16 | u64::from(cell.region.0));
         }
@@ -434,7 +439,7 @@ fn cell_batch(world: &World, points: &[Position]) -> (usize, u64) {
 fn height_batch(world: &World, points: &[Position]) -> (usize, u64) {
     let (mut found, mut sum) = (0, 0.0f64);
     for &p in points {
-        if let Some(h) = world.height_at(p) {
+        if let Some(h) = world.height_at(p, Surface::Terrain) {
             found += 1;
             sum += f64::from(h);
         }
@@ -506,7 +511,12 @@ fn read_batch(array: &[u64], indices: &[u32]) -> u64 {
 fn blocked_count(world: &World, segments: &[(Position, Position)]) -> usize {
     segments
         .iter()
-        .filter(|&&(from, to)| world.raycast(from, to).expect("walkable start").is_some())
+        .filter(|&&(from, to)| {
+            world
+                .raycast(from, to, Surface::Highest)
+                .expect("walkable start")
+                .is_some()
+        })
         .count()
 }
 
@@ -514,7 +524,7 @@ fn blocked_count(world: &World, segments: &[(Position, Position)]) -> usize {
 fn move_batch(world: &World, walks: &[(Position, Position)]) -> (usize, usize, usize) {
     let (mut arrived, mut stopped, mut failed) = (0, 0, 0);
     for &(from, to) in walks {
-        match world.move_along(from, to) {
+        match world.move_along(from, to, &MoveOptions::default()) {
             Ok(outcome) if outcome.stop == MoveStop::Arrived => arrived += 1,
             Ok(_) => stopped += 1,
             Err(_) => failed += 1,

@@ -18,6 +18,7 @@
 //! a path; the last line counts the pairs the exact path with objects joins and another kind
 //! calls unreachable or gives up on. Prints the world's load and the time of the first path.
 
+use silknav::files::WorldSource;
 use silknav::jmxv::RegionId;
 use silknav::world::LoadOptions;
 use silknav::worldgen::{GenOptions, Landscape, DEFAULT_ORIGIN};
@@ -51,8 +52,11 @@ fn main() {
     let dir = write_data_root("ground-8x8-seed3", &OPTIONS);
     let started = Instant::now();
     let with_objects = Navigator::load(&dir).expect("the world loads");
-    let terrain_only =
-        World::load_with(&dir, &LoadOptions::terrain_only(), |_, _| {}).expect("it loads again");
+    let terrain_only = World::load_source(
+        &WorldSource::open(&dir).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .expect("it loads again");
     let terrain_only = Navigator::new(terrain_only);
     eprintln!(
         "{} regions, {} object instances, loaded twice in {:.2} s",

@@ -12,6 +12,7 @@
 //! waypoints and its ends (world x and z of each, as `silknav path` takes them); then the
 //! totals of both, which are the bench's batches.
 
+use silknav::files::WorldSource;
 use silknav::world::LoadOptions;
 use silknav::{Navigator, PathOptions, PathScratch, Position, World};
 use silknav_bench::town::{
@@ -26,7 +27,11 @@ fn main() {
     let dir = write_world();
     let with_objects = Navigator::load(&dir).expect("the bench world loads");
     let terrain_only = Navigator::new(
-        World::load_with(&dir, &LoadOptions::terrain_only(), |_, _| {}).expect("it loads again"),
+        World::load_source(
+            &WorldSource::open(&dir).unwrap(),
+            &LoadOptions::terrain_only(),
+        )
+        .expect("it loads again"),
     );
     let points = query_points(with_objects.world(), POINTS, POINTS_SEED);
     let (pairs, _) = path_pairs(&with_objects, &terrain_only, &points, PAIRS_SEED);

@@ -7,6 +7,7 @@
 
 use silknav::jmxv::RegionId;
 use silknav::world::REGION_SIZE;
+use silknav::Surface;
 use silknav::{Position, World};
 use silknav_testkit::rng::SplitMix64;
 
@@ -29,7 +30,7 @@ pub fn walkable_points(world: &World, regions: &[RegionId], n: usize, seed: u64)
             return points;
         }
         let p = random_point(&mut rng, regions);
-        if world.cell_at(p).is_some() {
+        if world.cell_at(p, Surface::Highest).is_some() {
             points.push(p);
         }
     }
@@ -97,7 +98,7 @@ pub fn segments(
             return out;
         }
         let from = random_point(&mut rng, regions);
-        if world.cell_at(from).is_none() {
+        if world.cell_at(from, Surface::Highest).is_none() {
             continue;
         }
         let angle = rng.unit() * std::f64::consts::TAU;
@@ -107,7 +108,7 @@ pub fn segments(
         ) else {
             continue;
         };
-        if ends == Ends::Walkable && world.cell_at(to).is_none() {
+        if ends == Ends::Walkable && world.cell_at(to, Surface::Highest).is_none() {
             continue;
         }
         out.push((from, to));
@@ -142,7 +143,7 @@ mod tests {
         );
         assert!(walkable_points(&world, &regions, 50, 3)
             .iter()
-            .all(|&p| world.cell_at(p).is_some()));
+            .all(|&p| world.cell_at(p, Surface::Highest).is_some()));
         let walked = walkers(&world, &regions, 10, 20, 20.0, 3);
         assert_eq!(walked.len(), 200);
         assert!(walked.iter().all(|p| world.contains(p.region)));
@@ -159,7 +160,10 @@ mod tests {
         for (from, to) in segments(&world, &regions, 50, 1000.0, Ends::Walkable, 3) {
             let (dx, dz) = (to.world_x() - from.world_x(), to.world_z() - from.world_z());
             assert!((dx.hypot(dz) - 1000.0).abs() < 0.01);
-            assert!(world.cell_at(from).is_some() && world.cell_at(to).is_some());
+            assert!(
+                world.cell_at(from, Surface::Highest).is_some()
+                    && world.cell_at(to, Surface::Highest).is_some()
+            );
         }
     }
 }

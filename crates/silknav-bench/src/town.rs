@@ -6,6 +6,7 @@
 use silknav::files::Overwrite;
 use silknav::jmxv::RegionId;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{Navigator, PathError, PathOptions, PathScratch, Position, World};
 use silknav_testkit::rng::SplitMix64;
 use std::path::PathBuf;
@@ -75,7 +76,7 @@ pub fn query_points(world: &World, n: usize, seed: u64) -> Vec<(Position, f32)> 
     let mut points = Vec::with_capacity(n);
     for (k, &p) in uniform.iter().enumerate() {
         if k % 2 == 1 {
-            let y = world.height_at(p).unwrap_or(0.0);
+            let y = world.height_at(p, Surface::Terrain).unwrap_or(0.0);
             points.push((p, y));
             continue;
         }
@@ -102,7 +103,7 @@ pub fn query_points(world: &World, n: usize, seed: u64) -> Vec<(Position, f32)> 
         match local {
             Some(q) => points.push((q, (ly + f64::from(pos[1])) as f32)),
             // An object reaching past the world's edge: a uniform point instead.
-            None => points.push((p, world.height_at(p).unwrap_or(0.0))),
+            None => points.push((p, world.height_at(p, Surface::Terrain).unwrap_or(0.0))),
         }
     }
     points
@@ -122,7 +123,8 @@ pub fn path_pairs(
     let mut rng = SplitMix64::new(seed);
     let mut scratch = PathScratch::with_budget(PATH_BUDGET);
     let has_cell = |p: Position| {
-        with_objects.world().cell_at(p).is_some() && terrain.world().cell_at(p).is_some()
+        with_objects.world().cell_at(p, Surface::Highest).is_some()
+            && terrain.world().cell_at(p, Surface::Highest).is_some()
     };
     let (mut pairs, mut over_budget) = (Vec::new(), 0);
     for &(from, _) in points.iter().filter(|(p, _)| has_cell(*p)) {

@@ -7,6 +7,7 @@ use crate::world::silknav_world;
 use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveStop, RayError, Snap};
+use silknav::Surface;
 use silknav::{CellRef, PathError, PathOptions, PathScratch, Position, WorldPath};
 
 /// Why an answer is "no", in the results' `reason` fields; `silknav_reason_word` gives the
@@ -997,7 +998,10 @@ pub unsafe extern "C" fn silknav_path_heights_y(
             exact: false,
         };
         let start_y = (!y.is_nan()).then_some(y);
-        for (o, h) in out.iter_mut().zip(world.path_heights_from(&found, start_y)) {
+        for (o, h) in out
+            .iter_mut()
+            .zip(world.path_heights(&found, Surface::from(start_y)))
+        {
             *o = h.unwrap_or(f32::NAN);
         }
         Ok(SILKNAV_OK)

@@ -105,7 +105,7 @@ pub unsafe extern "C" fn silknav_world_load_key(
             LoadOptions::default()
         };
         let source = WorldSource::open_with_key(path, &key).map_err(|e| load_failure(&e))?;
-        let nav = Navigator::load_source(&source, &options, PathIndexUse::IfValid, |_, _| {})
+        let nav = Navigator::load_source(&source, &options, PathIndexUse::IfValid)
             .map_err(|e| load_failure(&e))?;
         if nav.world().regions().len() == 0 {
             return Err(load_failure(&LoadError::NoRegion { dir: path.into() }));

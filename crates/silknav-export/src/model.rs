@@ -5,6 +5,7 @@ use jmxv::nvm::{
     TILES_PER_SIDE,
 };
 use jmxv::RegionId;
+use silknav::Surface;
 use silknav::{Position, World};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -265,7 +266,10 @@ fn ground(world: &World, region: RegionId, x: f64, z: f64) -> f64 {
     let last = f32::from_bits((REGION as f32).to_bits() - 1);
     let inside = |v: f64| (v as f32).clamp(0.0, last);
     world
-        .height_at(Position::new(region, inside(x), inside(z)))
+        .height_at(
+            Position::new(region, inside(x), inside(z)),
+            Surface::Terrain,
+        )
         .filter(|h| h.is_finite())
         .map_or(0.0, f64::from)
 }

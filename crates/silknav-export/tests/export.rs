@@ -4,6 +4,7 @@
 
 use silknav::files::{Overwrite, WorldFiles};
 use silknav::worldgen::{generate, GenOptions};
+use silknav::Surface;
 use silknav::{Position, World};
 use silknav_export::{build, ExportOptions, Model};
 use silknav_testkit::rng::SplitMix64;
@@ -41,12 +42,12 @@ fn generated(seed: u64) -> (tempfile::TempDir, World, WorldFiles) {
 /// Triangles in game coordinates (x, y, z), read back from a model file, with a grid of
 /// 20-unit buckets to find those over a point.
 #[derive(Default)]
-struct Surface {
+struct ModelSurface {
     triangles: Vec<[[f64; 3]; 3]>,
     buckets: HashMap<(i64, i64), Vec<usize>>,
 }
 
-impl Surface {
+impl ModelSurface {
     fn add(&mut self, t: [[f64; 3]; 3]) {
         let i = self.triangles.len();
         self.triangles.push(t);
@@ -80,7 +81,7 @@ impl Surface {
 
 /// The model's groups by name prefix, as game-coordinate triangle surfaces: from a GLB read
 /// with the `gltf` crate.
-fn glb_surfaces(glb: &[u8]) -> (HashMap<String, Surface>, [f64; 2], gltf::Document) {
+fn glb_surfaces(glb: &[u8]) -> (HashMap<String, ModelSurface>, [f64; 2], gltf::Document) {
     let (document, buffers, _) = gltf::import_slice(glb).expect("a valid glTF");
     let root = document.nodes().next().unwrap();
     let origin = root.extras().as_ref().expect("the origin in extras").get();
@@ -89,7 +90,7 @@ fn glb_surfaces(glb: &[u8]) -> (HashMap<String, Surface>, [f64; 2], gltf::Docume
         extras["origin"][0].as_f64().unwrap(),
         extras["origin"][1].as_f64().unwrap(),
     ];
-    let mut surfaces: HashMap<String, Surface> = HashMap::new();
+    let mut surfaces: HashMap<String, ModelSurface> = HashMap::new();
     for mesh in document.meshes() {
         let kind = mesh.name().unwrap().split(' ').next().unwrap().to_owned();
         for primitive in mesh.primitives() {
@@ -124,7 +125,7 @@ fn game(p: [f32; 3], origin: [f64; 2]) -> [f64; 3] {
 }
 
 /// The same from an OBJ read with `tobj`.
-fn obj_surfaces(text: &str, origin: [f64; 2]) -> HashMap<String, Surface> {
+fn obj_surfaces(text: &str, origin: [f64; 2]) -> HashMap<String, ModelSurface> {
     let (models, _) = tobj::load_obj_buf(
         &mut text.as_bytes(),
         &tobj::LoadOptions {
@@ -135,7 +136,7 @@ fn obj_surfaces(text: &str, origin: [f64; 2]) -> HashMap<String, Surface> {
         |_| Err(tobj::LoadError::OpenFileFailed),
     )
     .expect("valid OBJ");
-    let mut surfaces: HashMap<String, Surface> = HashMap::new();
+    let mut surfaces: HashMap<String, ModelSurface> = HashMap::new();
     for m in models {
         let kind = m.name.split('_').next().unwrap().to_owned();
         let p = &m.mesh.positions;
@@ -159,7 +160,7 @@ fn obj_surfaces(text: &str, origin: [f64; 2]) -> HashMap<String, Surface> {
 
 /// The height the model says at (x, z): the terrain, raised to an ice plane above it, as the
 /// server's rule has it.
-fn model_height(surfaces: &HashMap<String, Surface>, x: f64, z: f64) -> Option<f64> {
+fn model_height(surfaces: &HashMap<String, ModelSurface>, x: f64, z: f64) -> Option<f64> {
     let ground = surfaces["terrain"].height(x, z)?;
     let ice = surfaces.get("ice").and_then(|s| s.height(x, z));
     Some(match ice {
@@ -169,7 +170,7 @@ fn model_height(surfaces: &HashMap<String, Surface>, x: f64, z: f64) -> Option<f
 }
 
 /// Checks 1,000 random points of the world's box: the model's height is `height_at`'s.
-fn check_heights(world: &World, surfaces: &HashMap<String, Surface>, bx: [f64; 4]) -> f64 {
+fn check_heights(world: &World, surfaces: &HashMap<String, ModelSurface>, bx: [f64; 4]) -> f64 {
     let mut rng = SplitMix64::new(42);
     let mut worst: f64 = 0.0;
     for _ in 0..1000 {
@@ -179,7 +180,7 @@ fn check_heights(world: &World, surfaces: &HashMap<String, Surface>, bx: [f64; 4
         // is read at that very point.
         let p = Position::from_world(x, z).unwrap();
         let (x, z) = (p.world_x(), p.world_z());
-        let expected = world.height_at(p);
+        let expected = world.height_at(p, Surface::Terrain);
         let got = model_height(surfaces, x, z);
         let (Some(e), Some(g)) = (expected, got) else {
             panic!("at {x} {z}: world {expected:?}, model {got:?}");
@@ -300,7 +301,7 @@ fn walls_stand_on_the_ground_and_objects_lie_where_the_queries_place_them() {
             let c: Vec<[f64; 3]> = t.iter().map(|&p| game(p, origin)).collect();
             let centre = [0, 1, 2].map(|k| (c[0][k] + c[1][k] + c[2][k]) / 3.0);
             let p = Position::from_world(centre[0], centre[2]).unwrap();
-            let h = world.height_at_y(p, centre[1] as f32).unwrap();
+            let h = world.height_at(p, Surface::Near(centre[1] as f32)).unwrap();
             assert!(
                 (f64::from(h) - centre[1]).abs() < 0.05,
                 "{}: {centre:?} vs {h}",

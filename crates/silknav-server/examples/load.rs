@@ -13,6 +13,7 @@
 
 use silknav::files::{Overwrite, WorldFiles};
 use silknav::worldgen::{generate, GenOptions};
+use silknav::Surface;
 use silknav::{Position, World};
 use silknav_server::{Config, Limits, Server};
 use silknav_testkit::http::Connection;
@@ -88,7 +89,7 @@ fn open_points(world: &World, count: usize) -> Vec<[f64; 2]> {
         let x = f64::from(r.x()) * size + rng.unit() * size;
         let z = f64::from(r.z()) * size + rng.unit() * size;
         if world
-            .terrain_cell_at(Position::from_world(x, z).unwrap())
+            .cell_at(Position::from_world(x, z).unwrap(), Surface::Terrain)
             .is_some()
         {
             out.push([x, z]);

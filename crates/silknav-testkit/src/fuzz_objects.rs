@@ -50,6 +50,8 @@ use silknav::pk2_archive::{pack, Key};
 use silknav::world::MoveStop;
 use silknav::worldgen::catalog::OBJECTS;
 use silknav::worldgen::meshes::object_mesh;
+use silknav::MoveOptions;
+use silknav::Surface;
 use silknav::{LoadOptions, PathIndex, PathOptions, PathScratch, Position, World};
 use std::collections::BTreeMap;
 
@@ -263,10 +265,9 @@ pub fn check(data: &[u8]) -> Tally {
     let archive = pack(files, &Key::default()).expect("the files pack");
     let source = WorldSource::archive_bytes(archive, "fuzz.pk2", "", &Key::default())
         .expect("a packed archive opens");
-    let world =
-        World::load_source(&source, &LoadOptions::default(), |_, _| {}).expect("the world loads");
+    let world = World::load_source(&source, &LoadOptions::default()).expect("the world loads");
     let paths = PathIndex::build(&world);
-    let terrain = World::load_source(&source, &LoadOptions::terrain_only(), |_, _| {})
+    let terrain = World::load_source(&source, &LoadOptions::terrain_only())
         .expect("the world loads terrain-only");
     let oracle = ObjectOracle::new(&navmeshes, &meshes);
     let width = navmeshes.len() as f64 * SIDE;
@@ -307,7 +308,10 @@ pub fn check(data: &[u8]) -> Tally {
             continue;
         };
         tally.queries += 1;
-        if world.cell_at(pa).is_some_and(|c| c.object.is_some()) {
+        if world
+            .cell_at(pa, Surface::Highest)
+            .is_some_and(|c| c.object.is_some())
+        {
             tally.on_objects += 1;
         }
         check_points(&world, pa, pb, f64::from((kind >> 2) & 7) * 8.0);
@@ -321,23 +325,32 @@ pub fn check(data: &[u8]) -> Tally {
 
 /// Cell, height and snap.
 fn check_points(world: &World, pa: Position, pb: Position, snap: f64) {
-    let cell = world.cell_at(pa);
+    let cell = world.cell_at(pa, Surface::Highest);
     if cell.is_some() {
-        assert!(world.height_at(pa).is_some(), "{pa} has a cell, no height");
+        assert!(
+            world.height_at(pa, Surface::Terrain).is_some(),
+            "{pa} has a cell, no height"
+        );
     }
     for y in [-100.0, 0.0, 40.0, 200.0] {
-        if world.cell_at_y(pa, y).is_some() {
-            assert!(world.height_at_y(pa, y).is_some(), "{pa} at {y}");
+        if world.cell_at(pa, Surface::Near(y)).is_some() {
+            assert!(
+                world.height_at(pa, Surface::Near(y)).is_some(),
+                "{pa} at {y}"
+            );
         }
     }
-    match world.nearest_walkable(pa, snap) {
+    match world.nearest_walkable(pa, Surface::Highest, snap) {
         Some(s) => {
-            assert!(world.cell_at(s.position).is_some(), "snap of {pa}: {s:?}");
+            assert!(
+                world.cell_at(s.position, Surface::Highest).is_some(),
+                "snap of {pa}: {s:?}"
+            );
             assert!(s.distance <= snap, "snap of {pa} within {snap}: {s:?}");
         }
         None => assert!(cell.is_none(), "{pa} has a cell, yet no snap"),
     }
-    if let Ok(walk) = world.move_along(pa, pb) {
+    if let Ok(walk) = world.move_along(pa, pb, &MoveOptions::default()) {
         // On an object the walk works in the object's frame, as the server does: it arrives
         // at the goal turned into that frame and back, within a few f32 steps of it.
         if walk.stop == MoveStop::Arrived {
@@ -354,7 +367,7 @@ fn check_sight(
     pa: Position,
     pb: Position,
 ) -> bool {
-    let start = world.cell_at(pa).and_then(|c| c.object);
+    let start = world.cell_at(pa, Surface::Highest).and_then(|c| c.object);
     if !clear_start(oracle, pa, start)
         || oracle.passes_near_a_vertex(pa, pb, 1e-6)
         || oracle.crosses_two_instances_at_once(pa, pb, 1e-6)
@@ -362,7 +375,7 @@ fn check_sight(
         return false;
     }
     let (got, want) = (
-        library_ray(world, pa, start, pb),
+        library_ray(world, pa, Surface::Highest, pb),
         oracle_ray(oracle, world, terrain, pa, start, pb),
     );
     assert!(
@@ -394,7 +407,7 @@ fn check_paths(
         let tolerance = 1e-9 * (1.0 + sum);
         assert!((sum - path.length).abs() <= tolerance, "{path:?}");
         assert!(path.length >= length(pa, pb) - tolerance, "{path:?}");
-        let surfaces = world.path_surfaces(path, None);
+        let surfaces = world.path_surfaces(path, Surface::Highest);
         assert!(
             surfaces.is_some(),
             "{pa} -> {pb}: a leg is not clear: {path:?}"
@@ -403,7 +416,7 @@ fn check_paths(
             waypoints: vec![pa, pb],
             ..path.clone()
         };
-        if world.path_surfaces(&straight, None).is_some() {
+        if world.path_surfaces(&straight, Surface::Highest).is_some() {
             assert!(
                 (path.length - length(pa, pb)).abs() <= tolerance,
                 "{pa} sees {pb}, yet the path is {path:?}"
@@ -416,12 +429,16 @@ fn check_paths(
         if let Ok(exact) = &exact {
             assert_eq!(path.exact_length, exact.length, "{pa} -> {pb}: {path:?}");
         }
-        let heights = world.path_heights(&path);
+        let heights = world.path_heights(&path, Surface::Highest);
         for (k, leg) in path.waypoints.windows(2).enumerate() {
             let Some(y) = heights[k] else {
                 panic!("{pa} -> {pb}: waypoint {k} stands nowhere: {path:?} {heights:?}");
             };
-            let walked = world.move_along_y(leg[0], y, leg[1]);
+            let walked = world.move_along(
+                leg[0],
+                leg[1],
+                &MoveOptions::new().with_start(Surface::Near(y)),
+            );
             assert!(
                 matches!(walked, Ok(m) if m.stop == MoveStop::Arrived
                     && Some(m.height) == heights[k + 1]),

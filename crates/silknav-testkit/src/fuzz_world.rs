@@ -28,6 +28,8 @@
 use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
 use silknav::world::MoveStop;
+use silknav::MoveOptions;
+use silknav::Surface;
 use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World};
 
 const ORIGIN: (u8, u8) = (128, 64);
@@ -142,19 +144,19 @@ pub fn check(data: &[u8]) {
         };
 
         // Cell and height.
-        let cell = world.cell_at(pa);
+        let cell = world.cell_at(pa, Surface::Highest);
         if cell.is_some() {
             assert!(
-                world.height_at(pa).is_some(),
+                world.height_at(pa, Surface::Terrain).is_some(),
                 "{a:?} has a cell but no height"
             );
         }
 
         // Snap: the point found has a cell.
         let max = f64::from(kind >> 2) * 4.0;
-        if let Some(s) = world.nearest_walkable(pa, max) {
+        if let Some(s) = world.nearest_walkable(pa, Surface::Highest, max) {
             assert!(
-                world.cell_at(s.position).is_some(),
+                world.cell_at(s.position, Surface::Highest).is_some(),
                 "snap of {a:?}: {s:?} has no cell"
             );
             assert!(s.distance <= max, "snap of {a:?} within {max}: {s:?}");
@@ -169,8 +171,8 @@ pub fn check(data: &[u8]) {
         }
 
         // Line of sight and the walk: answers, never a panic.
-        let clear = world.line_of_sight(pa, pb);
-        let _ = world.move_along(pa, pb);
+        let clear = world.line_of_sight(pa, pb, Surface::Highest);
+        let _ = world.move_along(pa, pb, &MoveOptions::default());
 
         // Paths: the exact one, and the walkable one users walk.
         let exact = paths.find_path_with(&world, pa, pb, &PathOptions::exact(), &mut scratch);
@@ -185,7 +187,7 @@ pub fn check(data: &[u8]) {
                 sum += (leg[1].world_x() - leg[0].world_x())
                     .hypot(leg[1].world_z() - leg[0].world_z());
                 assert_eq!(
-                    world.line_of_sight(leg[0], leg[1]),
+                    world.line_of_sight(leg[0], leg[1], Surface::Highest),
                     Ok(true),
                     "exact leg {leg:?} of {a:?} -> {b:?}"
                 );
@@ -216,10 +218,10 @@ pub fn check(data: &[u8]) {
                 exact.is_ok(),
                 "a walkable path where no exact one: {path:?}"
             );
-            let heights = world.path_heights(&path);
+            let heights = world.path_heights(&path, Surface::Highest);
             assert_eq!(heights.len(), path.waypoints.len());
             for (k, leg) in path.waypoints.windows(2).enumerate() {
-                let walk = world.move_along(leg[0], leg[1]);
+                let walk = world.move_along(leg[0], leg[1], &MoveOptions::default());
                 assert!(
                     matches!(walk, Ok(m) if m.stop == MoveStop::Arrived),
                     "leg {leg:?} of {a:?} -> {b:?}: {walk:?}"
@@ -227,7 +229,11 @@ pub fn check(data: &[u8]) {
                 // From the height the leg before arrived at: the same walk, to the height
                 // the path gives the leg's end.
                 let y = heights[k].expect("a walkable path's waypoints stand somewhere");
-                let chained = world.move_along_y(leg[0], y, leg[1]);
+                let chained = world.move_along(
+                    leg[0],
+                    leg[1],
+                    &MoveOptions::new().with_start(Surface::Near(y)),
+                );
                 assert!(
                     matches!(chained, Ok(m) if m.stop == MoveStop::Arrived
                         && Some(m.height) == heights[k + 1]),
@@ -258,7 +264,7 @@ pub fn check(data: &[u8]) {
             match (&wide, &walkable) {
                 (Ok(_), Ok(path)) => {
                     for leg in path.waypoints.windows(2) {
-                        let walk = world.move_along(leg[0], leg[1]);
+                        let walk = world.move_along(leg[0], leg[1], &MoveOptions::default());
                         assert!(
                             matches!(walk, Ok(m) if m.stop == MoveStop::Arrived),
                             "radius {radius} leg {leg:?} of {a:?} -> {b:?}: {walk:?}"

@@ -20,6 +20,7 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::objects::{InstanceKey, ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
 use silknav::world::{RayError, RayHit};
+use silknav::Surface;
 use silknav::{Position, World};
 use std::collections::BTreeMap;
 
@@ -645,7 +646,9 @@ pub fn oracle_ray(
 ) -> OracleRay {
     // The end's surface, for the siege rule: the library's cell, checked elsewhere against
     // the server's second port.
-    let to_on_terrain = world.cell_at(to).map_or(true, |c| c.object.is_none());
+    let to_on_terrain = world
+        .cell_at(to, Surface::Highest)
+        .map_or(true, |c| c.object.is_none());
     oracle.raycast(from, start, to, to_on_terrain, |p, q| {
         let (Some(p), Some(q)) = (
             Position::from_world(p[0], p[1]),
@@ -654,7 +657,7 @@ pub fn oracle_ray(
             return Err(());
         };
         terrain
-            .raycast(p, q)
+            .raycast(p, q, Surface::Highest)
             .map(|h| h.map(|h| h.t))
             .map_err(|_| ())
     })
@@ -671,18 +674,12 @@ pub fn clear_start(oracle: &ObjectOracle, from: Position, start: Option<ObjectCe
     })
 }
 
-/// The library's answer for a cast from `from` on `start`, in the oracle's terms.
-pub fn library_ray(
-    world: &World,
-    from: Position,
-    start: Option<ObjectCellRef>,
-    to: Position,
-) -> OracleRay {
-    ray_of(world.raycast_on(from, start, to))
+/// The library's answer for a cast from `from` on `surface`, in the oracle's terms.
+pub fn library_ray(world: &World, from: Position, surface: Surface, to: Position) -> OracleRay {
+    ray_of(world.raycast(from, to, surface))
 }
 
-/// A library cast's answer ([`World::raycast_on`], [`World::raycast_y`], …) in the oracle's
-/// terms.
+/// A library cast's answer ([`World::raycast`]) in the oracle's terms.
 pub fn ray_of(answer: Result<Option<RayHit>, RayError>) -> OracleRay {
     match answer {
         Err(_) => OracleRay::StartNotWalkable,

@@ -15,6 +15,7 @@ use jmxv::mfo::MapInfo;
 use jmxv::nvm::{NavMesh, Object};
 use jmxv::res::{ResourceFile, ResourceKind};
 use jmxv::{RegionId, F32};
+use silknav::Surface;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -252,10 +253,16 @@ pub fn start_under_a_surface(world: &silknav::World) -> Option<([f64; 4], f32)> 
                 z0 + 60.0 + 26.1 * f64::from(j),
             );
             let p = Position::from_world(x, z)?;
-            let (Some(top), Some(ground)) = (world.cell_at(p), world.height_at(p)) else {
+            let (Some(top), Some(ground)) = (
+                world.cell_at(p, Surface::Highest),
+                world.height_at(p, Surface::Terrain),
+            ) else {
                 continue;
             };
-            if world.cell_at_y(p, ground).is_none_or(|c| c == top) {
+            if world
+                .cell_at(p, Surface::Near(ground))
+                .is_none_or(|c| c == top)
+            {
                 continue;
             }
             for (gx, gz) in [

@@ -6,6 +6,7 @@
 use silknav::jmxv::RegionId;
 use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World};
 use silknav_testkit::rng::SplitMix64;
 use std::time::Instant;
@@ -73,7 +74,7 @@ fn point(world: &World, regions: &[RegionId], rng: &mut SplitMix64) -> Position 
             rng.range(0, STEPS) as f32 * 1.25,
             rng.range(0, STEPS) as f32 * 1.25,
         );
-        if world.cell_at(p).is_some() {
+        if world.cell_at(p, Surface::Highest).is_some() {
             return p;
         }
     }

@@ -20,6 +20,7 @@
 
 use crate::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use crate::path::{PathError, WorldPath};
+use crate::world::Surface;
 use crate::world::{
     CellRef, EdgeId, MoveError, MoveOutcome, MoveStop, RayError, RayHit, Snap, World, REGION_SIZE,
 };
@@ -271,7 +272,7 @@ pub struct Path {
     #[serde(skip_serializing_if = "Option::is_none")]
     waypoints: Option<Vec<[f64; 2]>>,
     /// Per waypoint, the height a walker walking the legs with `move`, each from the height
-    /// the one before arrived at, stands at there ([`World::path_heights_from`]; `null`
+    /// the one before arrived at, stands at there ([`World::path_heights`]; `null`
     /// where none).
     #[serde(skip_serializing_if = "Option::is_none")]
     heights: Option<Vec<Option<f32>>>,
@@ -293,8 +294,8 @@ pub fn path(world: &World, answer: &Result<WorldPath, PathError>) -> Path {
     path_from(world, answer, None)
 }
 
-/// [`path`] for a walker at height `start_y` at the start: the heights are
-/// [`World::path_heights_from`]'s, the cells [`World::path_cells_from`]'s.
+/// [`path`] for a walker at height `start_y` at the start: the heights and the cells are
+/// [`World::path_heights`]'s and [`World::path_cells`]'s from that height.
 pub fn path_from(
     world: &World,
     answer: &Result<WorldPath, PathError>,
@@ -311,10 +312,10 @@ pub fn path_from(
                     .map(|w| [w.world_x(), w.world_z()])
                     .collect(),
             ),
-            heights: Some(world.path_heights_from(p, start_y)),
+            heights: Some(world.path_heights(p, Surface::from(start_y))),
             cells: Some(
                 world
-                    .path_cells_from(p, start_y)
+                    .path_cells(p, Surface::from(start_y))
                     .iter()
                     .map(|c| PathCell {
                         region: c.region.to_string(),

@@ -33,7 +33,7 @@
 //!
 //! ```
 //! use jmxv::nvm::NavMesh;
-//! use silknav::{Position, World};
+//! use silknav::{Position, Surface, World};
 //!
 //! let dir = std::env::temp_dir().join(format!("silknav-doc-{}", std::process::id()));
 //! let options = silknav::worldgen::GenOptions { width: 1, height: 1, ..Default::default() };
@@ -50,12 +50,13 @@
 //! let world = World::load(&dir)?;
 //! let (x, z) = (f64::from(region.x()) * 1920.0, f64::from(region.z()) * 1920.0);
 //! let here = Position::from_world(x + 500.0, z + 500.0).expect("inside the id space");
-//! if let Some(cell) = world.cell_at(here) {
-//!     println!("cell {} of region {}, height {:?}", cell.cell, cell.region, world.height_at(here));
+//! if let Some(cell) = world.cell_at(here, Surface::Highest) {
+//!     let height = world.height_at(here, Surface::Highest);
+//!     println!("cell {} of region {}, height {height:?}", cell.cell, cell.region);
 //! }
-//! assert!(world.cell_at(here).is_some(), "seed 1 has open ground there");
+//! assert!(world.cell_at(here, Surface::Highest).is_some(), "seed 1 has open ground there");
 //! let there = Position::from_world(x + 900.0, z + 500.0).unwrap();
-//! match world.raycast(here, there) {
+//! match world.raycast(here, there, Surface::Highest) {
 //!     Ok(None) => println!("clear"),
 //!     Ok(Some(hit)) => println!("blocked at {} (t = {:.3})", hit.point, hit.t),
 //!     Err(e) => println!("cannot cast: {e}"),
@@ -99,7 +100,10 @@ pub use path::{
     is_valid_clearance, is_valid_radius, PathError, PathIndex, PathIndexStats, PathOptions,
     PathScratch, WorldPath, DEFAULT_CLEARANCE, MAX_RADIUS,
 };
-pub use world::{CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, Position, World};
+pub use world::{
+    CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, MoveOptions, Position, Surface,
+    World,
+};
 
 pub use jmxv;
 pub use pk2_archive;

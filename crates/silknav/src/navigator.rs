@@ -17,7 +17,7 @@
 //! let nav = Navigator::load(&dir)?;
 //! let region = RegionId::new(128, 64);
 //! let (a, b) = (Position::new(region, 500.0, 500.0), Position::new(region, 900.0, 700.0));
-//! let height = nav.world().height_at(a);
+//! let height = nav.world().height_at(a, silknav::Surface::Highest);
 //! let path = nav.find_path(a, b, &mut PathScratch::new());
 //! # let _ = (height, path);
 //! # std::fs::remove_dir_all(&dir)?;
@@ -107,12 +107,7 @@ impl Navigator {
     /// As for [`World::load`].
     pub fn load(dir: impl AsRef<Path>) -> Result<Navigator, LoadError> {
         let source = WorldSource::open(dir)?;
-        Navigator::load_source(
-            &source,
-            &LoadOptions::default(),
-            PathIndexUse::IfValid,
-            |_, _| {},
-        )
+        Navigator::load_source(&source, &LoadOptions::default(), PathIndexUse::IfValid)
     }
 
     /// Loads the world of `source` ([`World::load_source`]) and does with its path index file
@@ -123,11 +118,10 @@ impl Navigator {
     /// damaged or stale index file ([`LoadError::PathIndex`]).
     pub fn load_source(
         source: &WorldSource,
-        options: &LoadOptions,
+        options: &LoadOptions<'_>,
         use_index: PathIndexUse,
-        progress: impl Fn(usize, usize) + Sync,
     ) -> Result<Navigator, LoadError> {
-        let world = World::load_source(source, options, progress)?;
+        let world = World::load_source(source, options)?;
         let mut nav = Navigator::new(world);
         if let (Some(path), true) = (source.path_index_file(), use_index != PathIndexUse::Skip) {
             let (paths, found) = read_index(&nav.world, &path, use_index)?;

@@ -36,6 +36,7 @@
 //! ```
 
 use crate::path::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
+use crate::world::Surface;
 use crate::world::{
     CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, Snap, World,
 };
@@ -127,39 +128,26 @@ impl SegmentQuery {
     }
 }
 
-/// The cell under a point: [`World::cell_at`], or [`World::cell_at_y`] with a reference
+/// The cell under a point: [`World::cell_at`] on the highest surface, or near the reference
 /// height.
 pub fn cell(world: &World, q: PointQuery) -> Option<CellRef> {
-    let p = q.position()?;
-    match q.y {
-        None => world.cell_at(p),
-        Some(y) => world.cell_at_y(p, y),
-    }
+    world.cell_at(q.position()?, Surface::from(q.y))
 }
 
-/// The height at a point: [`World::height_at`], or [`World::height_at_y`] with a reference
-/// height.
+/// The height at a point: [`World::height_at`] of the terrain, or near the reference height.
 pub fn height(world: &World, q: PointQuery) -> Option<f32> {
-    let p = q.position()?;
-    match q.y {
-        None => world.height_at(p),
-        Some(y) => world.height_at_y(p, y),
-    }
+    world.height_at(q.position()?, q.y.map_or(Surface::Terrain, Surface::Near))
 }
 
 /// The walkable point nearest a point, within `max_distance` units:
-/// [`World::nearest_walkable`], or [`World::nearest_walkable_y`] with a reference height.
+/// [`World::nearest_walkable`] on the highest surface, or near the reference height.
 /// A point outside the id space is snapped too (onto the nearest loaded ground).
 pub fn snap(world: &World, q: PointQuery, max_distance: f64) -> Option<Snap> {
     if !q.x.is_finite() || !q.z.is_finite() {
         return None;
     }
     if q.dungeon.is_some() {
-        let pos = q.position()?;
-        return match q.y {
-            None => world.nearest_walkable(pos, max_distance),
-            Some(y) => world.nearest_walkable_y(pos, y, max_distance),
-        };
+        return world.nearest_walkable(q.position()?, Surface::from(q.y), max_distance);
     }
     // The region of the id space nearest the point, with the point in its frame (it may lie
     // outside the region's square: the search measures from the point itself).
@@ -171,14 +159,11 @@ pub fn snap(world: &World, q: PointQuery, max_distance: f64) -> Option<Snap> {
         (q.x - rx * size) as f32,
         (q.z - rz * size) as f32,
     );
-    match q.y {
-        None => world.nearest_walkable(pos, max_distance),
-        Some(y) => world.nearest_walkable_y(pos, y, max_distance),
-    }
+    world.nearest_walkable(pos, Surface::from(q.y), max_distance)
 }
 
-/// The first blocking point of a segment: [`World::raycast`], or [`World::raycast_y`] with a
-/// reference height for the start.
+/// The first blocking point of a segment: [`World::raycast`] from the highest surface, or from
+/// the one nearest the reference height.
 ///
 /// # Errors
 /// As for [`World::raycast`]; a start outside the id space is
@@ -187,14 +172,11 @@ pub fn los(world: &World, q: SegmentQuery) -> Result<Option<RayHit>, RayError> {
     let (from, to) = q.ends();
     let from = from.ok_or(RayError::StartNotWalkable)?;
     let to = to.ok_or(RayError::BadEnd)?;
-    match q.y {
-        None => world.raycast(from, to),
-        Some(y) => world.raycast_y(from, y, to),
-    }
+    world.raycast(from, to, Surface::from(q.y))
 }
 
-/// Where a walk from the start toward the end stops: [`World::move_along`], or
-/// [`World::move_along_y`] with a reference height for the start.
+/// Where a walk from the start toward the end stops: [`World::move_along`] from the highest
+/// surface, or from the one nearest the reference height.
 ///
 /// # Errors
 /// As for [`World::move_along`]; a start outside the id space is
@@ -217,10 +199,10 @@ pub fn move_with(
     let from = from.ok_or(MoveError::StartNotWalkable)?;
     let to = to.ok_or(MoveError::OffMesh)?;
     let options = match q.y {
-        Some(y) => options.with_start_y(y),
+        Some(y) => options.with_start(Surface::Near(y)),
         None => *options,
     };
-    world.move_with(from, to, &options)
+    world.move_along(from, to, &options)
 }
 
 /// The walkable shortest path from the start to the end: [`PathIndex::find_path`], within

@@ -58,6 +58,7 @@ use silknav::jmxv::RegionId;
 use silknav::movingai::Scenario;
 use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{
     CellRef, PathError, PathIndex, PathIndexStats, PathOptions, PathScratch, Position, World,
 };
@@ -455,7 +456,8 @@ fn generated_case(
         .map(|(i, (_, cell))| (*cell, i))
         .collect();
     let component = mesh.components();
-    let island = |p: Position| component[rect_of[&world.cell_at(p).expect("walkable")]];
+    let island =
+        |p: Position| component[rect_of[&world.cell_at(p, Surface::Highest).expect("walkable")]];
     let base = corner(origin);
     let mut rng = SplitMix64::new(options.seed * 1000 + u64::from(options.width));
     let mut queries = Vec::with_capacity(pairs);
@@ -509,7 +511,7 @@ fn walkable_point(world: &World, regions: &[RegionId], rng: &mut SplitMix64) -> 
             rng.range(0, STEPS) as f32 * 1.25,
             rng.range(0, STEPS) as f32 * 1.25,
         );
-        if world.cell_at(p).is_some() {
+        if world.cell_at(p, Surface::Highest).is_some() {
             return p;
         }
     }

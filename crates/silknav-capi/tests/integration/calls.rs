@@ -7,6 +7,7 @@ use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{PathOptions, PathScratch};
 use silknav_capi::*;
 use silknav_testkit::rng::SplitMix64;
@@ -362,7 +363,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
                 assert_eq!(status, SILKNAV_OK);
                 let expected: Vec<u32> = w
                     .world
-                    .path_heights(&p)
+                    .path_heights(&p, Surface::Highest)
                     .iter()
                     .map(|h| h.unwrap_or(f32::NAN).to_bits())
                     .collect();
@@ -797,7 +798,7 @@ fn paths_with_objects_from_a_start_height_equal_the_librarys() {
                     };
                     assert_eq!(status, SILKNAV_OK);
                     let expected: Vec<f32> = world
-                        .path_heights_from(p, start_y)
+                        .path_heights(p, Surface::from(start_y))
                         .iter()
                         .map(|h| h.unwrap_or(f32::NAN))
                         .collect();

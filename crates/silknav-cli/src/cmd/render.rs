@@ -176,7 +176,7 @@ fn find_dungeon_paths(
     queries: &[[f64; 4]],
 ) -> anyhow::Result<Vec<Result<WorldPath, PathError>>> {
     let world = Progress::timed(format!("loading {}", input.display()), || {
-        World::load_source(source, &LoadOptions::default(), |_, _| {})
+        World::load_source(source, &LoadOptions::default())
     })
     .map_err(|e| anyhow!(e))?;
     let nav = Navigator::new(world);

@@ -1,7 +1,9 @@
 //! `silknav demo`: what it makes, what it answers, and that the commands it suggests work.
 
 use crate::support::*;
+use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
+use silknav::Surface;
 use silknav::{Position, World};
 
 /// The value after `label` on the line that starts with it (after indentation).
@@ -90,19 +92,22 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
     let world = World::load(&demo).unwrap();
     let [a, b, c] = ["A = ", "B = ", "C = "].map(|l| point(line_after(out, l)));
     let pos = |p: [f64; 2]| Position::from_world(p[0], p[1]).unwrap();
-    let cell = world.cell_at(pos(a)).expect("A is open");
+    let cell = world.cell_at(pos(a), Surface::Highest).expect("A is open");
     assert_eq!(
         line_after(out, "cell A"),
         format!("region {}, cell {}", cell.region, cell.cell)
     );
     assert_eq!(
         line_after(out, "height A"),
-        world.height_at(pos(a)).unwrap().to_string()
+        world
+            .height_at(pos(a), Surface::Terrain)
+            .unwrap()
+            .to_string()
     );
-    assert_eq!(world.raycast(pos(b), pos(a)), Ok(None));
+    assert_eq!(world.raycast(pos(b), pos(a), Surface::Highest), Ok(None));
     assert_eq!(line_after(out, "los B → A"), "clear");
     let hit = world
-        .raycast(pos(a), pos(c))
+        .raycast(pos(a), pos(c), Surface::Highest)
         .unwrap()
         .expect("A → C is blocked");
     let shown = point(
@@ -122,7 +127,7 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
     // The snap of the blocked tile W is the library's nearest walkable point.
     let w = point(line_after(out, "W = ").split(',').next().unwrap());
     let snapped = world
-        .nearest_walkable(pos(w), 100.0)
+        .nearest_walkable(pos(w), Surface::Highest, 100.0)
         .expect("open ground near W");
     assert_eq!(
         line_after(out, "snap W"),
@@ -141,17 +146,21 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
     let (d, f) = df.split_once(", F = ").unwrap();
     let (d, f) = (point(d), point(f.split(',').next().unwrap()));
     let on = world
-        .cell_at(pos(e))
+        .cell_at(pos(e), Surface::Highest)
         .and_then(|c| c.object)
         .expect("E is on an object");
-    let arrived = world.move_along(pos(d), pos(e)).unwrap();
+    let arrived = world
+        .move_along(pos(d), pos(e), &MoveOptions::default())
+        .unwrap();
     assert_eq!(arrived.stop, MoveStop::Arrived);
     assert_eq!(arrived.cell.object.map(|o| o.instance), Some(on.instance));
     assert!(
         line_after(out, "move D → E").starts_with("arrived at "),
         "{out}"
     );
-    let stopped = world.move_along(pos(f), pos(e)).unwrap();
+    let stopped = world
+        .move_along(pos(f), pos(e), &MoveOptions::default())
+        .unwrap();
     assert!(
         matches!(stopped.stop, MoveStop::ObjectWall { .. }),
         "{stopped:?}"
@@ -180,7 +189,9 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
     };
     let p = numbers(line_after(out, "P = "));
     let at = Position::in_dungeon(2, p[0] as f32, p[1] as f32);
-    let cell = world.cell_at_y(at, p[2] as f32).expect("P has a cell");
+    let cell = world
+        .cell_at(at, Surface::Near(p[2] as f32))
+        .expect("P has a cell");
     let o = cell.object.unwrap();
     assert_eq!(
         line_after(out, "cell P"),

@@ -5,6 +5,7 @@
 use crate::support::*;
 use serde_json::Value;
 use silknav::query::{self, PointQuery, SegmentQuery};
+use silknav::Surface;
 use silknav::{Position, World};
 use std::path::Path;
 
@@ -395,7 +396,7 @@ fn a_dungeon_exports_as_its_blocks() {
         let c = [0, 1, 2].map(|k| (t[0][k] + t[1][k] + t[2][k]) / 3.0);
         let at = Position::in_dungeon(CAVE, c[0] as f32, c[2] as f32);
         let h = world
-            .height_at_y(at, c[1] as f32 + 0.5)
+            .height_at(at, Surface::Near(c[1] as f32 + 0.5))
             .expect("a cell there");
         assert!((f64::from(h) - c[1]).abs() < 0.01, "{t:?}: {h}");
     }

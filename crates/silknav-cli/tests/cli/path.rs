@@ -5,6 +5,8 @@ use crate::support::*;
 use jmxv::RegionId;
 use serde_json::Value;
 use silknav::files::WorldFiles;
+use silknav::world::MoveOptions;
+use silknav::Surface;
 use silknav::{Navigator, PathError, PathScratch, Position, WorldPath};
 use silknav_render::{render_with_overlay, Overlay, RenderOptions};
 use std::path::PathBuf;
@@ -121,7 +123,9 @@ fn a_path_around_a_wall() {
     let (from, to) = (at(START), at(GOAL));
     assert!(
         matches!(
-            world.world().raycast(position(from), position(to)),
+            world
+                .world()
+                .raycast(position(from), position(to), Surface::Highest),
             Ok(Some(_))
         ),
         "the wall blocks the straight line"
@@ -290,12 +294,19 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
         .iter()
         .map(|h| h.as_f64().map(|h| h as f32))
         .collect();
-    assert_eq!(heights, world.world().path_heights(&path));
-    assert_eq!(heights[0], world.world().height_at(position(from)));
+    assert_eq!(heights, world.world().path_heights(&path, Surface::Highest));
+    assert_eq!(
+        heights[0],
+        world.world().height_at(position(from), Surface::Terrain)
+    );
     for (k, leg) in path.waypoints.windows(2).enumerate() {
         let walk = world
             .world()
-            .move_along_y(leg[0], heights[k].unwrap(), leg[1])
+            .move_along(
+                leg[0],
+                leg[1],
+                &MoveOptions::new().with_start(Surface::Near(heights[k].unwrap())),
+            )
             .unwrap();
         assert_eq!(Some(walk.height), heights[k + 1]);
     }
@@ -312,7 +323,7 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
         .collect();
     let expected: Vec<(String, u64)> = world
         .world()
-        .path_cells(&path)
+        .path_cells(&path, Surface::Highest)
         .iter()
         .map(|c| (format!("{:04x}", c.region.0), u64::from(c.cell)))
         .collect();
@@ -322,7 +333,7 @@ fn json_has_the_length_the_waypoints_the_heights_and_the_cells() {
         cells.first().map(|c| c.1),
         world
             .world()
-            .cell_at(position(from))
+            .cell_at(position(from), Surface::Highest)
             .map(|c| u64::from(c.cell)),
         "the first cell is the start's"
     );

@@ -3,7 +3,10 @@
 
 use crate::support::*;
 use serde_json::Value;
+use silknav::files::WorldSource;
+use silknav::world::MoveOptions;
 use silknav::world::{EdgeId, MoveError, MoveStop, RayError};
+use silknav::Surface;
 use silknav::{Position, World};
 use std::path::{Path, PathBuf};
 
@@ -58,7 +61,7 @@ fn at(x: f64, z: f64) -> Option<Position> {
 
 /// The documented text answers, from the library.
 fn cell_text(world: &World, [x, z]: [f64; 2]) -> String {
-    match at(x, z).and_then(|p| world.cell_at(p)) {
+    match at(x, z).and_then(|p| world.cell_at(p, Surface::Highest)) {
         Some(c) => {
             let object = c.object.map_or(String::new(), |o| {
                 format!(
@@ -75,7 +78,7 @@ fn cell_text(world: &World, [x, z]: [f64; 2]) -> String {
 }
 
 fn height_text(world: &World, [x, z]: [f64; 2]) -> String {
-    match at(x, z).and_then(|p| world.height_at(p)) {
+    match at(x, z).and_then(|p| world.height_at(p, Surface::Terrain)) {
         Some(h) => format!("{h}"),
         None => "none".to_owned(),
     }
@@ -90,8 +93,8 @@ fn los_text_y(world: &World, [x1, z1, x2, z2]: [f64; 4], y: Option<f32>) -> Stri
     let answer = match (at(x1, z1), at(x2, z2), y) {
         (None, _, _) => Err(RayError::StartNotWalkable),
         (_, None, _) => Err(RayError::BadEnd),
-        (Some(a), Some(b), None) => world.raycast(a, b),
-        (Some(a), Some(b), Some(y)) => world.raycast_y(a, y, b),
+        (Some(a), Some(b), None) => world.raycast(a, b, Surface::Highest),
+        (Some(a), Some(b), Some(y)) => world.raycast(a, b, Surface::Near(y)),
     };
     match answer {
         Ok(None) => "clear".to_owned(),
@@ -121,7 +124,7 @@ fn move_text(world: &World, [x1, z1, x2, z2]: [f64; 4]) -> String {
     let answer = match (at(x1, z1), at(x2, z2)) {
         (None, _) => Err(MoveError::StartNotWalkable),
         (_, None) => Err(MoveError::OffMesh),
-        (Some(a), Some(b)) => world.move_along(a, b),
+        (Some(a), Some(b)) => world.move_along(a, b, &MoveOptions::default()),
     };
     move_words(answer)
 }
@@ -243,7 +246,11 @@ fn batches_answer_as_the_library_does() {
         let words: Vec<&str> = answer.split(' ').collect();
         if words[0] != "none" {
             let m = world
-                .move_along(at(s[0], s[1]).unwrap(), at(s[2], s[3]).unwrap())
+                .move_along(
+                    at(s[0], s[1]).unwrap(),
+                    at(s[2], s[3]).unwrap(),
+                    &MoveOptions::default(),
+                )
                 .unwrap();
             let (x, z): (f64, f64) = (words[0].parse().unwrap(), words[1].parse().unwrap());
             assert_eq!(at(x, z), Some(m.position).and_then(|p| p.normalized()));
@@ -291,7 +298,7 @@ fn json_lines_carry_the_librarys_answers() {
     let (dir, _, world) = world();
     let points = points();
     for (p, json) in points.iter().zip(json_batch(dir.path(), "cell", &points)) {
-        match at(p[0], p[1]).and_then(|q| world.cell_at(q)) {
+        match at(p[0], p[1]).and_then(|q| world.cell_at(q, Surface::Highest)) {
             Some(c) => {
                 assert_eq!(json["region"], c.region.to_string(), "{p:?}");
                 assert_eq!(json["cell"], c.cell, "{p:?}");
@@ -303,7 +310,7 @@ fn json_lines_carry_the_librarys_answers() {
         }
     }
     for (p, json) in points.iter().zip(json_batch(dir.path(), "height", &points)) {
-        match at(p[0], p[1]).and_then(|q| world.height_at(q)) {
+        match at(p[0], p[1]).and_then(|q| world.height_at(q, Surface::Terrain)) {
             Some(h) => assert_eq!(json["height"].as_f64().map(|v| v as f32), Some(h), "{p:?}"),
             None => assert_eq!(json, serde_json::json!({"height": null})),
         }
@@ -314,7 +321,7 @@ fn json_lines_carry_the_librarys_answers() {
         .zip(json_batch(dir.path(), "los", &segments))
     {
         let (from, to) = (at(s[0], s[1]).unwrap(), at(s[2], s[3]).unwrap());
-        match world.raycast(from, to) {
+        match world.raycast(from, to, Surface::Highest) {
             Ok(None) => assert_eq!(json, serde_json::json!({"clear": true})),
             Ok(Some(hit)) => {
                 assert_eq!(json["clear"], false);
@@ -347,7 +354,7 @@ fn json_lines_carry_the_librarys_answers() {
         .zip(json_batch(dir.path(), "move", &segments))
     {
         let (from, to) = (at(s[0], s[1]).unwrap(), at(s[2], s[3]).unwrap());
-        match world.move_along(from, to) {
+        match world.move_along(from, to, &MoveOptions::default()) {
             Ok(m) => {
                 assert!(close(&json["x"], m.position.world_x()), "{json}");
                 assert!(close(&json["z"], m.position.world_z()), "{json}");
@@ -378,7 +385,8 @@ struct Cases {
 }
 
 fn cases(world: &World) -> Cases {
-    let open = |x: f64, z: f64| at(x, z).is_some_and(|p| world.cell_at(p).is_some());
+    let open =
+        |x: f64, z: f64| at(x, z).is_some_and(|p| world.cell_at(p, Surface::Highest).is_some());
     // An open tile with a blocked tile east of it and open ground two tiles further.
     for gz in 0..192 {
         for gx in 0..189 {
@@ -681,8 +689,11 @@ fn object_world() -> ObjectWorld {
     let root = dir.path().join("Data");
     write_object_world(&root);
     let world = World::load(&root).unwrap();
-    let terrain =
-        World::load_with(&root, &silknav::LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let terrain = World::load_source(
+        &WorldSource::open(&root).unwrap(),
+        &silknav::LoadOptions::terrain_only(),
+    )
+    .unwrap();
     let origin = (f64::from(WEST.x()) * 1920.0, f64::from(WEST.z()) * 1920.0);
     ObjectWorld {
         dir,
@@ -734,7 +745,7 @@ fn objects_answer_as_the_library_does() {
     let mut on_objects = 0;
     for (q, line) in queries.iter().zip(run.stdout.lines()) {
         let p = at(q[0], q[1]).unwrap();
-        let cell = world.cell_at_y(p, q[2] as f32);
+        let cell = world.cell_at(p, Surface::Near(q[2] as f32));
         on_objects += usize::from(cell.is_some_and(|c| c.object.is_some()));
         assert_eq!(line, cell_ref_text(cell), "{q:?}");
     }
@@ -751,9 +762,9 @@ fn objects_answer_as_the_library_does() {
         for (q, line) in xz.iter().zip(run.stdout.lines()) {
             let p = at(q[0], q[1]).unwrap();
             let cell = match expect {
-                0 => world.cell_at(p),
-                1 => world.cell_at_y(p, 8.0),
-                _ => terrain.cell_at(p),
+                0 => world.cell_at(p, Surface::Highest),
+                1 => world.cell_at(p, Surface::Near(8.0)),
+                _ => terrain.cell_at(p, Surface::Highest),
             };
             assert_eq!(line, cell_ref_text(cell), "{args:?} {q:?}");
         }
@@ -766,7 +777,7 @@ fn objects_answer_as_the_library_does() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     for (q, line) in queries.iter().zip(run.stdout.lines()) {
         let h = world
-            .height_at_y(at(q[0], q[1]).unwrap(), q[2] as f32)
+            .height_at(at(q[0], q[1]).unwrap(), Surface::Near(q[2] as f32))
             .unwrap();
         let v: Value = serde_json::from_str(line).unwrap();
         assert_eq!(v["height"].as_f64().map(|v| v as f32), Some(h), "{q:?}");
@@ -783,7 +794,7 @@ fn objects_answer_as_the_library_does() {
     let p = at(x0 + 300.0, z0 + 300.0).unwrap();
     assert_eq!(
         one.stdout.trim_end(),
-        world.height_at(p).unwrap().to_string()
+        world.height_at(p, Surface::Terrain).unwrap().to_string()
     );
     let one = silknav(&root, &["height", ".", &x, &z, "--y", "60"]);
     assert_eq!(one.stdout.trim_end(), "62");
@@ -897,7 +908,7 @@ fn move_refuses_goals_a_region_away_as_the_server_does_unless_told_otherwise() {
     let world = World::load(&w).unwrap();
     let off = silknav::world::MoveOptions::new().with_guard(silknav::world::DistanceGuard::Off);
     let m = world
-        .move_with(
+        .move_along(
             at(246561.7511796247, 125532.50208626682).unwrap(),
             at(246700.0, 127700.0).unwrap(),
             &off,
@@ -939,8 +950,8 @@ fn moves_walk_objects_take_a_start_height_and_name_the_edge_that_stops_them() {
     let library = |q: &[f64; 5], y: Option<f32>, w: &World| {
         let (a, b) = (at(q[0], q[1]).unwrap(), at(q[2], q[3]).unwrap());
         move_words(match y {
-            Some(y) => w.move_along_y(a, y, b),
-            None => w.move_along(a, b),
+            Some(y) => w.move_along(a, b, &MoveOptions::new().with_start(Surface::Near(y))),
+            None => w.move_along(a, b, &MoveOptions::default()),
         })
     };
     let run = silknav_with_stdin(&root, &["move", "."], batch_input(&queries).as_bytes());
@@ -981,7 +992,11 @@ fn moves_walk_objects_take_a_start_height_and_name_the_edge_that_stops_them() {
     for (q, line) in queries.iter().zip(json.stdout.lines()) {
         let v: Value = serde_json::from_str(line).unwrap();
         let (a, b) = (at(q[0], q[1]).unwrap(), at(q[2], q[3]).unwrap());
-        let Ok(m) = world.move_along_y(a, q[4] as f32, b) else {
+        let Ok(m) = world.move_along(
+            a,
+            b,
+            &MoveOptions::new().with_start(Surface::Near(q[4] as f32)),
+        ) else {
             continue;
         };
         if let MoveStop::ObjectWall { edge } = m.stop {
@@ -1131,7 +1146,7 @@ fn path_starts_on_the_surface_nearest_y() {
     assert_eq!(one(&["--y", &y_text]), expect_below);
     assert_eq!(one(&[]), expect_above);
     assert_ne!(expect_below, expect_above);
-    let ground = world.surface_at_y(from, y).unwrap().1;
+    let ground = world.surface_at(from, Surface::Near(y)).unwrap().1;
     assert_eq!(
         expect_below["heights"][0].as_f64().map(|h| h as f32),
         Some(ground)

@@ -12,6 +12,7 @@ use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json as value, Value};
+use silknav::Surface;
 use silknav::{PathScratch, Position, World};
 use silknav_server::Limits;
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -270,7 +271,9 @@ async fn check_viewer(client: &Client, addr: SocketAddr, world: &World) {
         .as_f64()
         .unwrap();
     assert!((x - target[0]).abs() <= 1.0 / ppu && (z - target[1]).abs() <= 1.0 / ppu);
-    let cell = world.cell_at(Position::from_world(x, z).unwrap()).unwrap();
+    let cell = world
+        .cell_at(Position::from_world(x, z).unwrap(), Surface::Highest)
+        .unwrap();
     assert_eq!(
         data(client, "hover", "region").await,
         cell.region.to_string()

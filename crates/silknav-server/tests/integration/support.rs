@@ -2,6 +2,7 @@
 
 use silknav::files::{Overwrite, WorldFiles};
 use silknav::worldgen::{generate, GenOptions};
+use silknav::Surface;
 use silknav::World;
 use silknav_server::{Config, Limits, Server};
 use std::net::{SocketAddr, TcpListener};
@@ -77,7 +78,7 @@ pub fn open_points(world: &World, count: usize) -> Vec<[f64; 2]> {
         let x = 245_760.0 + rng.unit() * 5760.0;
         let z = 122_880.0 + rng.unit() * 5760.0;
         let p = silknav::Position::from_world(x, z).unwrap();
-        if world.terrain_cell_at(p).is_some() {
+        if world.cell_at(p, Surface::Terrain).is_some() {
             out.push([x, z]);
         }
     }

@@ -113,7 +113,7 @@ impl Store {
 ///
 /// let source = WorldSource::open(dir.path().join("Data.pk2"))?;
 /// assert!(source.is_archive());
-/// let loaded = silknav::World::load_source(&source, &Default::default(), |_, _| {})?;
+/// let loaded = silknav::World::load_source(&source, &Default::default())?;
 /// assert_eq!(loaded.regions().len(), 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

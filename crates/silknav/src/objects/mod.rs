@@ -27,7 +27,7 @@
 //!   neighbouring triangle's copy of the side is rounded apart). Other squares keep the
 //!   object triangles that may contain a point of them (up to three, placed in the region's
 //!   frame as three side lines), tested at the point. A point answered so is answered at
-//!   once by `cell_at`, and by FindNavCell (`height_at_y`) from the one triangle's plane in
+//!   once by `cell_at`, and by FindNavCell (`height_at` near a height) from the one triangle's plane in
 //!   the server's arithmetic; on a floor (a level triangle under a placement turned about the
 //!   vertical alone), that arithmetic gives every point the same bits, so the floor's height
 //!   is worked out at load and read instead (`flat_height`). Other points (near a

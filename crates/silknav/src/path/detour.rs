@@ -46,6 +46,7 @@
 use super::search::distance;
 use super::walkable::{world_xz, MAX_LEG_SPAN};
 use super::{PathError, PathIndex};
+use crate::world::Surface;
 use crate::world::{MoveOptions, Position, World};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -135,7 +136,7 @@ impl<'w> Walk<'w> {
         if self.terrain_only {
             self.world.terrain_cell_at(p).is_some()
         } else {
-            self.world.cell_at(p).is_some()
+            self.world.cell_at(p, Surface::Highest).is_some()
         }
     }
 
@@ -148,7 +149,7 @@ impl<'w> Walk<'w> {
     fn step_arrival(self, a: Position, y: Height, b: Position) -> Option<Height> {
         if self.step_is_clear(a, b) {
             return Some(if self.carry {
-                self.world.height_at(b)
+                self.world.height_at(b, Surface::Terrain)
             } else {
                 None
             });
@@ -192,9 +193,9 @@ impl<'w> Walk<'w> {
         }
         let mut options = MoveOptions::new().with_terrain_only(self.terrain_only);
         if let (true, Some(y)) = (self.carry, y) {
-            options = options.with_start_y(y);
+            options = options.with_start(Surface::Near(y));
         }
-        match self.world.move_with(a, b, &options) {
+        match self.world.move_along(a, b, &options) {
             Ok(o) if o.stop.reaches_goal() => Some(self.carry.then_some(o.height)),
             _ => None,
         }

@@ -19,7 +19,7 @@
 //! on it, so a path may cross under a bridge and come back over it ([`World::path_heights`]).
 //! A leg counts only when the surface it ends on holds its end (an open terrain tile, or an
 //! object triangle containing it). The start is on the surface [`World::cell_at`] picks (the
-//! highest), or with [`super::PathOptions::start_y`] the one [`World::cell_at_y`] picks; the
+//! highest), or with [`super::PathOptions::start_y`] the one nearest that height; the
 //! goal may be reached on any surface.
 //!
 //! # Method
@@ -71,6 +71,7 @@ use crate::objects::mesh::{flag as mesh_flag, EdgeKey};
 use crate::objects::walk::Frame;
 use crate::objects::{InstanceKey, ObjectCellRef};
 use crate::world::raycast::Grid;
+use crate::world::Surface;
 use crate::world::{Position, World};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::Cell;
@@ -379,7 +380,7 @@ impl ObjectCorners {
                             continue;
                         };
                         let bits = (q.region, q.x.to_bits(), q.z.to_bits());
-                        if world.cell_at(q).is_some() && points.insert(bits) {
+                        if world.cell_at(q, Surface::Highest).is_some() && points.insert(bits) {
                             out.points.push(q);
                             out.xz.push([q.world_x(), q.world_z()]);
                         }
@@ -457,7 +458,7 @@ impl ObjectCorners {
                     continue;
                 };
                 let bits = (q.region, q.x.to_bits(), q.z.to_bits());
-                if world.cell_at(q).is_some() && points.insert(bits) {
+                if world.cell_at(q, Surface::Highest).is_some() && points.insert(bits) {
                     out.points.push(q);
                     out.xz.push([q.world_x(), q.world_z()]);
                 }
@@ -705,11 +706,13 @@ fn search_path(
     guide: bool,
 ) -> Result<ExactPath, PathError> {
     let start = match start_y {
-        None => world.cell_at(from),
-        Some(y) => world.cell_at_y(from, y),
+        None => world.cell_at(from, Surface::Highest),
+        Some(y) => world.cell_at(from, Surface::Near(y)),
     }
     .ok_or(PathError::StartBlocked)?;
-    world.cell_at(to).ok_or(PathError::GoalBlocked)?;
+    world
+        .cell_at(to, Surface::Highest)
+        .ok_or(PathError::GoalBlocked)?;
     let (s, t) = (
         [from.world_x(), from.world_z()],
         [to.world_x(), to.world_z()],
@@ -1236,7 +1239,12 @@ mod tests {
     }
 
     fn oracle_path(world: &World, from: Position, to: Position) -> Option<(f64, Vec<Stop>)> {
-        oracle_path_from(world, from, world.cell_at(from)?.object, to)
+        oracle_path_from(
+            world,
+            from,
+            world.cell_at(from, Surface::Highest)?.object,
+            to,
+        )
     }
 
     /// The oracle's path from `from` on the surface `start` (the terrain for `None`).
@@ -1317,7 +1325,7 @@ mod tests {
     /// Whether every leg of `path` is clear by line of sight, each from the surface the leg
     /// before it ended on ([`World::path_surfaces`]).
     fn legs_clear(world: &World, path: &[Position]) -> bool {
-        world.surfaces_of(path, None).is_some()
+        world.surfaces_of(path, Surface::Highest).is_some()
     }
 
     /// Two random points of the walkable surfaces ([`random_point`]).
@@ -1347,7 +1355,7 @@ mod tests {
                     f64::from(r.z()) * size + rng.unit() * size,
                 )
             };
-            if let Some(p) = p.filter(|&p| world.cell_at(p).is_some()) {
+            if let Some(p) = p.filter(|&p| world.cell_at(p, Surface::Highest).is_some()) {
                 return p;
             }
         }
@@ -1382,7 +1390,8 @@ mod tests {
                             (d - c.radius / (std::f64::consts::PI / 8.0).cos()).abs() < 0.1
                         })
                     }));
-                    let heights = ground.path_heights(&WorldPathRef::of(waypoints, *length).0);
+                    let heights = ground
+                        .path_heights(&WorldPathRef::of(waypoints, *length).0, Surface::Highest);
                     floors += usize::from(
                         heights.first().copied().flatten().map(|h| h.round())
                             != heights.last().copied().flatten().map(|h| h.round()),
@@ -1491,7 +1500,7 @@ mod tests {
             let sample = 200;
             for _ in 0..sample {
                 let p = corners.points[rng.range(0, corners.points.len() as u32) as usize];
-                let start = world.cell_at(p).and_then(|c| c.object);
+                let start = world.cell_at(p, Surface::Highest).and_then(|c| c.object);
                 let xz = world_xz(p);
                 let mut sees = 0;
                 for &q in &targets {
@@ -1550,7 +1559,7 @@ mod tests {
             let mut seen = Vec::new();
             for _ in 0..sample {
                 let p = corners.points[rng.range(0, corners.points.len() as u32) as usize];
-                let start = world.cell_at(p).and_then(|c| c.object);
+                let start = world.cell_at(p, Surface::Highest).and_then(|c| c.object);
                 let u = world_xz(p);
                 let far = Ellipse {
                     s: u,
@@ -1724,7 +1733,7 @@ mod tests {
             let mut shown = 0;
             for _ in 0..pairs {
                 let (from, to) = random_pair(&world, &mut rng);
-                let start_surface = world.cell_at(from).unwrap().object;
+                let start_surface = world.cell_at(from, Surface::Highest).unwrap().object;
                 let mut all_points = points.clone();
                 all_points.push(from);
                 all_points.push(to);
@@ -1953,7 +1962,7 @@ mod tests {
                 b[0] + rng.unit() * (b[2] - b[0]),
                 b[1] + rng.unit() * (b[3] - b[1]),
             );
-            if let Some(p) = p.filter(|&p| world.cell_at(p).is_some()) {
+            if let Some(p) = p.filter(|&p| world.cell_at(p, Surface::Highest).is_some()) {
                 return p;
             }
         };
@@ -2055,13 +2064,13 @@ mod tests {
             assert!(tries < 1_000_000, "too few points with two surfaces");
             let from = random_point(&world, &mut rng);
             let (Some(top), Some(top_y), Some(ground_y)) = (
-                world.cell_at(from),
-                world.start_height(from),
-                world.height_at(from),
+                world.cell_at(from, Surface::Highest),
+                world.height_at(from, Surface::Highest),
+                world.height_at(from, Surface::Terrain),
             ) else {
                 continue;
             };
-            let Some(lower) = world.cell_at_y(from, ground_y) else {
+            let Some(lower) = world.cell_at(from, Surface::Near(ground_y)) else {
                 continue;
             };
             if lower == top {
@@ -2073,11 +2082,11 @@ mod tests {
                 world_xz(from)[0] - 200.0 + 400.0 * rng.unit(),
                 world_xz(from)[1] - 200.0 + 400.0 * rng.unit(),
             )
-            .filter(|&p| starts % 2 == 0 && world.cell_at(p).is_some());
+            .filter(|&p| starts % 2 == 0 && world.cell_at(p, Surface::Highest).is_some());
             let to = near.unwrap_or_else(|| random_point(&world, &mut rng));
             let mut answers = Vec::new();
             for y in [ground_y, top_y] {
-                let (surface, height) = world.surface_at_y(from, y).unwrap();
+                let (surface, height) = world.surface_at(from, Surface::Near(y)).unwrap();
                 let options = crate::PathOptions::exact_with_objects().with_start_y(y);
                 let ours = paths.find_path_with(&world, from, to, &options, &mut scratch);
                 let expected = oracle_path_from(&world, from, surface.unwrap().object, to);
@@ -2088,7 +2097,10 @@ mod tests {
                             "{from:?} at {y} → {to:?}: {} against the oracle's {e}",
                             path.length
                         );
-                        assert_eq!(world.path_heights_from(path, Some(y))[0], Some(height));
+                        assert_eq!(
+                            world.path_heights(path, Surface::from(Some(y)))[0],
+                            Some(height)
+                        );
                     }
                     (Err(PathError::Unreachable), None) => {}
                     _ => panic!("{from:?} at {y} → {to:?}: {ours:?} against {expected:?}"),
@@ -2252,7 +2264,12 @@ mod tests {
             if distance(u, v) > 600.0 {
                 continue;
             }
-            let mut surfaces = vec![world.cell_at(from).expect("a surface").object];
+            let mut surfaces = vec![
+                world
+                    .cell_at(from, Surface::Highest)
+                    .expect("a surface")
+                    .object,
+            ];
             if surfaces[0].is_some() && world.stands_on(from, None) {
                 surfaces.push(None);
             }

@@ -72,7 +72,7 @@ use crate::files::{
 };
 use crate::objects::ObjectCellRef;
 use crate::world::raycast::Grid;
-use crate::world::{CellRef, Position, World};
+use crate::world::{CellRef, MoveOptions, Position, Surface, World};
 use std::fmt;
 use std::path::Path;
 use std::time::Duration;
@@ -150,11 +150,12 @@ pub struct PathOptions {
     pub radius: f64,
     /// The walker's height at the start, where a bridge's deck or a building's upper floor
     /// lies over other ground: the path starts on the surface under the start nearest it,
-    /// the one [`World::move_along_y`] starts on (the server's `FindNavCell`). `None`, the
+    /// the one [`World::move_along`] starts on from [`Surface::Near`] it (the server's
+    /// `FindNavCell`). `None`, the
     /// default: the surface [`World::cell_at`] picks (the highest). An exact path with
     /// objects is searched from that surface (from the ground under a deck, a path may go
     /// out under the deck's side, where the deck's walker may not); every path's heights
-    /// start there ([`World::path_heights_from`]). Paths found on the terrain alone are the
+    /// start there ([`World::path_heights`]). Paths found on the terrain alone are the
     /// same from any surface.
     pub start_y: Option<f32>,
 }
@@ -382,40 +383,38 @@ impl PathIndexStats {
 
 impl World {
     /// The height of each waypoint of a path, as a walker who walks its legs one by one with
-    /// [`World::move_along_y`], each from the height the leg before it arrived at (the game
+    /// [`World::move_along`], each from the height the leg before it arrived at (the game
     /// server keeps a walker's height, and picks the floor nearest it), stands there: the
-    /// start at the height a walk starts at without one ([`World::start_height`]: the
-    /// highest object floor, else the terrain), every other waypoint at the height the walk
-    /// of the leg before it arrives at. Where that walk does not arrive (an exact path's
-    /// corner), the surface there nearest the height before ([`World::height_at_y`]); `None`
-    /// where there is none, and the next leg then starts as the first.
+    /// start at the height of `start` there ([`World::height_at`]; `None` where that surface
+    /// has no cell), every other waypoint at the height the walk of the leg before it arrives
+    /// at. Where that walk does not arrive (an exact path's corner), the surface there nearest
+    /// the height before; `None` where there is none, and the next leg then starts on the
+    /// highest surface.
     ///
     /// On an object's floor it is the object triangle's height; a path under a bridge deck
     /// stays on the ground below, as the walker does.
-    pub fn path_heights(&self, path: &WorldPath) -> Vec<Option<f32>> {
-        self.path_heights_from(path, None)
-    }
-
-    /// [`World::path_heights`] for a walker at height `start_y` at the start
-    /// ([`PathOptions::start_y`]): the start at the height of the surface there nearest it
-    /// (`None` where that surface is a blocked tile, as [`World::cell_at_y`] has no cell
-    /// there), the rest as [`World::path_heights`]; `start_y` `None` is
-    /// [`World::path_heights`].
-    pub fn path_heights_from(&self, path: &WorldPath, start_y: Option<f32>) -> Vec<Option<f32>> {
+    pub fn path_heights(&self, path: &WorldPath, start: Surface) -> Vec<Option<f32>> {
         let mut out: Vec<Option<f32>> = Vec::with_capacity(path.waypoints.len());
-        out.push(
-            path.waypoints
-                .first()
-                .and_then(|&w| self.start_height_at(w, start_y)),
-        );
+        out.push(path.waypoints.first().and_then(|&w| {
+            match start {
+                Surface::Terrain if !w.region.is_dungeon() => self
+                    .terrain_cell_at(w)
+                    .and_then(|_| self.terrain_height_at(w)),
+                Surface::Object(c) => self.on_object(w, c).map(|r| r.y),
+                _ => self.start_height_at(w, start.reference_height()),
+            }
+        }));
         for leg in path.waypoints.windows(2) {
             let before = *out.last().expect("the start is there");
             let height = match before {
-                Some(y) => match self.move_along_y(leg[0], y, leg[1]) {
-                    Ok(m) if m.stop.reaches_goal() => Some(m.height),
-                    _ => self.height_at_y(leg[1], y),
-                },
-                None => self.start_height(leg[1]),
+                Some(y) => {
+                    let options = MoveOptions::new().with_start(Surface::Near(y));
+                    match self.move_along(leg[0], leg[1], &options) {
+                        Ok(m) if m.stop.reaches_goal() => Some(m.height),
+                        _ => self.height_near(leg[1], y),
+                    }
+                }
+                None => self.start_height_at(leg[1], None),
             };
             out.push(height);
         }
@@ -424,36 +423,31 @@ impl World {
 
     /// The surface each waypoint of a path is reached on when its legs are walked by line of
     /// sight, the rule exact paths with objects follow ([`PathOptions::exact_with_objects`]):
-    /// the start on the surface [`World::cell_at`] picks (with `start_y`, the one
-    /// [`World::cell_at_y`] picks), every other waypoint on the surface the line of sight of
-    /// the leg before it ends on, walked from the surface before (`None` in the list: the
-    /// terrain; an object triangle otherwise; a start on the side of walkable ground, as a
-    /// terrain's exact path may have, is on the terrain). `None` when the start is on no
-    /// surface, or a leg is blocked or ends on a surface that does not hold its end: every
-    /// exact path with objects has its surfaces, and a bot may follow them floor by floor,
-    /// under a bridge or on it.
+    /// the start on `start` ([`World::cell_at`]), every other waypoint on the surface the
+    /// line of sight of the leg before it ends on, walked from the surface before (`None` in
+    /// the list: the terrain; an object triangle otherwise; a start on the side of walkable
+    /// ground, as a terrain's exact path may have, is on the terrain). `None` when the start
+    /// is on no surface, or a leg is blocked or ends on a surface that does not hold its end:
+    /// every exact path with objects has its surfaces, and a bot may follow them floor by
+    /// floor, under a bridge or on it.
     pub fn path_surfaces(
         &self,
         path: &WorldPath,
-        start_y: Option<f32>,
+        start: Surface,
     ) -> Option<Vec<Option<ObjectCellRef>>> {
-        self.surfaces_of(&path.waypoints, start_y)
+        self.surfaces_of(&path.waypoints, start)
     }
 
     /// [`World::path_surfaces`] of the path through `waypoints`.
     pub(crate) fn surfaces_of(
         &self,
         waypoints: &[Position],
-        start_y: Option<f32>,
+        start: Surface,
     ) -> Option<Vec<Option<ObjectCellRef>>> {
         let first = *waypoints.first()?;
-        let start = match start_y {
-            None => self.cell_at(first),
-            Some(y) => self.cell_at_y(first, y),
-        };
         // A start on the side of walkable ground (which belongs to the tile beyond it) is on
         // the terrain, as for line of sight and the terrain's exact paths.
-        let start = match start {
+        let start = match self.cell_at(first, start) {
             Some(cell) => cell.object,
             None if self.stands_on(first, None) => None,
             None => return None,
@@ -470,26 +464,20 @@ impl World {
     }
 
     /// The cells a path passes through, in order (each once per visit). Where a segment runs
-    /// exactly along a tile side, the tile on its left is counted.
+    /// exactly along a tile side, the tile on its left is counted. On the terrain the cells do
+    /// not depend on `start`.
     ///
     /// In a dungeon, the block triangles each leg's line of sight walks over, from the cell
-    /// nearest the height a walker reaches the leg's start at ([`World::path_heights`]):
-    /// [`World::path_cells_from`] with no start height.
-    pub fn path_cells(&self, path: &WorldPath) -> Vec<CellRef> {
-        self.path_cells_from(path, None)
-    }
-
-    /// [`World::path_cells`] for a walker at height `start_y` at the start, which in a
-    /// dungeon picks the floor the path starts on ([`World::path_heights_from`]); on the
-    /// terrain the cells do not depend on it.
-    pub fn path_cells_from(&self, path: &WorldPath, start_y: Option<f32>) -> Vec<CellRef> {
+    /// nearest the height a walker reaches the leg's start at ([`World::path_heights`] from
+    /// `start`).
+    pub fn path_cells(&self, path: &WorldPath, start: Surface) -> Vec<CellRef> {
         if let Some(d) = path
             .waypoints
             .first()
             .and_then(|w| w.region.is_dungeon().then(|| self.dungeon(w.region)))
         {
             return d.map_or_else(Vec::new, |d| {
-                d.path_cells(&path.waypoints, &self.path_heights_from(path, start_y))
+                d.path_cells(&path.waypoints, &self.path_heights(path, start))
             });
         }
         let mut out: Vec<CellRef> = Vec::new();
@@ -958,7 +946,10 @@ impl PathIndex {
 /// terrain cannot start or end there, so the path goes through objects.
 fn on_floor_only(world: &World, from: Position, to: Position) -> bool {
     [from, to].into_iter().any(|p| {
-        world.terrain_cell_at(p).is_none() && world.cell_at(p).is_some_and(|c| c.object.is_some())
+        world.terrain_cell_at(p).is_none()
+            && world
+                .cell_at(p, Surface::Highest)
+                .is_some_and(|c| c.object.is_some())
     })
 }
 

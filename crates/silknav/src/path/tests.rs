@@ -3,6 +3,7 @@
 use super::index::{direction_class, edge_keeps_side, vertex_point, TerrainIndex, NONE};
 use super::visibility::{scan, sees, Cone, ScanScratch};
 use super::{PathError, PathIndex, PathOptions, PathScratch};
+use crate::world::Surface;
 use crate::{Position, World};
 use jmxv::nvm::EDGE_BLOCKED;
 
@@ -41,7 +42,9 @@ fn check(name: &str, world: &World) {
                 Position::from_world(p[0], p[1]).unwrap(),
                 Position::from_world(q[0], q[1]).unwrap(),
             );
-            if world.line_of_sight(a, b) != Ok(seen[d]) && std::env::var("SCAN_DEBUG").is_ok() {
+            if world.line_of_sight(a, b, Surface::Highest) != Ok(seen[d])
+                && std::env::var("SCAN_DEBUG").is_ok()
+            {
                 eprintln!(
                     "corner arc {:?} mask {:b} roots {:?}",
                     corner.arc, corner.taut_mask, index.corner_roots[c]
@@ -74,7 +77,7 @@ fn check(name: &str, world: &World) {
                 }
             }
             assert_eq!(
-                world.line_of_sight(a, b),
+                world.line_of_sight(a, b, Surface::Highest),
                 Ok(seen[d]),
                 "{name}: corner ({}, {}) → ({}, {})",
                 corner.gx,
@@ -548,7 +551,10 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
     // Sight along the wall is clear all the same.
     let o = [40.0 * 1920.0, 30.0 * 1920.0];
     let q = |x: f64, z: f64| Position::from_world(o[0] + x * 20.0, o[1] + z * 20.0).unwrap();
-    assert_eq!(world.line_of_sight(q(42.0, 42.0), q(42.0, 46.0)), Ok(true));
+    assert_eq!(
+        world.line_of_sight(q(42.0, 42.0), q(42.0, 46.0), Surface::Highest),
+        Ok(true)
+    );
     // The path goes round: (42, 42), (43, 43), (43, 46), (42, 46).
     let mut scratch = PathScratch::new();
     let path = PathIndex::build(&world)
@@ -567,7 +573,10 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
         path.length
     );
     for leg in path.waypoints.windows(2) {
-        assert_eq!(world.line_of_sight(leg[0], leg[1]), Ok(true));
+        assert_eq!(
+            world.line_of_sight(leg[0], leg[1], Surface::Highest),
+            Ok(true)
+        );
     }
 }
 
@@ -664,7 +673,11 @@ fn the_corner_table_answers_what_the_search_answers_on(sweep: Sweep) {
                     Position::from_world(leg[0][0], leg[0][1]).unwrap(),
                     Position::from_world(leg[1][0], leg[1][1]).unwrap(),
                 );
-                assert_eq!(world.line_of_sight(a, b), Ok(true), "{label}: leg {leg:?}");
+                assert_eq!(
+                    world.line_of_sight(a, b, Surface::Highest),
+                    Ok(true),
+                    "{label}: leg {leg:?}"
+                );
             }
             // The budget counts the corners turned at.
             let mut tight = Search::default();

@@ -49,6 +49,7 @@
 use super::{PathError, PathIndex};
 use crate::geometry::{orient, sign};
 use crate::world::raycast::{cell_coordinate, Grid};
+use crate::world::Surface;
 use crate::world::{MoveOptions, Position, World};
 
 /// Side of a tile in world units.
@@ -232,7 +233,7 @@ pub(crate) fn leg_walks(world: &World, a: Position, b: Position) -> bool {
 /// when it failed).
 fn walk_leg(world: &World, a: Position, b: Position) -> Result<(), Option<Position>> {
     let options = MoveOptions::new().with_terrain_only(true);
-    match world.move_with(a, b, &options) {
+    match world.move_along(a, b, &options) {
         Ok(o) if o.stop.reaches_goal() => Ok(()),
         Ok(o) => Err(Some(o.position)),
         Err(_) => Err(None),
@@ -398,8 +399,8 @@ pub(crate) fn walk_carrying_height(
 ) -> Result<(Vec<Position>, usize), PathError> {
     let from = path[0];
     let walk_from = |a: Position, y: f32, b: Position| {
-        let options = MoveOptions::new().with_start_y(y);
-        match world.move_with(a, b, &options) {
+        let options = MoveOptions::new().with_start(Surface::Near(y));
+        match world.move_along(a, b, &options) {
             Ok(o) if o.stop.reaches_goal() => Some(o.height),
             _ => None,
         }

@@ -95,26 +95,54 @@ pub enum LoadFindingKind {
     DungeonLeftOut(DungeonError),
 }
 
-/// How [`World::load_with`] loads a world.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How [`World::load_source`] loads a world: with or without objects, and who hears of its
+/// progress.
+#[derive(Clone, Copy)]
 #[non_exhaustive]
-pub struct LoadOptions {
+pub struct LoadOptions<'p> {
     /// Whether to load the object instances (buildings, gates, bridges) the regions list, with
-    /// their meshes from under the data root. Off: a terrain-only world.
+    /// their meshes from under the data root, and the dungeons. Off: a terrain-only world.
     pub objects: bool,
+    /// Called as navmesh files are parsed ([`LoadOptions::with_progress`]).
+    progress: Option<&'p (dyn Fn(usize, usize) + Sync)>,
 }
 
-impl Default for LoadOptions {
-    /// Objects on, as [`World::load`].
-    fn default() -> LoadOptions {
-        LoadOptions { objects: true }
+impl Default for LoadOptions<'_> {
+    /// Objects on, as [`World::load`]; no progress.
+    fn default() -> Self {
+        LoadOptions {
+            objects: true,
+            progress: None,
+        }
     }
 }
 
-impl LoadOptions {
-    /// Terrain only: no objects.
-    pub fn terrain_only() -> LoadOptions {
-        LoadOptions { objects: false }
+impl fmt::Debug for LoadOptions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LoadOptions")
+            .field("objects", &self.objects)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl<'p> LoadOptions<'p> {
+    /// Terrain only: no objects, no dungeons.
+    pub fn terrain_only() -> LoadOptions<'static> {
+        LoadOptions {
+            objects: false,
+            progress: None,
+        }
+    }
+
+    /// These options calling `progress(done, total)` as navmesh files are parsed, from the
+    /// pool's threads: `done` counts up to `total`, though calls from two threads may arrive
+    /// out of order.
+    pub fn with_progress<'q>(self, progress: &'q (dyn Fn(usize, usize) + Sync)) -> LoadOptions<'q> {
+        LoadOptions {
+            objects: self.objects,
+            progress: Some(progress),
+        }
     }
 }
 
@@ -198,7 +226,9 @@ impl World {
     /// an enabled region, parsed in parallel. `dir` is the navmesh folder or the data root
     /// above it ([`crate::files::WorldLocation`]), or an archive, or a folder inside one
     /// (`Data.pk2`, `Data.pk2:navmesh`; [`WorldSource::open`], with the official clients'
-    /// key: [`World::load_pk2`] takes another).
+    /// key: open another's with [`WorldSource::open_with_key`] and load it with
+    /// [`World::load_source`]). Objects and dungeons are loaded; [`World::load_source`] takes
+    /// [`LoadOptions`].
     ///
     /// Files are listed by [`scan_folder`](crate::files::scan_folder). What is left out —
     /// regions without a file, files of regions mapinfo does not enable, dungeons — and parts
@@ -218,37 +248,11 @@ impl World {
     /// companion ([`LoadError::DuplicateName`]), or a file cannot be read or is malformed (the
     /// error names one such file).
     pub fn load(dir: impl AsRef<Path>) -> Result<World, LoadError> {
-        World::load_with(dir, &LoadOptions::default(), |_, _| {})
+        World::load_source(&WorldSource::open(dir)?, &LoadOptions::default())
     }
 
-    /// Loads the world in a PK2 archive encrypted with `key` (`Data.pk2`, or a folder inside
-    /// one: `Data.pk2:navmesh`), reading only the entries it needs, straight from the
-    /// archive. [`World::load`] reads archives of the official clients' key too.
-    ///
-    /// # Errors
-    /// The archive cannot be opened (damaged, another key: [`LoadError::Archive`] names the
-    /// entry and offset), or as for [`World::load`].
-    pub fn load_pk2(archive: impl AsRef<Path>, key: &pk2_archive::Key) -> Result<World, LoadError> {
-        let source = WorldSource::open_with_key(archive, key)?;
-        World::load_source(&source, &LoadOptions::default(), |_, _| {})
-    }
-
-    /// [`World::load`] with options: [`LoadOptions::terrain_only`] leaves the objects out.
-    /// `progress(done, total)` is called as navmesh files are parsed, as for
-    /// [`World::load_with_progress`].
-    ///
-    /// # Errors
-    /// As for [`World::load_source`].
-    pub fn load_with(
-        dir: impl AsRef<Path>,
-        options: &LoadOptions,
-        progress: impl Fn(usize, usize) + Sync,
-    ) -> Result<World, LoadError> {
-        World::load_source(&WorldSource::open(dir)?, options, progress)
-    }
-
-    /// Loads the world of an opened source (a folder or an archive; [`WorldSource`]): the
-    /// one loader behind [`World::load`], [`World::load_pk2`] and [`World::load_with`].
+    /// Loads the world of an opened source (a folder or an archive; [`WorldSource`]) as
+    /// `options` say: the one loader, behind [`World::load`] too.
     ///
     /// Objects: every instance the loaded regions list, deduplicated
     /// ([`crate::objects::InstanceKey`]), its mesh found through `object.ifo` under the data
@@ -262,9 +266,13 @@ impl World {
     #[allow(clippy::result_large_err)] // the mesh loader's error, as the resolver's
     pub fn load_source(
         source: &WorldSource,
-        options: &LoadOptions,
-        progress: impl Fn(usize, usize) + Sync,
+        options: &LoadOptions<'_>,
     ) -> Result<World, LoadError> {
+        let progress = |done, total| {
+            if let Some(progress) = options.progress {
+                progress(done, total);
+            }
+        };
         let listing = source.listing();
         let mapinfo = match listing.path(FolderFile::MapInfo) {
             Some(path) => {
@@ -314,19 +322,6 @@ impl World {
             }
         }
         Ok(world)
-    }
-
-    /// [`World::load`], calling `progress(done, total)` as files are parsed (from the pool's
-    /// threads; `done` counts up to `total`, though calls from two threads may arrive out of
-    /// order).
-    ///
-    /// # Errors
-    /// As for [`World::load`].
-    pub fn load_with_progress(
-        dir: impl AsRef<Path>,
-        progress: impl Fn(usize, usize) + Sync,
-    ) -> Result<World, LoadError> {
-        World::load_with(dir, &LoadOptions::default(), progress)
     }
 
     /// A world from files already in memory: (file name, bytes) pairs, named as in a folder

@@ -5,14 +5,18 @@
 //!
 //! | query | answers | semantics |
 //! |---|---|---|
-//! | [`World::cell_at`] | the cell under a point | the highest object triangle its tile's cell lists, else the tile's cell; none on a blocked tile without an object or outside the loaded regions |
-//! | [`World::cell_at_y`] | the cell under a point at a height | the server's `FindNavCell` choice |
-//! | [`World::height_at`] | the ground height | the terrain: the server's `FindHeight`, bit for bit ([`height`]) |
-//! | [`World::height_at_y`] | the height of the surface nearest `y` | the server's `FindNavCell` height, bit for bit |
+//! | [`World::cell_at`] | the cell under a point | on the [`Surface`] asked: the terrain's tile, the highest object triangle its tile's cell lists, or the server's `FindNavCell` choice nearest a height |
+//! | [`World::height_at`] | the height there | the terrain's `FindHeight`, or `FindNavCell`'s, bit for bit ([`height`]) |
+//! | [`World::surface_at`] | both at once | as the two above |
 //! | [`World::raycast`] | the first wall a segment crosses | exact, across cells, regions and object meshes ([`raycast`]) |
-//! | [`World::raycast_y`] | the same from the surface nearest a height | as [`World::cell_at_y`] picks the start |
+//! | [`World::line_of_sight`] | whether a segment is clear | as [`World::raycast`] |
 //! | [`World::move_along`] | where a walk stops | the server's movement query, bit for bit, objects included ([`movement`]) |
 //! | [`World::nearest_walkable`] | the walkable point nearest a point | the closest f32 point [`World::cell_at`] answers ([`snap`]) |
+//!
+//! Every query takes the [`Surface`] it stands on, where floors lie over one another:
+//! [`Surface::Terrain`], [`Surface::Highest`] (the highest floor, as the server's walk starts
+//! without a height), [`Surface::Near`] a reference height, or one [`Surface::Object`]
+//! triangle.
 //!
 //! # Objects
 //!
@@ -20,10 +24,10 @@
 //! server, a point sees only the objects listed by the cell of its tile (open or closed), each
 //! placed by the record of the point's region, and an object contains the point when the
 //! server's float test says so:
-//! - with no reference height ([`World::cell_at`]), the highest of those object triangles wins
+//! - on [`Surface::Highest`], the highest of those object triangles wins
 //!   over the terrain, and over a blocked tile (on a tie, the earlier object in the cell's list,
 //!   then the lower triangle index);
-//! - with a reference height `y` ([`World::cell_at_y`], [`World::height_at_y`]), the server's
+//! - on [`Surface::Near`] a reference height `y`, the server's
 //!   `FindNavCell` decides: it starts from the terrain (its `FindHeight` height, a blocked tile
 //!   included), then asks each listed object in the list's order for its triangle nearest in
 //!   height to the point's y — `y` for the first object that has one, then, as the server's
@@ -94,6 +98,43 @@ pub struct World {
     pub(crate) dungeons: std::sync::Arc<Vec<dungeon::Dungeon>>,
     /// The collision circles of a dungeon's ground ([`circles`]); none elsewhere.
     pub(crate) circles: Vec<circles::Circle>,
+}
+
+/// Which surface a query stands on, where floors lie over one another (a bridge's deck over
+/// the ground, a building's upper floor, a dungeon's floors).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[non_exhaustive]
+pub enum Surface {
+    /// The terrain alone, objects ignored: its cell, and its height by the server's
+    /// `FindHeight`. In a dungeon, which has no terrain, its highest floor.
+    Terrain,
+    /// The highest surface: the highest object triangle its tile's cell lists, else the
+    /// terrain (the default; where a walk starts without a reference height).
+    #[default]
+    Highest,
+    /// The surface nearest the reference height `y`, as the server's `FindNavCell` picks it.
+    Near(f32),
+    /// One object triangle, as a walker that knows its cell carries it (the server's walker
+    /// does; [`World::path_surfaces`] gives each waypoint's). A point outside that triangle
+    /// is on no surface. Not in a dungeon.
+    Object(ObjectCellRef),
+}
+
+impl From<Option<f32>> for Surface {
+    /// [`Surface::Near`] the height when there is one, else [`Surface::Highest`].
+    fn from(y: Option<f32>) -> Surface {
+        y.map_or(Surface::Highest, Surface::Near)
+    }
+}
+
+impl Surface {
+    /// The reference height: `y` for [`Surface::Near`], `None` otherwise.
+    pub fn reference_height(self) -> Option<f32> {
+        match self {
+            Surface::Near(y) => Some(y),
+            _ => None,
+        }
+    }
 }
 
 /// A cell of the world: the region and the cell's index in that region's file, and the object
@@ -301,7 +342,7 @@ impl World {
     /// Tiles and regions are half-open: a point at local 20 is in the second tile, a point at
     /// local 1920 in the next region.
     #[inline]
-    pub fn terrain_cell_at(&self, pos: Position) -> Option<CellRef> {
+    pub(crate) fn terrain_cell_at(&self, pos: Position) -> Option<CellRef> {
         let pos = World::normal(pos)?;
         let region = self.region(pos.region)?;
         self.tile_cell(region, pos).map(|cell| CellRef {
@@ -512,7 +553,7 @@ impl World {
     /// Tiles and regions are half-open: a point at local 20 is in the second tile, a point at
     /// local 1920 in the next region.
     #[inline]
-    pub fn cell_at(&self, pos: Position) -> Option<CellRef> {
+    pub(crate) fn highest_cell_at(&self, pos: Position) -> Option<CellRef> {
         let pos = World::normal(pos)?;
         let Some(slot) = self.region_slot(pos.region) else {
             return self.dungeon_surface(pos, None).map(|(c, _)| c);
@@ -577,7 +618,7 @@ impl World {
     /// `FindNavCell` answers ([module docs](self)): the cell `None` when the terrain wins on a
     /// blocked tile (the height is still given); `None` outside the loaded regions or for a
     /// non-finite `y`.
-    pub fn surface_at_y(&self, pos: Position, y: f32) -> Option<(Option<CellRef>, f32)> {
+    pub(crate) fn surface_near(&self, pos: Position, y: f32) -> Option<(Option<CellRef>, f32)> {
         if !y.is_finite() {
             return None;
         }
@@ -590,15 +631,15 @@ impl World {
         Some((self.resolved_cell(&r), r.y))
     }
 
-    /// The cell under a point at reference height `y` ([`World::surface_at_y`]'s cell).
-    pub fn cell_at_y(&self, pos: Position, y: f32) -> Option<CellRef> {
-        self.surface_at_y(pos, y).and_then(|(cell, _)| cell)
+    /// The cell under a point at reference height `y` ([`World::surface_near`]'s cell).
+    pub(crate) fn cell_near(&self, pos: Position, y: f32) -> Option<CellRef> {
+        self.surface_near(pos, y).and_then(|(cell, _)| cell)
     }
 
     /// The height of the surface under a point nearest reference height `y`, as the server's
-    /// `FindNavCell` computes it, to the bit ([`World::surface_at_y`]); `None` outside the
+    /// `FindNavCell` computes it, to the bit ([`World::surface_near`]); `None` outside the
     /// loaded regions or for a non-finite `y`.
-    pub fn height_at_y(&self, pos: Position, y: f32) -> Option<f32> {
+    pub(crate) fn height_near(&self, pos: Position, y: f32) -> Option<f32> {
         // Without the cell, which names the object's instance: one read fewer.
         if !y.is_finite() {
             return None;
@@ -611,15 +652,85 @@ impl World {
 
     /// The ground height at a point, as the server's `FindHeight` computes it: `None` in a
     /// region that is not loaded. Blocked tiles have a height too. The terrain alone; see
-    /// [`World::height_at_y`] for objects. In a dungeon, which has no terrain, the height of
+    /// [`World::height_near`] for objects. In a dungeon, which has no terrain, the height of
     /// its highest floor there ([`dungeon`]).
     #[inline]
-    pub fn height_at(&self, pos: Position) -> Option<f32> {
+    pub(crate) fn terrain_height_at(&self, pos: Position) -> Option<f32> {
         let pos = World::normal(pos)?;
         let Some(region) = self.region(pos.region) else {
             return self.dungeon_surface(pos, None).map(|(_, h)| h);
         };
         height::find_height(region, pos.x, pos.z)
+    }
+
+    /// The cell under a point on `surface`: `None` on a blocked tile without an object (for
+    /// [`Surface::Near`], where the terrain wins there), in a region that is not loaded, or at
+    /// a non-finite position or height. Tiles and regions are half-open: a point at local 20
+    /// is in the second tile, a point at local 1920 in the next region.
+    pub fn cell_at(&self, pos: Position, surface: Surface) -> Option<CellRef> {
+        match surface {
+            Surface::Terrain if !pos.region.is_dungeon() => self.terrain_cell_at(pos),
+            Surface::Terrain | Surface::Highest => self.highest_cell_at(pos),
+            Surface::Near(y) => self.cell_near(pos, y),
+            Surface::Object(c) => self.on_object(pos, c).and_then(|r| self.resolved_cell(&r)),
+        }
+    }
+
+    /// A point on the object triangle `c`, at the triangle's height there (taken at the
+    /// terrain's height as the reference for the placement's transform); `None` when the
+    /// triangle does not contain the point or names no loaded instance's triangle.
+    pub(crate) fn on_object(&self, pos: Position, c: ObjectCellRef) -> Option<Resolved> {
+        let pos = World::normal(pos)?;
+        let slot = self.region_slot(pos.region)?;
+        let region = &self.regions[slot];
+        let index = self
+            .objects
+            .region_list(slot)
+            .iter()
+            .position(|p| p.as_ref().is_some_and(|p| p.key == c.instance))?;
+        let index = u16::try_from(index).ok()?;
+        if !self.stands_on(pos, Some(c)) {
+            return None;
+        }
+        let p = self.objects.placement(slot, index)?;
+        let mesh = self.objects.server_mesh(p);
+        let ground = height::find_height(region, pos.x, pos.z)?;
+        let tri = u32::from(c.cell);
+        let y = crate::objects::placement_triangle_height(mesh, p, [pos.x, ground, pos.z], tri);
+        Some(Resolved {
+            slot,
+            pos,
+            quad: region.tiles[Self::tile_of(pos)].cell(),
+            object: Some((index, tri)),
+            y,
+            has_cell: true,
+        })
+    }
+
+    /// The height of `surface` at a point, to the bit as the server computes it: the
+    /// terrain's `FindHeight` (blocked tiles have a height too), the highest surface's (where
+    /// a walk starts; `None` on a blocked tile without an object), or `FindNavCell`'s height
+    /// nearest `y`. `None` outside the loaded regions.
+    pub fn height_at(&self, pos: Position, surface: Surface) -> Option<f32> {
+        match surface {
+            Surface::Terrain => self.terrain_height_at(pos),
+            Surface::Highest => self.start_height_at(pos, None),
+            Surface::Near(y) => self.height_near(pos, y),
+            Surface::Object(c) => self.on_object(pos, c).map(|r| r.y),
+        }
+    }
+
+    /// The cell and the height of `surface` at a point ([`World::cell_at`] and
+    /// [`World::height_at`] in one lookup): the cell is `None` where the height is known but
+    /// no cell is there (a blocked tile); `None` outside the loaded regions.
+    pub fn surface_at(&self, pos: Position, surface: Surface) -> Option<(Option<CellRef>, f32)> {
+        match surface {
+            Surface::Near(y) => self.surface_near(pos, y),
+            _ => {
+                let height = self.height_at(pos, surface)?;
+                Some((self.cell_at(pos, surface), height))
+            }
+        }
     }
 
     /// At a dungeon position, the cell [`dungeon::Dungeon::cell_at`] picks at `y` (with no

@@ -37,9 +37,10 @@
 //!   left or entered, and a crossing there fails the move.
 //!
 //! **Start, guard, legs and end**:
-//! - The start is on [`World::cell_at`]'s surface, or with [`MoveOptions::start_y`] on
-//!   `FindNavCell`'s ([`World::surface_at_y`]). The goal's height is the surface there nearest
-//!   the start's height ([`World::height_at_y`]), unless [`MoveOptions::goal_y`] gives it.
+//! - The start is on the surface [`MoveOptions::start`] names ([`World::surface_at`]): by
+//!   default the highest, as [`World::cell_at`] picks it; with a reference height,
+//!   `FindNavCell`'s. The goal's height is the surface there nearest the start's height
+//!   ([`World::height_at`] near it), unless [`MoveOptions::goal_y`] gives it.
 //! - [`MoveError::TooFar`] when `goal.x − start.x > 1920` or `goal.z − start.z > 1920`, the goal
 //!   moved into the start's frame in f32 and the differences taken in double: one-sided, as
 //!   the server does ([`DistanceGuard`], [`MoveOptions::guard`]). A goal equal to the start is
@@ -71,7 +72,7 @@
 use super::height::find_height;
 use super::position::Position;
 use super::region::{CellRect, Edge, EdgeId, Region};
-use super::{CellRef, Resolved, World, REGION_SIZE};
+use super::{CellRef, Resolved, Surface, World, REGION_SIZE};
 use crate::geometry::server_arith::{self as arith, length_sq, nudge, sub3, transform, Vec2, Vec3};
 use crate::objects::mesh::{bits, EdgeKey, LoopWatch, MoveContext, ObjectEnd};
 use crate::objects::{ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
@@ -131,9 +132,9 @@ impl DistanceGuard {
 pub struct MoveOptions {
     /// The 1920-unit guard ([`DistanceGuard::OneSided`], the server's, by default).
     pub guard: DistanceGuard,
-    /// The start's reference height: the walk starts on the surface nearest it
-    /// ([`World::surface_at_y`]); `None` (the default) starts on [`World::cell_at`]'s.
-    pub start_y: Option<f32>,
+    /// The surface the walk starts on ([`Surface::Highest`] by default, as the server's walk
+    /// without a reference height; [`Surface::Near`] as its `FindNavCell` picks it).
+    pub start: Surface,
     /// The goal's height as the server carries it; `None` (the default): the surface at the
     /// goal nearest the start's height.
     pub goal_y: Option<f32>,
@@ -152,7 +153,7 @@ impl Default for MoveOptions {
     fn default() -> MoveOptions {
         MoveOptions {
             guard: DistanceGuard::OneSided,
-            start_y: None,
+            start: Surface::Highest,
             goal_y: None,
             object_checks: true,
             terrain_only: false,
@@ -172,9 +173,9 @@ impl MoveOptions {
         self
     }
 
-    /// These options starting on the surface nearest reference height `y`.
-    pub fn with_start_y(mut self, y: f32) -> MoveOptions {
-        self.start_y = Some(y);
+    /// These options starting on `surface`.
+    pub fn with_start(mut self, surface: Surface) -> MoveOptions {
+        self.start = surface;
         self
     }
 
@@ -403,34 +404,13 @@ struct Walker<'w, 't> {
 }
 
 impl World {
-    /// Walks from `from` toward `to` by the server's rules (see the [module docs](crate::world::movement)),
-    /// starting on the surface [`World::cell_at`] picks.
+    /// Walks from `from` toward `to` by the server's rules (see the
+    /// [module docs](crate::world::movement)), as `options` say: the start's surface, the
+    /// distance guard, the object checks.
     ///
     /// # Errors
     /// See [`MoveError`].
-    pub fn move_along(&self, from: Position, to: Position) -> Result<MoveOutcome, MoveError> {
-        self.walk(from, to, &MoveOptions::default(), None)
-    }
-
-    /// [`World::move_along`] starting on the surface nearest reference height `y` (as
-    /// [`World::cell_at_y`] picks it).
-    ///
-    /// # Errors
-    /// See [`MoveError`].
-    pub fn move_along_y(
-        &self,
-        from: Position,
-        y: f32,
-        to: Position,
-    ) -> Result<MoveOutcome, MoveError> {
-        self.walk(from, to, &MoveOptions::new().with_start_y(y), None)
-    }
-
-    /// [`World::move_along`] with [`MoveOptions`].
-    ///
-    /// # Errors
-    /// See [`MoveError`].
-    pub fn move_with(
+    pub fn move_along(
         &self,
         from: Position,
         to: Position,
@@ -439,28 +419,15 @@ impl World {
         self.walk(from, to, options, None)
     }
 
-    /// [`World::move_along`], also recording the points where the walk turned: the start,
-    /// each nudged point where it entered a new cell (terrain or object), the points where it
-    /// entered or left an object, and the stop. The walk goes straight between consecutive
-    /// points (within the float rounding of an object's placement), which is what a picture or
-    /// a check of the walk needs.
+    /// [`World::move_along`], also recording in `trace` (cleared first, and reused across
+    /// calls) the points where the walk turned: the start, each nudged point where it entered
+    /// a new cell (terrain or object), the points where it entered or left an object, and the
+    /// stop. The walk goes straight between consecutive points (within the float rounding of
+    /// an object's placement), which is what a picture or a check of the walk needs.
     ///
     /// # Errors
     /// As for [`World::move_along`]; `trace` then holds the points up to the failure.
-    pub fn move_along_traced(
-        &self,
-        from: Position,
-        to: Position,
-        trace: &mut Vec<Position>,
-    ) -> Result<MoveOutcome, MoveError> {
-        self.move_traced_with(from, to, &MoveOptions::default(), trace)
-    }
-
-    /// [`World::move_along_traced`] with [`MoveOptions`].
-    ///
-    /// # Errors
-    /// As for [`World::move_with`]; `trace` then holds the points up to the failure.
-    pub fn move_traced_with(
+    pub fn move_traced(
         &self,
         from: Position,
         to: Position,
@@ -533,10 +500,11 @@ impl World {
         if let Some(trace) = trace.as_deref_mut() {
             trace.push(from);
         }
-        let start = if options.terrain_only {
-            self.terrain_surface(from)
-        } else {
-            self.start_surface(from, options.start_y)
+        let start = match options.start {
+            _ if options.terrain_only => self.terrain_surface(from),
+            Surface::Terrain => self.terrain_surface(from),
+            Surface::Object(c) => self.on_object(from, c),
+            surface => self.start_surface(from, surface.reference_height()),
         }
         .ok_or(MoveError::StartNotWalkable)?;
         let source = self.nav_pos(&start);
@@ -550,7 +518,7 @@ impl World {
                     let to = to.normalized()?;
                     find_height(self.region(to.region)?, to.x, to.z)
                 } else {
-                    self.height_at_y(to, start.y)
+                    self.height_near(to, start.y)
                 }
             })
             .unwrap_or(start.y);
@@ -583,16 +551,10 @@ impl World {
         })
     }
 
-    /// The height [`World::move_along`] starts a walk at: the highest object triangle under
-    /// the point (of those its tile's cell lists), else the terrain's; `None` where no walk
-    /// starts (a blocked tile without an object, outside the loaded regions).
-    pub fn start_height(&self, from: Position) -> Option<f32> {
-        self.start_height_at(from, None)
-    }
-
-    /// The height a walk starts at: [`World::start_height`] without a reference height,
-    /// with one the height of the surface nearest it ([`World::move_along_y`]'s start);
-    /// `None` where no walk starts.
+    /// The height a walk starts at: without a reference height, the highest object triangle
+    /// under the point (of those its tile's cell lists), else the terrain's; with one, the
+    /// height of the surface nearest it; `None` where no walk starts (a blocked tile without
+    /// an object, outside the loaded regions).
     pub(crate) fn start_height_at(&self, from: Position, y: Option<f32>) -> Option<f32> {
         let from = from.normalized()?;
         if from.region.is_dungeon() {

@@ -19,9 +19,8 @@
 //! ## Objects
 //! With objects loaded, line of sight is the server's movement walk with its object checks on
 //! (as `IsLineOfSight` runs it), decided on the segment itself instead of after the 0.2-unit
-//! nudges ([`crate::world::movement`]). The segment starts on the surface [`World::cell_at`]
-//! picks ([`World::raycast_y`]: [`World::cell_at_y`]'s; [`World::raycast_on`]: a given one) and
-//! is on one surface at a time:
+//! nudges ([`crate::world::movement`]). The segment starts on the [`super::Surface`] asked
+//! and is on one surface at a time:
 //! - **On the terrain** the rules above apply. Entering each terrain cell, the objects it lists
 //!   (each by its record in that cell's region) are probed along the rest of the segment. The
 //!   outline edge met first is taken wherever it lies, even beyond a terrain wall; bridge
@@ -65,7 +64,7 @@
 
 use super::position::{Position, REGION_SIZE};
 use super::region::{EdgeId, Region};
-use super::World;
+use super::{Surface, World};
 use crate::geometry::orient;
 use crate::objects::mesh::{flag as mesh_flag, EdgeKey, ServerMesh};
 use crate::objects::walk::{cell_side, first_outline_crossing, triangle_exit, Frame};
@@ -132,29 +131,22 @@ impl std::error::Error for RayError {}
 
 impl World {
     /// The first point where the segment `from → to` is blocked, or `None` when it is clear,
-    /// starting on the surface [`World::cell_at`] gives for `from` (the highest object
-    /// triangle, else the terrain). See the [module docs](crate::world::raycast) for the
-    /// exact rules.
+    /// starting on `surface` at `from` (with [`Surface::Terrain`], on the terrain under any
+    /// object). See the [module docs](crate::world::raycast) for the exact rules.
     ///
     /// # Errors
     /// [`RayError::StartNotWalkable`] when `from` is on neither an object nor walkable ground.
-    pub fn raycast(&self, from: Position, to: Position) -> Result<Option<RayHit>, RayError> {
-        let start = self.cell_at(from).and_then(|c| c.object);
-        self.raycast_on(from, start, to)
-    }
-
-    /// [`World::raycast`] starting on the surface [`World::cell_at_y`] gives for `from` at
-    /// reference height `y`.
-    ///
-    /// # Errors
-    /// As for [`World::raycast`].
-    pub fn raycast_y(
+    pub fn raycast(
         &self,
         from: Position,
-        y: f32,
         to: Position,
+        surface: Surface,
     ) -> Result<Option<RayHit>, RayError> {
-        let start = self.cell_at_y(from, y).and_then(|c| c.object);
+        let start = match surface {
+            Surface::Terrain if !from.region.is_dungeon() => None,
+            Surface::Object(c) => Some(c),
+            _ => self.cell_at(from, surface).and_then(|c| c.object),
+        };
         self.raycast_on(from, start, to)
     }
 
@@ -164,7 +156,7 @@ impl World {
     /// # Errors
     /// As for [`World::raycast`]; [`RayError::StartNotWalkable`] too when `start` names no
     /// loaded instance's triangle.
-    pub fn raycast_on(
+    pub(crate) fn raycast_on(
         &self,
         from: Position,
         start: Option<ObjectCellRef>,
@@ -242,16 +234,22 @@ impl World {
         inside
     }
 
-    /// Whether the segment `from → to` is clear ([`World::raycast`] finds nothing).
+    /// Whether the segment `from → to` is clear from `surface` ([`World::raycast`] finds
+    /// nothing).
     ///
     /// # Errors
     /// As for [`World::raycast`].
-    pub fn line_of_sight(&self, from: Position, to: Position) -> Result<bool, RayError> {
+    pub fn line_of_sight(
+        &self,
+        from: Position,
+        to: Position,
+        surface: Surface,
+    ) -> Result<bool, RayError> {
         if self.objects.is_empty() && !from.region.is_dungeon() {
             // The walk alone: where and by which edge it is blocked is not asked for.
             return self.terrain_line_of_sight(from, to);
         }
-        Ok(self.raycast(from, to)?.is_none())
+        Ok(self.raycast(from, to, surface)?.is_none())
     }
 
     /// [`World::line_of_sight`] over the terrain alone, objects ignored (the ground paths use).
@@ -262,15 +260,6 @@ impl World {
     ) -> Result<bool, RayError> {
         let (grid, ray) = self.segment(from, to)?;
         Ok(walk(&grid, &ray).is_none())
-    }
-
-    /// Whether the segment `from → to` is clear starting at reference height `y`
-    /// ([`World::raycast_y`] finds nothing).
-    ///
-    /// # Errors
-    /// As for [`World::raycast`].
-    pub fn line_of_sight_y(&self, from: Position, y: f32, to: Position) -> Result<bool, RayError> {
-        Ok(self.raycast_y(from, y, to)?.is_none())
     }
 
     /// The walk over terrain and object cells by the server's rules, exactly (see the module
@@ -350,7 +339,7 @@ impl World {
         };
         let end = at(1.0);
         let mut surface = match start {
-            None => Surface::Terrain,
+            None => WalkSurface::Terrain,
             Some(c) => {
                 let slot = self.region_slot(origin).ok_or(RayError::StartNotWalkable)?;
                 let index = self
@@ -359,7 +348,7 @@ impl World {
                     .iter()
                     .position(|p| p.as_ref().is_some_and(|p| p.key == c.instance))
                     .ok_or(RayError::StartNotWalkable)?;
-                Surface::Object {
+                WalkSurface::Object {
                     slot,
                     index: index as u16,
                     tri: u32::from(c.cell),
@@ -368,7 +357,7 @@ impl World {
             }
         };
         // Siege edges block sight between two points on the terrain (see the module docs).
-        let ends_on_terrain = start.is_none() && self.cell_at(to).is_none_or_terrain();
+        let ends_on_terrain = start.is_none() && self.highest_cell_at(to).is_none_or_terrain();
         let mut t = 0.0;
         let mut inclusive = true;
         let mut legs = 1;
@@ -380,7 +369,7 @@ impl World {
         };
         for _ in 0..MAX_SURFACE_STEPS {
             let step = match surface {
-                Surface::Terrain => {
+                WalkSurface::Terrain => {
                     let p = at(t);
                     let (px, pz) = (p[0] - corner[0], p[1] - corner[1]);
                     if !grid.in_walkable_closure(px, pz) {
@@ -452,7 +441,7 @@ impl World {
                             // when the segment goes on away from that cell.
                             let tri = edge.cell_a;
                             if cell_side(mesh, key, tri, frame.local(end)) > 0 {
-                                Step::Onto(Surface::Object {
+                                Step::Onto(WalkSurface::Object {
                                     slot: e.slot,
                                     index: e.index,
                                     tri,
@@ -469,7 +458,7 @@ impl World {
                         }
                     }
                 }
-                Surface::Object {
+                WalkSurface::Object {
                     slot,
                     index,
                     tri,
@@ -551,7 +540,7 @@ impl World {
                                 index: u32::from(other_edge),
                             };
                             if usize::from(other_edge) < omesh.outline_count() {
-                                Surface::Object {
+                                WalkSurface::Object {
                                     slot,
                                     index: other,
                                     tri: omesh.edge(okey).cell_a,
@@ -565,7 +554,7 @@ impl World {
                                 }
                                 inclusive = false;
                                 left_over = (key.group == 0).then_some((slot, index, key.index));
-                                Surface::Terrain
+                                WalkSurface::Terrain
                             }
                         } else {
                             if !self.walkable_at(&grid, at(t), corner) {
@@ -573,7 +562,7 @@ impl World {
                             }
                             inclusive = false;
                             left_over = (key.group == 0).then_some((slot, index, key.index));
-                            Surface::Terrain
+                            WalkSurface::Terrain
                         }
                     } else {
                         let Some(next) = mesh.across(key, tri) else {
@@ -586,7 +575,7 @@ impl World {
                         if forward_blocked || backward_blocked {
                             return blocked(t);
                         }
-                        Surface::Object {
+                        WalkSurface::Object {
                             slot,
                             index,
                             tri: next,
@@ -679,7 +668,7 @@ const MAX_LEGS: u32 = 7;
 
 /// Where the line-of-sight walk is.
 #[derive(Debug, Clone, Copy)]
-enum Surface {
+enum WalkSurface {
     Terrain,
     /// On triangle `tri` of entry `index` of the object list of the region in `slot`, having
     /// come over `previous`.
@@ -694,7 +683,7 @@ enum Surface {
 /// What the walk does next.
 enum Step {
     /// Goes on on this surface.
-    Onto(Surface),
+    Onto(WalkSurface),
     /// Crosses edge `key` of triangle `tri` of an object, by the object's rules.
     Leave {
         slot: usize,

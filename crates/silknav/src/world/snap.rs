@@ -1,8 +1,8 @@
 //! The nearest walkable point: where a click or a spawn that lands on a wall, a blocked tile or
 //! outside the loaded ground should go.
 //!
-//! Walkable means what [`World::cell_at`] answers (with a reference height, what
-//! [`World::cell_at_y`] answers): an open tile, or an object triangle the tile's cell lists.
+//! Walkable means what [`World::cell_at`] answers on the surface asked: an open tile, or an
+//! object triangle the tile's cell lists.
 //! From such a point the server's walk starts ([`World::move_along`] never answers
 //! [`super::MoveError::StartNotWalkable`] for it).
 //!
@@ -20,7 +20,7 @@
 //! unvisited tile can hold a closer point or the ring lies beyond `max_distance`.
 
 use super::position::{Position, REGION_SIZE};
-use super::{CellRef, World};
+use super::{CellRef, Surface, World};
 use crate::objects::walk::Frame;
 use jmxv::nvm::TILES_PER_SIDE;
 use jmxv::RegionId;
@@ -35,7 +35,7 @@ pub struct Snap {
     pub position: Position,
     /// Its distance from the query (world units, in double).
     pub distance: f64,
-    /// Its cell ([`World::cell_at`]'s, or [`World::cell_at_y`]'s with a reference height).
+    /// Its cell, as [`World::cell_at`] answers it on the surface asked.
     pub cell: CellRef,
 }
 
@@ -114,28 +114,25 @@ fn clip(tri: [[f64; 2]; 3], lo: [f64; 2], hi: [f64; 2]) -> Vec<[f64; 2]> {
 }
 
 impl World {
-    /// The walkable point nearest `pos` within `max_distance` units, as [`World::cell_at`]
-    /// decides walkable (see the [module docs](self)); `pos` itself when it is walkable;
-    /// `None` when nothing walkable is that close.
-    pub fn nearest_walkable(&self, pos: Position, max_distance: f64) -> Option<Snap> {
+    /// The walkable point nearest `pos` within `max_distance` units, walkable being what
+    /// [`World::cell_at`] answers on `surface` (see the [module docs](self)): `pos` itself
+    /// when it is walkable; `None` when nothing walkable is that close. With
+    /// [`Surface::Near`], a point on a bridge's deck is walkable near the deck's height, a
+    /// point of the ground below near the ground's.
+    pub fn nearest_walkable(
+        &self,
+        pos: Position,
+        surface: Surface,
+        max_distance: f64,
+    ) -> Option<Snap> {
         if pos.region.is_dungeon() {
-            return self
-                .dungeon(pos.region)?
-                .nearest_walkable(pos, None, max_distance);
+            return self.dungeon(pos.region)?.nearest_walkable(
+                pos,
+                surface.reference_height(),
+                max_distance,
+            );
         }
-        self.snap(pos, max_distance, |p| self.cell_at(p))
-    }
-
-    /// [`World::nearest_walkable`] where walkable is what [`World::cell_at_y`] answers at
-    /// reference height `y` (a point on a bridge's deck is walkable near the deck's height, a
-    /// point of the ground below near the ground's).
-    pub fn nearest_walkable_y(&self, pos: Position, y: f32, max_distance: f64) -> Option<Snap> {
-        if pos.region.is_dungeon() {
-            return self
-                .dungeon(pos.region)?
-                .nearest_walkable(pos, Some(y), max_distance);
-        }
-        self.snap(pos, max_distance, |p| self.cell_at_y(p, y))
+        self.snap(pos, max_distance, |p| self.cell_at(p, surface))
     }
 
     /// The point nearest `pos` within `max_distance` where `cell` answers a cell.

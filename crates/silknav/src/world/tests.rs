@@ -23,7 +23,11 @@ fn height_uses_the_tile_triangles_not_bilinear_interpolation() {
     let id = RegionId::new(1, 1);
     // Vertex (1, 1) at 80 and vertex (2, 1) at 40; everything else flat at 0.
     let world = world_of(&[region_with_heights(id, &[(1, 1, 80.0), (2, 1, 40.0)])]);
-    let h = |x: f32, z: f32| world.height_at(Position::new(id, x, z)).unwrap();
+    let h = |x: f32, z: f32| {
+        world
+            .height_at(Position::new(id, x, z), Surface::Terrain)
+            .unwrap()
+    };
     // Tile (0, 0), same parity, diagonal (0,0)–(1,1); only its h11 is raised.
     assert_eq!(h(15.0, 5.0), 20.0); // below the diagonal: 0.25 · 80 (bilinear: 15)
     assert_eq!(h(5.0, 15.0), 20.0); // above: 0.25 · 80
@@ -49,7 +53,11 @@ fn ice_raises_the_ground_and_water_does_not() {
     input.planes.heights[..3].fill(F32::from(30.0));
     input.planes.heights[3] = F32::from(5.0);
     let world = world_of(&[input]);
-    let h = |x: f32| world.height_at(Position::new(id, x, 100.0)).unwrap();
+    let h = |x: f32| {
+        world
+            .height_at(Position::new(id, x, 100.0), Surface::Terrain)
+            .unwrap()
+    };
     assert_eq!(h(100.0), 30.0);
     assert_eq!(h(400.0), 10.0);
     assert_eq!(h(700.0), 30.0);
@@ -63,13 +71,23 @@ fn heights_continue_across_region_borders() {
         region_with_heights(a, &[(96, 10, 50.0)]),
         region_with_heights(b, &[(0, 10, 50.0)]),
     ]);
-    let west = world.height_at(Position::new(a, 1919.999, 200.0)).unwrap();
-    let east = world.height_at(Position::new(b, 0.0, 200.0)).unwrap();
+    let west = world
+        .height_at(Position::new(a, 1919.999, 200.0), Surface::Terrain)
+        .unwrap();
+    let east = world
+        .height_at(Position::new(b, 0.0, 200.0), Surface::Terrain)
+        .unwrap();
     assert!((west - east).abs() < 0.01, "{west} vs {east}");
     // A point at local 1920 is the next region's.
-    assert_eq!(world.height_at(Position::new(a, 1920.0, 200.0)), Some(east));
     assert_eq!(
-        world.height_at(Position::new(RegionId::new(9, 9), 1.0, 1.0)),
+        world.height_at(Position::new(a, 1920.0, 200.0), Surface::Terrain),
+        Some(east)
+    );
+    assert_eq!(
+        world.height_at(
+            Position::new(RegionId::new(9, 9), 1.0, 1.0),
+            Surface::Terrain
+        ),
         None
     );
 }
@@ -80,10 +98,16 @@ fn cells_are_half_open_and_blocked_tiles_have_none() {
     let mut input = RegionInput::open(id);
     input.blocked[0] = true;
     let world = world_of(&[input]);
-    assert!(world.cell_at(Position::new(id, 19.99, 5.0)).is_none());
-    let next = world.cell_at(Position::new(id, 20.0, 5.0)).unwrap();
+    assert!(world
+        .cell_at(Position::new(id, 19.99, 5.0), Surface::Highest)
+        .is_none());
+    let next = world
+        .cell_at(Position::new(id, 20.0, 5.0), Surface::Highest)
+        .unwrap();
     assert_eq!(next.region, id);
-    assert!(world.cell_at(Position::new(id, f32::NAN, 5.0)).is_none());
+    assert!(world
+        .cell_at(Position::new(id, f32::NAN, 5.0), Surface::Highest)
+        .is_none());
 }
 
 #[test]
@@ -99,6 +123,7 @@ fn moves_stop_just_inside_walls() {
         .move_along(
             Position::new(id, 100.0, 500.0),
             Position::new(id, 300.0, 500.0),
+            &MoveOptions::default(),
         )
         .unwrap();
     assert!(matches!(out.stop, MoveStop::Wall { .. }));
@@ -114,6 +139,7 @@ fn moves_stop_just_inside_walls() {
         .move_along(
             Position::new(id, 100.0, 500.0),
             Position::new(id, 150.0, 900.0),
+            &MoveOptions::default(),
         )
         .unwrap();
     assert_eq!(
@@ -124,13 +150,15 @@ fn moves_stop_just_inside_walls() {
     assert!(world
         .move_along(
             Position::new(id, 210.0, 500.0),
-            Position::new(id, 100.0, 500.0)
+            Position::new(id, 100.0, 500.0),
+            &MoveOptions::default()
         )
         .is_err());
     let out = world
         .move_along(
             Position::new(id, 100.0, 500.0),
             Position::new(id, -50.0, 500.0),
+            &MoveOptions::default(),
         )
         .unwrap();
     assert!(matches!(out.stop, MoveStop::Wall { .. }));
@@ -145,6 +173,7 @@ fn moves_cross_into_neighbour_regions() {
         .move_along(
             Position::new(a, 1900.0, 100.0),
             Position::new(b, 50.0, 120.0),
+            &MoveOptions::default(),
         )
         .unwrap();
     assert_eq!(out.stop, MoveStop::Arrived);
@@ -157,6 +186,7 @@ fn moves_cross_into_neighbour_regions() {
         .move_along(
             Position::new(b, 1900.0, 100.0),
             Position::new(b, 2000.0, 100.0),
+            &MoveOptions::default(),
         )
         .unwrap();
     assert!(matches!(out.stop, MoveStop::Wall { .. }));
@@ -230,30 +260,42 @@ fn the_guard_refuses_goals_more_than_a_region_east_or_north_as_the_server_does()
     let east = Position::new(ids[2], 101.0, 500.0); // 1921 units east
     let west = Position::new(ids[0], 99.0, 500.0); // 1921 units west
     let just = Position::new(ids[2], 100.0, 500.0); // exactly 1920: not more
-    assert_eq!(world.move_along(from, east), Err(MoveError::TooFar));
     assert_eq!(
-        world.move_along(from, west).unwrap().stop,
+        world.move_along(from, east, &MoveOptions::default()),
+        Err(MoveError::TooFar)
+    );
+    assert_eq!(
+        world
+            .move_along(from, west, &MoveOptions::default())
+            .unwrap()
+            .stop,
         MoveStop::Arrived
     );
     assert_eq!(
-        world.move_along(from, just).unwrap().stop,
+        world
+            .move_along(from, just, &MoveOptions::default())
+            .unwrap()
+            .stop,
         MoveStop::Arrived
     );
     let symmetric = MoveOptions::new().with_guard(DistanceGuard::Symmetric);
     assert_eq!(
-        world.move_with(from, west, &symmetric),
+        world.move_along(from, west, &symmetric),
         Err(MoveError::TooFar)
     );
     assert_eq!(
-        world.move_with(from, east, &symmetric),
+        world.move_along(from, east, &symmetric),
         Err(MoveError::TooFar)
     );
     let off = MoveOptions::new().with_guard(DistanceGuard::Off);
-    let out = world.move_with(from, east, &off).unwrap();
+    let out = world.move_along(from, east, &off).unwrap();
     assert_eq!((out.stop, out.position), (MoveStop::Arrived, east));
     // North (+z) too, and the goal is taken into the start's frame first.
     let north = Position::new(ids[1], 100.0, 2421.0).normalized().unwrap();
-    assert_eq!(world.move_along(from, north), Err(MoveError::TooFar));
+    assert_eq!(
+        world.move_along(from, north, &MoveOptions::default()),
+        Err(MoveError::TooFar)
+    );
 }
 
 #[test]
@@ -273,13 +315,14 @@ fn an_internal_edge_with_the_global_bit_is_still_internal() {
         Position::new(id, 100.0, 1910.0),
         Position::new(id, 1800.0, 1905.0),
     );
-    let out = world.move_along(from, to).unwrap();
+    let out = world.move_along(from, to, &MoveOptions::default()).unwrap();
     assert_eq!((out.stop, out.position), (MoveStop::Arrived, to));
     // Walls among them still stop the walk.
     let out = world
         .move_along(
             Position::new(id, 900.0, 500.0),
             Position::new(id, 1000.0, 500.0),
+            &MoveOptions::default(),
         )
         .unwrap();
     assert!(matches!(out.stop, MoveStop::Wall { .. }), "{out:?}");
@@ -295,13 +338,17 @@ fn a_walk_ending_on_a_blocked_tile_of_an_open_cell_arrives() {
     let open_cell = mesh.tiles[t].cell();
     let world = World::from_navmeshes([(id, &mesh)]);
     let goal = Position::new(id, 610.0, 410.0);
-    assert_eq!(world.cell_at(goal), None);
+    assert_eq!(world.cell_at(goal, Surface::Highest), None);
     let out = world
-        .move_along(Position::new(id, 100.0, 100.0), goal)
+        .move_along(
+            Position::new(id, 100.0, 100.0),
+            goal,
+            &MoveOptions::default(),
+        )
         .unwrap();
     assert_eq!((out.stop, out.position), (MoveStop::Arrived, goal));
     assert_eq!(out.cell.cell, open_cell);
-    assert_eq!(Some(out.height), world.height_at(goal));
+    assert_eq!(Some(out.height), world.height_at(goal, Surface::Terrain));
 }
 
 #[test]
@@ -328,16 +375,20 @@ fn edges_that_loop_run_out_the_servers_budget_and_answer_the_goal() {
     let goal = Position::new(id, far, cz);
     // The server circles 2³¹ − 1 times, then answers the goal with the cell it was in.
     let out = world
-        .move_along(Position::new(id, cx - 5.0, cz), goal)
+        .move_along(
+            Position::new(id, cx - 5.0, cz),
+            goal,
+            &MoveOptions::default(),
+        )
         .unwrap();
     assert_eq!(
         (out.stop, out.position, out.cell.cell),
         (MoveStop::Looped, goal, 0)
     );
-    assert_eq!(Some(out.height), world.height_at(goal));
+    assert_eq!(Some(out.height), world.height_at(goal, Surface::Terrain));
 }
 
-/// `cell_at` and FindNavCell (`height_at_y`) answer from the squares of each tile (`objects::TileObjects`'s `fine`) where
+/// `cell_at` and FindNavCell (`height_at` near a height) answer from the squares of each tile (`objects::TileObjects`'s `fine`) where
 /// they are certain, else by the objects' lookup: on a generated world with villages,
 /// fortresses, bridges and stairs, on points over object tiles (uniform in them, and on and
 /// beside the squares' sides and corners, where objects' sides lie), both answer the same;
@@ -359,12 +410,15 @@ fn cell_at_from_the_squares_equals_the_lookup() {
         };
         let tile = World::tile_of(pos);
         let expected = world.cell_at_by_lookup(slot, pos, tile);
-        assert_eq!(world.cell_at(pos), expected, "{pos:?}");
+        assert_eq!(world.cell_at(pos, Surface::Highest), expected, "{pos:?}");
         // FindNavCell from the squares equals the loop over the tile's objects, bit for bit,
         // from the ground's height and the top floor's.
-        for y in [world.height_at(pos), world.height_at_y(pos, 1e6)]
-            .into_iter()
-            .flatten()
+        for y in [
+            world.height_at(pos, Surface::Terrain),
+            world.height_at(pos, Surface::Near(1e6)),
+        ]
+        .into_iter()
+        .flatten()
         {
             let fast = world.find_nav_cell(pos, y).unwrap();
             let slow = world.find_nav_cell_by_lookup(pos, y).unwrap();

@@ -7,6 +7,7 @@
 //! This slow exact search is also the oracle that path finding will be held to.
 
 use silknav::movingai::GridMap;
+use silknav::Surface;
 use silknav::{Position, World};
 use silknav_testkit::movingai;
 use std::collections::BinaryHeap;
@@ -31,7 +32,7 @@ impl Map {
 
     fn sees(&self, a: (f64, f64), b: (f64, f64)) -> bool {
         self.world
-            .line_of_sight(self.point(a.0, a.1), self.point(b.0, b.1))
+            .line_of_sight(self.point(a.0, a.1), self.point(b.0, b.1), Surface::Highest)
             .unwrap_or(false)
     }
 

@@ -5,7 +5,9 @@
 use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles, WorldSource};
 use silknav::lint::lint_world;
 use silknav::pk2_archive::{self, ErrorKind, Key};
+use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{LoadOptions, PathIndex, PathScratch, Position, World};
 use silknav_testkit::pk2::{pack_folder, record_of, with_block_outside, with_duplicate, with_loop};
 use silknav_testkit::rng::SplitMix64;
@@ -67,12 +69,12 @@ fn answers(world: &World, with_paths: bool) -> Vec<String> {
     for &p in &points {
         out.push(format!(
             "{p}: {:?} {:?} {:?} {:?} {:?} {:?}",
-            world.cell_at(p),
-            world.height_at(p),
-            world.cell_at_y(p, 0.0),
-            world.height_at_y(p, 40.0),
-            world.cell_at_y(p, 200.0),
-            world.terrain_cell_at(p),
+            world.cell_at(p, Surface::Highest),
+            world.height_at(p, Surface::Terrain),
+            world.cell_at(p, Surface::Near(0.0)),
+            world.height_at(p, Surface::Near(40.0)),
+            world.cell_at(p, Surface::Near(200.0)),
+            world.cell_at(p, Surface::Terrain),
         ));
     }
     let mut rng = SplitMix64::new(12);
@@ -82,10 +84,10 @@ fn answers(world: &World, with_paths: bool) -> Vec<String> {
         let b = points[rng.range(0, points.len() as u32) as usize];
         out.push(format!(
             "{a} {b}: {:?} {:?} {:?} {:?}",
-            world.raycast(a, b),
-            world.raycast_y(a, 30.0, b),
-            world.line_of_sight(a, b),
-            world.move_along(a, b),
+            world.raycast(a, b, Surface::Highest),
+            world.raycast(a, b, Surface::Near(30.0)),
+            world.line_of_sight(a, b, Surface::Highest),
+            world.move_along(a, b, &MoveOptions::default()),
         ));
         if with_paths && i % 5 == 0 {
             out.push(format!(
@@ -139,8 +141,12 @@ fn a_packed_world_answers_every_query_as_its_folder() {
             true,
         ),
         (
-            "World::load_pk2(Data.pk2:navmesh)",
-            World::load_pk2(&navmesh_inside, &Key::default()).unwrap(),
+            "World::load_source(Data.pk2:navmesh, the key)",
+            World::load_source(
+                &WorldSource::open_with_key(&navmesh_inside, &Key::default()).unwrap(),
+                &LoadOptions::default(),
+            )
+            .unwrap(),
             false,
         ),
     ] {
@@ -169,9 +175,17 @@ fn a_packed_world_answers_every_query_as_its_folder() {
         }
     }
     // Terrain only, too.
-    let terrain = World::load_with(&archive, &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let terrain = World::load_source(
+        &WorldSource::open(&archive).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
     assert_eq!(terrain.object_instances().len(), 0);
-    let folder_terrain = World::load_with(&root, &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let folder_terrain = World::load_source(
+        &WorldSource::open(&root).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
     assert_eq!(answers(&terrain, false), answers(&folder_terrain, false));
 }
 
@@ -243,7 +257,7 @@ fn a_world_in_a_folder_of_the_archive_resolves_its_objects_there() {
         let source =
             WorldSource::archive_bytes(bytes.clone(), "Media.pk2", inner, &Key::default()).unwrap();
         assert_eq!(source.data_root(), Path::new("Media.pk2:Data"), "{inner}");
-        let world = World::load_source(&source, &LoadOptions::default(), |_, _| {}).unwrap();
+        let world = World::load_source(&source, &LoadOptions::default()).unwrap();
         assert_eq!(
             world.object_instances().len(),
             folder.object_instances().len(),
@@ -278,12 +292,16 @@ fn loading_reads_only_the_entries_it_needs() {
     }
     assert!(scrambled > 0);
     let source = WorldSource::archive_bytes(bytes, "Data.pk2", "", &Key::default()).unwrap();
-    let terrain = World::load_source(&source, &LoadOptions::terrain_only(), |_, _| {}).unwrap();
-    let folder = World::load_with(&root, &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let terrain = World::load_source(&source, &LoadOptions::terrain_only()).unwrap();
+    let folder = World::load_source(
+        &WorldSource::open(&root).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
     assert_eq!(answers(&terrain, false), answers(&folder, false));
     assert!(terrain.load_report().is_clean());
     // With objects, each scrambled mesh is a finding naming its entry, never an error.
-    let with_objects = World::load_source(&source, &LoadOptions::default(), |_, _| {}).unwrap();
+    let with_objects = World::load_source(&source, &LoadOptions::default()).unwrap();
     let findings = &with_objects.load_report().findings;
     assert!(!findings.is_empty());
     assert!(
@@ -464,7 +482,7 @@ fn the_fuzz_seed_of_worlds_in_archives_is_current_and_loads() {
     // The target's framing: the plain header in front of the rest.
     let bytes = [&pk2_archive::plain_header()[..], &seed[1..]].concat();
     let source = WorldSource::archive_bytes(bytes, "seed.pk2", "", &Key::default()).unwrap();
-    let world = World::load_source(&source, &LoadOptions::default(), |_, _| {}).unwrap();
+    let world = World::load_source(&source, &LoadOptions::default()).unwrap();
     assert_eq!(world.regions().len(), 1);
     assert_eq!(
         world.object_instances().len(),

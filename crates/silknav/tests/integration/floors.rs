@@ -3,7 +3,9 @@
 //! every query, and the answers chain: a snapped point has a cell, a path's legs are walked
 //! by `move` from the height the leg before arrived at.
 
+use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
+use silknav::Surface;
 use silknav::{Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, World};
 use silknav_testkit::floors_world::{write_floors_world, write_gorge_world, FloorsWorld};
 
@@ -30,31 +32,40 @@ fn a_world_of_floors_only_answers_cells_heights_sight_and_snaps() {
     {
         let p = at(*p);
         assert!(
-            world.terrain_cell_at(p).is_none(),
+            world.cell_at(p, Surface::Terrain).is_none(),
             "{p}: the terrain is blocked"
         );
-        let cell = world.cell_at(p).unwrap_or_else(|| panic!("{p}: no floor"));
+        let cell = world
+            .cell_at(p, Surface::Highest)
+            .unwrap_or_else(|| panic!("{p}: no floor"));
         assert!(cell.object.is_some(), "{p}");
-        let floor = world.start_height(p).expect("a floor's height");
-        assert_eq!(world.height_at_y(p, floor), Some(floor), "{p}");
-        assert_eq!(world.cell_at_y(p, floor), Some(cell), "{p}");
-        let snap = world.nearest_walkable(p, 10.0).expect("on a floor");
+        let floor = world
+            .height_at(p, Surface::Highest)
+            .expect("a floor's height");
+        assert_eq!(world.height_at(p, Surface::Near(floor)), Some(floor), "{p}");
+        assert_eq!(world.cell_at(p, Surface::Near(floor)), Some(cell), "{p}");
+        let snap = world
+            .nearest_walkable(p, Surface::Highest, 10.0)
+            .expect("on a floor");
         assert_eq!((snap.position, snap.distance), (p, 0.0));
     }
     // Beside a span: the nearest walkable point is on its floor, and has a cell.
     let beside = at([floors.walkway[0][0], floors.walkway[0][1] - 40.0]);
-    assert!(world.cell_at(beside).is_none());
+    assert!(world.cell_at(beside, Surface::Highest).is_none());
     let snap = world
-        .nearest_walkable(beside, 100.0)
+        .nearest_walkable(beside, Surface::Highest, 100.0)
         .expect("the span is near");
     assert!(world
-        .cell_at(snap.position)
+        .cell_at(snap.position, Surface::Highest)
         .is_some_and(|c| c.object.is_some()));
     assert!((snap.distance - 10.0).abs() < 0.01, "{snap:?}");
     // Sight along one span is clear; from a span to the room it is not.
     let (a, b) = (at(floors.walkway[0]), at(floors.walkway[1]));
-    assert_eq!(world.line_of_sight(a, b), Ok(true));
-    assert_ne!(world.line_of_sight(a, at(floors.room)), Ok(true));
+    assert_eq!(world.line_of_sight(a, b, Surface::Highest), Ok(true));
+    assert_ne!(
+        world.line_of_sight(a, at(floors.room), Surface::Highest),
+        Ok(true)
+    );
 }
 
 #[test]
@@ -63,12 +74,16 @@ fn a_walk_crosses_the_links_and_nowhere_else() {
     let w = &floors.walkway;
     // Span to span, across each link.
     for pair in w.windows(2) {
-        let walk = world.move_along(at(pair[0]), at(pair[1])).unwrap();
+        let walk = world
+            .move_along(at(pair[0]), at(pair[1]), &MoveOptions::default())
+            .unwrap();
         assert_eq!(walk.stop, MoveStop::Arrived, "{pair:?}: {walk:?}");
     }
     // Off the side of a span onto the blocked ground: the walk stops on the span.
     let off = at([w[0][0] + 50.0, w[0][1] - 200.0]);
-    let walk = world.move_along(at(w[0]), off).unwrap();
+    let walk = world
+        .move_along(at(w[0]), off, &MoveOptions::default())
+        .unwrap();
     assert_ne!(walk.stop, MoveStop::Arrived, "{walk:?}");
 }
 
@@ -97,7 +112,9 @@ fn paths_on_floors_only() {
     let straight = (w[0][0] - w[5][0]).hypot(w[0][1] - w[5][1]);
     assert!(exact.length >= straight - 1e-6, "{exact:?}");
     assert!(exact.length < straight + 20.0, "{exact:?}");
-    let surfaces = world.path_surfaces(&exact, None).expect("each leg clear");
+    let surfaces = world
+        .path_surfaces(&exact, Surface::Highest)
+        .expect("each leg clear");
     assert!(
         surfaces.iter().all(Option::is_some),
         "on floors all the way"
@@ -109,10 +126,16 @@ fn paths_on_floors_only() {
             .find_path_with(&world, first, last, &options, &mut scratch)
             .unwrap_or_else(|e| panic!("{options:?}: {e}"));
         assert!(!path.exact);
-        let heights = world.path_heights(&path);
+        let heights = world.path_heights(&path, Surface::Highest);
         for (k, leg) in path.waypoints.windows(2).enumerate() {
             let y = heights[k].expect("a height on a floor");
-            let walk = world.move_along_y(leg[0], y, leg[1]).unwrap();
+            let walk = world
+                .move_along(
+                    leg[0],
+                    leg[1],
+                    &MoveOptions::new().with_start(Surface::Near(y)),
+                )
+                .unwrap();
             assert_eq!(walk.stop, MoveStop::Arrived, "{options:?}: leg {leg:?}");
         }
     }
@@ -155,7 +178,10 @@ fn the_path_through_objects_crosses_a_gorge() {
     let world = World::load(dir.path()).unwrap();
     let paths = PathIndex::build(&world);
     let (west, east) = (at(floors.banks[0]), at(floors.banks[1]));
-    assert!(world.terrain_cell_at(west).is_some() && world.terrain_cell_at(east).is_some());
+    assert!(
+        world.cell_at(west, Surface::Terrain).is_some()
+            && world.cell_at(east, Surface::Terrain).is_some()
+    );
     let mut scratch = PathScratch::new();
     for options in [PathOptions::exact(), PathOptions::new()] {
         assert_eq!(
@@ -180,13 +206,21 @@ fn the_path_through_objects_crosses_a_gorge() {
     assert_eq!(path.exact_length, exact.length);
     assert_eq!(path.waypoints.first(), Some(&west));
     assert_eq!(path.waypoints.last(), Some(&east));
-    let heights = world.path_heights(&path);
+    let heights = world.path_heights(&path, Surface::Highest);
     for (k, leg) in path.waypoints.windows(2).enumerate() {
         let y = heights[k].expect("a height");
-        let walk = world.move_along_y(leg[0], y, leg[1]).unwrap();
+        let walk = world
+            .move_along(
+                leg[0],
+                leg[1],
+                &MoveOptions::new().with_start(Surface::Near(y)),
+            )
+            .unwrap();
         assert_eq!(walk.stop, MoveStop::Arrived, "leg {leg:?}: {walk:?}");
     }
     // The server's walk joins the banks in one move, over the spans.
-    let walk = world.move_along(west, east).unwrap();
+    let walk = world
+        .move_along(west, east, &MoveOptions::default())
+        .unwrap();
     assert_eq!(walk.stop, MoveStop::Arrived, "{walk:?}");
 }

@@ -6,6 +6,7 @@ use silknav::files::{index_file_in, IndexFileError, FORMAT_VERSION};
 use silknav::files::{Overwrite, WorldLocation};
 use silknav::path::PathIndexFile;
 use silknav::worldgen::{generate, GenOptions};
+use silknav::Surface;
 use silknav::{
     LoadOptions, Navigator, PathIndex, PathIndexFound, PathIndexUse, PathOptions, PathScratch,
     Position, World, WorldPath,
@@ -43,7 +44,7 @@ fn load_terrain(
     use_index: PathIndexUse,
 ) -> Result<Navigator, silknav::files::LoadError> {
     let source = WorldSource::open(dir)?;
-    Navigator::load_source(&source, &LoadOptions::terrain_only(), use_index, |_, _| {})
+    Navigator::load_source(&source, &LoadOptions::terrain_only(), use_index)
 }
 
 /// Seeded pairs of walkable points of the world.
@@ -59,7 +60,7 @@ fn queries(world: &World, n: usize) -> Vec<(Position, Position)> {
     let mut walkable = || loop {
         let r = regions[(next() % regions.len() as u64) as usize];
         let p = Position::new(r, (next() % 1920) as f32, (next() % 1920) as f32);
-        if world.terrain_cell_at(p).is_some() {
+        if world.cell_at(p, Surface::Terrain).is_some() {
             return p;
         }
     };

@@ -5,9 +5,12 @@ use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
+use silknav::files::WorldSource;
 use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles};
 use silknav::world::RegionIssue;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::LoadOptions;
+use silknav::Surface;
 use silknav::{LoadFinding, LoadFindingKind, LoadReport, PathIndex, Position, World};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -57,7 +60,10 @@ fn answers(world: &World) -> Vec<(Option<silknav::CellRef>, Option<u32>)> {
     for region in [A, B] {
         for i in 0..24 {
             let p = Position::new(region, 5.0 + 80.0 * i as f32, 1915.0 - 79.0 * i as f32);
-            out.push((world.cell_at(p), world.height_at(p).map(f32::to_bits)));
+            out.push((
+                world.cell_at(p, Surface::Highest),
+                world.height_at(p, Surface::Terrain).map(f32::to_bits),
+            ));
         }
     }
     out
@@ -295,7 +301,7 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
         .unwrap();
     let calls = std::sync::Mutex::new(Vec::new());
     let (capped, capped_paths, capped_stats) = pool.install(|| {
-        let world = World::load_with_progress(dir.path(), |done, total| {
+        let progress = |done, total| {
             calls.lock().unwrap().push((
                 std::thread::current().id(),
                 rayon::current_thread_index(),
@@ -303,8 +309,10 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
                 done,
                 total,
             ));
-        })
-        .unwrap();
+        };
+        let source = WorldSource::open(dir.path()).unwrap();
+        let options = LoadOptions::default().with_progress(&progress);
+        let world = World::load_source(&source, &options).unwrap();
         let paths = PathIndex::build(&world);
         let stats = paths.stats();
         (world, paths, stats)

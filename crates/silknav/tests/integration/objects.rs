@@ -1,14 +1,17 @@
 //! Worlds with objects: the files found through `object.ifo` (any case, `.bsr` and `.cpd`
-//! followed), instances deduplicated, broken references reported, and `cell_at`, `cell_at_y`
-//! and `height_at_y` checked against a brute-force oracle over every triangle of every
+//! followed), instances deduplicated, broken references reported, and `cell_at` and
+//! `height_at` on every surface checked against a brute-force oracle over every triangle of every
 //! instance.
 
 use silknav::files::resolve::{ObjectProblem, ObjectResolver};
+use silknav::files::WorldSource;
 use silknav::objects::InstanceKey;
+use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
+use silknav::Surface;
 use silknav::{LoadFindingKind, LoadOptions, Position, World};
 use silknav_testkit::object_oracle::{
-    agree, clear_start, length, library_ray, oracle_ray, ray_of, ObjectOracle, OracleRay, Placed,
+    agree, clear_start, length, library_ray, oracle_ray, ObjectOracle, OracleRay, Placed,
 };
 use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
 use silknav_testkit::rng::SplitMix64;
@@ -103,15 +106,15 @@ fn cell_and_height_agree_with_the_servers_second_port_to_the_bit() {
         // No reference: the highest object triangle of those the cell lists, else the
         // terrain cell.
         let expect = server.cell_at(pos).map(|(c, _)| c);
-        let got = world.cell_at(pos);
+        let got = world.cell_at(pos, Surface::Highest);
         assert_eq!(got, expect, "{pos}");
         if got.is_some_and(|c| c.object.is_some()) {
             on_objects += 1;
         } else {
-            assert_eq!(got, world.terrain_cell_at(pos), "{pos}");
+            assert_eq!(got, world.cell_at(pos, Surface::Terrain), "{pos}");
         }
         // With reference heights: the server's FindNavCell, height to the bit.
-        let ground = world.height_at(pos).unwrap();
+        let ground = world.height_at(pos, Surface::Terrain).unwrap();
         for y in [
             ground,
             ground + 3.0,
@@ -120,7 +123,7 @@ fn cell_and_height_agree_with_the_servers_second_port_to_the_bit() {
             (rng.unit() * 80.0 - 5.0) as f32,
         ] {
             let want = server.surface_at_y(pos, y);
-            let got = world.surface_at_y(pos, y);
+            let got = world.surface_at(pos, Surface::Near(y));
             assert_eq!(
                 got.map(|(c, h)| (c, h.to_bits())),
                 want.map(|(c, h)| (c, h.to_bits())),
@@ -131,7 +134,7 @@ fn cell_and_height_agree_with_the_servers_second_port_to_the_bit() {
                 _ => ground_won += 1,
             }
         }
-        assert_eq!(world.height_at(pos), Some(ground));
+        assert_eq!(world.height_at(pos, Surface::Terrain), Some(ground));
     }
     assert!(on_objects > 2000, "{on_objects} points on objects");
     assert!(
@@ -164,7 +167,9 @@ fn instances_are_deduplicated_and_the_owner_record_is_kept() {
         f64::from(WEST.z()) * 1920.0 + 900.0 + 40.0 * 3f64.cos() - 0.0,
     )
     .unwrap();
-    let hit = world.cell_at(in_west).and_then(|c| c.object);
+    let hit = world
+        .cell_at(in_west, Surface::Highest)
+        .and_then(|c| c.object);
     assert_eq!(hit.map(|h| h.instance), Some(InstanceKey::new(EAST, 1)));
 }
 
@@ -211,7 +216,11 @@ fn broken_references_are_findings_naming_instance_region_and_path() {
 fn terrain_only_worlds_have_no_objects() {
     let dir = tempfile::tempdir().unwrap();
     write_object_world(dir.path());
-    let world = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let world = World::load_source(
+        &WorldSource::open(dir.path()).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
     assert_eq!(world.object_instances().len(), 0);
     assert!(world.load_report().is_clean(), "{:?}", world.load_report());
     let full = World::load(dir.path().join("navmesh")).unwrap();
@@ -227,10 +236,16 @@ fn terrain_only_worlds_have_no_objects() {
             (rng.unit() * 1920.0) as f32,
             (rng.unit() * 1920.0) as f32,
         );
-        assert_eq!(world.cell_at(p), full.terrain_cell_at(p));
+        assert_eq!(
+            world.cell_at(p, Surface::Highest),
+            full.cell_at(p, Surface::Terrain)
+        );
         // The server's FindNavCell gives (ground − y) + y, in f32.
-        let ground = full.height_at(p).unwrap();
-        assert_eq!(world.height_at_y(p, 60.0), Some((ground - 60.0) + 60.0));
+        let ground = full.height_at(p, Surface::Terrain).unwrap();
+        assert_eq!(
+            world.height_at(p, Surface::Near(60.0)),
+            Some((ground - 60.0) + 60.0)
+        );
     }
 }
 
@@ -240,29 +255,42 @@ fn floors_bridges_and_the_ground_below() {
     let local = |x: f32, z: f32| Position::new(WEST, x, z);
     // House 1 (floor y 2 + 5) stands on blocked tiles; house 2 (floor 62) is above it.
     let p = local(300.0, 300.0);
-    assert_eq!(world.terrain_cell_at(p), None);
-    let top = world.cell_at(p).unwrap().object.unwrap();
+    assert_eq!(world.cell_at(p, Surface::Terrain), None);
+    let top = world.cell_at(p, Surface::Highest).unwrap().object.unwrap();
     assert_eq!(top.instance, InstanceKey::new(WEST, 2));
-    let low = world.cell_at_y(p, 8.0).unwrap().object.unwrap();
+    let low = world
+        .cell_at(p, Surface::Near(8.0))
+        .unwrap()
+        .object
+        .unwrap();
     assert_eq!(low.instance, InstanceKey::new(WEST, 1));
-    assert_eq!(world.height_at_y(p, 8.0), Some(7.0));
-    assert_eq!(world.height_at_y(p, 70.0), Some(62.0));
+    assert_eq!(world.height_at(p, Surface::Near(8.0)), Some(7.0));
+    assert_eq!(world.height_at(p, Surface::Near(70.0)), Some(62.0));
     // Bridge 4 at (1200, 1200), yaw 1.9: its middle is 300 units along its axis.
     let (c, s) = (1.9f64.cos(), 1.9f64.sin());
     let mid = local(
         (1200.0 + 300.0 * c - 40.0 * s) as f32,
         (1200.0 + 300.0 * s + 40.0 * c) as f32,
     );
-    let deck = world.height_at_y(mid, 44.0).unwrap();
+    let deck = world.height_at(mid, Surface::Near(44.0)).unwrap();
     assert!((45.9..=46.0).contains(&deck), "{deck}");
-    let ground = world.height_at(mid).unwrap();
+    let ground = world.height_at(mid, Surface::Terrain).unwrap();
     assert!(ground < 13.0);
     assert_eq!(
-        world.height_at_y(mid, ground),
+        world.height_at(mid, Surface::Near(ground)),
         Some((ground - ground) + ground)
     );
-    assert_eq!(world.cell_at_y(mid, ground).and_then(|c| c.object), None);
-    assert!(world.cell_at(mid).unwrap().object.is_some());
+    assert_eq!(
+        world
+            .cell_at(mid, Surface::Near(ground))
+            .and_then(|c| c.object),
+        None
+    );
+    assert!(world
+        .cell_at(mid, Surface::Highest)
+        .unwrap()
+        .object
+        .is_some());
 }
 
 #[test]
@@ -305,7 +333,11 @@ fn at(oracle: &ObjectOracle, key: InstanceKey, x: f64, z: f64) -> Position {
 #[test]
 fn line_of_sight_agrees_with_the_brute_force_oracle() {
     let (dir, files, world) = world();
-    let terrain = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let terrain = World::load_source(
+        &WorldSource::open(dir.path()).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
     let oracle = oracle(&files);
     let pts = points(&oracle.placed, 3000, 0x5eed);
     let mut rng = SplitMix64::new(11);
@@ -318,12 +350,12 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
             from.world_z() + (rng.unit() * 2.0 - 1.0) * reach,
         );
         let Some(to) = to else { continue };
-        let start = world.cell_at(from).and_then(|c| c.object);
+        let start = world.cell_at(from, Surface::Highest).and_then(|c| c.object);
         if !clear_start(&oracle, from, start) {
             continue;
         }
         let (got, want) = (
-            library_ray(&world, from, start, to),
+            library_ray(&world, from, Surface::Highest, to),
             oracle_ray(&oracle, &world, &terrain, from, start, to),
         );
         assert!(
@@ -331,7 +363,7 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
             "{from} → {to}: library {got:?}, oracle {want:?}"
         );
         assert_eq!(
-            world.line_of_sight(from, to).ok(),
+            world.line_of_sight(from, to, Surface::Highest).ok(),
             match want {
                 OracleRay::StartNotWalkable => None,
                 r => Some(r == OracleRay::Clear),
@@ -339,17 +371,15 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
             "{from} → {to}"
         );
         // The same from the ground below, by reference height.
-        let ground = world.height_at(from).unwrap();
-        let low = world.cell_at_y(from, ground).and_then(|c| c.object);
-        assert_eq!(
-            library_ray(&world, from, low, to),
-            ray_of(world.raycast_y(from, ground, to))
-        );
+        let ground = world.height_at(from, Surface::Terrain).unwrap();
+        let low = world
+            .cell_at(from, Surface::Near(ground))
+            .and_then(|c| c.object);
         if !clear_start(&oracle, from, low) {
             continue;
         }
         let want_low = oracle_ray(&oracle, &world, &terrain, from, low, to);
-        let got_low = library_ray(&world, from, low, to);
+        let got_low = library_ray(&world, from, Surface::Near(ground), to);
         assert!(
             agree(got_low, want_low, length(from, to)),
             "{from} y {ground} → {to}: {got_low:?}, {want_low:?}"
@@ -360,7 +390,11 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
             OracleRay::Clear => clear += 1,
             _ => {}
         }
-        let terrain_answer = terrain.raycast(from, to).ok().flatten().map(|h| h.t);
+        let terrain_answer = terrain
+            .raycast(from, to, Surface::Highest)
+            .ok()
+            .flatten()
+            .map(|h| h.t);
         if want == OracleRay::Clear && (start.is_some() || terrain_answer.is_some()) {
             through_objects += 1;
         }
@@ -378,7 +412,11 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
 fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
     use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
     let (dir, files, world) = world();
-    let terrain = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let terrain = World::load_source(
+        &WorldSource::open(dir.path()).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
     let oracle = oracle(&files);
     let house = InstanceKey::new(WEST, 1);
     let bridge = InstanceKey::new(WEST, 4);
@@ -506,15 +544,11 @@ fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
         ),
     ];
     for (name, from, y, to, expect) in cases {
-        let start = match y {
-            Some(y) => world.cell_at_y(from, y).and_then(|c| c.object),
-            None => world.cell_at(from).and_then(|c| c.object),
-        };
-        let hit = match y {
-            Some(y) => world.raycast_y(from, y, to),
-            None => world.raycast(from, to),
-        }
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let surface = Surface::from(y);
+        let start = world.cell_at(from, surface).and_then(|c| c.object);
+        let hit = world
+            .raycast(from, to, surface)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         match expect {
             None => assert_eq!(hit, None, "{name}"),
             Some(e) => {
@@ -526,7 +560,7 @@ fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
             }
         }
         let want = oracle_ray(&oracle, &world, &terrain, from, start, to);
-        let got = library_ray(&world, from, start, to);
+        let got = library_ray(&world, from, surface, to);
         assert!(
             agree(got, want, length(from, to)),
             "{name}: library {got:?}, oracle {want:?}"
@@ -534,7 +568,7 @@ fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
     }
     // The wall corner is met half way.
     let hit = world
-        .raycast(p(200.0, 200.0), p(280.0, 280.0))
+        .raycast(p(200.0, 200.0), p(280.0, 280.0), Surface::Highest)
         .unwrap()
         .unwrap();
     assert_eq!(hit.t, 0.5);
@@ -543,7 +577,8 @@ fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
     assert!(world
         .line_of_sight(
             at(&oracle, gate, 150.0, 50.0),
-            at(&oracle, gate, 180.0, 60.0)
+            at(&oracle, gate, 180.0, 60.0),
+            Surface::Highest
         )
         .unwrap());
 }
@@ -551,7 +586,11 @@ fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
 #[test]
 fn terrain_only_rays_are_todays_answers() {
     let (dir, files, _world) = world();
-    let terrain = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let terrain = World::load_source(
+        &WorldSource::open(dir.path()).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
     let bare = World::from_navmeshes(files.navmeshes.iter().map(|(r, m)| (*r, m)));
     let oracle = oracle(&files);
     let mut rng = SplitMix64::new(3);
@@ -562,15 +601,18 @@ fn terrain_only_rays_are_todays_answers() {
         );
         let Some(to) = to else { continue };
         assert_eq!(
-            terrain.raycast(from, to),
-            bare.raycast(from, to),
+            terrain.raycast(from, to, Surface::Highest),
+            bare.raycast(from, to, Surface::Highest),
             "{from} → {to}"
         );
         assert_eq!(
-            terrain.line_of_sight(from, to),
-            bare.line_of_sight(from, to)
+            terrain.line_of_sight(from, to, Surface::Highest),
+            bare.line_of_sight(from, to, Surface::Highest)
         );
-        assert_eq!(terrain.raycast_y(from, 60.0, to), bare.raycast(from, to));
+        assert_eq!(
+            terrain.raycast(from, to, Surface::Near(60.0)),
+            bare.raycast(from, to, Surface::Highest)
+        );
     }
 }
 
@@ -592,7 +634,11 @@ fn line_of_sight_on_generated_worlds_agrees_with_the_brute_force_oracle() {
         .write_data_root(dir.path(), Overwrite::Refuse)
         .unwrap();
     let world = World::load(dir.path()).unwrap();
-    let terrain = World::load_with(dir.path(), &LoadOptions::terrain_only(), |_, _| {}).unwrap();
+    let terrain = World::load_source(
+        &WorldSource::open(dir.path()).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
     // The meshes by object id, as object.ifo names them.
     let ifo = files.object_ifo.as_ref().unwrap();
     let meshes: BTreeMap<u32, jmxv::bms::ObjectMesh> = ifo
@@ -616,12 +662,12 @@ fn line_of_sight_on_generated_worlds_agrees_with_the_brute_force_oracle() {
         ) else {
             continue;
         };
-        let start = world.cell_at(from).and_then(|c| c.object);
+        let start = world.cell_at(from, Surface::Highest).and_then(|c| c.object);
         if !clear_start(&oracle, from, start) {
             continue;
         }
         on_objects += usize::from(start.is_some());
-        let got = library_ray(&world, from, start, to);
+        let got = library_ray(&world, from, Surface::Highest, to);
         let want = oracle_ray(&oracle, &world, &terrain, from, start, to);
         assert!(
             agree(got, want, length(from, to)),
@@ -675,22 +721,30 @@ fn siege_gates_block_sight_between_terrain_points_and_let_walkers_through() {
             .unwrap()
         };
         let (outside_a, outside_b) = (at(-hz - 15.0), at(hz + 15.0));
-        if world.cell_at(outside_a).is_none_or_object()
-            || world.cell_at(outside_b).is_none_or_object()
+        if world
+            .cell_at(outside_a, Surface::Highest)
+            .is_none_or_object()
+            || world
+                .cell_at(outside_b, Surface::Highest)
+                .is_none_or_object()
         {
             continue;
         }
         let hit = world
-            .raycast(outside_a, outside_b)
+            .raycast(outside_a, outside_b, Surface::Highest)
             .unwrap()
             .expect("blocked");
         let edge = hit.object_edge.expect("by the gate");
         assert_eq!(edge.instance, gate.key());
         // The walk passes the siege line.
-        let m = world.move_along(outside_a, outside_b).unwrap();
+        let m = world
+            .move_along(outside_a, outside_b, &MoveOptions::default())
+            .unwrap();
         assert_eq!(m.stop, MoveStop::Arrived, "{m:?}");
         // From inside the passage, sight is not blocked by the siege line.
-        assert!(world.line_of_sight(at(hz / 2.0), at(-hz / 2.0)).unwrap());
+        assert!(world
+            .line_of_sight(at(hz / 2.0), at(-hz / 2.0), Surface::Highest)
+            .unwrap());
         checked += 1;
     }
     assert!(checked >= 2, "{checked} gates");
@@ -720,12 +774,16 @@ fn path_heights_stay_on_the_ground_under_a_bridge() {
     let side = |t: f64| local(mx - t * s, mz + t * c);
     let (a, b) = (side(-120.0), side(120.0));
     assert!(
-        world.cell_at(mid).unwrap().object.is_some(),
+        world
+            .cell_at(mid, Surface::Highest)
+            .unwrap()
+            .object
+            .is_some(),
         "the deck is over mid"
     );
     for p in [a, b] {
         assert!(
-            world.cell_at(p).unwrap().object.is_none(),
+            world.cell_at(p, Surface::Highest).unwrap().object.is_none(),
             "{p} is off the bridge"
         );
     }
@@ -735,26 +793,35 @@ fn path_heights_stay_on_the_ground_under_a_bridge() {
         exact_length: 240.0,
         exact: false,
     };
-    let heights = world.path_heights(&path);
+    let heights = world.path_heights(&path, Surface::Highest);
     let ground: Vec<f32> = path
         .waypoints
         .iter()
-        .map(|&p| world.height_at(p).unwrap())
+        .map(|&p| world.height_at(p, Surface::Terrain).unwrap())
         .collect();
     assert_eq!(heights, ground.iter().map(|&g| Some(g)).collect::<Vec<_>>());
     // Each leg, started at the height before, arrives; the deck is far above.
     for (k, leg) in path.waypoints.windows(2).enumerate() {
-        let walk = world.move_along_y(leg[0], ground[k], leg[1]).unwrap();
+        let walk = world
+            .move_along(
+                leg[0],
+                leg[1],
+                &MoveOptions::new().with_start(Surface::Near(ground[k])),
+            )
+            .unwrap();
         assert_eq!(walk.stop, MoveStop::Arrived, "leg {k}");
         assert!(walk.cell.object.is_none(), "leg {k} walks on the ground");
     }
-    let deck = world.start_height(mid).unwrap();
+    let deck = world.height_at(mid, Surface::Highest).unwrap();
     assert!(
         deck > ground[1] + 30.0,
         "a walk from mid without a height starts on the deck"
     );
     // By line of sight too: the path's surfaces are the ground's, all the way under.
-    assert_eq!(world.path_surfaces(&path, None), Some(vec![None; 3]));
+    assert_eq!(
+        world.path_surfaces(&path, Surface::Highest),
+        Some(vec![None; 3])
+    );
     // From the deck's north triangle (20 units north of mid, which lies on the segment's
     // diagonal, an inline edge without the internal bit: crossing it leaves the deck), the
     // side is an underpass edge: no leg off it; from the ground there, the same leg is clear.
@@ -764,14 +831,128 @@ fn path_heights_stay_on_the_ground_under_a_bridge() {
         ..path.clone()
     };
     assert!(
-        world.cell_at(north).unwrap().object.is_some(),
+        world
+            .cell_at(north, Surface::Highest)
+            .unwrap()
+            .object
+            .is_some(),
         "on the deck"
     );
-    assert_eq!(world.path_surfaces(&off, None), None, "off the deck's side");
-    let below = world.height_at_y(north, ground[1]).unwrap();
     assert_eq!(
-        world.path_surfaces(&off, Some(below)),
+        world.path_surfaces(&off, Surface::Highest),
+        None,
+        "off the deck's side"
+    );
+    let below = world.height_at(north, Surface::Near(ground[1])).unwrap();
+    assert_eq!(
+        world.path_surfaces(&off, Surface::Near(below)),
         Some(vec![None, None]),
         "under the deck"
     );
+}
+
+/// Every query on each `Surface` answers as its definition says: the terrain as a world
+/// loaded without objects answers it, the highest as a walk without a height starts, one
+/// object triangle as the highest when it is that triangle (and nothing off it), and
+/// `surface_at` as `cell_at` and `height_at` together.
+#[test]
+fn every_surface_answers_by_its_definition() {
+    let (dir, files, world) = world();
+    let terrain = World::load_source(
+        &WorldSource::open(dir.path()).unwrap(),
+        &LoadOptions::terrain_only(),
+    )
+    .unwrap();
+    let oracle = oracle(&files);
+    let pts = points(&oracle.placed, 2000, 0x5afe);
+    let (mut on_objects, mut under_objects, mut off_triangle) = (0, 0, 0);
+    for (k, &p) in pts.iter().enumerate() {
+        // The terrain alone: what the world without objects answers on its highest surface.
+        assert_eq!(
+            world.cell_at(p, Surface::Terrain),
+            terrain.cell_at(p, Surface::Highest),
+            "{p}"
+        );
+        assert_eq!(
+            world.height_at(p, Surface::Terrain),
+            terrain.height_at(p, Surface::Terrain),
+            "{p}"
+        );
+        let ground = world.height_at(p, Surface::Terrain);
+        let highest = world.cell_at(p, Surface::Highest);
+        // The highest surface is where a walk without a height starts.
+        let walk = world.move_along(p, p, &MoveOptions::default());
+        assert_eq!(
+            world.height_at(p, Surface::Highest),
+            walk.as_ref().ok().map(|m| m.height),
+            "{p}"
+        );
+        let mut surfaces = vec![Surface::Terrain, Surface::Highest];
+        surfaces.extend(ground.map(|y| Surface::Near(y + 3.0)));
+        if let Some(c) = highest.and_then(|c| c.object) {
+            on_objects += 1;
+            let on = Surface::Object(c);
+            surfaces.push(on);
+            assert_eq!(world.cell_at(p, on), highest, "{p}");
+            assert_eq!(
+                world.height_at(p, on),
+                world.height_at(p, Surface::Highest),
+                "{p}"
+            );
+            let to = pts[(k * 7 + 3) % pts.len()];
+            assert_eq!(
+                world.raycast(p, to, on),
+                world.raycast(p, to, Surface::Highest),
+                "{p} → {to}"
+            );
+            assert_eq!(
+                world.move_along(p, to, &MoveOptions::new().with_start(on)),
+                world.move_along(p, to, &MoveOptions::default()),
+                "{p} → {to}"
+            );
+            // Under the deck, on the terrain: the walk starts at the ground's height.
+            if let (Some(cell), Some(y)) = (world.cell_at(p, Surface::Terrain), ground) {
+                under_objects += 1;
+                let from_ground = world
+                    .move_along(p, p, &MoveOptions::new().with_start(Surface::Terrain))
+                    .unwrap();
+                assert_eq!((from_ground.cell, from_ground.height), (cell, y), "{p}");
+            }
+            // Elsewhere, the triangle answers exactly where it contains the point.
+            for q in [
+                p,
+                pts[(k * 13 + 5) % pts.len()],
+                pts[(k * 31 + 1) % pts.len()],
+            ] {
+                // Within 1e-4 of a side, the server's f32 placement decides, not exact
+                // containment.
+                if oracle.near_a_side(q, 1e-4) {
+                    continue;
+                }
+                let inside = oracle.hits(q).iter().any(|&(hit, _)| hit == c);
+                assert_eq!(
+                    world.cell_at(q, on).is_some(),
+                    inside,
+                    "{q} ({}) on {c:?}: {:?}, highest {:?}",
+                    q.region,
+                    oracle.hits(q),
+                    world.cell_at(q, Surface::Highest)
+                );
+                assert_eq!(world.height_at(q, on).is_some(), inside, "{q} on {c:?}");
+                off_triangle += usize::from(!inside);
+            }
+        }
+        for surface in surfaces {
+            let both = world.surface_at(p, surface);
+            let height = world.height_at(p, surface);
+            assert_eq!(
+                both,
+                height.map(|h| (world.cell_at(p, surface), h)),
+                "{p} on {surface:?}"
+            );
+        }
+    }
+    assert!(on_objects > 200, "{on_objects} points on objects");
+    assert!(under_objects > 0, "{under_objects} points over open ground");
+    assert!(off_triangle > 50, "{off_triangle} points off the triangle");
 }

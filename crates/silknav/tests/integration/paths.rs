@@ -2,6 +2,7 @@
 //! scenario files, on the Moving AI maps (the committed `tests/data/movingai`) imported as
 //! worlds.
 
+use silknav::Surface;
 use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World};
 use silknav_testkit::movingai;
 
@@ -124,7 +125,7 @@ fn hand_made(region: RegionId) -> NavMesh {
 /// Whether the tile at world tile coordinates is walkable.
 fn open_tile(world: &World, tx: i64, tz: i64) -> bool {
     Position::from_world(tx as f64 * 20.0 + 10.0, tz as f64 * 20.0 + 10.0)
-        .is_some_and(|p| world.cell_at(p).is_some())
+        .is_some_and(|p| world.cell_at(p, Surface::Highest).is_some())
 }
 
 fn at(x: f64, z: f64) -> Position {
@@ -144,7 +145,9 @@ fn wall_vertices(world: &World, tiles: ([i64; 2], [i64; 2])) -> Vec<[f64; 2]> {
                 let there = open_tile(world, tx + dx, tz + dz);
                 let wall = if here && there {
                     let c = |x: i64, z: i64| at(x as f64 * 20.0 + 10.0, z as f64 * 20.0 + 10.0);
-                    !world.line_of_sight(c(tx, tz), c(tx + dx, tz + dz)).unwrap()
+                    !world
+                        .line_of_sight(c(tx, tz), c(tx + dx, tz + dz), Surface::Highest)
+                        .unwrap()
                 } else {
                     here != there
                 };
@@ -209,7 +212,7 @@ fn sectors(world: &World, v: [f64; 2]) -> [u8; 8] {
         .map(|k| {
             let (a, b) = ((k + 3) % 4, k);
             if open[a] && open[b] {
-                world.line_of_sight(centre(a), centre(b)) != Ok(true)
+                world.line_of_sight(centre(a), centre(b), Surface::Highest) != Ok(true)
             } else {
                 true
             }
@@ -285,7 +288,8 @@ impl<'w> Oracle<'w> {
             for j in i + 1..vertices.len() {
                 let (a, b) = (vertices[i], vertices[j]);
                 if !passes_vertex(a, b)
-                    && world.line_of_sight(at(a[0], a[1]), at(b[0], b[1])) == Ok(true)
+                    && world.line_of_sight(at(a[0], a[1]), at(b[0], b[1]), Surface::Highest)
+                        == Ok(true)
                 {
                     sees[i].push((j, dist(a, b)));
                     sees[j].push((i, dist(a, b)));
@@ -341,7 +345,7 @@ impl<'w> Oracle<'w> {
     fn shortest(&self, s: Position, t: Position) -> Option<f64> {
         let p = |q: Position| [q.world_x(), q.world_z()];
         let (sp, tp) = (p(s), p(t));
-        if self.world.line_of_sight(s, t) == Ok(true) {
+        if self.world.line_of_sight(s, t, Surface::Highest) == Ok(true) {
             return Some(dist(sp, tp));
         }
         // States: (vertex, sector arrived in), 8 per vertex at most.
@@ -350,7 +354,11 @@ impl<'w> Oracle<'w> {
         let to_goal: Vec<bool> = self
             .vertices
             .iter()
-            .map(|v| self.world.line_of_sight(at(v[0], v[1]), t) == Ok(true))
+            .map(|v| {
+                self.world
+                    .line_of_sight(at(v[0], v[1]), t, Surface::Highest)
+                    == Ok(true)
+            })
             .collect();
         let mut best = vec![f64::INFINITY; n * 8];
         let mut heap = std::collections::BinaryHeap::new();
@@ -395,7 +403,12 @@ impl<'w> Oracle<'w> {
             }
         };
         for (i, v) in self.vertices.iter().enumerate() {
-            if !self.passes(sp, *v) && self.world.line_of_sight(s, at(v[0], v[1])) == Ok(true) {
+            if !self.passes(sp, *v)
+                && self
+                    .world
+                    .line_of_sight(s, at(v[0], v[1]), Surface::Highest)
+                    == Ok(true)
+            {
                 let sides = self.sides_at(sp, *v);
                 arrive(&mut heap, &mut best, i, sp, dist(sp, *v), sides);
             }
@@ -456,7 +469,7 @@ fn random_walkable(world: &World, rng: &mut SplitMix64, tiles: ([i64; 2], [i64; 
             _ => (x, z),
         };
         let p = at(x, z);
-        if world.cell_at(p).is_some() {
+        if world.cell_at(p, Surface::Highest).is_some() {
             return p;
         }
     }
@@ -469,7 +482,7 @@ fn validate(world: &World, from: Position, to: Position, path: &silknav::WorldPa
     let mut sum = 0.0;
     for pair in path.waypoints.windows(2) {
         assert_eq!(
-            world.line_of_sight(pair[0], pair[1]),
+            world.line_of_sight(pair[0], pair[1], Surface::Highest),
             Ok(true),
             "{from:?} → {to:?}: leg {pair:?} is blocked"
         );
@@ -638,7 +651,8 @@ fn tile_components(world: &World, tiles: ([i64; 2], [i64; 2])) -> Vec<u32> {
                 let k = (nz - z0) as usize * w + (nx - x0) as usize;
                 if label[k] == u32::MAX
                     && open_tile(world, nx, nz)
-                    && world.line_of_sight(centre(x, z), centre(nx, nz)) == Ok(true)
+                    && world.line_of_sight(centre(x, z), centre(nx, nz), Surface::Highest)
+                        == Ok(true)
                 {
                     label[k] = next;
                     stack.push((nx, nz));
@@ -681,7 +695,7 @@ fn paths_validate_on_generated_worlds() {
                 Ok(path) => {
                     validate(&world, s, t, &path);
                     assert_eq!(component(s), component(t), "{s:?} → {t:?}");
-                    assert!(!world.path_cells(&path).is_empty());
+                    assert!(!world.path_cells(&path, Surface::Highest).is_empty());
                     turns += path.waypoints.len() - 2;
                     found += 1;
                 }

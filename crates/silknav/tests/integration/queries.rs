@@ -4,7 +4,9 @@
 use crate::oracle::{Ground, SCALE};
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
+use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, Landscape};
+use silknav::Surface;
 use silknav::{Position, World};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
@@ -116,7 +118,7 @@ fn raycast_agrees_with_the_brute_force_oracle() {
             }
             let expected_start = ground.in_closure(p);
             for world in &worlds {
-                let got = world.raycast(position(p), position(q));
+                let got = world.raycast(position(p), position(q), Surface::Highest);
                 assert_eq!(got.is_ok(), expected_start, "{name}: start {p:?}");
                 let Ok(got) = got else { continue };
                 let want = ground.first_block(p, q);
@@ -161,8 +163,12 @@ fn line_of_sight_is_symmetric_and_walls_stop_rays() {
             if !ground.in_closure(p) || !ground.in_closure(q) {
                 continue;
             }
-            let forward = world.line_of_sight(position(p), position(q)).unwrap();
-            let backward = world.line_of_sight(position(q), position(p)).unwrap();
+            let forward = world
+                .line_of_sight(position(p), position(q), Surface::Highest)
+                .unwrap();
+            let backward = world
+                .line_of_sight(position(q), position(p), Surface::Highest)
+                .unwrap();
             assert_eq!(forward, backward, "{name}: {p:?} ↔ {q:?}");
         }
     }
@@ -180,19 +186,19 @@ fn rays_along_walls_and_onto_walls_are_clear_and_through_corners_exact() {
     let at = |x: f32, z: f32| Position::new(RegionId::new(3, 3), x, z);
     // Along the square's south wall, on the wall line.
     assert!(world
-        .line_of_sight(at(150.0, 200.0), at(450.0, 200.0))
+        .line_of_sight(at(150.0, 200.0), at(450.0, 200.0), Surface::Highest)
         .unwrap());
     // Ending exactly on the wall.
     assert!(world
-        .line_of_sight(at(300.0, 100.0), at(300.0, 200.0))
+        .line_of_sight(at(300.0, 100.0), at(300.0, 200.0), Surface::Highest)
         .unwrap());
     // Touching the square's corner from outside, tangentially.
     assert!(world
-        .line_of_sight(at(100.0, 300.0), at(300.0, 100.0))
+        .line_of_sight(at(100.0, 300.0), at(300.0, 100.0), Surface::Highest)
         .unwrap());
     // Through the square.
     let hit = world
-        .raycast(at(300.0, 100.0), at(300.0, 500.0))
+        .raycast(at(300.0, 100.0), at(300.0, 500.0), Surface::Highest)
         .unwrap()
         .unwrap();
     assert_eq!((hit.point.x, hit.point.z), (300.0, 200.0));
@@ -201,19 +207,21 @@ fn rays_along_walls_and_onto_walls_are_clear_and_through_corners_exact() {
     assert!(hit.edge.is_some(), "the wall edge is named");
     // Into the square diagonally through its corner.
     let hit = world
-        .raycast(at(100.0, 100.0), at(300.0, 300.0))
+        .raycast(at(100.0, 100.0), at(300.0, 300.0), Surface::Highest)
         .unwrap()
         .unwrap();
     assert_eq!((hit.point.x, hit.point.z), (200.0, 200.0));
     // The world's outer border stops rays.
     let hit = world
-        .raycast(at(100.0, 100.0), at(-50.0, 100.0))
+        .raycast(at(100.0, 100.0), at(-50.0, 100.0), Surface::Highest)
         .unwrap()
         .unwrap();
     assert_eq!(hit.point.region, RegionId::new(3, 3));
     assert_eq!((hit.point.x, hit.point.z), (0.0, 100.0));
     // A start inside the square is refused.
-    assert!(world.raycast(at(300.0, 300.0), at(500.0, 300.0)).is_err());
+    assert!(world
+        .raycast(at(300.0, 300.0), at(500.0, 300.0), Surface::Highest)
+        .is_err());
 }
 
 #[test]
@@ -234,7 +242,7 @@ fn cell_lookup_agrees_with_a_scan_of_the_rectangles() {
             let scan = scan
                 .filter(|&c| (c as u32) < mesh.open_cell_count)
                 .map(|c| c as u16);
-            let got = world.cell_at(pos);
+            let got = world.cell_at(pos, Surface::Highest);
             assert_eq!(got.map(|c| c.cell), scan, "{name}: {pos:?}");
             if let Some(c) = got {
                 assert_eq!(c.region, pos.region);
@@ -242,7 +250,10 @@ fn cell_lookup_agrees_with_a_scan_of_the_rectangles() {
         }
         assert!(
             world
-                .cell_at(Position::new(RegionId::new(0, 0), 5.0, 5.0))
+                .cell_at(
+                    Position::new(RegionId::new(0, 0), 5.0, 5.0),
+                    Surface::Highest
+                )
                 .is_none(),
             "not loaded"
         );
@@ -307,7 +318,9 @@ fn height_agrees_with_an_independent_implementation() {
             if x >= 1920.0 || z >= 1920.0 {
                 continue;
             }
-            let got = world.height_at(Position::new(region, x, z)).unwrap();
+            let got = world
+                .height_at(Position::new(region, x, z), Surface::Terrain)
+                .unwrap();
             let want = reference_height(mesh, x, z).unwrap();
             // The two formulations round differently in double; after the rounding to f32
             // they may differ in the last bit only.
@@ -351,8 +364,8 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
                     p[1] + (rng.next_u64() % (2 * reach) as u64) as i64 - reach,
                 ];
                 let (from, to) = (position(p), position(q));
-                let outcome = world.move_along_traced(from, to, &mut trace);
-                if world.cell_at(from).is_none() {
+                let outcome = world.move_traced(from, to, &MoveOptions::default(), &mut trace);
+                if world.cell_at(from, Surface::Highest).is_none() {
                     assert_eq!(
                         outcome,
                         Err(silknav::world::MoveError::StartNotWalkable),
@@ -362,16 +375,19 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
                 }
                 let Ok(outcome) = outcome else { continue };
                 assert_eq!(
-                    world.move_along(from, to),
+                    world.move_along(from, to, &MoveOptions::default()),
                     Ok(outcome),
                     "tracing changes nothing"
                 );
                 assert!(
-                    world.cell_at(outcome.position).is_some(),
+                    world.cell_at(outcome.position, Surface::Highest).is_some(),
                     "{name}: stop {:?} is not walkable",
                     outcome.position
                 );
-                assert_eq!(Some(outcome.height), world.height_at(outcome.position));
+                assert_eq!(
+                    Some(outcome.height),
+                    world.height_at(outcome.position, Surface::Terrain)
+                );
                 assert_eq!(
                     (trace.first(), trace.last()),
                     (Some(&from), Some(&outcome.position))
@@ -379,7 +395,7 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
                 // The walk goes straight between its turning points; no leg crosses a wall.
                 for leg in trace.windows(2) {
                     assert_eq!(
-                        world.raycast(leg[0], leg[1]),
+                        world.raycast(leg[0], leg[1], Surface::Highest),
                         Ok(None),
                         "{name}: leg {leg:?} of {from:?} → {to:?}"
                     );
@@ -427,12 +443,18 @@ fn a_move_more_than_a_region_north_is_refused_as_the_server_refuses_it() {
     let world = World::from_navmeshes(files.navmeshes.iter().map(|(r, m)| (*r, m)));
     let from = Position::from_world(246561.7511796247, 125532.50208626682).unwrap();
     let to = Position::from_world(246700.0, 127700.0).unwrap();
-    assert!(world.cell_at(from).is_some());
-    assert_eq!(world.move_along(from, to), Err(MoveError::TooFar));
+    assert!(world.cell_at(from, Surface::Highest).is_some());
+    assert_eq!(
+        world.move_along(from, to, &MoveOptions::default()),
+        Err(MoveError::TooFar)
+    );
     // The same walk the other way is not refused, nor with the guard off.
-    assert!(world.move_along(to, from).is_ok() || world.cell_at(to).is_none());
+    assert!(
+        world.move_along(to, from, &MoveOptions::default()).is_ok()
+            || world.cell_at(to, Surface::Highest).is_none()
+    );
     let off = MoveOptions::new().with_guard(DistanceGuard::Off);
-    let walked = world.move_with(from, to, &off).unwrap();
+    let walked = world.move_along(from, to, &off).unwrap();
     assert!(matches!(
         walked.stop,
         MoveStop::Arrived | MoveStop::Wall { .. } | MoveStop::NoEdge

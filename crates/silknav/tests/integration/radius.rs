@@ -8,7 +8,9 @@ use jmxv::nvm::EDGE_BLOCKED;
 use jmxv::RegionId;
 use proptest::prelude::*;
 use silknav::build::{build_world, RegionInput};
+use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, Landscape};
+use silknav::Surface;
 use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World, WorldPath};
 use silknav_testkit::rng::SplitMix64;
 use std::f64::consts::{PI, SQRT_2};
@@ -100,7 +102,7 @@ fn obstacles(world: &World, w0: [usize; 2], n: usize) -> Vec<[f64; 4]> {
         let c = corner(tx, tz);
         at([c[0] + 10.0, c[1] + 10.0])
     };
-    let open = |tx: i64, tz: i64| world.cell_at(centre(tx, tz)).is_some();
+    let open = |tx: i64, tz: i64| world.cell_at(centre(tx, tz), Surface::Highest).is_some();
     let (lo, hi) = (w0.map(|w| w as i64 - 1), w0.map(|w| (w + n) as i64));
     let mut out = Vec::new();
     for tz in lo[1]..=hi[1] {
@@ -111,12 +113,14 @@ fn obstacles(world: &World, w0: [usize; 2], n: usize) -> Vec<[f64; 4]> {
                 continue;
             }
             if open(tx + 1, tz)
-                && world.line_of_sight(centre(tx, tz), centre(tx + 1, tz)) != Ok(true)
+                && world.line_of_sight(centre(tx, tz), centre(tx + 1, tz), Surface::Highest)
+                    != Ok(true)
             {
                 out.push([c[0] + 20.0, c[1], c[0] + 20.0, c[1] + 20.0]);
             }
             if open(tx, tz + 1)
-                && world.line_of_sight(centre(tx, tz), centre(tx, tz + 1)) != Ok(true)
+                && world.line_of_sight(centre(tx, tz), centre(tx, tz + 1), Surface::Highest)
+                    != Ok(true)
             {
                 out.push([c[0], c[1] + 20.0, c[0] + 20.0, c[1] + 20.0]);
             }
@@ -648,7 +652,9 @@ fn path_options_give_the_radius_path_exact_or_walkable() {
                 assert_eq!(w.exact_length, d.length);
                 assert!(!w.exact && w.length >= d.length - 1e-3);
                 for leg in w.waypoints.windows(2) {
-                    let m = world.move_along(leg[0], leg[1]).unwrap();
+                    let m = world
+                        .move_along(leg[0], leg[1], &MoveOptions::default())
+                        .unwrap();
                     assert_eq!(m.stop, silknav::world::MoveStop::Arrived, "{leg:?}");
                     legs += 1;
                 }
@@ -668,7 +674,9 @@ fn obstacles_in(world: &World, lo: [f64; 2], hi: [f64; 2], r: f64) -> Vec<[f64; 
     let (x1, z1) = (tile(hi[0] + r + 40.0), tile(hi[1] + r + 40.0));
     let centre =
         |tx: i64, tz: i64| Position::from_world(tx as f64 * 20.0 + 10.0, tz as f64 * 20.0 + 10.0);
-    let open = |tx: i64, tz: i64| centre(tx, tz).is_some_and(|p| world.cell_at(p).is_some());
+    let open = |tx: i64, tz: i64| {
+        centre(tx, tz).is_some_and(|p| world.cell_at(p, Surface::Highest).is_some())
+    };
     let mut out = Vec::new();
     for tz in z0..=z1 {
         for tx in x0..=x1 {
@@ -678,8 +686,11 @@ fn obstacles_in(world: &World, lo: [f64; 2], hi: [f64; 2], r: f64) -> Vec<[f64; 
                 continue;
             }
             let sees = |dx: i64, dz: i64| {
-                world.line_of_sight(centre(tx, tz).unwrap(), centre(tx + dx, tz + dz).unwrap())
-                    == Ok(true)
+                world.line_of_sight(
+                    centre(tx, tz).unwrap(),
+                    centre(tx + dx, tz + dz).unwrap(),
+                    Surface::Highest,
+                ) == Ok(true)
             };
             if open(tx + 1, tz) && !sees(1, 0) {
                 out.push([c[0] + 20.0, c[1], c[0] + 20.0, c[1] + 20.0]);
@@ -740,7 +751,11 @@ fn find_path_finds_the_path_line_of_sight_walks() {
     ];
     for w in legs.windows(2) {
         let (a, b) = (q(w[0].0, w[0].1), q(w[1].0, w[1].1));
-        assert_eq!(world.line_of_sight(a, b), Ok(true), "{w:?}");
+        assert_eq!(
+            world.line_of_sight(a, b, Surface::Highest),
+            Ok(true),
+            "{w:?}"
+        );
     }
     let (s, t) = (q(40.5, 41.7), q(41.5, 45.5));
     assert!(paths
@@ -774,7 +789,10 @@ fn find_path_is_no_longer_than_a_radius_path() {
         .find_path_with_radius(&world, s, t, 0.5, &mut scratch)
         .unwrap();
     for leg in wide.waypoints.windows(2) {
-        assert_eq!(world.line_of_sight(leg[0], leg[1]), Ok(true));
+        assert_eq!(
+            world.line_of_sight(leg[0], leg[1], Surface::Highest),
+            Ok(true)
+        );
     }
     let exact = paths
         .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)

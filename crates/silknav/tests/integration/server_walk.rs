@@ -5,6 +5,7 @@
 
 use jmxv::bms::ObjectMesh;
 use silknav::world::{DistanceGuard, MoveOptions, MoveStop};
+use silknav::Surface;
 use silknav::{Position, World};
 use silknav_testkit::rng::SplitMix64;
 use silknav_testkit::server_oracle::{OracleMove, ServerOracle};
@@ -94,7 +95,7 @@ fn near_points(world: &World, rng: &mut SplitMix64, n: usize, reach: f64) -> Vec
 
 /// The library's answer in the oracle's terms.
 fn library(world: &World, from: Position, to: Position, options: &MoveOptions) -> OracleMove {
-    match world.move_with(from, to, options) {
+    match world.move_along(from, to, options) {
         Ok(m) => OracleMove::Stop(m.position, m.height, m.cell, m.stop),
         Err(e) => OracleMove::Fails(e.word()),
     }
@@ -131,12 +132,12 @@ fn compare(
         let to = pick(&mut rng, k2);
         let mut options = MoveOptions::new();
         let start_y = match i % 4 {
-            0 => world.height_at(from),
+            0 => world.height_at(from, Surface::Terrain),
             1 => Some((rng.unit() * 200.0) as f32),
             _ => None,
         };
         if let Some(y) = start_y {
-            options = options.with_start_y(y);
+            options = options.with_start(Surface::Near(y));
         }
         if i % 7 == 3 {
             options = options.with_object_checks(false);
@@ -193,16 +194,18 @@ fn compare_cells(world: &World, oracle: &ServerOracle, seed: u64, n: usize) -> u
     let mut on_objects = 0;
     for &p in &points {
         let want = oracle.cell_at(p).map(|(c, _)| c);
-        assert_eq!(world.cell_at(p), want, "{p}");
+        assert_eq!(world.cell_at(p, Surface::Highest), want, "{p}");
         on_objects += usize::from(want.is_some_and(|c| c.object.is_some()));
-        let ground = world.height_at(p).unwrap_or(0.0);
+        let ground = world.height_at(p, Surface::Terrain).unwrap_or(0.0);
         for y in [
             ground,
             ground + 20.0,
             ground - 5.0,
             (rng.unit() * 250.0) as f32,
         ] {
-            let got = world.surface_at_y(p, y).map(|(c, h)| (c, h.to_bits()));
+            let got = world
+                .surface_at(p, Surface::Near(y))
+                .map(|(c, h)| (c, h.to_bits()));
             let want = oracle.surface_at_y(p, y).map(|(c, h)| (c, h.to_bits()));
             assert_eq!(got, want, "{p} y {y}");
         }
@@ -314,7 +317,7 @@ fn doorways_let_walkers_in_walls_stop_them_and_bridges_carry_them_across() {
         let (_, hz) = half_extents(&house);
         // Through the doorway (the middle of the −z side) to the middle of the floor.
         let (from, to) = (place(&house, 0.0, -hz - 20.0), place(&house, 0.0, 0.0));
-        let Ok(m) = world.move_along(from, to) else {
+        let Ok(m) = world.move_along(from, to, &MoveOptions::default()) else {
             continue;
         };
         if m.stop == MoveStop::Arrived {
@@ -324,7 +327,7 @@ fn doorways_let_walkers_in_walls_stop_them_and_bridges_carry_them_across() {
         // Into the −x wall from outside: stopped just outside, by the wall.
         let (hx, _) = half_extents(&house);
         let (from, to) = (place(&house, -hx - 20.0, 0.0), place(&house, 0.0, 0.0));
-        if let Ok(m) = world.move_along(from, to) {
+        if let Ok(m) = world.move_along(from, to, &MoveOptions::default()) {
             if let MoveStop::ObjectWall { edge } = m.stop {
                 assert_eq!(edge.instance, house.key());
                 assert_eq!(m.cell.object, None, "the walker stays outside");
@@ -343,13 +346,15 @@ fn doorways_let_walkers_in_walls_stop_them_and_bridges_carry_them_across() {
             place(&pair[0], 3.0 * hx + 20.0, 0.0),
         );
         let mut trace = Vec::new();
-        let m = world.move_along_traced(from, to, &mut trace).unwrap();
+        let m = world
+            .move_traced(from, to, &MoveOptions::default(), &mut trace)
+            .unwrap();
         if m.stop == MoveStop::Arrived && m.position == to {
             crossed += 1;
             // The walk climbed onto the deck: some point of it is well above the ground.
             let high = trace.iter().any(|p| {
                 world
-                    .cell_at(*p)
+                    .cell_at(*p, Surface::Highest)
                     .is_some_and(|c| c.object.is_some_and(|o| o.instance == pair[1].key()))
             });
             assert!(high, "the walk went over the second half");

@@ -5,6 +5,8 @@
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::world::MoveError;
+use silknav::world::MoveOptions;
+use silknav::Surface;
 use silknav::{Position, World};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
@@ -29,8 +31,11 @@ fn brute_terrain(meshes: &BTreeMap<RegionId, NavMesh>, q: [f64; 2]) -> f64 {
 }
 
 fn check_chain(world: &World, snapped: &silknav::world::Snap, to: Position) {
-    assert_eq!(world.cell_at(snapped.position), Some(snapped.cell));
-    let walk = world.move_along(snapped.position, to);
+    assert_eq!(
+        world.cell_at(snapped.position, Surface::Highest),
+        Some(snapped.cell)
+    );
+    let walk = world.move_along(snapped.position, to, &MoveOptions::default());
     assert_ne!(walk, Err(MoveError::StartNotWalkable), "{snapped:?}");
 }
 
@@ -71,7 +76,7 @@ fn on_the_terrain_the_snap_is_the_closest_f32_point_of_the_open_tiles() {
         };
         let max = [30.0, 100.0, f64::INFINITY][i % 3];
         let want = brute_terrain(meshes, [pos.world_x(), pos.world_z()]);
-        match world.nearest_walkable(pos, max) {
+        match world.nearest_walkable(pos, Surface::Highest, max) {
             None => {
                 assert!(want > max, "{pos}: none, but open ground at {want}");
                 none += 1;
@@ -108,7 +113,7 @@ fn with_objects_no_walkable_point_of_a_dense_grid_is_closer() {
             (rng.unit() * 1900.0, rng.unit() * 1900.0)
         };
         let q = Position::new(west, x as f32, z as f32);
-        let Some(s) = world.nearest_walkable(q, 60.0) else {
+        let Some(s) = world.nearest_walkable(q, Surface::Highest, 60.0) else {
             continue;
         };
         check_chain(&world, &s, Position::new(west, 1000.0, 1000.0));
@@ -128,7 +133,7 @@ fn with_objects_no_walkable_point_of_a_dense_grid_is_closer() {
                 }
                 if let Some(p) = Position::from_world(p[0], p[1]) {
                     assert!(
-                        world.cell_at(p).is_none(),
+                        world.cell_at(p, Surface::Highest).is_none(),
                         "{q}: snapped {s:?}, but {p} is walkable at {d}"
                     );
                 }
@@ -148,9 +153,16 @@ fn with_a_reference_height_the_ground_below_a_bridge_is_not_the_deck() {
     // Under the second house (floor 62) on the blocked square: near 62 the floor is there;
     // near the ground, the blocked square is not walkable and the snap leaves it.
     let q = Position::new(west, 300.0, 300.0);
-    let high = world.nearest_walkable_y(q, 62.0, 100.0).unwrap();
+    let high = world
+        .nearest_walkable(q, Surface::Near(62.0), 100.0)
+        .unwrap();
     assert_eq!(high.distance, 0.0);
-    let low = world.nearest_walkable_y(q, 0.0, 100.0).unwrap();
+    let low = world
+        .nearest_walkable(q, Surface::Near(0.0), 100.0)
+        .unwrap();
     assert!(low.distance > 0.0, "{low:?}");
-    assert_eq!(world.cell_at_y(low.position, 0.0), Some(low.cell));
+    assert_eq!(
+        world.cell_at(low.position, Surface::Near(0.0)),
+        Some(low.cell)
+    );
 }

@@ -6,6 +6,7 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::world::{MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{
     PathError, PathIndex, PathOptions, PathScratch, Position, World, WorldPath, DEFAULT_CLEARANCE,
 };
@@ -28,7 +29,8 @@ fn random_point(world: &World, rng: &mut SplitMix64) -> Position {
             1 => ((x / 20.0).round() * 20.0, z),
             _ => (x, z),
         };
-        if let Some(p) = Position::from_world(x, z).filter(|&p| world.terrain_cell_at(p).is_some())
+        if let Some(p) =
+            Position::from_world(x, z).filter(|&p| world.cell_at(p, Surface::Terrain).is_some())
         {
             return p;
         }
@@ -38,7 +40,7 @@ fn random_point(world: &World, rng: &mut SplitMix64) -> Position {
 /// Whether the terrain walk of a leg arrives.
 fn arrives(world: &World, a: Position, b: Position) -> bool {
     let options = MoveOptions::new().with_terrain_only(true);
-    matches!(world.move_with(a, b, &options), Ok(o) if o.stop == MoveStop::Arrived)
+    matches!(world.move_along(a, b, &options), Ok(o) if o.stop == MoveStop::Arrived)
 }
 
 /// The documented bound of the walked length: the exact length plus 7 clearances per turn of
@@ -352,17 +354,18 @@ fn demo_world_experiment() {
                 }
             };
             paths += 1;
-            let heights = world.path_heights(&path);
+            let heights = world.path_heights(&path, Surface::Highest);
             for (k, leg) in path.waypoints.windows(2).enumerate() {
                 // The full walk from the highest floor, from the height the leg before
                 // arrived at (`move --y`, the walker the heights describe), and on the terrain.
-                let chained = MoveOptions::new().with_start_y(heights[k].unwrap_or(0.0));
+                let chained =
+                    MoveOptions::new().with_start(Surface::Near(heights[k].unwrap_or(0.0)));
                 for (walk, o) in [
                     ("full", &full),
                     ("chained", &chained),
                     ("terrain", &terrain),
                 ] {
-                    let word = match world.move_with(leg[0], leg[1], o) {
+                    let word = match world.move_along(leg[0], leg[1], o) {
                         Ok(m) => m.stop.word().to_owned(),
                         Err(e) => e.word().to_owned(),
                     };
@@ -444,7 +447,7 @@ fn walkable_round_objects_on_generated_worlds() {
                 detoured += 1;
             }
             for leg in path.waypoints.windows(2) {
-                let walked = world.move_with(leg[0], leg[1], &full);
+                let walked = world.move_along(leg[0], leg[1], &full);
                 assert!(
                     matches!(walked, Ok(m) if m.stop == MoveStop::Arrived),
                     "seed {seed}: {a:?} → {b:?}, leg {leg:?}: {walked:?}"
@@ -454,12 +457,16 @@ fn walkable_round_objects_on_generated_worlds() {
             // object floor's (the surface nearest that height is itself) on one. A walk ends
             // a leg from another region in that region's frame, where the height may come
             // out an ulp or two apart.
-            let heights = world.path_heights(&path);
+            let heights = world.path_heights(&path, Surface::Highest);
             assert_eq!(heights.len(), path.waypoints.len());
             // Walked from the height the leg before arrived at (`move --y`), each leg arrives
             // too, at the next waypoint's height.
             for (k, leg) in path.waypoints.windows(2).enumerate() {
-                let walked = world.move_along_y(leg[0], heights[k].unwrap(), leg[1]);
+                let walked = world.move_along(
+                    leg[0],
+                    leg[1],
+                    &MoveOptions::new().with_start(Surface::Near(heights[k].unwrap())),
+                );
                 assert!(
                     matches!(walked, Ok(m) if m.stop == MoveStop::Arrived && Some(m.height) == heights[k + 1]),
                     "seed {seed}: {a:?} → {b:?}, leg {leg:?} from {:?}: {walked:?}",
@@ -469,12 +476,12 @@ fn walkable_round_objects_on_generated_worlds() {
             let near = |a: f32, b: f32| (a - b).abs() <= 1e-5 * (1.0 + a.abs());
             for (&w, h) in path.waypoints.iter().zip(&heights) {
                 let h = h.expect("a walkable path's waypoints stand somewhere");
-                let surface = match world.cell_at(w) {
+                let surface = match world.cell_at(w, Surface::Highest) {
                     Some(c) if c.object.is_some() => {
                         on_objects += 1;
-                        world.height_at_y(w, h)
+                        world.height_at(w, Surface::Near(h))
                     }
-                    _ => world.height_at(w),
+                    _ => world.height_at(w, Surface::Terrain),
                 };
                 assert!(near(h, surface.unwrap()), "{w:?}: {h} {surface:?}");
             }
@@ -499,7 +506,7 @@ fn sealed(world: &World, p: Position, to: bool) -> bool {
                 return true;
             };
             let (a, b) = if to { (q, p) } else { (p, q) };
-            !matches!(world.move_with(a, b, &options), Ok(m) if m.stop == MoveStop::Arrived)
+            !matches!(world.move_along(a, b, &options), Ok(m) if m.stop == MoveStop::Arrived)
         })
     })
 }
@@ -710,7 +717,7 @@ fn walkable_through_objects_on(seeds: &[u64]) {
             };
             let exact = exact.unwrap();
             // Every leg of the exact path clear by line of sight from the surface before.
-            let surfaces = world.path_surfaces(&exact, None);
+            let surfaces = world.path_surfaces(&exact, Surface::Highest);
             assert_eq!(
                 surfaces.map(|s| s.len()),
                 Some(exact.waypoints.len()),
@@ -729,15 +736,22 @@ fn walkable_through_objects_on(seeds: &[u64]) {
             } else {
                 worst = worst.max(extra);
             }
-            let heights = world.path_heights(&path);
+            let heights = world.path_heights(&path, Surface::Highest);
             for (k, leg) in path.waypoints.windows(2).enumerate() {
-                let walked = world.move_along_y(leg[0], heights[k].unwrap(), leg[1]);
+                let walked = world.move_along(
+                    leg[0],
+                    leg[1],
+                    &MoveOptions::new().with_start(Surface::Near(heights[k].unwrap())),
+                );
                 assert!(
                     matches!(walked, Ok(m) if m.stop == MoveStop::Arrived && Some(m.height) == heights[k + 1]),
                     "seed {seed}: {a:?} → {b:?}, leg {leg:?} from {:?}: {walked:?}",
                     heights[k]
                 );
-                if world.cell_at(leg[1]).is_some_and(|c| c.object.is_some()) {
+                if world
+                    .cell_at(leg[1], Surface::Highest)
+                    .is_some_and(|c| c.object.is_some())
+                {
                     on_objects += 1;
                 }
             }

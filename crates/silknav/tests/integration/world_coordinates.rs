@@ -6,6 +6,7 @@ use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{MoveError, RayError};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{PathError, PathIndex, PathScratch, Position, World};
 use silknav_testkit::rng::SplitMix64;
 
@@ -65,19 +66,19 @@ fn single_queries_answer_as_the_world_does_on_positions() {
         };
         assert_eq!(
             query::cell(&world, at(p[0], p[1], None)),
-            world.cell_at(pos)
+            world.cell_at(pos, Surface::Highest)
         );
         assert_eq!(
             query::cell(&world, at(p[0], p[1], Some(40.0))),
-            world.cell_at_y(pos, 40.0)
+            world.cell_at(pos, Surface::Near(40.0))
         );
         assert_eq!(
             query::height(&world, at(p[0], p[1], None)),
-            world.height_at(pos)
+            world.height_at(pos, Surface::Terrain)
         );
         assert_eq!(
             query::height(&world, at(p[0], p[1], Some(40.0))),
-            world.height_at_y(pos, 40.0)
+            world.height_at(pos, Surface::Near(40.0))
         );
     }
 }

@@ -25,8 +25,10 @@ use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
 use paths::Route;
 use points::{Building, Points};
+use silknav::world::MoveOptions;
 use silknav::world::{EdgeId, MoveStop, RayHit};
 use silknav::worldgen::{generate_with_progress, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::Surface;
 use silknav::{PathIndexStats, Position, World};
 use silknav_render::{Overlay, RenderOptions};
 use std::io::Write;
@@ -284,17 +286,17 @@ fn write_queries(
         xz(p.c)
     )?;
 
-    let cell = match world.cell_at(a) {
+    let cell = match world.cell_at(a, Surface::Highest) {
         Some(c) => format!("region {}, cell {}", c.region, c.cell),
         None => "none".to_owned(),
     };
     writeln!(t, "  cell A        {cell}")?;
     let height = world
-        .height_at(a)
+        .height_at(a, Surface::Terrain)
         .map_or("none".to_owned(), |h| h.to_string());
     writeln!(t, "  height A      {height}")?;
     for (label, from, to) in [("los B → A", b, a), ("los A → C", a, c)] {
-        let answer = match world.raycast(from, to) {
+        let answer = match world.raycast(from, to, Surface::Highest) {
             Ok(None) => "clear".to_owned(),
             Ok(Some(hit)) => blocked(&hit),
             Err(e) => format!("none ({e})"),
@@ -305,7 +307,7 @@ fn write_queries(
         writeln!(t, "  {label}    {}", move_words(world, from, to))?;
     }
     if let Some(w) = snap_point(world, p) {
-        let answer = match at(w).and_then(|q| world.nearest_walkable(q, 100.0)) {
+        let answer = match at(w).and_then(|q| world.nearest_walkable(q, Surface::Highest, 100.0)) {
             // Exactly, as `silknav snap` prints it: the point is the largest f32 below the
             // wall's x, not the wall's x.
             Some(s) => format!(
@@ -348,7 +350,9 @@ fn snap_point(world: &World, p: &Points) -> Option<[f64; 2]> {
     let mut x = p.a[0] + 20.0;
     while x < p.c[0] {
         let q = [x, p.a[1]];
-        if Position::from_world(q[0], q[1]).is_some_and(|q| world.cell_at(q).is_none()) {
+        if Position::from_world(q[0], q[1])
+            .is_some_and(|q| world.cell_at(q, Surface::Highest).is_none())
+        {
             return Some(q);
         }
         x += 20.0;
@@ -358,7 +362,7 @@ fn snap_point(world: &World, p: &Points) -> Option<[f64; 2]> {
 
 /// A walk's answer in words.
 fn move_words(world: &World, from: Position, to: Position) -> String {
-    match world.move_along(from, to) {
+    match world.move_along(from, to, &MoveOptions::default()) {
         Ok(m) => {
             let mut place = format!(
                 "at {}, height {}",
@@ -470,7 +474,7 @@ fn write_dungeon(
     )?;
     let [x, z, y] = v.from;
     let cell = world
-        .cell_at_y(Position::in_dungeon(v.id, x, z), y)
+        .cell_at(Position::in_dungeon(v.id, x, z), Surface::Near(y))
         .map_or("none".to_owned(), super::query::cell_words);
     writeln!(t, "  cell P        {cell}")?;
     writeln!(t, "{:16}P = {x} {z} at y {y}, on the lowest floor", "")?;

@@ -13,7 +13,9 @@
 //! D from which the walk to E enters the object and arrives, and open ground F from which one
 //! of the object's edges stops it.
 
+use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
+use silknav::Surface;
 use silknav::{Position, World};
 
 /// World units per tile.
@@ -51,7 +53,8 @@ impl Tiles<'_> {
     /// Whether the tile is open: a cell lies under its centre.
     pub fn open(&self, gx: i64, gz: i64) -> bool {
         let [x, z] = Tiles::centre(gx, gz);
-        Position::from_world(x, z).is_some_and(|p| self.world.cell_at(p).is_some())
+        Position::from_world(x, z)
+            .is_some_and(|p| self.world.cell_at(p, Surface::Highest).is_some())
     }
 }
 
@@ -72,7 +75,7 @@ pub fn pick(world: &World) -> Option<Points> {
     // A height of 0 is true of the flat lowland but shows little; prefer ground with relief.
     let raised = |p: &Points| {
         Position::from_world(p.a[0], p.a[1])
-            .and_then(|a| world.height_at(a))
+            .and_then(|a| world.height_at(a, Surface::Terrain))
             .is_some_and(|h| h != 0.0)
     };
     let mut fallback = None;
@@ -127,13 +130,13 @@ impl Points {
         let (Some(b), Some(a), Some(c)) = (at(self.b), at(self.a), at(self.c)) else {
             return false;
         };
-        let clear = world.raycast(b, a) == Ok(None);
-        let blocked = matches!(world.raycast(a, c), Ok(Some(_)));
+        let clear = world.raycast(b, a, Surface::Highest) == Ok(None);
+        let blocked = matches!(world.raycast(a, c, Surface::Highest), Ok(Some(_)));
         let arrives = world
-            .move_along(b, a)
+            .move_along(b, a, &MoveOptions::default())
             .is_ok_and(|m| m.stop == MoveStop::Arrived);
         let walled = world
-            .move_along(a, c)
+            .move_along(a, c, &MoveOptions::default())
             .is_ok_and(|m| matches!(m.stop, MoveStop::Wall { .. }));
         clear && blocked && arrives && walled
     }
@@ -179,7 +182,7 @@ pub fn building(world: &World) -> Option<Building> {
         };
         let on_it = |q: [f64; 2]| {
             Position::from_world(q[0], q[1])
-                .and_then(|q| world.cell_at(q))
+                .and_then(|q| world.cell_at(q, Surface::Highest))
                 .and_then(|cell| cell.object)
                 .is_some_and(|o| o.instance == key)
         };
@@ -222,12 +225,12 @@ pub fn building(world: &World) -> Option<Building> {
             };
             // Walks start on open terrain, outside every object.
             let on_terrain = world
-                .cell_at(from)
+                .cell_at(from, Surface::Highest)
                 .is_some_and(|cell| cell.object.is_none());
             if !on_terrain {
                 continue;
             }
-            match world.move_along(from, goal) {
+            match world.move_along(from, goal, &MoveOptions::default()) {
                 Ok(m)
                     if m.stop == MoveStop::Arrived
                         && on_it([m.position.world_x(), m.position.world_z()]) =>
@@ -287,7 +290,7 @@ pub fn dungeon_visit(world: &World, paths: &silknav::PathIndex) -> Option<Dungeo
             );
             for y in [0.0f32, 60.0, 120.0, 180.0] {
                 let at = Position::in_dungeon(id, x, z);
-                if let Some((_, h)) = world.surface_at_y(at, y + 1.0) {
+                if let Some((_, h)) = world.surface_at(at, Surface::Near(y + 1.0)) {
                     if (h - y).abs() < 0.5 {
                         found.push(([x, z], h));
                     }

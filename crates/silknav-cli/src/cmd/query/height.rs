@@ -1,7 +1,8 @@
 //! `silknav height DIR X Z [--y Y]`: the ground height at a point.
 //!
-//! Without `--y`, the terrain's height ([`World::height_at`]); with it, the height of the
-//! object floor or ground nearest Y ([`World::height_at_y`]). Text: the height as the shortest decimal that reads back to the same `f32` (`84.5`, `100`),
+//! Without `--y`, the terrain's height ([`World::height_at`] on [`silknav::Surface::Terrain`]);
+//! with it, the height of the object floor or ground nearest Y ([`silknav::Surface::Near`]).
+//! Text: the height as the shortest decimal that reads back to the same `f32` (`84.5`, `100`),
 //! or `none` outside the loaded regions (blocked tiles have a height too). JSON:
 //! `{"height":84.5}` or `{"height":null}`; a height that is not finite (damaged files hold
 //! such) is a string, `"inf"`, `"-inf"` or `"nan:XXXXXXXX"`, as in the JSON form of `dump`.

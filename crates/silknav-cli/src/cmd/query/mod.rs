@@ -377,10 +377,7 @@ pub fn load_with(
     } else {
         LoadOptions::default()
     };
-    let nav = Navigator::load_source(source, &options, paths, |done, total| {
-        progress.update(done, total)
-    })
-    .map_err(|e| anyhow!(e))?;
+    let nav = Navigator::load_source(source, &options, paths).map_err(|e| anyhow!(e))?;
     drop(progress);
     warn_about_load(&name, &nav);
     if nav.world().regions().len() == 0 {

@@ -993,6 +993,7 @@ pub(crate) mod tests {
 mod ground_tests {
     use super::*;
     use crate::rng::SplitMix64;
+    use crate::world::{MoveOptions, Surface};
     use crate::world::{MoveStop, Position};
 
     /// A world holding the generated dungeons of `files` and no terrain.
@@ -1074,7 +1075,7 @@ mod ground_tests {
         loop {
             let p = [0, 1, 2].map(|k| lo[k] + hi[k] * rng.unit() as f32);
             let at = d.dungeon_position(d.ground_position(p[0], p[2]).unwrap());
-            if let Some((_, h)) = world.surface_at_y(at, p[1]) {
+            if let Some((_, h)) = world.surface_at(at, Surface::Near(p[1])) {
                 return (at, h + 1.0);
             }
         }
@@ -1105,14 +1106,17 @@ mod ground_tests {
                 let (p, y) = random_point(&world, region, &mut rng);
                 let c = d.cell_at([p.x, y, p.z]).unwrap();
                 let ground = d.ground_position(p.x, p.z).unwrap();
-                let g = d.ground.cell_at_y(ground, c.height).expect("a ground cell");
+                let g = d
+                    .ground
+                    .cell_at(ground, Surface::Near(c.height))
+                    .expect("a ground cell");
                 let o = g.object.expect("on a block");
                 assert_eq!(
                     (u32::from(o.instance.uid()), u32::from(o.cell)),
                     (c.block, c.cell)
                 );
-                assert_eq!(world.cell_at_y(p, y), Some(d.cell_ref(c)));
-                assert_eq!(world.height_at_y(p, y), Some(c.height));
+                assert_eq!(world.cell_at(p, Surface::Near(y)), Some(d.cell_ref(c)));
+                assert_eq!(world.height_at(p, Surface::Near(y)), Some(c.height));
             }
         }
     }
@@ -1134,8 +1138,10 @@ mod ground_tests {
                 let to = Position::new(region, a.x + (b.x - a.x) * k, a.z + (b.z - a.z) * k);
                 let seam = d.ground_position(a.x, a.z).map(|p| p.region)
                     != d.ground_position(to.x, to.z).map(|p| p.region);
-                let hit = world.raycast_y(a, y, to).unwrap();
-                let walked = world.move_along_y(a, y, to).unwrap();
+                let hit = world.raycast(a, to, Surface::Near(y)).unwrap();
+                let walked = world
+                    .move_along(a, to, &MoveOptions::new().with_start(Surface::Near(y)))
+                    .unwrap();
                 assert_eq!(walked.position.region, region);
                 let (dx, dz) = (walked.position.x - to.x, walked.position.z - to.z);
                 match hit {
@@ -1159,7 +1165,7 @@ mod ground_tests {
                         );
                     }
                 }
-                let on = world.cell_at_y(walked.position, walked.height + 1.0);
+                let on = world.cell_at(walked.position, Surface::Near(walked.height + 1.0));
                 assert_eq!(on.map(|c| c.region), Some(region), "{walked:?}");
             }
             assert!(
@@ -1205,23 +1211,29 @@ mod ground_tests {
                     shortest.length <= path.length + 1e-6,
                     "{shortest:?} {path:?}"
                 );
-                let mut height = world.surface_at_y(a, y).unwrap().1;
+                let mut height = world.surface_at(a, Surface::Near(y)).unwrap().1;
                 for leg in path.waypoints.windows(2) {
-                    let m = world.move_along_y(leg[0], height, leg[1]).unwrap();
+                    let m = world
+                        .move_along(
+                            leg[0],
+                            leg[1],
+                            &MoveOptions::new().with_start(Surface::Near(height)),
+                        )
+                        .unwrap();
                     assert!(m.stop.reaches_goal(), "{leg:?} from {height}: {m:?}");
                     height = m.height;
                 }
-                let start = world.surface_at_y(a, y).unwrap().1;
+                let start = world.surface_at(a, Surface::Near(y)).unwrap().1;
                 across_floors += usize::from((height - start).abs() > 30.0);
                 walked += 1;
                 // Its cells: from the start's, through the cell each waypoint is reached on,
                 // to the goal's, in order, each once per visit.
-                let cells = world.path_cells_from(&path, Some(y));
-                let heights = world.path_heights_from(&path, Some(y));
+                let cells = world.path_cells(&path, Surface::from(Some(y)));
+                let heights = world.path_heights(&path, Surface::from(Some(y)));
                 assert!(cells.windows(2).all(|w| w[0] != w[1]), "{cells:?}");
                 let mut from = 0;
                 for (w, h) in path.waypoints.iter().zip(&heights) {
-                    let at = world.cell_at_y(*w, h.unwrap()).unwrap();
+                    let at = world.cell_at(*w, Surface::Near(h.unwrap())).unwrap();
                     let k = cells[from..]
                         .iter()
                         .position(|c| *c == at)
@@ -1230,7 +1242,9 @@ mod ground_tests {
                 }
                 assert_eq!(
                     cells.first(),
-                    world.cell_at_y(a, heights[0].unwrap()).as_ref()
+                    world
+                        .cell_at(a, Surface::Near(heights[0].unwrap()))
+                        .as_ref()
                 );
             }
             let other = Position::in_dungeon(0x7FFF, 0.0, 0.0);

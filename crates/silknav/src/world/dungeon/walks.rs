@@ -21,6 +21,7 @@ use crate::objects::{InstanceKey, ObjectCellRef, ObjectEdgeRef};
 use crate::world::movement::{MoveError, MoveOptions, MoveOutcome, MoveStop};
 use crate::world::raycast::{RayError, RayHit};
 use crate::world::snap::Snap;
+use crate::world::Surface;
 use crate::world::{CellRef, Position};
 
 impl Dungeon {
@@ -128,7 +129,7 @@ impl Dungeon {
         }))
     }
 
-    /// [`crate::World::path_cells_from`] of a path in this dungeon whose waypoints a walker
+    /// [`crate::World::path_cells`] of a path in this dungeon whose waypoints a walker
     /// reaches at `heights`: each leg walked by line of sight from the cell nearest the
     /// walker's height at its start ([`Dungeon::surface`]), the cells it crosses in order,
     /// then the cell nearest the height at its end (where the sight stops short of it), each
@@ -181,7 +182,7 @@ impl Dungeon {
         out
     }
 
-    /// [`crate::World::move_with`] at a dungeon position ([module docs](self)), with the
+    /// [`crate::World::move_along`] at a dungeon position ([module docs](self)), with the
     /// points of the walk in `trace` when given.
     pub(crate) fn walk(
         &self,
@@ -194,7 +195,7 @@ impl Dungeon {
             return Err(MoveError::StartNotWalkable); // a dungeon has no terrain
         }
         let start = self
-            .surface(from, options.start_y)
+            .surface(from, options.start.reference_height())
             .ok_or(MoveError::StartNotWalkable)?;
         let a = self
             .ground_position(from.x, from.z)
@@ -204,13 +205,11 @@ impl Dungeon {
         }
         let b = self.ground_position(to.x, to.z).ok_or(MoveError::OffMesh)?;
         let options = MoveOptions {
-            start_y: Some(start.height),
+            start: Surface::Near(start.height),
             ..*options
         };
         let mut ground_trace = Vec::new();
-        let outcome = self
-            .ground
-            .move_traced_with(a, b, &options, &mut ground_trace)?;
+        let outcome = self.ground.move_traced(a, b, &options, &mut ground_trace)?;
         if let Some(trace) = trace {
             trace.clear();
             trace.extend(ground_trace.iter().map(|&p| self.dungeon_position(p)));
@@ -233,7 +232,7 @@ impl Dungeon {
         })
     }
 
-    /// [`crate::World::nearest_walkable_y`] at a dungeon position: the point nearest `pos`
+    /// [`crate::World::nearest_walkable`] at a dungeon position: the point nearest `pos`
     /// within `max_distance` where [`Dungeon::surface`] finds a cell at `y`.
     pub(crate) fn nearest_walkable(
         &self,
