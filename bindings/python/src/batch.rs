@@ -199,7 +199,7 @@ pub fn paths(
         status: read_only(flat.status.into_pyarray(py))?,
         length: read_only(flat.length.into_pyarray(py))?,
         exact_length: read_only(flat.exact_length.into_pyarray(py))?,
-        exact: options.exact,
+        exact: options.is_exact(),
         offsets: read_only(flat.offsets.into_pyarray(py))?,
         waypoints: read_only(waypoints.into_pyarray(py))?,
     })

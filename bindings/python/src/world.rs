@@ -390,26 +390,16 @@ fn path_options(
     clearance: Option<f64>,
     radius: f64,
 ) -> PyResult<PathOptions> {
-    if !silknav::is_valid_radius(radius) {
-        return Err(PyValueError::new_err(format!(
-            "radius: {radius}: the radius must be 0 or from 0.000001 to {} units",
-            silknav::MAX_RADIUS
-        )));
-    }
-    let options = match (exact, clearance) {
-        (true, None) => Ok(PathOptions::exact()),
-        (true, Some(_)) => Err(PyValueError::new_err(
-            "clearance: an exact path has no clearance",
-        )),
-        (false, None) => Ok(PathOptions::new()),
-        (false, Some(c)) if silknav::is_valid_clearance(c) => {
-            Ok(PathOptions::new().with_clearance(c))
-        }
-        (false, Some(c)) => Err(PyValueError::new_err(format!(
-            "clearance: {c}: the clearance must be more than 0 and less than 10 units"
-        ))),
-    }?;
-    Ok(options.with_objects(objects).with_radius(radius))
+    let options = match clearance {
+        None if exact => Ok(PathOptions::exact()),
+        None => Ok(PathOptions::new()),
+        Some(c) if exact => PathOptions::exact().with_clearance(c),
+        Some(c) => PathOptions::new().with_clearance(c),
+    };
+    options
+        .and_then(|options| options.with_objects(objects))
+        .and_then(|options| options.with_radius(radius))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The library's path of a Python `Path`.

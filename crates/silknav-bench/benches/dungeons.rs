@@ -100,8 +100,8 @@ fn main() {
             }
         };
         let ((a, y), (b, _)) = (point(), point());
-        let exact = PathOptions::exact().with_start_y(y);
-        if let Ok(path) = paths.find_path_with(&world, a, b, &exact, &mut scratch) {
+        let exact = PathOptions::exact().with_start_y(y).unwrap();
+        if let Ok(path) = paths.find_path(&world, a, b, &exact, &mut scratch) {
             dungeon_pairs.push((a, b, y, path.length));
         }
     }
@@ -138,7 +138,7 @@ fn main() {
         };
         let (a, b) = (point(), point());
         let length = terrain_paths
-            .find_path_with(&terrain, a, b, &PathOptions::exact(), &mut scratch)
+            .find_path(&terrain, a, b, &PathOptions::exact(), &mut scratch)
             .ok()
             .map(|p| p.length);
         terrain_pairs.push((a, b, length));
@@ -170,9 +170,9 @@ fn main() {
     group.bench_function("paths_dungeon_exact", |b| {
         b.iter(|| {
             for &(a, to, y, length) in &dungeon_pairs {
-                let exact = PathOptions::exact().with_start_y(y);
+                let exact = PathOptions::exact().with_start_y(y).unwrap();
                 let path = paths
-                    .find_path_with(&world, a, to, &exact, &mut scratch)
+                    .find_path(&world, a, to, &exact, &mut scratch)
                     .expect("a path");
                 assert!((path.length - length).abs() <= 1e-9 * length.max(1.0));
             }
@@ -182,9 +182,9 @@ fn main() {
         let &(a, to, y, length) = &dungeon_pairs[0];
         b.iter(|| {
             let fresh = PathIndex::build(black_box(&world));
-            let exact = PathOptions::exact().with_start_y(y);
+            let exact = PathOptions::exact().with_start_y(y).unwrap();
             let path = fresh
-                .find_path_with(&world, a, to, &exact, &mut scratch)
+                .find_path(&world, a, to, &exact, &mut scratch)
                 .expect("a path");
             assert!((path.length - length).abs() <= 1e-9 * length.max(1.0));
         })
@@ -193,7 +193,7 @@ fn main() {
         b.iter(|| {
             for &(a, to, length) in &terrain_pairs {
                 let path = terrain_paths
-                    .find_path_with(&terrain, a, to, &PathOptions::exact(), &mut scratch)
+                    .find_path(&terrain, a, to, &PathOptions::exact(), &mut scratch)
                     .ok()
                     .map(|p| p.length);
                 assert_eq!(path, length);

@@ -15,6 +15,7 @@ use silknav::files::index_file_in;
 use silknav::files::Overwrite;
 use silknav::files::WorldSource;
 use silknav::path::PathIndexFile;
+use silknav::PathOptions;
 use silknav::Surface;
 use silknav::{LoadOptions, Navigator, PathIndex, PathIndexFound, PathScratch, Position, World};
 use silknav_bench::cache::{cached_world, LIVE};
@@ -108,7 +109,8 @@ fn ends(world: &World) -> (Position, Position) {
 fn first_queries(dir: &Path, world: &World) {
     let (a, b) = ends(world);
     let mut scratch = PathScratch::new();
-    let want = PathIndex::build(world).find_path(world, a, b, &mut scratch);
+    let want =
+        PathIndex::build(world).find_path(world, a, b, &PathOptions::default(), &mut scratch);
     let exe = std::env::current_exe().expect("this binary");
     let run = |kind: &str| {
         let task = format!(
@@ -182,7 +184,7 @@ fn child(task: &str) {
             "{:?}",
             nav.index_file()
         );
-        match nav.find_path(a, b, &mut PathScratch::new()) {
+        match nav.find_path(a, b, &PathOptions::default(), &mut PathScratch::new()) {
             Ok(p) => println!("path {:.6} {}", p.length, p.waypoints.len()),
             Err(e) => println!("none {e}"),
         }

@@ -15,7 +15,7 @@
 //! where most buckets hold no object. The walks start at the same points where both worlds
 //! have a cell there (so on object floors that stand on open ground, as most do) and go
 //! `WALK` units in a random direction: the walks of a town, in and out of buildings, across
-//! bridges, along walls. The paths (`find_path_with`, exact) go from the same starts to goals
+//! bridges, along walls. The paths (`find_path`, exact) go from the same starts to goals
 //! 100 to 600 units away, as a bot's moves in a town: through and round objects
 //! (`PathOptions::exact_with_objects`) against the terrain's exact path on the terrain-only
 //! world, on the pairs where both answer (target ≤ 1.5×). Each search has a budget of
@@ -174,7 +174,7 @@ fn main() {
         .iter()
         .map(|&(from, to)| {
             let path = object_nav
-                .find_path_with(from, to, &path_options[0], &mut PathScratch::new())
+                .find_path(from, to, &path_options[0], &mut PathScratch::new())
                 .expect("a pair both worlds answer");
             let surfaces = with_objects
                 .path_surfaces(&path, Surface::Highest)
@@ -320,7 +320,7 @@ fn path_batch(
     let mut scratch = PathScratch::with_budget(PATH_BUDGET);
     let (mut found, mut sum) = (0, 0.0f64);
     for &(from, to) in pairs {
-        if let Ok(path) = world.find_path_with(from, to, options, &mut scratch) {
+        if let Ok(path) = world.find_path(from, to, options, &mut scratch) {
             found += 1;
             sum += path.length;
         }

@@ -82,7 +82,7 @@ fn main() {
         Kind {
             name: "walkable, objects",
             world: &with_objects,
-            options: PathOptions::new().with_objects(true),
+            options: PathOptions::new().with_objects(true).unwrap(),
         },
         Kind {
             name: "walkable",
@@ -97,7 +97,7 @@ fn main() {
         let first = Instant::now();
         let _ = kind
             .world
-            .find_path_with(pairs[0].0, pairs[0].1, &kind.options, &mut scratch);
+            .find_path(pairs[0].0, pairs[0].1, &kind.options, &mut scratch);
         eprintln!(
             "{}: first path (the index built) in {:.2} s",
             kind.name,
@@ -109,7 +109,7 @@ fn main() {
                 let started = Instant::now();
                 let found = kind
                     .world
-                    .find_path_with(from, to, &kind.options, &mut scratch)
+                    .find_path(from, to, &kind.options, &mut scratch)
                     .is_ok();
                 (started.elapsed().as_secs_f64(), found)
             })

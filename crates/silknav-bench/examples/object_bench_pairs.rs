@@ -43,7 +43,7 @@ fn main() {
         for _ in 0..runs {
             answer = Some(
                 world
-                    .find_path_with(from, to, options, &mut scratch)
+                    .find_path(from, to, options, &mut scratch)
                     .expect("the bench's pairs have paths in both worlds"),
             );
         }

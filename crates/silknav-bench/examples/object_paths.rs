@@ -58,7 +58,7 @@ fn main() {
     for (i, (from, to)) in ends.iter().enumerate() {
         let apart = straight(from, to);
         let started = Instant::now();
-        let answer = paths.find_path_with(&world, *from, *to, &options, &mut scratch);
+        let answer = paths.find_path(&world, *from, *to, &options, &mut scratch);
         let seconds = started.elapsed().as_secs_f64();
         total += seconds;
         let ends = format!(

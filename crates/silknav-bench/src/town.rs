@@ -143,8 +143,8 @@ pub fn path_pairs(
             continue;
         };
         let objects =
-            with_objects.find_path_with(from, to, &PathOptions::exact_with_objects(), &mut scratch);
-        let plain = terrain.find_path_with(from, to, &PathOptions::exact(), &mut scratch);
+            with_objects.find_path(from, to, &PathOptions::exact_with_objects(), &mut scratch);
+        let plain = terrain.find_path(from, to, &PathOptions::exact(), &mut scratch);
         match (objects, plain) {
             (Ok(_), Ok(_)) => pairs.push((from, to)),
             (Err(PathError::BudgetExceeded), _) => over_budget += 1,

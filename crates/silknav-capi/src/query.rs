@@ -831,37 +831,20 @@ pub(crate) unsafe fn path_options(
             o.flags & !PATH_FLAGS
         )));
     }
-    let start_y = (o.flags & SILKNAV_PATH_START_Y != 0).then_some(o.start_y);
-    if start_y.is_some_and(|y| !y.is_finite()) {
-        return Err(Failure::argument(format!(
-            "options.start_y: {}: the height must be a finite number",
-            o.start_y
-        )));
-    }
-    if !silknav::is_valid_radius(o.radius) {
-        return Err(Failure::argument(format!(
-            "options.radius: {}: the radius must be 0 or from 0.000001 to {} units",
-            o.radius,
-            silknav::MAX_RADIUS
-        )));
-    }
     let exact = o.flags & SILKNAV_PATH_EXACT != 0;
     let options = match (exact, o.clearance) {
-        (true, c) if c != 0.0 => Err(Failure::argument(
-            "options.clearance: an exact path has no clearance",
-        )),
-        (true, _) => Ok(PathOptions::exact()),
+        (true, 0.0) => Ok(PathOptions::exact()),
+        (true, c) => PathOptions::exact().with_clearance(c),
         (false, 0.0) => Ok(PathOptions::new()),
-        (false, c) if silknav::is_valid_clearance(c) => Ok(PathOptions::new().with_clearance(c)),
-        (false, c) => Err(Failure::argument(format!(
-            "options.clearance: {c}: the clearance must be more than 0 and less than 10 units"
-        ))),
-    }?;
-    let mut options = options
-        .with_objects(o.flags & SILKNAV_PATH_OBJECTS != 0)
-        .with_radius(o.radius);
-    options.start_y = start_y;
-    Ok(options)
+        (false, c) => PathOptions::new().with_clearance(c),
+    }
+    .and_then(|options| options.with_objects(o.flags & SILKNAV_PATH_OBJECTS != 0))
+    .and_then(|options| options.with_radius(o.radius));
+    let options = match (o.flags & SILKNAV_PATH_START_Y != 0, options) {
+        (true, Ok(options)) => options.with_start_y(o.start_y),
+        (_, options) => options,
+    };
+    options.map_err(|e| Failure::argument(format!("options.{e}")))
 }
 
 /// The shortest path from (x1, z1) to (x2, z2) (`silknav path`), each search limited to

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use silknav::query::{PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions};
-use silknav::{Navigator, PathOptions, PathScratch, DEFAULT_CLEARANCE};
+use silknav::{Navigator, PathOptions, PathOptionsError, PathScratch};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -251,13 +251,15 @@ pub(crate) struct PathRequest {
 }
 
 impl PathRequest {
-    fn options(&self) -> PathOptions {
-        let options = if self.exact {
-            PathOptions::exact()
-        } else {
-            PathOptions::new().with_clearance(self.clearance.unwrap_or(DEFAULT_CLEARANCE))
+    /// The request's options, or the one that cannot be honoured.
+    fn options(&self) -> Result<PathOptions, PathOptionsError> {
+        let options = match self.clearance {
+            None if self.exact => PathOptions::exact(),
+            None => PathOptions::new(),
+            Some(c) if self.exact => PathOptions::exact().with_clearance(c)?,
+            Some(c) => PathOptions::new().with_clearance(c)?,
         };
-        options.with_objects(self.objects).with_radius(self.radius)
+        options.with_objects(self.objects)?.with_radius(self.radius)
     }
 }
 
@@ -268,29 +270,11 @@ thread_local! {
 
 impl Query for PathRequest {
     fn check(&self, limits: &Limits, at: &str) -> Result<(), ApiError> {
-        if !silknav::is_valid_radius(self.radius) {
+        if let Err(e) = self.options() {
             return Err(ApiError::bad(
-                format!("{at}radius"),
-                format!(
-                    "{at}radius: {}: the radius must be 0 or from 0.000001 to {} units",
-                    self.radius,
-                    silknav::MAX_RADIUS
-                ),
+                format!("{at}{}", e.option()),
+                format!("{at}{e}"),
             ));
-        }
-        if let Some(c) = self.clearance {
-            if self.exact {
-                return Err(ApiError::bad(
-                    format!("{at}clearance"),
-                    format!("{at}clearance: an exact path has no clearance"),
-                ));
-            }
-            if !silknav::is_valid_clearance(c) {
-                return Err(ApiError::bad(
-                    format!("{at}clearance"),
-                    format!("{at}clearance: {c}: the clearance must be more than 0 and less than 10 units"),
-                ));
-            }
         }
         match self.budget {
             Some(b) if b > limits.max_budget as u64 => Err(ApiError::Limit {
@@ -315,7 +299,9 @@ impl Query for PathRequest {
         let budget = self.budget.map_or(limits.max_budget, |b| b as usize);
         let answer = SCRATCH.with_borrow_mut(|scratch| {
             scratch.set_budget(Some(budget));
-            silknav::query::path_with(world, nav.paths(), q, &self.options(), scratch)
+            // `check` refused options that cannot be honoured.
+            let options = self.options().unwrap_or_default();
+            silknav::query::path_with(world, nav.paths(), q, &options, scratch)
         });
         write(out, &silknav::json::path_from(world, &answer, q.y));
     }

@@ -394,7 +394,7 @@ fn check_paths(
     scratch: &mut PathScratch,
     tally: &mut Tally,
 ) {
-    let exact = paths.find_path_with(world, pa, pb, &PathOptions::exact_with_objects(), scratch);
+    let exact = paths.find_path(world, pa, pb, &PathOptions::exact_with_objects(), scratch);
     if let Ok(path) = &exact {
         tally.exact_paths += 1;
         tally.turning += usize::from(path.waypoints.len() > 2);
@@ -423,8 +423,8 @@ fn check_paths(
             );
         }
     }
-    let options = PathOptions::new().with_objects(true);
-    if let Ok(path) = paths.find_path_with(world, pa, pb, &options, scratch) {
+    let options = PathOptions::new().with_objects(true).unwrap();
+    if let Ok(path) = paths.find_path(world, pa, pb, &options, scratch) {
         tally.walkable_paths += 1;
         if let Ok(exact) = &exact {
             assert_eq!(path.exact_length, exact.length, "{pa} -> {pb}: {path:?}");

@@ -175,7 +175,7 @@ pub fn check(data: &[u8]) {
         let _ = world.move_along(pa, pb, &MoveOptions::default());
 
         // Paths: the exact one, and the walkable one users walk.
-        let exact = paths.find_path_with(&world, pa, pb, &PathOptions::exact(), &mut scratch);
+        let exact = paths.find_path(&world, pa, pb, &PathOptions::exact(), &mut scratch);
         if let Ok(path) = &exact {
             let ends = (
                 path.waypoints[0],
@@ -204,7 +204,7 @@ pub fn check(data: &[u8]) {
                 );
             }
         }
-        let walkable = paths.find_path_with(&world, pa, pb, &PathOptions::default(), &mut scratch);
+        let walkable = paths.find_path(&world, pa, pb, &PathOptions::default(), &mut scratch);
         if exact.is_ok() && walkable == Err(PathError::NotWalkable) {
             // Right only where no walk can join the ends: the tiles the walk leaves the start
             // and reaches the goal by are not joined (an end on a pinched grid vertex).
@@ -246,19 +246,19 @@ pub fn check(data: &[u8]) {
         // and walkable when it exists (or the search ran out of budget).
         if kind & 0xc0 == 0xc0 {
             let radius = [2.5, 10.0, 20.0, 35.0][usize::from(kind >> 2) & 3];
-            let options = PathOptions::exact().with_radius(radius);
-            let wide = paths.find_path_with(&world, pa, pb, &options, &mut scratch);
+            let options = PathOptions::exact().with_radius(radius).unwrap();
+            let wide = paths.find_path(&world, pa, pb, &options, &mut scratch);
             if let (Ok(wide), Ok(point)) = (&wide, &exact) {
                 assert!(
                     wide.length >= point.length - 1e-6,
                     "{a:?} -> {b:?}: radius {radius} {wide:?} shorter than {point:?}"
                 );
             }
-            let walkable = paths.find_path_with(
+            let walkable = paths.find_path(
                 &world,
                 pa,
                 pb,
-                &PathOptions::new().with_radius(radius),
+                &PathOptions::new().with_radius(radius).unwrap(),
                 &mut scratch,
             );
             match (&wide, &walkable) {
@@ -307,6 +307,6 @@ pub fn own_tiles_unreachable(
         return false;
     };
     (a, b) != (from, to)
-        && paths.find_path_with(world, a, b, &PathOptions::exact(), scratch)
+        && paths.find_path(world, a, b, &PathOptions::exact(), scratch)
             == Err(PathError::Unreachable)
 }

@@ -275,9 +275,14 @@ pub fn start_under_a_surface(world: &silknav::World) -> Option<([f64; 4], f32)> 
                     continue;
                 };
                 let exact = PathOptions::exact_with_objects();
-                let below =
-                    paths.find_path_with(world, p, q, &exact.with_start_y(ground), &mut scratch);
-                let above = paths.find_path_with(world, p, q, &exact, &mut scratch);
+                let below = paths.find_path(
+                    world,
+                    p,
+                    q,
+                    &exact.with_start_y(ground).unwrap(),
+                    &mut scratch,
+                );
+                let above = paths.find_path(world, p, q, &exact, &mut scratch);
                 if below.is_ok() && below != above {
                     return Some(([x, z, gx, gz], ground));
                 }

@@ -40,7 +40,7 @@ fn main() {
             point(&world, &regions, &mut rng),
             point(&world, &regions, &mut rng),
         );
-        if paths.find_path_with(&world, a, b, &exact, &mut scratch) != Err(PathError::Unreachable) {
+        if paths.find_path(&world, a, b, &exact, &mut scratch) != Err(PathError::Unreachable) {
             pairs.push((a, b));
         }
     }
@@ -49,7 +49,7 @@ fn main() {
     for _ in 0..rounds {
         for (i, &(a, b)) in pairs.iter().enumerate() {
             let started = Instant::now();
-            let path = paths.find_path_with(&world, a, b, &exact, &mut scratch);
+            let path = paths.find_path(&world, a, b, &exact, &mut scratch);
             best[i] = best[i].min(started.elapsed().as_secs_f64() * 1e6);
             total += path.map_or(0.0, |p| p.length);
         }

@@ -66,7 +66,7 @@
 //! // all cores); one scratch per thread, reused across queries.
 //! let paths = silknav::PathIndex::build(&world);
 //! let mut scratch = silknav::PathScratch::new();
-//! match paths.find_path(&world, here, there, &mut scratch) {
+//! match paths.find_path(&world, here, there, &silknav::PathOptions::default(), &mut scratch) {
 //!     Ok(path) => {
 //!         println!("{:.1} units through {} waypoints", path.length, path.waypoints.len());
 //!         assert_eq!(path.waypoints.first(), Some(&here));
@@ -97,8 +97,8 @@ pub mod worldgen;
 
 pub use navigator::{Navigator, PathIndexFound, PathIndexUse};
 pub use path::{
-    is_valid_clearance, is_valid_radius, PathError, PathIndex, PathIndexStats, PathOptions,
-    PathScratch, WorldPath, DEFAULT_CLEARANCE, MAX_RADIUS,
+    PathError, PathIndex, PathIndexStats, PathOptions, PathOptionsError, PathScratch, WorldPath,
+    DEFAULT_CLEARANCE, MAX_RADIUS,
 };
 pub use world::{
     CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, MoveOptions, Position, Surface,

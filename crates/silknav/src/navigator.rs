@@ -11,14 +11,14 @@
 //! # let dir = std::env::temp_dir().join(format!("silknav-navigator-doc-{}", std::process::id()));
 //! # let options = silknav::worldgen::GenOptions { width: 1, height: 1, ..Default::default() };
 //! # silknav::worldgen::generate(&options)?.into_files().write_data_root(&dir, silknav::files::Overwrite::Replace)?;
-//! use silknav::{Navigator, PathScratch, Position};
+//! use silknav::{Navigator, PathOptions, PathScratch, Position};
 //! use silknav::jmxv::RegionId;
 //!
 //! let nav = Navigator::load(&dir)?;
 //! let region = RegionId::new(128, 64);
 //! let (a, b) = (Position::new(region, 500.0, 500.0), Position::new(region, 900.0, 700.0));
 //! let height = nav.world().height_at(a, silknav::Surface::Highest);
-//! let path = nav.find_path(a, b, &mut PathScratch::new());
+//! let path = nav.find_path(a, b, &PathOptions::default(), &mut PathScratch::new());
 //! # let _ = (height, path);
 //! # std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -165,24 +165,11 @@ impl Navigator {
             .get_or_init(|| PathIndex::build_with_progress(&self.world, progress))
     }
 
-    /// The walkable shortest path from `from` to `to` ([`PathIndex::find_path`]).
+    /// The path from `from` to `to` made as `options` say ([`PathIndex::find_path`]).
     ///
     /// # Errors
-    /// As for [`PathIndex::find_path_with`].
+    /// As for [`PathIndex::find_path`].
     pub fn find_path(
-        &self,
-        from: Position,
-        to: Position,
-        scratch: &mut PathScratch,
-    ) -> Result<WorldPath, PathError> {
-        self.paths().find_path(&self.world, from, to, scratch)
-    }
-
-    /// The path from `from` to `to` made as `options` say ([`PathIndex::find_path_with`]).
-    ///
-    /// # Errors
-    /// As for [`PathIndex::find_path_with`].
-    pub fn find_path_with(
         &self,
         from: Position,
         to: Position,
@@ -190,7 +177,7 @@ impl Navigator {
         scratch: &mut PathScratch,
     ) -> Result<WorldPath, PathError> {
         self.paths()
-            .find_path_with(&self.world, from, to, options, scratch)
+            .find_path(&self.world, from, to, options, scratch)
     }
 }
 

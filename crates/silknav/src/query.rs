@@ -221,7 +221,7 @@ pub fn path(
 }
 
 /// [`path`] with [`PathOptions`] (the exact path, or another clearance):
-/// [`PathIndex::find_path_with`]. The query's height, when it has one, is the start's
+/// [`PathIndex::find_path`]. The query's height, when it has one, is the start's
 /// ([`PathOptions::start_y`]).
 ///
 /// # Errors
@@ -240,7 +240,7 @@ pub fn path_with(
         start_y: q.y.or(options.start_y),
         ..*options
     };
-    paths.find_path_with(world, from, to, &options, scratch)
+    paths.find_path(world, from, to, &options, scratch)
 }
 
 /// The terrain heights at many points `[x, z]`, on all cores: `out[i]` is [`height`] of

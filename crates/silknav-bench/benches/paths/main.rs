@@ -1,4 +1,4 @@
-//! Exact shortest paths: `PathIndex::find_path_with` with `PathOptions::exact()` against polyanya
+//! Exact shortest paths: `PathIndex::find_path` with `PathOptions::exact()` against polyanya
 //! 0.18 on the same rectangles, every query timed through both in the same run.
 //!
 //! `cargo bench -p silknav-bench [--features detour] --bench paths [-- FILTER...] [--validate]
@@ -753,7 +753,7 @@ fn ours_length(
     scratch: &mut PathScratch,
 ) -> Result<Option<f64>, PathError> {
     let exact = PathOptions::exact();
-    match paths.find_path_with(world, black_box(q.from), black_box(q.to), &exact, scratch) {
+    match paths.find_path(world, black_box(q.from), black_box(q.to), &exact, scratch) {
         Ok(path) => Ok(Some(path.length)),
         Err(PathError::Unreachable) => Ok(None),
         Err(e) => Err(e),

@@ -753,7 +753,10 @@ fn paths_with_objects_from_a_start_height_equal_the_librarys() {
             SILKNAV_PATH_EXACT | SILKNAV_PATH_OBJECTS,
             PathOptions::exact_with_objects(),
         ),
-        (SILKNAV_PATH_OBJECTS, PathOptions::new().with_objects(true)),
+        (
+            SILKNAV_PATH_OBJECTS,
+            PathOptions::new().with_objects(true).unwrap(),
+        ),
     ];
     for (flags, library) in modes {
         let mut lengths = Vec::new();

@@ -205,11 +205,13 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
     let q = numbers(line_after(out, "Q = "));
     let paths = silknav::PathIndex::build(&world);
     let path = paths
-        .find_path_with(
+        .find_path(
             &world,
             at,
             Position::in_dungeon(2, q[0] as f32, q[1] as f32),
-            &silknav::PathOptions::new().with_start_y(p[2] as f32),
+            &silknav::PathOptions::new()
+                .with_start_y(p[2] as f32)
+                .unwrap(),
             &mut silknav::PathScratch::new(),
         )
         .expect("a path");

@@ -6,6 +6,7 @@ use jmxv::RegionId;
 use serde_json::Value;
 use silknav::files::WorldFiles;
 use silknav::world::MoveOptions;
+use silknav::PathOptions;
 use silknav::Surface;
 use silknav::{Navigator, PathError, PathScratch, Position, WorldPath};
 use silknav_render::{render_with_overlay, Overlay, RenderOptions};
@@ -65,7 +66,12 @@ fn position(p: [f64; 2]) -> Position {
 
 /// The library's path.
 fn library_path(world: &Navigator, from: [f64; 2], to: [f64; 2]) -> Result<WorldPath, PathError> {
-    world.find_path(position(from), position(to), &mut PathScratch::new())
+    world.find_path(
+        position(from),
+        position(to),
+        &PathOptions::default(),
+        &mut PathScratch::new(),
+    )
 }
 
 /// The documented text answer, from the library's path.
@@ -188,6 +194,7 @@ fn a_budget_too_small_for_the_detour() {
     let budget = world.find_path(
         position(from),
         position(to),
+        &PathOptions::default(),
         &mut PathScratch::with_budget(1),
     );
     assert_eq!(budget, Err(PathError::BudgetExceeded));
@@ -458,7 +465,7 @@ fn the_demo_finds_draws_and_prints_paths() {
         assert_ne!(a.region, b.region, "across regions: {answer}");
         assert_eq!(
             answer,
-            text(&world.find_path(a, b, &mut PathScratch::new()))
+            text(&world.find_path(a, b, &PathOptions::default(), &mut PathScratch::new()))
         );
     }
 }
@@ -542,6 +549,24 @@ fn every_leg_of_a_path_arrives_under_move() {
         ],
     );
     assert_eq!(bad.code, 2, "{}", bad.stderr);
+    // A radius keeps from the terrain's walls only: with objects it is refused, by name.
+    let both = silknav(
+        dir.path(),
+        &[
+            "path",
+            "g",
+            "--objects",
+            "--radius",
+            "2",
+            "246110",
+            "123350",
+            "251170",
+            "128170",
+        ],
+    );
+    assert_eq!(both.code, 2, "{}", both.stderr);
+    assert!(both.stderr.starts_with("objects: "), "{}", both.stderr);
+    assert!(both.stdout.is_empty(), "{}", both.stdout);
 }
 
 /// The same composition with objects (no `--terrain-only`): the default paths on a world with

@@ -1116,8 +1116,14 @@ fn path_starts_on_the_surface_nearest_y() {
     let exact = PathOptions::exact_with_objects();
     let mut scratch = silknav::PathScratch::new();
     let paths = silknav::PathIndex::build(&world);
-    let below = paths.find_path_with(&world, from, to, &exact.with_start_y(y), &mut scratch);
-    let above = paths.find_path_with(&world, from, to, &exact, &mut scratch);
+    let below = paths.find_path(
+        &world,
+        from,
+        to,
+        &exact.with_start_y(y).unwrap(),
+        &mut scratch,
+    );
+    let above = paths.find_path(&world, from, to, &exact, &mut scratch);
     let n = q.map(|v| v.to_string());
     let y_text = y.to_string();
     let args = [

@@ -101,19 +101,20 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
                     serde_json::json!({"exact": true, "objects": true}),
                 ),
                 (
-                    PathOptions::new().with_clearance(0.5),
+                    PathOptions::new().with_clearance(0.5).unwrap(),
                     serde_json::json!({"clearance": 0.5}),
                 ),
                 (
-                    PathOptions::new().with_radius(4.0),
+                    PathOptions::new().with_radius(4.0).unwrap(),
                     serde_json::json!({"radius": 4.0}),
                 ),
             ]
             .into_iter()
             // The radius search on a few pairs, the search through objects with the budget
             // of 3 only: a test build takes seconds for one.
-            .filter(|(o, _)| (o.radius == 0.0 || found < 4) && (!o.objects || budget.is_some()))
-            {
+            .filter(|(o, _)| {
+                (o.radius() == 0.0 || found < 4) && (!o.through_objects() || budget.is_some())
+            }) {
                 let path = silknav::query::path_with(&world, &paths, q, &options, &mut scratch);
                 let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
                 let mut body = body.clone();
@@ -334,7 +335,7 @@ fn path_requests_start_on_the_surface_nearest_y() {
             serde_json::json!({"exact": true, "objects": true}),
         ),
         (
-            PathOptions::new().with_objects(true),
+            PathOptions::new().with_objects(true).unwrap(),
             serde_json::json!({"objects": true}),
         ),
     ];

@@ -58,11 +58,11 @@ fn orient_near_degenerate(a: [f64; 2], b: [f64; 2], c: [f64; 2], det: f64) -> f6
     robust::orient2d(coord(a), coord(b), coord(c))
 }
 
-/// The smallest positive radius of a walker ([`PathIndex::find_path_with_radius`]): the octagon
+/// The smallest positive radius of a walker ([`PathIndex::find_path`] with a radius): the octagon
 /// around an obstacle corner has sides of 0.83 r, which the f64 world coordinates (steps of
 /// 6e-11 below 2^19) must represent with room to spare for its shape to stay convex.
 ///
-/// [`PathIndex::find_path_with_radius`]: crate::PathIndex::find_path_with_radius
+/// [`PathIndex::find_path`]: crate::PathIndex::find_path
 pub const MIN_RADIUS: f64 = 1e-6;
 
 /// Whether `p` lies in the closed convex polygon `poly` (vertices counter-clockwise): on or to

@@ -52,18 +52,18 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// How many waypoints past a refused leg's end a detour may rejoin the path at.
-pub const LOOKAHEAD: usize = 4;
+pub(crate) const LOOKAHEAD: usize = 4;
 /// The windows' margins round the leg and the objects it meets, tried in turn.
-pub const MARGINS: [f64; 3] = [40.0, 160.0, 640.0];
+pub(crate) const MARGINS: [f64; 3] = [40.0, 160.0, 640.0];
 /// The lattice's spacing in world units: a fifth of a tile, narrower than the doorways and
 /// gaps a walker passes.
-pub const SPACING: f64 = 4.0;
+pub(crate) const SPACING: f64 = 4.0;
 /// The most points a lattice holds; a bigger window gets a wider spacing.
-pub const MAX_LATTICE: usize = 160_000;
+pub(crate) const MAX_LATTICE: usize = 160_000;
 /// The weight of the A* heuristic over the lattice: a weighted search walks far fewer lattice
 /// steps than the plain one, for paths that come out, pulled taut, a fraction of a percent
 /// longer. How the weight was chosen: `docs/design/paths.md`.
-pub const HEURISTIC_WEIGHT: f64 = 1.5;
+pub(crate) const HEURISTIC_WEIGHT: f64 = 1.5;
 /// How the lattice is set off the tile grid (tiles are 20 units): no point on a tile side.
 const LATTICE_OFFSET: f64 = 0.4173;
 
@@ -653,7 +653,7 @@ mod tests {
             if !walk.starts_at(a) || !walk.starts_at(b) || walk.arrives(a, b) {
                 continue;
             }
-            let Ok(exact) = paths.find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch)
+            let Ok(exact) = paths.find_path(&world, a, b, &PathOptions::exact(), &mut scratch)
             else {
                 continue;
             };

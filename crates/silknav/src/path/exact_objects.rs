@@ -81,12 +81,12 @@ use std::collections::BinaryHeap;
 /// How far off an object's vertex, along x and along z, the points a path turns at round it
 /// lie (world units): well above the f32 resolution of region coordinates (0.000122 at 1920)
 /// and small against any doorway.
-pub const OBJECT_CORNER_OFFSET: f64 = 0.01;
+pub(crate) const OBJECT_CORNER_OFFSET: f64 = 0.01;
 
 /// The most legs the search keeps waiting at once (about 160 MB): past it, the answer is
 /// [`PathError::BudgetExceeded`], whatever the caller's budget, rather than memory without
 /// bound (a search across a big world with many objects in its ellipse).
-pub const MAX_WAITING_LEGS: usize = 4_000_000;
+pub(crate) const MAX_WAITING_LEGS: usize = 4_000_000;
 
 /// How far the box of an object's triangle is grown before the tiles it meets are opened for
 /// the search's estimates ([`super::open_ground`]): far above the difference between the
@@ -1168,6 +1168,7 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::path::walkable::world_xz;
+    use crate::path::PathOptions;
 
     /// The exact path with objects from `from` (on the surface [`World::cell_at`] picks) to
     /// `to`, by the search guided as in the product, within `budget`.
@@ -2087,8 +2088,10 @@ mod tests {
             let mut answers = Vec::new();
             for y in [ground_y, top_y] {
                 let (surface, height) = world.surface_at(from, Surface::Near(y)).unwrap();
-                let options = crate::PathOptions::exact_with_objects().with_start_y(y);
-                let ours = paths.find_path_with(&world, from, to, &options, &mut scratch);
+                let options = crate::PathOptions::exact_with_objects()
+                    .with_start_y(y)
+                    .unwrap();
+                let ours = paths.find_path(&world, from, to, &options, &mut scratch);
                 let expected = oracle_path_from(&world, from, surface.unwrap().object, to);
                 match (&ours, &expected) {
                     (Ok(path), Some((e, _))) => {
@@ -2460,7 +2463,7 @@ mod tests {
                     .collect::<Vec<_>>()
             });
             let walkable = paths_of(&world)
-                .find_path(&world, from, to, &mut scratch)
+                .find_path(&world, from, to, &PathOptions::default(), &mut scratch)
                 .ok()
                 .map(|p| p.waypoints);
             for other in [terrain, walkable].into_iter().flatten() {

@@ -19,21 +19,21 @@
 //! ## Exact paths with objects
 //! [`PathOptions::exact_with_objects`]: the shortest path by the object-aware line of sight,
 //! each leg starting on the surface the one before ended on (doorways, bridges, under a deck).
-//! It turns at the terrain's corners and 0.01 off object vertices ([`exact_objects`]).
+//! It turns at the terrain's corners and 0.01 off object vertices.
 //!
 //! ## Walkable paths (the default)
 //! The server's walk follows every leg to its end ([`crate::world::MoveStop::Arrived`]), with
 //! the objects too where the world has them. It is the exact path with each corner replaced by
 //! up to three points [`PathOptions::clearance`] off both grid lines through it, on the open
 //! side; legs over 1900 units along x or z cut into equal legs; refused legs repaired
-//! (`walkable`) or led round objects ([`detour`]). Both ends' tiles (half-open, as for
+//! (`walkable`) or led round objects by a detour search (`detour`). Both ends' tiles (half-open, as for
 //! [`World::cell_at`]) must be open, else [`PathError::StartBlocked`] or
 //! [`PathError::GoalBlocked`]; a leg nothing repairs gives [`PathError::NotWalkable`]. The
 //! walked [`WorldPath::length`] is at most [`WorldPath::exact_length`] (the terrain's optimum)
 //! `+ 7·clearance·turns`, plus under 0.001 of f32 rounding per waypoint and any detour.
 //!
 //! ## Walkable paths through objects
-//! [`PathOptions::objects`] alone: the exact path with objects made walkable in the same way,
+//! [`PathOptions::with_objects`] alone: the exact path with objects made walkable in the same way,
 //! each leg walked from the height the one before arrived at ([`World::path_heights`]), a
 //! refused leg replaced by a detour on the walker's floor. Where no walk follows it, the
 //! default path walked so; else [`PathError::NotWalkable`]. Its exact length counts objects.
@@ -81,8 +81,8 @@ pub use file::PathIndexFile;
 
 mod array;
 mod cells;
-pub mod detour;
-pub mod exact_objects;
+pub(crate) mod detour;
+pub(crate) mod exact_objects;
 pub(crate) mod file;
 mod floors;
 mod graph;
@@ -100,65 +100,84 @@ pub(crate) mod walkable;
 /// path of the test worlds walkable. The experiment: `docs/design/paths.md`.
 pub const DEFAULT_CLEARANCE: f64 = 0.001;
 
-/// Whether `clearance` is one the command line, the server and the bindings take: more than
-/// 0 and less than 10 units (half a tile, beyond which a corner's point may leave the open
-/// tiles beside it).
-pub fn is_valid_clearance(clearance: f64) -> bool {
-    clearance > 0.0 && clearance < 10.0
-}
+/// The largest clearance [`PathOptions::with_clearance`] takes, exclusive: half a tile, beyond
+/// which a corner's point may leave the open tiles beside it.
+const MAX_CLEARANCE: f64 = 10.0;
 
-/// The largest walker radius the command line, the server and the bindings take, in world
-/// units (half a region: a larger walker fits nowhere a path could matter).
+/// The largest walker radius [`PathOptions::with_radius`] takes, in world units (half a
+/// region: a larger walker fits nowhere a path could matter).
 pub const MAX_RADIUS: f64 = 960.0;
 
-/// Whether `radius` is one [`PathOptions::radius`] takes: 0, or from
-/// [`crate::geometry::MIN_RADIUS`] (a millionth of a unit) to [`MAX_RADIUS`].
-pub fn is_valid_radius(radius: f64) -> bool {
-    radius == 0.0 || (crate::geometry::MIN_RADIUS..=MAX_RADIUS).contains(&radius)
+/// How a path is made: walkable by the server's walk (the default) or the exact optimum, on
+/// the terrain or through objects, for a walker of no size (the default) or of a radius.
+///
+/// The builders refuse values out of range and options that contradict each other
+/// ([`PathOptionsError`]), so every `PathOptions` is honoured as a whole.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PathOptions {
+    pub(crate) exact: bool,
+    pub(crate) objects: bool,
+    pub(crate) clearance: f64,
+    pub(crate) radius: f64,
+    pub(crate) start_y: Option<f32>,
 }
 
-/// How a path is made: walkable by the server's walk (the default) or the exact optimum, for
-/// a walker of no size (the default) or of a radius.
+/// Path options that cannot be honoured, as [`PathOptions`]' builders refuse them. Each
+/// message names the option, as the command line, the server and the bindings report it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
-pub struct PathOptions {
-    /// Answer the exact shortest path, whose waypoints sit on the corners of blocked ground
-    /// (where the server's walk may refuse to start or stop at once), instead of the walkable
-    /// one (`false`, the default). It is found on the terrain, objects ignored, unless
-    /// [`PathOptions::objects`] is set.
-    pub exact: bool,
-    /// In a world with objects: the path through and round them, found as the exact path
-    /// by the objects' line of sight ([module docs](self#exact-paths-with-objects)); with
-    /// [`PathOptions::exact`] that path, else that path made walkable
-    /// ([module docs](self#walkable-paths-through-objects)). Slower by far, so asked for
-    /// (`false`, the default: paths found on the terrain), except where an end stands on an
-    /// object's floor with no terrain cell under it (a deck over a gorge, a dungeon's floors):
-    /// the terrain's paths cannot start there, so such a path goes through objects whatever
-    /// this flag says. Ignored with a radius, or in a world without objects.
-    pub objects: bool,
-    /// How far a walkable path's turning points lie off the corners, along x and along z
-    /// ([`DEFAULT_CLEARANCE`]); ignored with [`PathOptions::exact`]. Meant to be small
-    /// against a tile (20 units): values from 0.001 to 5 are sensible.
-    pub clearance: f64,
-    /// The walker's radius in world units (0, the default: a point): the path keeps at least
-    /// this far from every wall and blocked tile ([`radius`] has the rule). A walkable path
-    /// of radius r has the exact radius path's turning points (already r off the corners;
-    /// one on a grid line moved [`PathOptions::clearance`] off it, away from the inside of its
-    /// bend, so its legs keep at least r minus the clearance), its long legs split, and every
-    /// leg checked with the server's walk; its `exact_length` is the exact radius path's.
-    /// Must be [`is_valid_radius`].
-    pub radius: f64,
-    /// The walker's height at the start, where a bridge's deck or a building's upper floor
-    /// lies over other ground: the path starts on the surface under the start nearest it,
-    /// the one [`World::move_along`] starts on from [`Surface::Near`] it (the server's
-    /// `FindNavCell`). `None`, the
-    /// default: the surface [`World::cell_at`] picks (the highest). An exact path with
-    /// objects is searched from that surface (from the ground under a deck, a path may go
-    /// out under the deck's side, where the deck's walker may not); every path's heights
-    /// start there ([`World::path_heights`]). Paths found on the terrain alone are the
-    /// same from any surface.
-    pub start_y: Option<f32>,
+pub enum PathOptionsError {
+    /// A radius neither 0 nor from [`crate::geometry::MIN_RADIUS`] to [`MAX_RADIUS`].
+    Radius(f64),
+    /// A clearance not more than 0 and less than 10 units.
+    Clearance(f64),
+    /// A clearance asked of an exact path, which has none.
+    ClearanceOfExact,
+    /// A radius with paths through objects: a walker's radius keeps it from the terrain's
+    /// walls only, so paths of a radius are found on the terrain.
+    RadiusWithObjects,
+    /// A start height that is not a finite number.
+    StartHeight(f32),
 }
+
+impl PathOptionsError {
+    /// The option at fault: `radius`, `clearance`, `objects` or `start_y`.
+    pub fn option(self) -> &'static str {
+        match self {
+            PathOptionsError::Radius(_) => "radius",
+            PathOptionsError::Clearance(_) | PathOptionsError::ClearanceOfExact => "clearance",
+            PathOptionsError::RadiusWithObjects => "objects",
+            PathOptionsError::StartHeight(_) => "start_y",
+        }
+    }
+}
+
+impl fmt::Display for PathOptionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathOptionsError::Radius(r) => write!(
+                f,
+                "radius: {r}: the radius must be 0 or from 0.000001 to {MAX_RADIUS} units"
+            ),
+            PathOptionsError::Clearance(c) => write!(
+                f,
+                "clearance: {c}: the clearance must be more than 0 and less than 10 units"
+            ),
+            PathOptionsError::ClearanceOfExact => {
+                f.write_str("clearance: an exact path has no clearance")
+            }
+            PathOptionsError::RadiusWithObjects => f.write_str(
+                "objects: a walker with a radius keeps it from the terrain's walls only; \
+                 its paths are found on the terrain",
+            ),
+            PathOptionsError::StartHeight(y) => {
+                write!(f, "start_y: {y}: the height must be a finite number")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PathOptionsError {}
 
 impl Default for PathOptions {
     fn default() -> PathOptions {
@@ -173,12 +192,14 @@ impl Default for PathOptions {
 }
 
 impl PathOptions {
-    /// Walkable paths with the default clearance.
+    /// Walkable paths on the terrain with the default clearance, for a walker of no size.
     pub fn new() -> PathOptions {
         PathOptions::default()
     }
 
-    /// The exact shortest paths (today's waypoints on the corners).
+    /// The exact shortest paths: waypoints on the corners of blocked ground, where the
+    /// server's walk may refuse to start or stop at once. Found on the terrain, objects
+    /// ignored, unless [`PathOptions::with_objects`] says otherwise.
     pub fn exact() -> PathOptions {
         PathOptions {
             exact: true,
@@ -186,8 +207,8 @@ impl PathOptions {
         }
     }
 
-    /// The exact shortest path through and round objects ([`PathOptions::objects`]);
-    /// `PathOptions::new().with_objects(true)` for that path made walkable.
+    /// The exact shortest path through and round objects
+    /// (`PathOptions::exact().with_objects(true)`).
     pub fn exact_with_objects() -> PathOptions {
         PathOptions {
             exact: true,
@@ -196,29 +217,108 @@ impl PathOptions {
         }
     }
 
-    /// These options with objects on or off ([`PathOptions::objects`]): with them, the
-    /// walkable path follows the exact path through and round objects.
-    pub fn with_objects(mut self, objects: bool) -> PathOptions {
+    /// These options with objects on or off. In a world with objects, on: the path through
+    /// and round them, found as the exact path by the objects' line of sight
+    /// ([module docs](self#exact-paths-with-objects)); exact, or that path made walkable
+    /// ([module docs](self#walkable-paths-through-objects)). Slower by far, so asked for;
+    /// off (the default), paths are found on the terrain, except where an end stands on an
+    /// object's floor with no terrain cell under it (a deck over a gorge, a dungeon's
+    /// floors), which only a path through objects leaves. No effect in a world without
+    /// objects.
+    ///
+    /// # Errors
+    /// [`PathOptionsError::RadiusWithObjects`] when these options have a radius.
+    pub fn with_objects(mut self, objects: bool) -> Result<PathOptions, PathOptionsError> {
+        if objects && self.radius > 0.0 {
+            return Err(PathOptionsError::RadiusWithObjects);
+        }
         self.objects = objects;
-        self
+        Ok(self)
     }
 
-    /// These options with another clearance.
-    pub fn with_clearance(mut self, clearance: f64) -> PathOptions {
+    /// These options with another clearance: how far a walkable path's turning points lie
+    /// off the corners, along x and along z ([`DEFAULT_CLEARANCE`]). Meant to be small
+    /// against a tile (20 units): values from 0.001 to 5 are sensible.
+    ///
+    /// # Errors
+    /// [`PathOptionsError::Clearance`] unless 0 < `clearance` < 10;
+    /// [`PathOptionsError::ClearanceOfExact`] for exact paths.
+    pub fn with_clearance(mut self, clearance: f64) -> Result<PathOptions, PathOptionsError> {
+        if self.exact {
+            return Err(PathOptionsError::ClearanceOfExact);
+        }
+        if !(clearance > 0.0 && clearance < MAX_CLEARANCE) {
+            return Err(PathOptionsError::Clearance(clearance));
+        }
         self.clearance = clearance;
-        self
+        Ok(self)
     }
 
-    /// These options for a walker of radius `radius` ([`PathOptions::radius`]).
-    pub fn with_radius(mut self, radius: f64) -> PathOptions {
+    /// These options for a walker of radius `radius` in world units (0, the default: a
+    /// point): the path keeps at least this far from every wall and blocked tile of the
+    /// terrain ([`radius`] has the rule). A walkable path of radius r has the exact radius
+    /// path's turning points (already r off the corners; one on a grid line moved the
+    /// clearance off it, away from the inside of its bend, so its legs keep at least r minus
+    /// the clearance), its long legs split, and every leg checked with the server's walk; its
+    /// `exact_length` is the exact radius path's.
+    ///
+    /// # Errors
+    /// [`PathOptionsError::Radius`] unless `radius` is 0 or from
+    /// [`crate::geometry::MIN_RADIUS`] (a millionth of a unit) to [`MAX_RADIUS`];
+    /// [`PathOptionsError::RadiusWithObjects`] with objects on.
+    pub fn with_radius(mut self, radius: f64) -> Result<PathOptions, PathOptionsError> {
+        if !(radius == 0.0 || (crate::geometry::MIN_RADIUS..=MAX_RADIUS).contains(&radius)) {
+            return Err(PathOptionsError::Radius(radius));
+        }
+        if radius > 0.0 && self.objects {
+            return Err(PathOptionsError::RadiusWithObjects);
+        }
         self.radius = radius;
-        self
+        Ok(self)
     }
 
-    /// These options for a walker at height `y` at the start ([`PathOptions::start_y`]).
-    pub fn with_start_y(mut self, y: f32) -> PathOptions {
+    /// These options for a walker at height `y` at the start, where a bridge's deck or a
+    /// building's upper floor lies over other ground: the path starts on the surface under
+    /// the start nearest it, the one [`World::move_along`] starts on from [`Surface::Near`]
+    /// it (the server's `FindNavCell`). Without it, the highest surface. An exact path with
+    /// objects is searched from that surface (from the ground under a deck, a path may go out
+    /// under the deck's side, where the deck's walker may not); every path's heights start
+    /// there ([`World::path_heights`]). Paths found on the terrain alone are the same from any
+    /// surface.
+    ///
+    /// # Errors
+    /// [`PathOptionsError::StartHeight`] when `y` is not finite.
+    pub fn with_start_y(mut self, y: f32) -> Result<PathOptions, PathOptionsError> {
+        if !y.is_finite() {
+            return Err(PathOptionsError::StartHeight(y));
+        }
         self.start_y = Some(y);
-        self
+        Ok(self)
+    }
+
+    /// Whether the paths are exact ([`PathOptions::exact`]).
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    /// Whether the paths go through objects ([`PathOptions::with_objects`]).
+    pub fn through_objects(&self) -> bool {
+        self.objects
+    }
+
+    /// The clearance of walkable paths ([`PathOptions::with_clearance`]).
+    pub fn clearance(&self) -> f64 {
+        self.clearance
+    }
+
+    /// The walker's radius ([`PathOptions::with_radius`]).
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// The walker's height at the start ([`PathOptions::with_start_y`]).
+    pub fn start_y(&self) -> Option<f32> {
+        self.start_y
     }
 }
 
@@ -632,23 +732,8 @@ impl PathIndex {
         );
     }
 
-    /// The walkable shortest path from `from` to `to` ([`PathOptions::default`]): see the
-    /// [module docs](crate::path) for the exact rules.
-    ///
-    /// # Errors
-    /// As for [`PathIndex::find_path_with`].
-    pub fn find_path(
-        &self,
-        world: &World,
-        from: Position,
-        to: Position,
-        scratch: &mut PathScratch,
-    ) -> Result<WorldPath, PathError> {
-        self.find_path_with(world, from, to, &PathOptions::default(), scratch)
-    }
-
-    /// The path from `from` to `to` made as `options` say: walkable (the default) or exact.
-    /// See the [module docs](crate::path) for the rules.
+    /// The path from `from` to `to` made as `options` say: walkable (the default) or exact,
+    /// for a point or a walker of a radius. See the [module docs](crate::path) for the rules.
     ///
     /// # Errors
     /// [`PathError::StartBlocked`] / [`PathError::GoalBlocked`] off the walkable ground (for a
@@ -657,7 +742,7 @@ impl PathIndex {
     /// without a search), [`PathError::BudgetExceeded`] when the scratch's budget runs out,
     /// [`PathError::NotWalkable`] when a walkable path was asked for and a leg survives the
     /// repairs (never seen on the test worlds).
-    pub fn find_path_with(
+    pub fn find_path(
         &self,
         world: &World,
         from: Position,
@@ -670,7 +755,7 @@ impl PathIndex {
             return self.find_dungeon_path(world, from, to, options, scratch);
         }
         if options.radius > 0.0 {
-            let path = self.find_path_with_radius(world, from, to, options.radius, scratch)?;
+            let path = self.radius_path(world, from, to, options.radius, scratch)?;
             if options.exact {
                 return Ok(path);
             }
@@ -681,7 +766,7 @@ impl PathIndex {
             .map(|(path, _)| path)
     }
 
-    /// [`PathIndex::find_path_with`] with an end in a dungeon: the path on the dungeon's ground
+    /// [`PathIndex::find_path`] with an end in a dungeon: the path on the dungeon's ground
     /// ([`crate::world::dungeon`]), by that ground's own index, made on the first path in the
     /// dungeon. Both ends must be in the same dungeon. The start is on the cell the dungeon's
     /// lookup picks (with no `start_y`, the highest).
@@ -724,7 +809,7 @@ impl PathIndex {
             start_y: Some(start.height),
             ..*options
         };
-        let path = index.find_path_with(ground, a, b, &options, scratch)?;
+        let path = index.find_path(ground, a, b, &options, scratch)?;
         let last = path.waypoints.len() - 1;
         let waypoints = path
             .waypoints
@@ -739,7 +824,7 @@ impl PathIndex {
         Ok(WorldPath { waypoints, ..path })
     }
 
-    /// [`PathIndex::find_path_with`], also returning how many legs were repaired; without
+    /// [`PathIndex::find_path`], also returning how many legs were repaired; without
     /// `repair`, a walkable path fails at the first leg the walk refuses (the clearance
     /// experiment measures with it off).
     pub(crate) fn find_path_counting(
@@ -838,7 +923,7 @@ impl PathIndex {
         Ok((WorldPath::walked(waypoints, exact_length), repairs))
     }
 
-    /// [`PathIndex::find_path_counting`] with [`PathOptions::objects`] in a world with objects:
+    /// [`PathIndex::find_path_counting`] with [`PathOptions::with_objects`] in a world with objects:
     /// the exact path through and round them, or (without [`PathOptions::exact`]) that path
     /// made walkable ([`walkable::walkable_with_objects`]); where no walk follows it, the path
     /// found on the terrain and led round objects.

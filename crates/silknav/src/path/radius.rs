@@ -1,8 +1,8 @@
 //! Paths for a walker of radius r: the shortest path that keeps r from every obstacle.
 //!
-//! [`PathIndex::find_path_with_radius`] answers the exact shortest path on the ground of
-//! [`crate::path`] with every obstacle grown by r. With r = 0 it is the exact path of
-//! [`PathIndex::find_path_with`].
+//! [`PathIndex::find_path`] with [`PathOptions::exact`] and a [`PathOptions::radius`]
+//! answers the exact shortest path on the ground of [`crate::path`] with every obstacle grown
+//! by r; without `exact`, that path made walkable. With r = 0 it is the exact path.
 //!
 //! # Rule
 //! The *obstacles* are axis-aligned closed rectangles of the ground paths use
@@ -97,7 +97,7 @@ impl PathIndex {
     /// The shortest path from `from` to `to` for a walker of radius `radius` (world units):
     /// it keeps at least `radius` from every blocked tile and wall. See the
     /// [module docs](crate::path::radius) for the exact rule (obstacles grown by an octagon),
-    /// the thresholds and the precision. `radius` 0 is the exact path of [`PathIndex::find_path_with`]
+    /// the thresholds and the precision. `radius` 0 is the exact path of [`PathIndex::find_path`]
     /// ([`PathOptions::exact`]). The waypoints are the exact turning points (rounded to
     /// `f32` positions); [`PathOptions::radius`] gives the walkable form of the same path.
     ///
@@ -110,7 +110,7 @@ impl PathIndex {
     /// # Panics
     /// If `radius` is negative, not finite, or positive and below
     /// [`MIN_RADIUS`].
-    pub fn find_path_with_radius(
+    pub(crate) fn radius_path(
         &self,
         world: &World,
         from: Position,
@@ -123,7 +123,7 @@ impl PathIndex {
             "a path radius is 0 or a finite number ≥ {MIN_RADIUS}, not {radius}"
         );
         if radius == 0.0 {
-            return self.find_path_with(world, from, to, &PathOptions::exact(), scratch);
+            return self.find_path(world, from, to, &PathOptions::exact(), scratch);
         }
         let s = [from.world_x(), from.world_z()];
         let t = [to.world_x(), to.world_z()];
@@ -775,13 +775,25 @@ mod tests {
         let (s, t) = (at(25.0 * 20.0, 48.5 * 20.0), at(55.0 * 20.0, 48.5 * 20.0));
         for r in [0.0, 1.0, 9.5, 9.999, 10.0] {
             let path = paths
-                .find_path_with_radius(&world, s, t, r, &mut scratch)
+                .find_path(
+                    &world,
+                    s,
+                    t,
+                    &PathOptions::exact().with_radius(r).unwrap(),
+                    &mut scratch,
+                )
                 .unwrap();
             assert_eq!(path.length, 600.0, "r = {r}");
         }
         for r in [10.001, 12.0, 40.0] {
             assert_eq!(
-                paths.find_path_with_radius(&world, s, t, r, &mut scratch),
+                paths.find_path(
+                    &world,
+                    s,
+                    t,
+                    &PathOptions::exact().with_radius(r).unwrap(),
+                    &mut scratch
+                ),
                 Err(PathError::Unreachable),
                 "r = {r}"
             );
@@ -789,11 +801,23 @@ mod tests {
         // Off the centre line, r = 10 no longer fits; r < 10 bends in at the corridor's mouth.
         let (s, t) = (at(25.0 * 20.0, 46.0 * 20.0), at(55.0 * 20.0, 50.0 * 20.0));
         let path = paths
-            .find_path_with_radius(&world, s, t, 9.0, &mut scratch)
+            .find_path(
+                &world,
+                s,
+                t,
+                &PathOptions::exact().with_radius(9.0).unwrap(),
+                &mut scratch,
+            )
             .unwrap();
         assert!(path.waypoints.len() == 4 && path.length > 600.0, "{path:?}");
         assert_eq!(
-            paths.find_path_with_radius(&world, s, t, 10.5, &mut scratch),
+            paths.find_path(
+                &world,
+                s,
+                t,
+                &PathOptions::exact().with_radius(10.5).unwrap(),
+                &mut scratch
+            ),
             Err(PathError::Unreachable)
         );
     }
@@ -807,14 +831,32 @@ mod tests {
         // 15 units from the room's wall at x = 400.
         let near = at(415.0, 48.0 * 20.0);
         assert!(paths
-            .find_path_with_radius(&world, near, inside, 15.0, &mut scratch)
+            .find_path(
+                &world,
+                near,
+                inside,
+                &PathOptions::exact().with_radius(15.0).unwrap(),
+                &mut scratch
+            )
             .is_ok());
         assert_eq!(
-            paths.find_path_with_radius(&world, near, inside, 15.5, &mut scratch),
+            paths.find_path(
+                &world,
+                near,
+                inside,
+                &PathOptions::exact().with_radius(15.5).unwrap(),
+                &mut scratch
+            ),
             Err(PathError::StartBlocked)
         );
         assert_eq!(
-            paths.find_path_with_radius(&world, inside, near, 15.5, &mut scratch),
+            paths.find_path(
+                &world,
+                inside,
+                near,
+                &PathOptions::exact().with_radius(15.5).unwrap(),
+                &mut scratch
+            ),
             Err(PathError::GoalBlocked)
         );
         // 11 units from the convex corner (600, 960) of the corridor's mouth, at 22.5° off the
@@ -823,28 +865,53 @@ mod tests {
         let angle = std::f64::consts::PI * 7.0 / 8.0;
         let diagonal = at(600.0 + 11.0 * angle.cos(), 960.0 + 11.0 * angle.sin());
         assert_eq!(
-            paths.find_path_with_radius(&world, diagonal, inside, 10.5, &mut scratch),
+            paths.find_path(
+                &world,
+                diagonal,
+                inside,
+                &PathOptions::exact().with_radius(10.5).unwrap(),
+                &mut scratch
+            ),
             Err(PathError::StartBlocked)
         );
         assert!(paths
-            .find_path_with_radius(&world, diagonal, inside, 10.0, &mut scratch)
+            .find_path(
+                &world,
+                diagonal,
+                inside,
+                &PathOptions::exact().with_radius(10.0).unwrap(),
+                &mut scratch
+            )
             .is_ok());
         // Not a number, or far off the world.
         let nan = Position::new(inside.region, f32::NAN, 5.0);
         let far = Position::new(inside.region, 3e38, 5.0);
         for p in [nan, far] {
             assert_eq!(
-                paths.find_path_with_radius(&world, p, inside, 5.0, &mut scratch),
+                paths.find_path(
+                    &world,
+                    p,
+                    inside,
+                    &PathOptions::exact().with_radius(5.0).unwrap(),
+                    &mut scratch
+                ),
                 Err(PathError::StartBlocked)
             );
             assert_eq!(
-                paths.find_path_with_radius(&world, inside, p, 5.0, &mut scratch),
+                paths.find_path(
+                    &world,
+                    inside,
+                    p,
+                    &PathOptions::exact().with_radius(5.0).unwrap(),
+                    &mut scratch
+                ),
                 Err(PathError::GoalBlocked)
             );
         }
-        // Wider than the world: refused at once, the snapshot bounded by the world's ring.
+        // Wider than the world (past what the options take): refused at once, the snapshot
+        // bounded by the world's ring.
         assert_eq!(
-            paths.find_path_with_radius(&world, inside, inside, 1e9, &mut scratch),
+            paths.radius_path(&world, inside, inside, 1e9, &mut scratch),
             Err(PathError::StartBlocked)
         );
     }
@@ -856,19 +923,37 @@ mod tests {
         let mut scratch = PathScratch::new();
         let (s, t) = (at(21.0 * 20.0, 44.0 * 20.0), at(58.0 * 20.0, 52.0 * 20.0));
         let exact = paths
-            .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)
+            .find_path(&world, s, t, &PathOptions::exact(), &mut scratch)
             .unwrap();
         assert_eq!(
-            paths.find_path_with_radius(&world, s, t, 0.0, &mut scratch),
+            paths.find_path(
+                &world,
+                s,
+                t,
+                &PathOptions::exact().with_radius(0.0).unwrap(),
+                &mut scratch
+            ),
             Ok(exact.clone())
         );
         let wide = paths
-            .find_path_with_radius(&world, s, t, 5.0, &mut scratch)
+            .find_path(
+                &world,
+                s,
+                t,
+                &PathOptions::exact().with_radius(5.0).unwrap(),
+                &mut scratch,
+            )
             .unwrap();
         assert!(wide.length > exact.length && wide.waypoints.len() >= 4);
         let mut tight = PathScratch::with_budget(2);
         assert_eq!(
-            paths.find_path_with_radius(&world, s, t, 5.0, &mut tight),
+            paths.find_path(
+                &world,
+                s,
+                t,
+                &PathOptions::exact().with_radius(5.0).unwrap(),
+                &mut tight
+            ),
             Err(PathError::BudgetExceeded)
         );
     }

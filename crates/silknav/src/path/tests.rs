@@ -458,7 +458,7 @@ fn clearance_experiment() {
     let mut scratch = PathScratch::new();
     println!("clearance: paths, legs, paths with a refused leg (no repairs), paths not walkable / repairs (with repairs)");
     for &clearance in &clearances {
-        let options = PathOptions::new().with_clearance(clearance);
+        let options = PathOptions::new().with_clearance(clearance).unwrap();
         let (mut paths, mut legs, mut refused, mut failed, mut repairs) = (0, 0, 0, 0, 0);
         for (_, world) in &worlds {
             let index = PathIndex::build(world);
@@ -558,7 +558,7 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
     // The path goes round: (42, 42), (43, 43), (43, 46), (42, 46).
     let mut scratch = PathScratch::new();
     let path = PathIndex::build(&world)
-        .find_path_with(
+        .find_path(
             &world,
             q(40.5, 41.7),
             q(41.5, 45.5),
@@ -1168,4 +1168,57 @@ fn record_cells_link_what_all_the_records_link_on(sweep: Sweep) {
         ends > sweep.pick(500, 1000) && linked > sweep.pick(5_000, 10_000),
         "{ends} ends, {linked} links"
     );
+}
+
+/// Options that cannot be honoured together, or values out of range, are refused when the
+/// options are made, whichever comes first, and each error names the option at fault.
+#[test]
+fn path_options_refuse_what_cannot_be_honoured() {
+    use super::{PathOptions, PathOptionsError as E};
+    let walkable = PathOptions::new();
+    assert_eq!(walkable.with_radius(-1.0), Err(E::Radius(-1.0)));
+    assert_eq!(walkable.with_radius(1e-9), Err(E::Radius(1e-9)));
+    assert_eq!(walkable.with_radius(960.5), Err(E::Radius(960.5)));
+    assert!(walkable.with_radius(f64::NAN).is_err());
+    assert_eq!(walkable.with_radius(960.0).map(|o| o.radius()), Ok(960.0));
+    assert_eq!(walkable.with_radius(0.0).map(|o| o.radius()), Ok(0.0));
+    for c in [0.0, -0.5, 10.0, f64::INFINITY] {
+        assert_eq!(walkable.with_clearance(c), Err(E::Clearance(c)), "{c}");
+    }
+    assert_eq!(
+        walkable.with_clearance(9.99).map(|o| o.clearance()),
+        Ok(9.99)
+    );
+    assert_eq!(
+        PathOptions::exact().with_clearance(0.5),
+        Err(E::ClearanceOfExact)
+    );
+    assert_eq!(
+        PathOptions::exact().with_clearance(-3.0),
+        Err(E::ClearanceOfExact)
+    );
+    // A radius and objects, in either order.
+    let objects = walkable.with_objects(true).unwrap();
+    assert_eq!(objects.with_radius(2.0), Err(E::RadiusWithObjects));
+    let round = walkable.with_radius(2.0).unwrap();
+    assert_eq!(round.with_objects(true), Err(E::RadiusWithObjects));
+    assert_eq!(round.with_objects(false), Ok(round));
+    assert_eq!(objects.with_radius(0.0), Ok(objects));
+    assert!(matches!(walkable.with_start_y(f32::NAN), Err(E::StartHeight(y)) if y.is_nan()));
+    assert!(walkable.with_start_y(f32::INFINITY).is_err());
+    assert_eq!(
+        walkable.with_start_y(12.5).map(|o| o.start_y()),
+        Ok(Some(12.5))
+    );
+    let options = [
+        E::Radius(1.0),
+        E::Clearance(1.0),
+        E::ClearanceOfExact,
+        E::RadiusWithObjects,
+        E::StartHeight(1.0),
+    ]
+    .map(|e| (e.option(), e.to_string()));
+    for (option, message) in options {
+        assert!(message.starts_with(&format!("{option}: ")), "{message}");
+    }
 }

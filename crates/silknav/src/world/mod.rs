@@ -6,7 +6,7 @@
 //! | query | answers | semantics |
 //! |---|---|---|
 //! | [`World::cell_at`] | the cell under a point | on the [`Surface`] asked: the terrain's tile, the highest object triangle its tile's cell lists, or the server's `FindNavCell` choice nearest a height |
-//! | [`World::height_at`] | the height there | the terrain's `FindHeight`, or `FindNavCell`'s, bit for bit ([`height`]) |
+//! | [`World::height_at`] | the height there | the terrain's `FindHeight`, or `FindNavCell`'s, bit for bit |
 //! | [`World::surface_at`] | both at once | as the two above |
 //! | [`World::raycast`] | the first wall a segment crosses | exact, across cells, regions and object meshes ([`raycast`]) |
 //! | [`World::line_of_sight`] | whether a segment is clear | as [`World::raycast`] |
@@ -38,12 +38,11 @@
 //!   below answers the ground.
 //!
 //! Line of sight walks over the terrain and object cells by the rules in [`raycast`]; movement
-//! follows the server ([`movement`]); paths are found on the terrain and go round objects
-//! ([`crate::path::detour`]).
+//! follows the server ([`movement`]); paths are found by [`crate::path`].
 
 pub(crate) mod circles;
 pub mod dungeon;
-pub mod height;
+pub(crate) mod height;
 mod load;
 pub mod movement;
 mod position;
@@ -711,6 +710,12 @@ impl World {
     /// terrain's `FindHeight` (blocked tiles have a height too), the highest surface's (where
     /// a walk starts; `None` on a blocked tile without an object), or `FindNavCell`'s height
     /// nearest `y`. `None` outside the loaded regions.
+    ///
+    /// The terrain's height: each 20×20 tile is two flat triangles whose diagonal alternates
+    /// with the tile's parity, and an ice plane above the ground is the ground. The steps
+    /// follow the server's arithmetic: the tile index is `trunc(x / 20)` in double, the
+    /// fraction inside the tile is rounded to f32, the interpolation runs in double in the
+    /// server's order of operations, and the result is rounded to f32.
     pub fn height_at(&self, pos: Position, surface: Surface) -> Option<f32> {
         match surface {
             Surface::Terrain => self.terrain_height_at(pos),

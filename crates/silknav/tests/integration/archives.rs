@@ -7,6 +7,7 @@ use silknav::lint::lint_world;
 use silknav::pk2_archive::{self, ErrorKind, Key};
 use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::PathOptions;
 use silknav::Surface;
 use silknav::{LoadOptions, PathIndex, PathScratch, Position, World};
 use silknav_testkit::pk2::{pack_folder, record_of, with_block_outside, with_duplicate, with_loop};
@@ -92,10 +93,13 @@ fn answers(world: &World, with_paths: bool) -> Vec<String> {
         if with_paths && i % 5 == 0 {
             out.push(format!(
                 "path {a} {b}: {:?}",
-                paths
-                    .as_ref()
-                    .expect("built with paths")
-                    .find_path(world, a, b, &mut scratch)
+                paths.as_ref().expect("built with paths").find_path(
+                    world,
+                    a,
+                    b,
+                    &PathOptions::default(),
+                    &mut scratch
+                )
             ));
         }
     }

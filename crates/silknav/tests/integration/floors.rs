@@ -101,7 +101,7 @@ fn paths_on_floors_only() {
     let (first, last) = (at(w[0]), at(w[w.len() - 1]));
     // The exact path with objects, over the three spans.
     let exact = paths
-        .find_path_with(
+        .find_path(
             &world,
             first,
             last,
@@ -121,9 +121,12 @@ fn paths_on_floors_only() {
     );
     // The default path, and the walkable one through objects: every leg arrives under the
     // walk from the height the leg before arrived at.
-    for options in [PathOptions::new(), PathOptions::new().with_objects(true)] {
+    for options in [
+        PathOptions::new(),
+        PathOptions::new().with_objects(true).unwrap(),
+    ] {
         let path = paths
-            .find_path_with(&world, first, last, &options, &mut scratch)
+            .find_path(&world, first, last, &options, &mut scratch)
             .unwrap_or_else(|e| panic!("{options:?}: {e}"));
         assert!(!path.exact);
         let heights = world.path_heights(&path, Surface::Highest);
@@ -143,7 +146,7 @@ fn paths_on_floors_only() {
     for goal in [floors.lone_span, floors.room] {
         for options in [PathOptions::exact_with_objects(), PathOptions::new()] {
             assert_eq!(
-                paths.find_path_with(&world, first, at(goal), &options, &mut scratch),
+                paths.find_path(&world, first, at(goal), &options, &mut scratch),
                 Err(PathError::Unreachable),
                 "{options:?}"
             );
@@ -152,7 +155,7 @@ fn paths_on_floors_only() {
     // Off every floor.
     let nowhere = at([w[0][0], w[0][1] - 200.0]);
     assert_eq!(
-        paths.find_path_with(&world, nowhere, first, &PathOptions::new(), &mut scratch),
+        paths.find_path(&world, nowhere, first, &PathOptions::new(), &mut scratch),
         Err(PathError::StartBlocked)
     );
 }
@@ -163,7 +166,9 @@ fn a_navigator_loads_and_indexes_a_world_of_floors_only() {
     let floors = write_floors_world(dir.path());
     let nav = Navigator::load(dir.path()).unwrap();
     let (a, b) = (at(floors.walkway[0]), at(floors.walkway[3]));
-    let path = nav.find_path(a, b, &mut PathScratch::new()).unwrap();
+    let path = nav
+        .find_path(a, b, &PathOptions::default(), &mut PathScratch::new())
+        .unwrap();
     assert_eq!(path.waypoints.first(), Some(&a));
     assert_eq!(path.waypoints.last(), Some(&b));
 }
@@ -185,13 +190,13 @@ fn the_path_through_objects_crosses_a_gorge() {
     let mut scratch = PathScratch::new();
     for options in [PathOptions::exact(), PathOptions::new()] {
         assert_eq!(
-            paths.find_path_with(&world, west, east, &options, &mut scratch),
+            paths.find_path(&world, west, east, &options, &mut scratch),
             Err(PathError::Unreachable),
             "{options:?}: the terrain alone does not join the banks"
         );
     }
     let exact = paths
-        .find_path_with(
+        .find_path(
             &world,
             west,
             east,
@@ -199,9 +204,9 @@ fn the_path_through_objects_crosses_a_gorge() {
             &mut scratch,
         )
         .expect("the walkway joins the banks");
-    let through = PathOptions::new().with_objects(true);
+    let through = PathOptions::new().with_objects(true).unwrap();
     let path = paths
-        .find_path_with(&world, west, east, &through, &mut scratch)
+        .find_path(&world, west, east, &through, &mut scratch)
         .expect("the walkable path through objects crosses");
     assert_eq!(path.exact_length, exact.length);
     assert_eq!(path.waypoints.first(), Some(&west));

@@ -84,7 +84,7 @@ fn answers_with(
     let mut scratch = PathScratch::new();
     queries
         .iter()
-        .map(|&(a, b)| world.find_path_with(a, b, options, &mut scratch))
+        .map(|&(a, b)| world.find_path(a, b, options, &mut scratch))
         .collect()
 }
 

@@ -10,6 +10,7 @@ use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles};
 use silknav::world::RegionIssue;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::LoadOptions;
+use silknav::PathOptions;
 use silknav::Surface;
 use silknav::{LoadFinding, LoadFindingKind, LoadReport, PathIndex, Position, World};
 use std::collections::BTreeMap;
@@ -354,10 +355,10 @@ fn a_one_thread_pool_runs_every_step_on_its_one_thread_with_the_same_results() {
         let at = |k: f64| Position::from_world(x0 + 10.0 + 95.0 * k, z0 + 3800.0 - 93.0 * k);
         let (from, to) = (at(f64::from(i)).unwrap(), at(f64::from(39 - i)).unwrap());
         let a = capped_paths
-            .find_path(&capped, from, to, &mut scratch)
+            .find_path(&capped, from, to, &PathOptions::default(), &mut scratch)
             .map(|p| p.waypoints);
         let b = default_paths
-            .find_path(&default, from, to, &mut scratch)
+            .find_path(&default, from, to, &PathOptions::default(), &mut scratch)
             .map(|p| p.waypoints);
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "query {i}");
         answered += usize::from(a.is_ok());

@@ -28,7 +28,7 @@ fn check_map(name: &str) {
     for (s, o) in scenarios.iter().zip(&octile) {
         assert_eq!((s.start, s.goal), (o.start, o.goal));
         let (a, b) = (point(s.start.0, s.start.1), point(s.goal.0, s.goal.1));
-        let got = paths.find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch);
+        let got = paths.find_path(&world, a, b, &PathOptions::exact(), &mut scratch);
         match got {
             Ok(path) => {
                 let want = s.length * 20.0;
@@ -543,7 +543,7 @@ fn paths_equal_the_visibility_graph_oracle_on_small_worlds() {
             );
             let want = oracle.shortest(s, t);
             match (
-                paths.find_path_with(world, s, t, &PathOptions::exact(), &mut scratch),
+                paths.find_path(world, s, t, &PathOptions::exact(), &mut scratch),
                 want,
             ) {
                 (Ok(path), Some(want)) => {
@@ -601,7 +601,7 @@ fn paths_equal_the_visibility_graph_oracle_with_thin_walls() {
                 random_walkable(&world, &mut rng, tiles),
             );
             match (
-                paths.find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch),
+                paths.find_path(&world, s, t, &PathOptions::exact(), &mut scratch),
                 oracle.shortest(s, t),
             ) {
                 (Ok(path), Some(want)) => {
@@ -691,7 +691,7 @@ fn paths_validate_on_generated_worlds() {
                 random_walkable(&world, &mut rng, tiles),
                 random_walkable(&world, &mut rng, tiles),
             );
-            match paths.find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch) {
+            match paths.find_path(&world, s, t, &PathOptions::exact(), &mut scratch) {
                 Ok(path) => {
                     validate(&world, s, t, &path);
                     assert_eq!(component(s), component(t), "{s:?} → {t:?}");
@@ -727,21 +727,21 @@ fn path_errors() {
     // rows): reachable only through the gaps.
     let mut scratch = PathScratch::new();
     assert_eq!(
-        paths.find_path(&world, blocked, open, &mut scratch),
+        paths.find_path(&world, blocked, open, &PathOptions::default(), &mut scratch),
         Err(PathError::StartBlocked)
     );
     assert_eq!(
-        paths.find_path(&world, open, blocked, &mut scratch),
+        paths.find_path(&world, open, blocked, &PathOptions::default(), &mut scratch),
         Err(PathError::GoalBlocked)
     );
     let outside = p(2000.0 + 1920.0, 10.0);
     assert_eq!(
-        paths.find_path(&world, open, outside, &mut scratch),
+        paths.find_path(&world, open, outside, &PathOptions::default(), &mut scratch),
         Err(PathError::GoalBlocked)
     );
     let far = p(1900.0, 1900.0);
     let path = paths
-        .find_path_with(&world, open, far, &PathOptions::exact(), &mut scratch)
+        .find_path(&world, open, far, &PathOptions::exact(), &mut scratch)
         .unwrap();
     validate(&world, open, far, &path);
     // A budget too small for a search with turns.
@@ -751,6 +751,7 @@ fn path_errors() {
             &world,
             p(12.0 * 20.0, 5.0 * 20.0),
             p(12.0 * 20.0, 35.0 * 20.0),
+            &PathOptions::default(),
             &mut scratch,
         )
         .unwrap();
@@ -760,12 +761,15 @@ fn path_errors() {
             &world,
             p(12.0 * 20.0, 5.0 * 20.0),
             p(12.0 * 20.0, 35.0 * 20.0),
+            &PathOptions::default(),
             &mut tight
         ),
         Err(PathError::BudgetExceeded)
     );
     // Start = goal: a path of length zero with both points.
-    let same = paths.find_path(&world, open, open, &mut scratch).unwrap();
+    let same = paths
+        .find_path(&world, open, open, &PathOptions::default(), &mut scratch)
+        .unwrap();
     assert_eq!((same.length, same.waypoints.len()), (0.0, 2));
 
     // A closed ring: nothing inside reaches outside, answered from the components.
@@ -777,15 +781,21 @@ fn path_errors() {
     let paths = PathIndex::build(&world);
     let inside = p(45.0 * 20.0, 45.0 * 20.0);
     assert_eq!(
-        paths.find_path(&world, inside, open, &mut scratch),
+        paths.find_path(&world, inside, open, &PathOptions::default(), &mut scratch),
         Err(PathError::Unreachable)
     );
     assert_eq!(
-        paths.find_path(&world, open, inside, &mut tight),
+        paths.find_path(&world, open, inside, &PathOptions::default(), &mut tight),
         Err(PathError::Unreachable)
     );
     let also_inside = p(42.5 * 20.0, 48.0 * 20.0);
     assert!(paths
-        .find_path(&world, inside, also_inside, &mut scratch)
+        .find_path(
+            &world,
+            inside,
+            also_inside,
+            &PathOptions::default(),
+            &mut scratch
+        )
         .is_ok());
 }

@@ -1,4 +1,4 @@
-//! Paths for a walker of radius r (`PathIndex::find_path_with_radius`) against a brute-force
+//! Paths for a walker of radius r (`PathIndex::find_path` with a radius) against a brute-force
 //! oracle written from the rule alone: the obstacles found with cell lookup and line of sight,
 //! each grown octagon in its half-plane form, every candidate vertex from the octagon's polar
 //! form, a full visibility graph by Cyrus–Beck clipping, Dijkstra. And every leg of every
@@ -393,16 +393,28 @@ fn against_oracle(
         let (s, t) = (xz(ps), xz(pt));
         // Radius 0 is the exact path, and lengths are chained from it: a larger radius is
         // never shorter (the `find_path_*` tests below were found this way).
-        let exact = paths.find_path_with(world, ps, pt, &PathOptions::exact(), &mut scratch);
+        let exact = paths.find_path(world, ps, pt, &PathOptions::exact(), &mut scratch);
         assert_eq!(
-            paths.find_path_with_radius(world, ps, pt, 0.0, &mut scratch),
+            paths.find_path(
+                world,
+                ps,
+                pt,
+                &PathOptions::exact().with_radius(0.0).unwrap(),
+                &mut scratch
+            ),
             exact
         );
         let mut previous: Option<f64> = exact.as_ref().ok().map(|p| p.length);
         for oracle in &oracles {
             let r = oracle.r;
             let want = oracle.shortest(s, t);
-            let got = paths.find_path_with_radius(world, ps, pt, r, &mut scratch);
+            let got = paths.find_path(
+                world,
+                ps,
+                pt,
+                &PathOptions::exact().with_radius(r).unwrap(),
+                &mut scratch,
+            );
             match (&got, want) {
                 (Ok(path), Ok(want)) => {
                     validate(path, ps, pt, r, &rects);
@@ -475,7 +487,7 @@ fn paths_equal_the_oracle_across_a_region_border() {
         let o = origin();
         let q = |x: f64| at([o[0] + x * 20.0, o[1] + 47.5 * 20.0]);
         let mut scratch = PathScratch::new();
-        let crossing = paths.find_path_with(
+        let crossing = paths.find_path(
             &world,
             q(88.5),
             q(103.5),
@@ -507,15 +519,27 @@ fn radius_zero_is_the_exact_path_and_radii_only_lengthen_it() {
             at(random_point(&mut rng, w0, n)),
             at(random_point(&mut rng, w0, n)),
         );
-        let exact = paths.find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch);
+        let exact = paths.find_path(&world, s, t, &PathOptions::exact(), &mut scratch);
         assert_eq!(
-            paths.find_path_with_radius(&world, s, t, 0.0, &mut scratch),
+            paths.find_path(
+                &world,
+                s,
+                t,
+                &PathOptions::exact().with_radius(0.0).unwrap(),
+                &mut scratch
+            ),
             exact
         );
         let Ok(exact) = exact else { continue };
         let mut previous = exact.length;
         for r in [1e-3, 0.1, 2.0, 6.0, 10.0, 15.0] {
-            match paths.find_path_with_radius(&world, s, t, r, &mut scratch) {
+            match paths.find_path(
+                &world,
+                s,
+                t,
+                &PathOptions::exact().with_radius(r).unwrap(),
+                &mut scratch,
+            ) {
                 Ok(path) => {
                     assert!(path.length >= previous - 1e-9, "{s:?} → {t:?} at r = {r}");
                     previous = path.length;
@@ -562,7 +586,13 @@ fn paths_keep_their_radius_on_a_generated_world() {
         };
         let (s, t) = (point(&mut rng), point(&mut rng));
         let started = std::time::Instant::now();
-        let got = paths.find_path_with_radius(&world, s, t, r, &mut scratch);
+        let got = paths.find_path(
+            &world,
+            s,
+            t,
+            &PathOptions::exact().with_radius(r).unwrap(),
+            &mut scratch,
+        );
         times[i % 3].push(started.elapsed().as_secs_f64());
         match got {
             Ok(path) => {
@@ -578,7 +608,7 @@ fn paths_keep_their_radius_on_a_generated_world() {
                 }
                 validate(&path, s, t, r, &obstacles_in(&world, lo, hi, r));
                 let exact = paths
-                    .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)
+                    .find_path(&world, s, t, &PathOptions::exact(), &mut scratch)
                     .unwrap();
                 assert!(
                     path.length >= exact.length - 1e-9,
@@ -631,20 +661,26 @@ fn path_options_give_the_radius_path_exact_or_walkable() {
             ])
         };
         let (s, t) = (point(), point());
-        let direct = paths.find_path_with_radius(&world, s, t, r, &mut scratch);
-        let exact = paths.find_path_with(
+        let direct = paths.find_path(
             &world,
             s,
             t,
-            &PathOptions::exact().with_radius(r),
+            &PathOptions::exact().with_radius(r).unwrap(),
+            &mut scratch,
+        );
+        let exact = paths.find_path(
+            &world,
+            s,
+            t,
+            &PathOptions::exact().with_radius(r).unwrap(),
             &mut scratch,
         );
         assert_eq!(exact, direct);
-        let walkable = paths.find_path_with(
+        let walkable = paths.find_path(
             &world,
             s,
             t,
-            &PathOptions::new().with_radius(r),
+            &PathOptions::new().with_radius(r).unwrap(),
             &mut scratch,
         );
         match (&direct, &walkable) {
@@ -759,10 +795,16 @@ fn find_path_finds_the_path_line_of_sight_walks() {
     }
     let (s, t) = (q(40.5, 41.7), q(41.5, 45.5));
     assert!(paths
-        .find_path_with_radius(&world, s, t, 2.0, &mut scratch)
+        .find_path(
+            &world,
+            s,
+            t,
+            &PathOptions::exact().with_radius(2.0).unwrap(),
+            &mut scratch
+        )
         .is_ok());
     assert!(paths
-        .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)
+        .find_path(&world, s, t, &PathOptions::exact(), &mut scratch)
         .is_ok());
 }
 
@@ -786,7 +828,13 @@ fn find_path_is_no_longer_than_a_radius_path() {
     );
     let mut scratch = PathScratch::new();
     let wide = paths
-        .find_path_with_radius(&world, s, t, 0.5, &mut scratch)
+        .find_path(
+            &world,
+            s,
+            t,
+            &PathOptions::exact().with_radius(0.5).unwrap(),
+            &mut scratch,
+        )
         .unwrap();
     for leg in wide.waypoints.windows(2) {
         assert_eq!(
@@ -795,7 +843,7 @@ fn find_path_is_no_longer_than_a_radius_path() {
         );
     }
     let exact = paths
-        .find_path_with(&world, s, t, &PathOptions::exact(), &mut scratch)
+        .find_path(&world, s, t, &PathOptions::exact(), &mut scratch)
         .unwrap();
     assert!(
         exact.length <= wide.length + 1e-9,

@@ -57,8 +57,8 @@ fn check(
     to: Position,
     scratch: &mut PathScratch,
 ) -> Option<usize> {
-    let exact = index.find_path_with(world, from, to, &PathOptions::exact(), scratch);
-    let walkable = index.find_path(world, from, to, scratch);
+    let exact = index.find_path(world, from, to, &PathOptions::exact(), scratch);
+    let walkable = index.find_path(world, from, to, &PathOptions::default(), scratch);
     let (exact, path) = match (exact, walkable) {
         (Ok(e), Ok(w)) => (e, w),
         // The walk leaves a point on a grid line only into the tile it belongs to, and
@@ -204,15 +204,27 @@ fn walkable_paths_in_worst_cases() {
     // is blocked for a walkable path, as for `move`, but not for the exact one.
     let corner = base(80.0 * 20.0, 80.0 * 20.0);
     assert_eq!(
-        index.find_path(&world, corner, base(100.0, 100.0), &mut scratch),
+        index.find_path(
+            &world,
+            corner,
+            base(100.0, 100.0),
+            &PathOptions::default(),
+            &mut scratch
+        ),
         Err(PathError::StartBlocked)
     );
     assert_eq!(
-        index.find_path(&world, base(100.0, 100.0), corner, &mut scratch),
+        index.find_path(
+            &world,
+            base(100.0, 100.0),
+            corner,
+            &PathOptions::default(),
+            &mut scratch
+        ),
         Err(PathError::GoalBlocked)
     );
     assert!(index
-        .find_path_with(
+        .find_path(
             &world,
             corner,
             base(100.0, 100.0),
@@ -274,15 +286,15 @@ fn clearance_and_exact_options() {
             random_point(&world, &mut rng),
         );
         for c in [0.01, 0.5, 2.0] {
-            let options = PathOptions::new().with_clearance(c);
-            let Ok(path) = index.find_path_with(&world, a, b, &options, &mut scratch) else {
+            let options = PathOptions::new().with_clearance(c).unwrap();
+            let Ok(path) = index.find_path(&world, a, b, &options, &mut scratch) else {
                 continue;
             };
             for leg in path.waypoints.windows(2) {
                 assert!(arrives(&world, leg[0], leg[1]), "clearance {c}: {leg:?}");
             }
             let exact = index
-                .find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch)
+                .find_path(&world, a, b, &PathOptions::exact(), &mut scratch)
                 .unwrap();
             assert!(path.length <= bound(&path, exact.waypoints.len() - 2, c));
             // Exact waypoints are grid vertices; walkable turning points never are.
@@ -338,7 +350,7 @@ fn demo_world_experiment() {
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),
             );
-            let path = match index.find_path_with(&world, a, b, &options, &mut scratch) {
+            let path = match index.find_path(&world, a, b, &options, &mut scratch) {
                 Ok(path) => path,
                 Err(e) => {
                     if e == PathError::NotWalkable {
@@ -427,7 +439,7 @@ fn walkable_round_objects_on_generated_worlds() {
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),
             );
-            let path = match index.find_path(&world, a, b, &mut scratch) {
+            let path = match index.find_path(&world, a, b, &PathOptions::default(), &mut scratch) {
                 Ok(path) => path,
                 Err(PathError::NotWalkable) => {
                     assert!(
@@ -441,7 +453,7 @@ fn walkable_round_objects_on_generated_worlds() {
             paths += 1;
             assert!(path.length >= path.exact_length - 1e-3, "{path:?}");
             let terrain = index
-                .find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch)
+                .find_path(&world, a, b, &PathOptions::exact(), &mut scratch)
                 .unwrap();
             if path.waypoints.len() > terrain.waypoints.len() + 2 {
                 detoured += 1;
@@ -563,13 +575,13 @@ fn sweep(queries: usize, seed: u64) -> (usize, Vec<String>) {
                 random_point(&world, &mut rng),
             );
             if index
-                .find_path_with(&world, a, b, &PathOptions::exact(), &mut scratch)
+                .find_path(&world, a, b, &PathOptions::exact(), &mut scratch)
                 .is_err()
             {
                 continue;
             }
             found += 1;
-            match index.find_path(&world, a, b, &mut scratch) {
+            match index.find_path(&world, a, b, &PathOptions::default(), &mut scratch) {
                 Err(PathError::NotWalkable)
                     if own_tiles_unreachable(&world, &index, a, b, &mut scratch) =>
                 {
@@ -639,7 +651,7 @@ fn walkable_beside_a_wall_at_a_slant() {
     assert!(legs >= 5);
 }
 
-/// Walkable paths through objects (`PathOptions::new().with_objects(true)`, `silknav path
+/// Walkable paths through objects (`PathOptions::new().with_objects(true).unwrap()`, `silknav path
 /// --objects`) on generated worlds with villages, fortresses, bridges and stairs: every leg
 /// arrives under the whole walk from the height the leg before it arrived at
 /// (`World::path_heights`, `move --y`), at the next waypoint's height; the path follows the
@@ -663,7 +675,7 @@ fn walkable_through_objects_follows_the_exact_path_sweep() {
 /// Walkable paths through objects against the exact ones, on the generated worlds of `seeds`.
 fn walkable_through_objects_on(seeds: &[u64]) {
     let mut scratch = PathScratch::with_budget(300_000);
-    let options = PathOptions::new().with_objects(true);
+    let options = PathOptions::new().with_objects(true).unwrap();
     let (mut paths, mut detoured, mut refused, mut on_objects) = (0, 0, 0, 0);
     let mut worst = 0.0f64;
     for &seed in seeds {
@@ -687,7 +699,7 @@ fn walkable_through_objects_on(seeds: &[u64]) {
                 random_point(&world, &mut rng),
                 random_point(&world, &mut rng),
             );
-            let exact = index.find_path_with(
+            let exact = index.find_path(
                 &world,
                 a,
                 b,
@@ -695,14 +707,16 @@ fn walkable_through_objects_on(seeds: &[u64]) {
                 &mut scratch,
             );
             let path = match (
-                index.find_path_with(&world, a, b, &options, &mut scratch),
+                index.find_path(&world, a, b, &options, &mut scratch),
                 &exact,
             ) {
                 (Ok(path), Ok(_)) => path,
                 (Err(PathError::NotWalkable), Ok(_)) => {
                     // Only where the terrain's walkable path is not found either.
                     assert!(
-                        index.find_path(&world, a, b, &mut scratch).is_err(),
+                        index
+                            .find_path(&world, a, b, &PathOptions::default(), &mut scratch)
+                            .is_err(),
                         "{a:?} {b:?}"
                     );
                     refused += 1;

@@ -7,6 +7,7 @@
 //! enclose), the next nearest tiles are tried, a few at most, so the demo stays quick.
 
 use super::points::{tile_box, Tiles};
+use silknav::PathOptions;
 use silknav::{PathIndex, PathScratch, Position, World, WorldPath};
 
 /// The routes, as fractions of the world's box from its south-west corner: (start, goal).
@@ -60,7 +61,9 @@ pub fn find(world: &World, paths: &PathIndex) -> Vec<Route> {
         let found = starts.iter().find_map(|&from| {
             goals.iter().find_map(|&to| {
                 let (a, b) = (at(from)?, at(to)?);
-                let path = paths.find_path(world, a, b, &mut scratch).ok()?;
+                let path = paths
+                    .find_path(world, a, b, &PathOptions::default(), &mut scratch)
+                    .ok()?;
                 Some(Route { from, to, path })
             })
         });

@@ -57,38 +57,36 @@ pub struct PathArgs {
     radius: f64,
 }
 
-/// A radius on the command line: 0, or from a millionth of a unit to 960.
+/// A radius on the command line: one [`PathOptions::with_radius`] takes.
 fn radius(s: &str) -> Result<f64, String> {
     let r: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    if silknav::is_valid_radius(r) {
-        Ok(r)
-    } else {
-        Err(format!(
-            "the radius must be 0 or from 0.000001 to {} units",
-            silknav::MAX_RADIUS
-        ))
-    }
+    PathOptions::new()
+        .with_radius(r)
+        .map(|_| r)
+        .map_err(|e| e.to_string())
 }
 
-/// A clearance on the command line: a number in (0, 10).
+/// A clearance on the command line: one [`PathOptions::with_clearance`] takes.
 fn clearance(s: &str) -> Result<f64, String> {
     let c: f64 = s.parse().map_err(|e| format!("{e}"))?;
-    if silknav::is_valid_clearance(c) {
-        Ok(c)
-    } else {
-        Err("the clearance must be more than 0 and less than 10 units".into())
-    }
+    PathOptions::new()
+        .with_clearance(c)
+        .map(|_| c)
+        .map_err(|e| e.to_string())
 }
 
 impl PathArgs {
     /// The path options the arguments ask for.
-    fn options(&self) -> PathOptions {
+    ///
+    /// # Errors
+    /// Options that contradict each other ([`silknav::PathOptionsError`]).
+    fn options(&self) -> Result<PathOptions, silknav::PathOptionsError> {
         let options = if self.exact {
             PathOptions::exact()
         } else {
-            PathOptions::new().with_clearance(self.clearance)
+            PathOptions::new().with_clearance(self.clearance)?
         };
-        options.with_objects(self.objects).with_radius(self.radius)
+        options.with_objects(self.objects)?.with_radius(self.radius)
     }
 }
 
@@ -120,7 +118,7 @@ pub fn find(
 /// [`find`] in the dungeon if any, with [`PathOptions`].
 ///
 /// # Errors
-/// As for [`PathIndex::find_path_with`].
+/// As for [`PathIndex::find_path`].
 pub fn find_with(
     world: &World,
     paths: &PathIndex,
@@ -157,7 +155,7 @@ pub fn ask<'w>(
     PathAnswer {
         world,
         path,
-        start_y: options.start_y,
+        start_y: options.start_y(),
     }
 }
 
@@ -184,17 +182,24 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
         Some(n) => PathScratch::with_budget(n),
         None => PathScratch::new(),
     };
-    let options = args.options();
+    let options = args.options()?;
     let default_y = args.segment.y;
     super::answer(
         world,
         world_args.json,
         args.segment.numbers(),
         (4, 5),
-        |_, n| {
-            let mut options = options;
-            options.start_y = n.get(4).copied().or(default_y).map(|y| y as f32);
-            ask(world, paths, n, world_args.dungeon, &options, &mut scratch)
+        |_, n| match n.get(4).copied().or(default_y).map(|y| y as f32) {
+            Some(y) => match options.with_start_y(y) {
+                Ok(options) => ask(world, paths, n, world_args.dungeon, &options, &mut scratch),
+                // No surface is nearest a height that is not a number.
+                Err(_) => PathAnswer {
+                    world,
+                    path: Err(PathError::StartBlocked),
+                    start_y: Some(y),
+                },
+            },
+            None => ask(world, paths, n, world_args.dungeon, &options, &mut scratch),
         },
     )
 }

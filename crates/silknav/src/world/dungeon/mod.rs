@@ -1195,18 +1195,16 @@ mod ground_tests {
             for _ in 0..if cfg!(debug_assertions) { 10 } else { 30 } {
                 let (a, y) = random_point(&world, region, &mut rng);
                 let (b, _) = random_point(&world, region, &mut rng);
-                let options = PathOptions::new().with_start_y(y);
-                let path = match paths.find_path_with(&world, a, b, &options, &mut scratch) {
+                let options = PathOptions::new().with_start_y(y).unwrap();
+                let path = match paths.find_path(&world, a, b, &options, &mut scratch) {
                     Ok(path) => path,
                     Err(PathError::Unreachable) => continue,
                     Err(e) => panic!("{a:?} -> {b:?}: {e}"),
                 };
                 assert_eq!(path.waypoints.first(), Some(&a));
                 assert_eq!(path.waypoints.last(), Some(&b));
-                let exact = PathOptions::exact().with_start_y(y);
-                let shortest = paths
-                    .find_path_with(&world, a, b, &exact, &mut scratch)
-                    .unwrap();
+                let exact = PathOptions::exact().with_start_y(y).unwrap();
+                let shortest = paths.find_path(&world, a, b, &exact, &mut scratch).unwrap();
                 assert!(
                     shortest.length <= path.length + 1e-6,
                     "{shortest:?} {path:?}"
@@ -1249,9 +1247,9 @@ mod ground_tests {
             }
             let other = Position::in_dungeon(0x7FFF, 0.0, 0.0);
             let (a, y) = random_point(&world, region, &mut rng);
-            let options = PathOptions::new().with_start_y(y);
+            let options = PathOptions::new().with_start_y(y).unwrap();
             assert_eq!(
-                paths.find_path_with(&world, a, other, &options, &mut scratch),
+                paths.find_path(&world, a, other, &options, &mut scratch),
                 Err(PathError::GoalBlocked)
             );
         }
