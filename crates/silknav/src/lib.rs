@@ -12,6 +12,8 @@
 //! - [`geometry`]: the exact predicates the queries share.
 //! - [`lint`]: world lint, the checks that need several files.
 //! - [`movingai`]: Moving AI grid benchmark maps as worlds.
+//! - [`rng`]: the seeded generator of generated worlds, for inputs that are the same on every
+//!   machine.
 //! - [`objects`]: buildings, gates and bridges: their files resolved, placed and indexed.
 //! - [`path`]: exact any-angle shortest paths across regions, also for a walker that keeps a
 //!   radius from every obstacle ([`path::radius`]).
@@ -91,7 +93,7 @@ mod navigator;
 pub mod objects;
 pub mod path;
 pub mod query;
-mod rng;
+pub mod rng;
 pub mod world;
 pub mod worldgen;
 

@@ -1,5 +1,6 @@
 //! A small seeded random number generator, so that generated worlds are the same for the same
-//! seed on every machine and every version of the dependencies.
+//! seed on every machine and every version of the dependencies. Tests and benches draw their
+//! inputs from it too.
 
 /// SplitMix64: tiny, fast and good enough for terrain; not for anything secret.
 #[derive(Debug, Clone)]
