@@ -11,8 +11,7 @@ use silknav::files::{LoadError, WorldSource};
 use silknav::pk2_archive::Key;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, MoveOptions};
-use silknav::Surface;
-use silknav::{LoadOptions, PathOptions, PathScratch};
+use silknav::{LoadOptions, PathOptions, PathScratch, Surface};
 
 /// A world of regions in memory, loaded once and queried from any thread.
 ///

@@ -21,8 +21,7 @@
 
 use criterion::{black_box, Criterion};
 use silknav::build::{build_world, PlacedObject, RegionInput, TileRect};
-use silknav::files::WorldSource;
-use silknav::files::{DungeonFiles, Overwrite, WorldFiles};
+use silknav::files::{DungeonFiles, Overwrite, WorldFiles, WorldSource};
 use silknav::jmxv::bms::ObjectMesh;
 use silknav::jmxv::dof::DungeonFile;
 use silknav::jmxv::ifo::{ObjectEntry, ObjectIfo};
@@ -31,8 +30,7 @@ use silknav::jmxv::res::ResourceFile;
 use silknav::jmxv::{RegionId, F32};
 use silknav::world::dungeon::Dungeon;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::Surface;
-use silknav::{PathIndex, PathOptions, PathScratch, Position, World};
+use silknav::{PathIndex, PathOptions, PathScratch, Position, Surface, World};
 use silknav_bench::{criterion_home, duration, is_bench_run, median_ns_since, verdict, Ratio};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;

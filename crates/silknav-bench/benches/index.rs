@@ -15,9 +15,10 @@ use silknav::files::index_file_in;
 use silknav::files::Overwrite;
 use silknav::files::WorldSource;
 use silknav::path::PathIndexFile;
-use silknav::PathOptions;
-use silknav::Surface;
-use silknav::{LoadOptions, Navigator, PathIndex, PathIndexFound, PathScratch, Position, World};
+use silknav::{
+    LoadOptions, Navigator, PathIndex, PathIndexFound, PathOptions, PathScratch, Position, Surface,
+    World,
+};
 use silknav_bench::cache::{cached_world, LIVE};
 use silknav_bench::{duration, is_bench_run, verdict};
 use std::path::Path;

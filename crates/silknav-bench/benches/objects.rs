@@ -42,10 +42,8 @@
 use criterion::{black_box, Criterion, Throughput};
 use silknav::files::WorldSource;
 use silknav::objects::ObjectCellRef;
-use silknav::world::MoveOptions;
-use silknav::world::{LoadOptions, MoveStop};
-use silknav::Surface;
-use silknav::{Navigator, PathOptions, PathScratch, Position, World, WorldPath};
+use silknav::world::{LoadOptions, MoveOptions, MoveStop};
+use silknav::{Navigator, PathOptions, PathScratch, Position, Surface, World, WorldPath};
 use silknav_bench::town::{
     self, path_pairs, query_points, PAIRS_SEED, PATH_BUDGET, POINTS, POINTS_SEED,
 };

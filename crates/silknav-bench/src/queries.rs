@@ -7,8 +7,7 @@
 
 use silknav::jmxv::RegionId;
 use silknav::world::REGION_SIZE;
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 
 /// `n` points uniformly over the regions: a region uniformly, then local x and z in

@@ -6,8 +6,7 @@
 use silknav::files::Overwrite;
 use silknav::jmxv::RegionId;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::Surface;
-use silknav::{Navigator, PathError, PathOptions, PathScratch, Position, World};
+use silknav::{Navigator, PathError, PathOptions, PathScratch, Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 use std::path::PathBuf;
 

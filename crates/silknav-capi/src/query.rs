@@ -7,8 +7,7 @@ use crate::world::silknav_world;
 use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveStop, RayError, Snap};
-use silknav::Surface;
-use silknav::{CellRef, PathError, PathOptions, PathScratch, Position, WorldPath};
+use silknav::{CellRef, PathError, PathOptions, PathScratch, Position, Surface, WorldPath};
 
 /// Why an answer is "no", in the results' `reason` fields; `silknav_reason_word` gives the
 /// command line's word for each.

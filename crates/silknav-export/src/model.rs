@@ -5,8 +5,8 @@ use jmxv::nvm::{
     TILES_PER_SIDE,
 };
 use jmxv::RegionId;
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::geometry::TILE;
+use silknav::{Position, Surface, World};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -14,7 +14,6 @@ use std::fmt;
 pub const WALL_HEIGHT: f32 = 20.0;
 
 const REGION: f64 = 1920.0;
-const TILE: f64 = 20.0;
 const PLANE: f64 = 320.0;
 
 /// What to export.

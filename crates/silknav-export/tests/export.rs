@@ -4,8 +4,7 @@
 
 use silknav::files::{Overwrite, WorldFiles};
 use silknav::worldgen::{generate, GenOptions};
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 use silknav_export::{build, ExportOptions, Model};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::HashMap;

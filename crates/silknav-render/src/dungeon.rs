@@ -16,6 +16,7 @@ use jmxv::bms::ObjectMesh;
 use jmxv::dof::DungeonFile;
 use jmxv::RegionId;
 use silknav::files::DungeonFiles;
+use silknav::geometry::TILE;
 use silknav::world::dungeon::CollisionCircle;
 use std::collections::BTreeMap;
 
@@ -215,8 +216,6 @@ pub struct DungeonCircle {
 
 /// Units of margin round the blocks.
 const MARGIN: f64 = 40.0;
-/// Units per tile: the map's grid and the scale's unit.
-const TILE: f64 = 20.0;
 /// Sides of the polygon a circle is drawn as.
 const CIRCLE_SIDES: usize = 48;
 

@@ -13,8 +13,7 @@
 
 use silknav::files::{Overwrite, WorldFiles};
 use silknav::worldgen::{generate, GenOptions};
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 use silknav_server::{Config, Limits, Server};
 use silknav_testkit::http::Connection;
 use silknav_testkit::rng::SplitMix64;

@@ -50,9 +50,9 @@ use silknav::pk2_archive::{pack, Key};
 use silknav::world::MoveStop;
 use silknav::worldgen::catalog::OBJECTS;
 use silknav::worldgen::meshes::object_mesh;
-use silknav::MoveOptions;
-use silknav::Surface;
-use silknav::{LoadOptions, PathIndex, PathOptions, PathScratch, Position, World};
+use silknav::{
+    LoadOptions, MoveOptions, PathIndex, PathOptions, PathScratch, Position, Surface, World,
+};
 use std::collections::BTreeMap;
 
 const ORIGIN: (u8, u8) = (128, 64);

@@ -28,9 +28,9 @@
 use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
 use silknav::world::MoveStop;
-use silknav::MoveOptions;
-use silknav::Surface;
-use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World};
+use silknav::{
+    MoveOptions, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,
+};
 
 const ORIGIN: (u8, u8) = (128, 64);
 const SIDE: f64 = 1920.0;

@@ -20,8 +20,7 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::objects::{InstanceKey, ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
 use silknav::world::{RayError, RayHit};
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 use std::collections::BTreeMap;
 
 const REGION: f64 = 1920.0;

@@ -6,8 +6,7 @@
 use silknav::jmxv::RegionId;
 use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::Surface;
-use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World};
+use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 use std::time::Instant;
 

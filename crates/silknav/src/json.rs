@@ -20,9 +20,9 @@
 
 use crate::objects::{ObjectEdgeKind, ObjectEdgeRef};
 use crate::path::{PathError, WorldPath};
-use crate::world::Surface;
 use crate::world::{
-    CellRef, EdgeId, MoveError, MoveOutcome, MoveStop, RayError, RayHit, Snap, World, REGION_SIZE,
+    CellRef, EdgeId, MoveError, MoveOutcome, MoveStop, RayError, RayHit, Snap, Surface, World,
+    REGION_SIZE,
 };
 use jmxv::json::Float;
 use jmxv::{RegionId, F32};

@@ -36,9 +36,8 @@
 //! ```
 
 use crate::path::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
-use crate::world::Surface;
 use crate::world::{
-    CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, Snap, World,
+    CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, Snap, Surface, World,
 };
 use rayon::prelude::*;
 

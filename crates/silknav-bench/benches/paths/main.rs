@@ -58,9 +58,9 @@ use silknav::jmxv::RegionId;
 use silknav::movingai::Scenario;
 use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::Surface;
 use silknav::{
-    CellRef, PathError, PathIndex, PathIndexStats, PathOptions, PathScratch, Position, World,
+    CellRef, PathError, PathIndex, PathIndexStats, PathOptions, PathScratch, Position, Surface,
+    World,
 };
 use silknav_bench::cache::{cached_world, find_cached};
 use silknav_bench::record::{machine, utc_date, write_atomically};

@@ -3,8 +3,7 @@
 use crate::support::*;
 use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 
 /// The value after `label` on the line that starts with it (after indentation).
 fn line_after<'a>(stdout: &'a str, label: &str) -> &'a str {

@@ -5,8 +5,7 @@
 use crate::support::*;
 use serde_json::Value;
 use silknav::query::{self, PointQuery, SegmentQuery};
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 use std::path::Path;
 
 /// The generated cave: two floors of 3 × 3 blocks.

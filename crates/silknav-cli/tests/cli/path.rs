@@ -6,9 +6,7 @@ use jmxv::RegionId;
 use serde_json::Value;
 use silknav::files::WorldFiles;
 use silknav::world::MoveOptions;
-use silknav::PathOptions;
-use silknav::Surface;
-use silknav::{Navigator, PathError, PathScratch, Position, WorldPath};
+use silknav::{Navigator, PathError, PathOptions, PathScratch, Position, Surface, WorldPath};
 use silknav_render::{render_with_overlay, Overlay, RenderOptions};
 use std::path::PathBuf;
 

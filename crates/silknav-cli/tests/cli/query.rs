@@ -4,10 +4,8 @@
 use crate::support::*;
 use serde_json::Value;
 use silknav::files::WorldSource;
-use silknav::world::MoveOptions;
-use silknav::world::{EdgeId, MoveError, MoveStop, RayError};
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::world::{EdgeId, MoveError, MoveOptions, MoveStop, RayError};
+use silknav::{Position, Surface, World};
 use std::path::{Path, PathBuf};
 
 /// A generated 2×2 world at the default origin, and the library's view of it.

@@ -11,6 +11,10 @@ pub(crate) mod server_arith;
 /// Side of a region in world units.
 pub const REGION_SIZE: f32 = 1920.0;
 
+/// Side of a tile in world units, in the f64 the queries compute in: a region is 96 × 96
+/// tiles ([`jmxv::nvm::TILE_SIZE`]).
+pub const TILE: f64 = jmxv::nvm::TILE_SIZE as f64;
+
 /// The sign of `v`: 1, −1, or 0 for zero and NaN (which no side claims).
 #[inline]
 pub(crate) fn sign(v: f64) -> i8 {

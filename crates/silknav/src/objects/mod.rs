@@ -52,9 +52,10 @@ pub use load::ObjectFinding;
 pub(crate) use load::{load_objects, MeshLoader, RegionObjects};
 pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
-use crate::geometry::orient;
 use crate::geometry::server_arith::{self as arith, Matrix, Plane};
+use crate::geometry::{orient, TILE};
 use jmxv::bms::ObjectMesh;
+use jmxv::nvm::TILE_SIZE;
 use jmxv::RegionId;
 use mesh::ServerMesh;
 use rustc_hash::FxHashMap as HashMap;
@@ -427,9 +428,9 @@ fn region_corners(p: &Placement, v: [[f32; 3]; 3]) -> [[f64; 2]; 3] {
 /// Squares per tile side in [`TileSquares`].
 const FINE: usize = 8;
 /// Their side, world units.
-const FINE_SIDE: f32 = 20.0 / FINE as f32;
+const FINE_SIDE: f32 = TILE_SIZE / FINE as f32;
 /// Squares per world unit ([`TileObjects::fine_in`]).
-const GRID_SCALE: f64 = FINE as f64 / 20.0;
+const GRID_SCALE: f64 = FINE as f64 / TILE;
 /// How far inside (or outside) a triangle's sides a point must lie to be answered from the
 /// squares ([`TileObjects::fine_in`]), world units: far more than the rounding of the server's
 /// float containment test and transform at region coordinates (under 0.001), and of the
@@ -538,7 +539,7 @@ impl TileObjects {
         // The tiles some placement's box meets.
         let mut touched = vec![0u64; TILES * TILES / 64];
         let range = |lo: f32, hi: f32| {
-            let tile = |v: f32| (v / 20.0).floor().clamp(0.0, (TILES - 1) as f32) as usize;
+            let tile = |v: f32| (v / TILE_SIZE).floor().clamp(0.0, (TILES - 1) as f32) as usize;
             (tile(lo), tile(hi))
         };
         let mut any = false;
@@ -570,7 +571,10 @@ impl TileObjects {
                 let bit = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let t = w * 64 + bit;
-                let (x, z) = ((t % TILES) as f32 * 20.0, (t / TILES) as f32 * 20.0);
+                let (x, z) = (
+                    (t % TILES) as f32 * TILE_SIZE,
+                    (t / TILES) as f32 * TILE_SIZE,
+                );
                 let begin = out.items.len();
                 let cell_list = cell_list(t);
                 for &k in cell_list {
@@ -579,7 +583,7 @@ impl TileObjects {
                         .and_then(Option::as_ref)
                         .is_some_and(|p| {
                             let b = p.bounds;
-                            b[0] <= x + 20.0 && b[2] >= x && b[1] <= z + 20.0 && b[3] >= z
+                            b[0] <= x + TILE_SIZE && b[2] >= x && b[1] <= z + TILE_SIZE && b[3] >= z
                         });
                     if meets {
                         out.items.push(k);
@@ -635,9 +639,9 @@ impl SquareParts {
         let (x0, z0) = (((tile % TILES) * 20) as f64, ((tile / TILES) * 20) as f64);
         let corners = [
             [x0, z0],
-            [x0 + 20.0, z0],
-            [x0 + 20.0, z0 + 20.0],
-            [x0, z0 + 20.0],
+            [x0 + TILE, z0],
+            [x0 + TILE, z0 + TILE],
+            [x0, z0 + TILE],
         ];
         entries
             .iter()
@@ -1237,7 +1241,7 @@ mod tests {
     #[test]
     fn grid_index_is_the_quotients_floor() {
         use silknav_testkit::rng::SplitMix64;
-        let side = 20.0 / FINE as f64;
+        let side = crate::geometry::TILE / FINE as f64;
         let check = |v: f32| {
             if !(0.0..(TILES * 20) as f32).contains(&v) {
                 return;

@@ -1,8 +1,7 @@
 //! The cells along a segment, for [`crate::World::path_cells`].
 
+use crate::geometry::TILE;
 use crate::world::{CellRef, Position, World};
-
-const TILE: f64 = 20.0;
 
 /// Appends the cells of the tiles the segment `a → b` passes through, skipping repeats of the
 /// last one.

@@ -46,8 +46,8 @@
 use super::search::distance;
 use super::walkable::{world_xz, MAX_LEG_SPAN};
 use super::{PathError, PathIndex};
-use crate::world::Surface;
-use crate::world::{MoveOptions, Position, World};
+use crate::geometry::TILE;
+use crate::world::{MoveOptions, Position, Surface, World};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -320,7 +320,7 @@ impl Lattice {
         let count = |extent: f64| (extent / spacing).ceil() as usize + 1;
         let (nx, nz) = (count(hi[0] - lo[0]), count(hi[1] - lo[1]));
         // Off the tile grid: a lattice point never lies on a multiple of 20.
-        let snap = |v: f64| (v / 20.0).floor() * 20.0 + LATTICE_OFFSET;
+        let snap = |v: f64| (v / TILE).floor() * TILE + LATTICE_OFFSET;
         (nx * nz > 0).then_some(Lattice {
             origin: [snap(lo[0]), snap(lo[1])],
             spacing,

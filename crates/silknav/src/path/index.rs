@@ -13,6 +13,7 @@ use super::array::{Array, FileBytes};
 use super::graph;
 use super::landmarks;
 use super::table::CornerTable;
+pub(crate) use crate::geometry::TILE;
 use crate::world::raycast::Grid;
 use crate::world::region::Region;
 use crate::world::World;
@@ -27,8 +28,6 @@ use std::time::{Duration, Instant};
 
 /// Tiles per region side, as a signed global coordinate step.
 pub(crate) const N: i64 = TILES_PER_SIDE as i64;
-/// World units per tile.
-pub(crate) const TILE: f64 = 20.0;
 /// No rectangle / corner.
 pub(crate) const NONE: u32 = u32::MAX;
 

@@ -64,6 +64,7 @@
 //! scratch's budget counts the edges tested, across restarts.
 
 use super::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
+use crate::geometry::TILE;
 use crate::geometry::{
     convex_contains_strictly, interior_stretch, orient, segment_enters_convex, MIN_RADIUS,
 };
@@ -72,8 +73,6 @@ use crate::world::{Position, World};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// World units per tile side.
-const TILE: f64 = 20.0;
 /// Tiles per region side.
 const REGION_TILES: i64 = 96;
 /// An upper bound of the octagon's circumradius for inradius 1, 1 / cos(π/8) = 1.08239…: how

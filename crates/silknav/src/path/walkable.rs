@@ -47,13 +47,10 @@
 //! from there, after a leg that went down from a floor, gets a detour at that height).
 
 use super::{PathError, PathIndex};
+use crate::geometry::TILE;
 use crate::geometry::{orient, sign};
 use crate::world::raycast::{cell_coordinate, Grid};
-use crate::world::Surface;
-use crate::world::{MoveOptions, Position, World};
-
-/// Side of a tile in world units.
-const TILE: f64 = 20.0;
+use crate::world::{MoveOptions, Position, Surface, World};
 
 /// Legs reaching farther than this along x or z are split. The server refuses a move whose
 /// goal is more than 1920 units east or north of its start; splitting either way keeps

@@ -8,9 +8,8 @@
 //! and Rust never fuses multiply-adds on its own, so plain `f64` arithmetic reproduces it.)
 
 use super::region::Region;
+use crate::geometry::TILE;
 use jmxv::nvm::{HEIGHTS_PER_SIDE, PLANES_PER_SIDE, PLANE_ICE, TILES_PER_SIDE};
-
-const TILE: f64 = 20.0;
 
 /// `trunc(pos / 20)` in double, as the server computes a tile index.
 #[inline]

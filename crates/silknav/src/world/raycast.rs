@@ -66,6 +66,7 @@ use super::position::{Position, REGION_SIZE};
 use super::region::{EdgeId, Region};
 use super::{Surface, World};
 use crate::geometry::orient;
+use crate::geometry::TILE;
 use crate::objects::mesh::{flag as mesh_flag, EdgeKey, ServerMesh};
 use crate::objects::walk::{cell_side, first_outline_crossing, triangle_exit, Frame};
 use crate::objects::{ObjectCellRef, ObjectEdgeRef};
@@ -73,7 +74,6 @@ use jmxv::nvm::{EDGE_BLOCKED, EDGE_SIEGE, HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
 use std::fmt;
 
-const TILE: f64 = 20.0;
 const N: i64 = TILES_PER_SIDE as i64;
 
 /// Where a segment is blocked.

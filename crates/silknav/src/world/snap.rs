@@ -21,11 +21,11 @@
 
 use super::position::{Position, REGION_SIZE};
 use super::{CellRef, Surface, World};
+use crate::geometry::TILE;
 use crate::objects::walk::Frame;
-use jmxv::nvm::TILES_PER_SIDE;
+use jmxv::nvm::{TILES_PER_SIDE, TILE_SIZE};
 use jmxv::RegionId;
 
-const TILE: f64 = 20.0;
 const N: i64 = TILES_PER_SIDE as i64;
 
 /// The nearest walkable point to a query.
@@ -218,10 +218,10 @@ impl World {
             f64::from(region_id.x()) * size,
             f64::from(region_id.z()) * size,
         ];
-        let (x0, z0) = (lx as f32 * 20.0, lz as f32 * 20.0);
+        let (x0, z0) = (lx as f32 * TILE_SIZE, lz as f32 * TILE_SIZE);
         if region.is_open_tile(lx, lz) {
             // The closest f32 point of the half-open tile.
-            let pick = |v: f64, lo: f32| ((v as f32).max(lo)).min(below(lo + 20.0));
+            let pick = |v: f64, lo: f32| ((v as f32).max(lo)).min(below(lo + TILE_SIZE));
             let x = pick(q[0] - corner[0], x0);
             let z = pick(q[1] - corner[1], z0);
             consider(Position::new(region_id, x, z));

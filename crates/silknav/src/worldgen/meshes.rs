@@ -25,6 +25,7 @@ use jmxv::bms::{
     Header, NavCell, NavEdge, NavSection, NavVertex, ObjectMesh, OutlineGrid, Version,
     GRID_TILE_SIZE, HEADER_LEN, NO_CELL,
 };
+use jmxv::nvm::TILE_SIZE as TILE;
 use jmxv::F32;
 use std::collections::BTreeMap;
 
@@ -41,8 +42,6 @@ pub const EDGE_SIEGE: u8 = 0x80;
 /// An edge between two cells of the mesh: the server's walk stays on the mesh across it.
 pub const EDGE_INTERNAL: u8 = 0x04;
 
-/// Units per terrain tile; object sizes are whole tiles.
-const TILE: f32 = 20.0;
 /// How high a bridge's deck rises at its middle.
 const BRIDGE_ARCH: f32 = 30.0;
 /// How high the stairs climb from their foot to the landing.

@@ -5,6 +5,7 @@ use super::meshes;
 use super::noise::fbm;
 use super::Landscape;
 use crate::build::{PlacedObject, RegionInput, TileRect};
+use crate::geometry::TILE;
 use crate::rng::SplitMix64;
 use jmxv::nvm::{Link, Object, PLANES_PER_SIDE, PLANE_ICE, PLANE_WATER, TILES_PER_SIDE};
 use jmxv::{RegionId, F32};
@@ -64,9 +65,9 @@ impl Terrain {
         }
     }
 
-    /// Height of world vertex (vx, vz), a vertex every 20 units.
+    /// Height of world vertex (vx, vz), a vertex every tile.
     fn vertex(&self, vx: i32, vz: i32) -> f64 {
-        self.height(f64::from(vx) * 20.0, f64::from(vz) * 20.0)
+        self.height(f64::from(vx) * TILE, f64::from(vz) * TILE)
     }
 
     /// Lowest and highest corner of world tile (tx, tz).
@@ -846,7 +847,7 @@ pub(crate) fn rasterise(
     }
     let index_of =
         |owner: RegionId, uid: u16| listed.iter().position(|o| o.owner == owner && o.uid == uid);
-    let (wx0, wz0) = (f64::from(ox) * 20.0, f64::from(oz) * 20.0);
+    let (wx0, wz0) = (f64::from(ox) * TILE, f64::from(oz) * TILE);
     for o in &listed {
         let Some(footprint) = o.footprint.clip_to(region) else {
             continue;

@@ -7,8 +7,7 @@
 //! This slow exact search is also the oracle that path finding will be held to.
 
 use silknav::movingai::GridMap;
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 use silknav_testkit::movingai;
 use std::collections::BinaryHeap;
 

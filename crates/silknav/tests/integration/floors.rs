@@ -5,8 +5,9 @@
 
 use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
-use silknav::Surface;
-use silknav::{Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, World};
+use silknav::{
+    Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,
+};
 use silknav_testkit::floors_world::{write_floors_world, write_gorge_world, FloorsWorld};
 
 fn load() -> (tempfile::TempDir, FloorsWorld, World) {

@@ -6,10 +6,9 @@ use silknav::files::{index_file_in, IndexFileError, FORMAT_VERSION};
 use silknav::files::{Overwrite, WorldLocation};
 use silknav::path::PathIndexFile;
 use silknav::worldgen::{generate, GenOptions};
-use silknav::Surface;
 use silknav::{
     LoadOptions, Navigator, PathIndex, PathIndexFound, PathIndexUse, PathOptions, PathScratch,
-    Position, World, WorldPath,
+    Position, Surface, World, WorldPath,
 };
 use std::path::{Path, PathBuf};
 

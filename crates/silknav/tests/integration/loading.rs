@@ -5,14 +5,13 @@ use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
-use silknav::files::WorldSource;
-use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles};
+use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles, WorldSource};
 use silknav::world::RegionIssue;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::LoadOptions;
-use silknav::PathOptions;
-use silknav::Surface;
-use silknav::{LoadFinding, LoadFindingKind, LoadReport, PathIndex, Position, World};
+use silknav::{
+    LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndex, PathOptions, Position,
+    Surface, World,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -8,8 +8,7 @@ use silknav::files::WorldSource;
 use silknav::objects::InstanceKey;
 use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
-use silknav::Surface;
-use silknav::{LoadFindingKind, LoadOptions, Position, World};
+use silknav::{LoadFindingKind, LoadOptions, Position, Surface, World};
 use silknav_testkit::object_oracle::{
     agree, clear_start, length, library_ray, oracle_ray, ObjectOracle, OracleRay, Placed,
 };

@@ -6,8 +6,7 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, Landscape};
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
 

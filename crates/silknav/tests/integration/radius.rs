@@ -10,8 +10,9 @@ use proptest::prelude::*;
 use silknav::build::{build_world, RegionInput};
 use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, Landscape};
-use silknav::Surface;
-use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, World, WorldPath};
+use silknav::{
+    PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World, WorldPath,
+};
 use silknav_testkit::rng::SplitMix64;
 use std::f64::consts::{PI, SQRT_2};
 

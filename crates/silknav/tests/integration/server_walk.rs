@@ -5,8 +5,7 @@
 
 use jmxv::bms::ObjectMesh;
 use silknav::world::{DistanceGuard, MoveOptions, MoveStop};
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 use silknav_testkit::server_oracle::{OracleMove, ServerOracle};
 use std::collections::BTreeMap;

@@ -6,9 +6,9 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::world::{MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::Surface;
 use silknav::{
-    PathError, PathIndex, PathOptions, PathScratch, Position, World, WorldPath, DEFAULT_CLEARANCE,
+    PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World, WorldPath,
+    DEFAULT_CLEARANCE,
 };
 use silknav_testkit::fuzz_world::own_tiles_unreachable;
 use silknav_testkit::rng::SplitMix64;

@@ -7,8 +7,7 @@
 //! enclose), the next nearest tiles are tried, a few at most, so the demo stays quick.
 
 use super::points::{tile_box, Tiles};
-use silknav::PathOptions;
-use silknav::{PathIndex, PathScratch, Position, World, WorldPath};
+use silknav::{PathIndex, PathOptions, PathScratch, Position, World, WorldPath};
 
 /// The routes, as fractions of the world's box from its south-west corner: (start, goal).
 const ROUTES: [([f64; 2], [f64; 2]); 3] = [

@@ -13,13 +13,11 @@
 //! D from which the walk to E enters the object and arrives, and open ground F from which one
 //! of the object's edges stops it.
 
+use silknav::geometry::TILE;
 use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
-use silknav::Surface;
-use silknav::{Position, World};
+use silknav::{Position, Surface, World};
 
-/// World units per tile.
-const TILE: f64 = 20.0;
 /// Tiles per region side.
 const TILES: i64 = 96;
 /// How many open tiles B lies west of A, at most and at least.

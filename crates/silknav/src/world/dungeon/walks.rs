@@ -21,8 +21,7 @@ use crate::objects::{InstanceKey, ObjectCellRef, ObjectEdgeRef};
 use crate::world::movement::{MoveError, MoveOptions, MoveOutcome, MoveStop};
 use crate::world::raycast::{RayError, RayHit};
 use crate::world::snap::Snap;
-use crate::world::Surface;
-use crate::world::{CellRef, Position};
+use crate::world::{CellRef, Position, Surface};
 
 impl Dungeon {
     /// The ground position of a dungeon position's x, z; `None` outside the ground's id
