@@ -3,19 +3,19 @@
 //! folder (`navmesh/` with the region, `mapinfo.mfo` and `object.ifo`; the meshes under
 //! `res/`).
 //!
-//! - A walkway of three bridge spans ([`crate::independent_bms::bridge_deck`]) joined end to
+//! - A walkway of three bridge spans ([`crate::second_writer::bms::bridge_deck`]) joined end to
 //!   end by link edges, the middle one turned half round, as the world generator joins a
 //!   bridge's halves: a walker crosses from span to span only through the links.
 //! - A fourth span on its own, which no walk reaches from the walkway.
-//! - A walled building ([`crate::independent_bms::box_building`]) on its own: its doorway opens
+//! - A walled building ([`crate::second_writer::bms::box_building`]) on its own: its doorway opens
 //!   onto blocked ground, so its floor is a room no walk leaves.
 //!
 //! The meshes are made like the game's ([`game_like`]), so that a walker goes from triangle to
 //! triangle without stepping down onto the (blocked) terrain, and steps off onto the terrain
 //! where an edge lets it.
 
-use crate::independent_bms::{box_building, bridge_deck, game_like};
 use crate::object_world::{list_in_cells, write, write_navmesh_folder};
+use crate::second_writer::bms::{box_building, bridge_deck, game_like};
 use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectEntry, ObjectIfo};
 use jmxv::nvm::{Link, NavMesh, Object};

@@ -1,7 +1,7 @@
 //! Queries on small worlds with objects made from fuzzed placements and meshes (the fuzz target
 //! `object_queries`, and the replay of its findings in the tests): cell, height, snap, line of
 //! sight, move and the paths through objects never panic or hang, line of sight agrees with
-//! the brute-force oracle ([`crate::object_oracle`]), and the answers agree with each other
+//! the brute-force oracle ([`crate::oracle::objects`]), and the answers agree with each other
 //! the way users chain them.
 //!
 //! Input: a shape byte (bit 0: two regions wide), each region's terrain as
@@ -33,12 +33,12 @@
 //! - searches have a budget, so nothing hangs.
 
 use crate::fuzz_world::{region_input, Bytes};
-use crate::independent_bms::{
+use crate::object_world::list_in_cells;
+use crate::oracle::objects::{agree, clear_start, length, library_ray, oracle_ray, ObjectOracle};
+use crate::second_writer::bms::{
     box_building, bridge_deck, event_gate, mesh_of, SpecEdge, LINK, NONE, OPEN, SIEGE, UNDERPASS,
     WALL,
 };
-use crate::object_oracle::{agree, clear_start, length, library_ray, oracle_ray, ObjectOracle};
-use crate::object_world::list_in_cells;
 use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectEntry, ObjectIfo};
 use jmxv::mfo::MapInfo;

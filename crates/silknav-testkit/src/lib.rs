@@ -5,18 +5,15 @@
 //! - [`http`]: a small HTTP/1.1 client for tests of the query server.
 //! - [`corrupt`]: ways to break bytes on purpose.
 //! - [`fuzz_world`]: worlds from fuzzed tile masks, queried and checked for consistency.
-//! - [`independent`]: a second writer of the format, from the spec page alone.
-//! - [`independent_bms`]: a second writer of `JMXVBMS` object meshes, and the building, bridge
-//!   and gate meshes the world generator places.
-//! - [`independent_ainav`]: a second writer of `AINavData` dungeon route files.
-//! - [`independent_dof`]: a second writer of `JMXVDOF` dungeon files, and a temple, a legacy
-//!   cave and seeded odd files.
+//! - [`second_writer`]: second writers of every format (`JMXVNVM`, `JMXVBMS`, `AINavData`,
+//!   `JMXVDOF`), from the layouts alone, sharing no code with `jmxv`.
 //! - [`object_world`]: a small world folder with buildings, a bridge and a gate, and broken
 //!   object references.
 //! - [`floors_world`]: a world of object floors only, as a dungeon is: linked spans over
 //!   blocked ground, a lone span and a closed room.
-//! - [`object_oracle`]: a brute-force reference for object line of sight.
-//! - [`server_oracle`]: a second port of the game server's cell, height and movement queries.
+//! - [`oracle`]: every brute-force reference the tests compare the library with: terrain
+//!   line of sight in exact integers, object line of sight, and a second port of the game
+//!   server's cell, height and movement queries.
 //! - [`rng`]: the seeded random numbers of tests and benches.
 //! - [`error_chain`]: an error's source chain, checked to say each thing once.
 //! - [`movingai`]: the committed Moving AI benchmark maps and queries, and where they are.
@@ -30,17 +27,13 @@ pub mod floors_world;
 pub mod fuzz_objects;
 pub mod fuzz_world;
 pub mod http;
-pub mod independent;
-pub mod independent_ainav;
-pub mod independent_bms;
-pub mod independent_dof;
 mod mask;
 pub mod movingai;
-pub mod object_oracle;
 pub mod object_world;
+pub mod oracle;
 pub mod pk2;
 pub mod rng;
-pub mod server_oracle;
+pub mod second_writer;
 
 #[cfg(test)]
 mod tests;

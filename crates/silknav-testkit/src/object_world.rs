@@ -1,14 +1,14 @@
 //! A small world with objects, written as a client `Data` folder: two terrain regions, an
-//! `object.ifo`, and the [`crate::independent_bms`] meshes under `res/` and `prim/`, reached
+//! `object.ifo`, and the [`crate::second_writer::bms`] meshes under `res/` and `prim/`, reached
 //! directly, through a `.bsr` and through a `.cpd` → `.bsr`, by paths in odd case with
 //! backslashes; plus instances whose files are missing, have no navigation section, are
 //! dungeons, or whose id is not in `object.ifo`.
 //!
-//! The meshes are made like the game's ([`crate::independent_bms::game_like`]), so that a
+//! The meshes are made like the game's ([`crate::second_writer::bms::game_like`]), so that a
 //! walker crosses a floor's triangles and steps off where an edge lets it; the bridge's ends
 //! are plain edges, stepped across from the ground, as a game bridge's outer ends are.
 
-use crate::independent_bms::{box_building, bridge_deck, event_gate, game_like, render_only};
+use crate::second_writer::bms::{box_building, bridge_deck, event_gate, game_like, render_only};
 use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectEntry, ObjectIfo};
 use jmxv::mfo::MapInfo;

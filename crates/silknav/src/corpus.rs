@@ -1205,17 +1205,17 @@ mod tests {
 
     #[test]
     fn dungeon_files_are_counted_linted_and_compared() {
-        use silknav_testkit::{independent_ainav, independent_dof};
+        use silknav_testkit::second_writer;
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("Data");
-        let temple = independent_dof::temple().to_bytes();
+        let temple = second_writer::dof::temple().to_bytes();
         write(&data, "dungeon/temple.dof", &temple);
         // The same block paths as the temple's: one in another case and with `/`.
-        let mut shuffled = independent_dof::shuffled_temple();
+        let mut shuffled = second_writer::dof::shuffled_temple();
         shuffled.blocks[0].path = b"DUNGEON/Temple/HALL.BSR".to_vec();
         write(&data, "dungeon/Shuffled.DOF", &shuffled.to_bytes());
         // A taller grid than the temple's, and a connected block that does not exist (D001).
-        let mut cave = independent_dof::legacy_cave();
+        let mut cave = second_writer::dof::legacy_cave();
         cave.grid_size = [4, 3, 2];
         cave.blocks[0].connected = vec![1, 5];
         write(&data, "dungeon/cave.dof", &cave.to_bytes());
@@ -1224,10 +1224,10 @@ mod tests {
         write(
             &data,
             "navmesh/AINavData_32785.dat",
-            &independent_ainav::corridor().to_bytes(),
+            &second_writer::ainav::corridor().to_bytes(),
         );
         write(&data, "navmesh/AINavData_32786.DAT", &small_routes());
-        let mut version_2 = independent_ainav::corridor().to_bytes();
+        let mut version_2 = second_writer::ainav::corridor().to_bytes();
         version_2[0] = 2;
         write(&data, "navmesh/AINavData_32800.dat", &version_2);
         write(&data, "navmesh/AINavData_032785.dat", &small_routes());

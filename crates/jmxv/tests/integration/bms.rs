@@ -15,8 +15,8 @@ use jmxv::{Error, ErrorKind, F32};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
-use silknav_testkit::independent_bms::{self, SpecObjectMesh};
 use silknav_testkit::rng::SplitMix64;
+use silknav_testkit::second_writer::{self, bms::SpecObjectMesh};
 use std::path::PathBuf;
 
 use crate::allocated_by;
@@ -27,10 +27,10 @@ fn parse(bytes: &[u8], what: &str) -> ObjectMesh {
 
 fn spec_meshes() -> Vec<(&'static str, SpecObjectMesh)> {
     vec![
-        ("box_building", independent_bms::box_building()),
-        ("bridge_deck", independent_bms::bridge_deck()),
-        ("event_gate", independent_bms::event_gate()),
-        ("render_only", independent_bms::render_only()),
+        ("box_building", second_writer::bms::box_building()),
+        ("bridge_deck", second_writer::bms::bridge_deck()),
+        ("event_gate", second_writer::bms::event_gate()),
+        ("render_only", second_writer::bms::render_only()),
     ]
 }
 
@@ -133,9 +133,9 @@ mod independent {
             let mesh = check(&spec, what);
             assert_eq!(lint(&mesh), vec![], "{what} lints clean");
         }
-        let bridge = parse(&independent_bms::bridge_deck().to_bytes(), "bridge");
+        let bridge = parse(&second_writer::bms::bridge_deck().to_bytes(), "bridge");
         assert_eq!(bridge.version, Version::V0109);
-        let gate = parse(&independent_bms::event_gate().to_bytes(), "gate");
+        let gate = parse(&second_writer::bms::event_gate().to_bytes(), "gate");
         let nav = gate.nav.expect("the gate has a navigation section");
         assert_eq!(
             nav.event_names,
@@ -150,7 +150,7 @@ mod independent {
 
     #[test]
     fn the_building_has_a_doorway_in_its_walls() {
-        let mesh = parse(&independent_bms::box_building().to_bytes(), "building");
+        let mesh = parse(&second_writer::bms::box_building().to_bytes(), "building");
         let nav = mesh.nav.expect("nav");
         let open: Vec<&NavEdge> = nav
             .outline_edges
@@ -168,7 +168,7 @@ mod independent {
     #[test]
     fn odd_values_decode_exactly() {
         for seed in 0..300 {
-            check(&independent_bms::odd(seed), &format!("odd({seed})"));
+            check(&second_writer::bms::odd(seed), &format!("odd({seed})"));
         }
     }
 }
@@ -310,7 +310,7 @@ mod roundtrip {
 
         #[test]
         fn bytes_model_bytes(seed in any::<u64>()) {
-            let bytes = independent_bms::odd(seed).to_bytes();
+            let bytes = second_writer::bms::odd(seed).to_bytes();
             let mesh = ObjectMesh::parse(&bytes).expect("the independent writer's files parse");
             prop_assert_eq!(mesh.to_vec().unwrap(), bytes);
         }
@@ -318,7 +318,7 @@ mod roundtrip {
 
     #[test]
     fn from_nav_writes_and_reads_back() {
-        let gate = parse(&independent_bms::event_gate().to_bytes(), "gate");
+        let gate = parse(&second_writer::bms::event_gate().to_bytes(), "gate");
         let nav = gate.nav.clone().expect("nav");
         for version in Version::ALL {
             let mesh = ObjectMesh::from_nav(version, gate.header.nav_flags, nav.clone());
@@ -331,7 +331,7 @@ mod roundtrip {
 
     #[test]
     fn the_writer_refuses_what_would_not_read_back() {
-        let mesh = parse(&independent_bms::event_gate().to_bytes(), "gate");
+        let mesh = parse(&second_writer::bms::event_gate().to_bytes(), "gate");
         let refused = |m: &ObjectMesh| m.to_vec().expect_err("refused").section().to_owned();
 
         let mut m = mesh.clone();
@@ -428,7 +428,7 @@ mod robustness {
 
     #[test]
     fn the_section_of_a_cut_is_named() {
-        let bytes = independent_bms::event_gate().to_bytes();
+        let bytes = second_writer::bms::event_gate().to_bytes();
         let mesh = parse(&bytes, "gate");
         let nav = mesh.nav_position();
         let section = |len: usize| {
@@ -458,7 +458,7 @@ mod robustness {
 
     #[test]
     fn oversized_counts_fail_before_allocating() {
-        let bytes = independent_bms::event_gate().to_bytes();
+        let bytes = second_writer::bms::event_gate().to_bytes();
         let mesh = parse(&bytes, "gate");
         let nav = mesh.nav_position();
         let n = mesh.nav.as_ref().unwrap();
@@ -523,7 +523,7 @@ mod robustness {
 
     #[test]
     fn bad_headers() {
-        let bytes = independent_bms::box_building().to_bytes();
+        let bytes = second_writer::bms::box_building().to_bytes();
         let mut nvm = bytes.clone();
         nvm[..12].copy_from_slice(b"JMXVNVM 1000");
         let e = ObjectMesh::parse(&nvm).expect_err("not a mesh");
@@ -557,7 +557,7 @@ mod robustness {
 
     #[test]
     fn files_without_a_nav_section_keep_every_byte() {
-        let bytes = independent_bms::render_only().to_bytes();
+        let bytes = second_writer::bms::render_only().to_bytes();
         for len in [HEADER_LEN, HEADER_LEN + 1, bytes.len()] {
             let mesh = parse(&bytes[..len], "render only");
             assert!(mesh.nav.is_none());
@@ -565,7 +565,7 @@ mod robustness {
             assert_eq!(mesh.to_vec().unwrap(), bytes[..len]);
         }
         // Turning a mesh's nav offset to 0 makes the whole body raw, and it still round-trips.
-        let building = with_u32(&independent_bms::box_building().to_bytes(), 0x28, 0);
+        let building = with_u32(&second_writer::bms::box_building().to_bytes(), 0x28, 0);
         let mesh = parse(&building, "building without nav");
         assert!(mesh.nav.is_none());
         assert_eq!(mesh.to_vec().unwrap(), building);
@@ -663,11 +663,11 @@ mod lints {
     use super::*;
 
     fn building() -> ObjectMesh {
-        parse(&independent_bms::box_building().to_bytes(), "building")
+        parse(&second_writer::bms::box_building().to_bytes(), "building")
     }
 
     fn gate() -> ObjectMesh {
-        parse(&independent_bms::event_gate().to_bytes(), "gate")
+        parse(&second_writer::bms::event_gate().to_bytes(), "gate")
     }
 
     /// Breaks a valid mesh with `f` and checks that lint reports exactly `code`, at `location`.
@@ -820,7 +820,7 @@ mod lints {
         let mut mesh = gate();
         mesh.nav.as_mut().unwrap().cells[0].event = 0x3f;
         assert_eq!(lint(&mesh), vec![]);
-        let none = parse(&independent_bms::render_only().to_bytes(), "tree");
+        let none = parse(&second_writer::bms::render_only().to_bytes(), "tree");
         assert_eq!(lint(&none), vec![]);
     }
 }
@@ -844,7 +844,7 @@ mod json {
 
         #[test]
         fn bytes_json_bytes(seed in any::<u64>()) {
-            let bytes = independent_bms::odd(seed).to_bytes();
+            let bytes = second_writer::bms::odd(seed).to_bytes();
             let text = json::to_string(&parse(&bytes, "odd")).unwrap();
             prop_assert_eq!(json::from_str(&text).unwrap().to_vec().unwrap(), bytes);
         }
@@ -872,7 +872,7 @@ mod json {
 
     #[test]
     fn a_mesh_without_nav_has_no_nav_keys() {
-        let bytes = independent_bms::render_only().to_bytes();
+        let bytes = second_writer::bms::render_only().to_bytes();
         let mesh = parse(&bytes, "tree");
         assert!(mesh.nav.is_none());
         let text = json::to_string(&mesh).unwrap();
@@ -885,7 +885,7 @@ mod json {
     }
 
     fn gate_text() -> String {
-        json::to_string(&parse(&independent_bms::event_gate().to_bytes(), "gate")).unwrap()
+        json::to_string(&parse(&second_writer::bms::event_gate().to_bytes(), "gate")).unwrap()
     }
 
     /// The error of the gate's dump with the first `from` replaced by `to`.

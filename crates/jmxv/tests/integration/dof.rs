@@ -17,10 +17,11 @@ use jmxv::{Error, ErrorKind, F32};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
-use silknav_testkit::independent_dof::{
-    self, SpecBlock, SpecDungeon, SpecGroup, SpecLight, SpecObject, SpecSection,
-};
 use silknav_testkit::rng::SplitMix64;
+use silknav_testkit::second_writer::{
+    self,
+    dof::{SpecBlock, SpecDungeon, SpecGroup, SpecLight, SpecObject, SpecSection},
+};
 
 use crate::allocated_by;
 
@@ -29,7 +30,7 @@ fn parse(bytes: &[u8], what: &str) -> DungeonFile {
 }
 
 fn temple() -> DungeonFile {
-    parse(&independent_dof::temple().to_bytes(), "temple")
+    parse(&second_writer::dof::temple().to_bytes(), "temple")
 }
 
 /// The first part of every section name the reader may put in an error.
@@ -251,7 +252,7 @@ mod independent {
 
     #[test]
     fn realistic_dungeons_decode_exactly() {
-        for (what, spec) in independent_dof::dungeons() {
+        for (what, spec) in second_writer::dof::dungeons() {
             let d = check(&spec, what);
             let codes: Vec<&str> = lint(&d).iter().map(|f| f.code).collect();
             let expected: &[&str] = match what {
@@ -295,7 +296,7 @@ mod independent {
 
     #[test]
     fn the_legacy_cave_has_one_flag_byte_per_block() {
-        let spec = independent_dof::legacy_cave();
+        let spec = second_writer::dof::legacy_cave();
         let d = check(&spec, "cave");
         assert_eq!(d.block_layout, BlockLayout::Legacy);
         assert!(d.labels.is_none());
@@ -312,7 +313,7 @@ mod independent {
 
     #[test]
     fn sections_in_any_order_with_filler_and_trailing_bytes() {
-        let d = check(&independent_dof::shuffled_temple(), "shuffled");
+        let d = check(&second_writer::dof::shuffled_temple(), "shuffled");
         let order: Vec<SectionKind> = d.order.iter().map(|p| p.section).collect();
         assert_eq!(
             order,
@@ -339,7 +340,7 @@ mod independent {
     fn odd_values_decode_exactly() {
         let mut legacy = 0;
         for seed in 0..300 {
-            let spec = independent_dof::odd(seed);
+            let spec = second_writer::dof::odd(seed);
             legacy += usize::from(spec.legacy);
             check(&spec, &format!("odd({seed})"));
         }
@@ -348,8 +349,8 @@ mod independent {
 
     #[test]
     fn odd_floats_keep_their_bits() {
-        let mut spec = independent_dof::temple();
-        let odd = independent_dof::ODD_FLOATS;
+        let mut spec = second_writer::dof::temple();
+        let odd = second_writer::dof::ODD_FLOATS;
         spec.blocks[0].position = [odd[0], odd[1], odd[2]];
         spec.blocks[1].yaw = odd[2];
         spec.blocks[2].objects = vec![SpecObject {
@@ -371,7 +372,7 @@ mod independent {
 mod roundtrip {
     use super::*;
 
-    const ODD_BITS: [u32; 6] = independent_dof::ODD_FLOATS;
+    const ODD_BITS: [u32; 6] = second_writer::dof::ODD_FLOATS;
 
     fn float() -> impl Strategy<Value = F32> {
         prop_oneof![select(ODD_BITS.to_vec()), any::<u32>()].prop_map(F32::from_bits)
@@ -613,7 +614,7 @@ mod roundtrip {
 
         #[test]
         fn bytes_model_bytes(seed in any::<u64>()) {
-            let bytes = independent_dof::odd(seed).to_bytes();
+            let bytes = second_writer::dof::odd(seed).to_bytes();
             let d = DungeonFile::parse(&bytes).expect("the independent writer's files parse");
             prop_assert!(d.to_vec().unwrap() == bytes);
         }
@@ -632,7 +633,7 @@ mod roundtrip {
 
     #[test]
     fn edits_move_the_sections_after_them() {
-        let spec = independent_dof::shuffled_temple();
+        let spec = second_writer::dof::shuffled_temple();
         let mut d = parse(&spec.to_bytes(), "shuffled");
         let before = d.offsets().unwrap();
         d.blocks[0].lights.push(Light {
@@ -781,7 +782,7 @@ mod roundtrip {
         );
         // The same bytes from the independent writer read as standard blocks, and still
         // write back as they were.
-        let mut spec = independent_dof::legacy_cave();
+        let mut spec = second_writer::dof::legacy_cave();
         let b = as_spec(&m.blocks[0]);
         spec.blocks = vec![b];
         spec.links = vec![Vec::new()];
@@ -850,14 +851,14 @@ mod robustness {
     use super::*;
 
     fn files() -> Vec<(String, Vec<u8>)> {
-        let mut files: Vec<(String, Vec<u8>)> = independent_dof::dungeons()
+        let mut files: Vec<(String, Vec<u8>)> = second_writer::dof::dungeons()
             .into_iter()
             .map(|(what, spec)| (what.to_owned(), spec.to_bytes()))
             .collect();
         for seed in [1, 7, 42] {
             files.push((
                 format!("odd({seed})"),
-                independent_dof::odd(seed).to_bytes(),
+                second_writer::dof::odd(seed).to_bytes(),
             ));
         }
         files
@@ -893,7 +894,7 @@ mod robustness {
 
     #[test]
     fn the_section_of_a_cut_is_named() {
-        let (bytes, layout) = independent_dof::temple().to_bytes_with_layout();
+        let (bytes, layout) = second_writer::dof::temple().to_bytes_with_layout();
         let section = |len: usize| {
             DungeonFile::parse(&bytes[..len])
                 .expect_err("a cut")
@@ -912,7 +913,7 @@ mod robustness {
         assert_eq!(section(bytes.len() - 1), "groups[1].blocks");
         // With the blocks last, a cut inside the chamber's light names the light's field:
         // the standard reading gets there, the legacy one stops at the hall's height-fog byte.
-        let mut spec = independent_dof::temple();
+        let mut spec = second_writer::dof::temple();
         let blocks = spec.sections.remove(1);
         spec.sections.push(blocks);
         let (bytes, layout) = spec.to_bytes_with_layout();
@@ -940,7 +941,7 @@ mod robustness {
     #[test]
     fn oversized_counts_fail_before_allocating() {
         let mut checked = 0;
-        for (what, spec) in independent_dof::dungeons() {
+        for (what, spec) in second_writer::dof::dungeons() {
             let (bytes, layout) = spec.to_bytes_with_layout();
             for (field, at) in &layout.counts {
                 for count in [u32::MAX, 1 << 24] {
@@ -1006,7 +1007,7 @@ mod robustness {
 
     #[test]
     fn bad_headers_and_offsets_name_the_offset() {
-        let (bytes, layout) = independent_dof::temple().to_bytes_with_layout();
+        let (bytes, layout) = second_writer::dof::temple().to_bytes_with_layout();
         let e = DungeonFile::parse(&[b"JMXVBMS 0110", &bytes[12..]].concat()).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::BadSignature { .. }), "{e}");
         assert_eq!((e.offset(), e.section()), (0, "signature"));
@@ -1072,7 +1073,7 @@ mod robustness {
         // The standard reading of the cave's blocks stops early, at the first block's unknown
         // string (its length then comes from the wrong bytes); the legacy reading gets to the
         // broken count, and its error is the one reported.
-        let (bytes, layout) = independent_dof::legacy_cave().to_bytes_with_layout();
+        let (bytes, layout) = second_writer::dof::legacy_cave().to_bytes_with_layout();
         let at = layout
             .counts
             .iter()
@@ -1093,7 +1094,7 @@ mod robustness {
 
     #[test]
     fn flag_bytes_other_than_0_1_2_are_refused_at_the_byte() {
-        let spec = independent_dof::temple();
+        let spec = second_writer::dof::temple();
         let (bytes, layout) = spec.to_bytes_with_layout();
         // The hall's height-fog byte is the byte after its fog: 76 bytes and two strings into
         // the block.
@@ -1179,7 +1180,7 @@ mod robustness {
     #[test]
     fn fuzz_seeds_are_current() {
         let root = crate::manifest_dir().join("../../fuzz/seeds/dof_parse");
-        for (what, spec) in independent_dof::dungeons() {
+        for (what, spec) in second_writer::dof::dungeons() {
             crate::seed_is_current(&root.join(format!("{what}.bin")), &spec.to_bytes());
         }
     }
@@ -1394,7 +1395,7 @@ mod json {
 
         #[test]
         fn bytes_json_bytes(seed in any::<u64>()) {
-            let bytes = independent_dof::odd(seed).to_bytes();
+            let bytes = second_writer::dof::odd(seed).to_bytes();
             let text = json::to_string(&parse(&bytes, "odd")).unwrap();
             prop_assert!(json::from_str(&text).unwrap().to_vec().unwrap() == bytes);
         }
@@ -1402,7 +1403,7 @@ mod json {
 
     #[test]
     fn realistic_dungeons_round_trip_byte_for_byte() {
-        for (what, spec) in independent_dof::dungeons() {
+        for (what, spec) in second_writer::dof::dungeons() {
             let bytes = spec.to_bytes();
             let d = parse(&bytes, what);
             let text = json::to_string(&d).unwrap();
@@ -1469,7 +1470,7 @@ mod json {
         );
         assert!(text.contains("\n\"block_layout\":\"standard\",\n"));
         assert_eq!(json::from_str(&text).unwrap(), d);
-        let cave = parse(&independent_dof::legacy_cave().to_bytes(), "cave");
+        let cave = parse(&second_writer::dof::legacy_cave().to_bytes(), "cave");
         let text = json::to_string(&cave).unwrap();
         assert!(text.contains("\n\"labels\":null,\n"), "{text}");
         assert!(text.contains("\n\"block_layout\":\"legacy\",\n"));

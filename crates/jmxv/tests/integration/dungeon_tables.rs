@@ -548,15 +548,18 @@ mod ainav {
         self, AiNavData, BlockLink, NextEdge, RouteBlock, SquareTable, NO_CELL, NO_EDGE,
     };
     use jmxv::{Error, ErrorKind, F32};
-    use silknav_testkit::independent_ainav::{self, SpecAiNav, CORRIDOR_CELLS, STRAY};
     use silknav_testkit::rng::SplitMix64;
+    use silknav_testkit::second_writer::{
+        self,
+        ainav::{SpecAiNav, CORRIDOR_CELLS, STRAY},
+    };
 
     fn parse(bytes: &[u8], what: &str) -> AiNavData {
         AiNavData::parse(bytes).unwrap_or_else(|e| panic!("{what}: {e}"))
     }
 
     fn corridor() -> AiNavData {
-        parse(&independent_ainav::corridor().to_bytes(), "corridor")
+        parse(&second_writer::ainav::corridor().to_bytes(), "corridor")
     }
 
     fn mesh_counts(spec: &SpecAiNav) -> Vec<BlockCounts> {
@@ -658,7 +661,7 @@ mod ainav {
 
         #[test]
         fn the_corridor_decodes_exactly_and_lints_clean() {
-            let spec = independent_ainav::corridor();
+            let spec = second_writer::ainav::corridor();
             let nav = check(&spec, "corridor");
             assert_eq!(lint(&nav), vec![]);
             assert_eq!(lint_dungeon(&nav, &mesh_counts(&spec)), vec![]);
@@ -697,7 +700,7 @@ mod ainav {
         fn odd_values_decode_exactly() {
             let mut gaps = 0;
             for seed in 0..400 {
-                let spec = independent_ainav::odd(seed);
+                let spec = second_writer::ainav::odd(seed);
                 gaps += usize::from(!spec.gap.is_empty());
                 let nav = check(&spec, &format!("odd({seed})"));
                 let _ = lint(&nav);
@@ -808,7 +811,7 @@ mod ainav {
 
             #[test]
             fn bytes_model_bytes(seed in any::<u64>()) {
-                let bytes = independent_ainav::odd(seed).to_bytes();
+                let bytes = second_writer::ainav::odd(seed).to_bytes();
                 let nav = AiNavData::parse(&bytes).expect("the independent writer's files parse");
                 prop_assert_eq!(nav.to_vec().unwrap(), bytes);
             }
@@ -855,9 +858,9 @@ mod ainav {
         fn truncation_at_every_offset() {
             let mut errors = 0;
             let samples = [
-                ("corridor", independent_ainav::corridor()),
-                ("odd(3)", independent_ainav::odd(3)),
-                ("odd(11)", independent_ainav::odd(11)),
+                ("corridor", second_writer::ainav::corridor()),
+                ("odd(3)", second_writer::ainav::odd(3)),
+                ("odd(11)", second_writer::ainav::odd(11)),
             ];
             for (what, spec) in samples {
                 let (bytes, layout) = spec.to_bytes_with_layout();
@@ -883,7 +886,7 @@ mod ainav {
 
         #[test]
         fn the_section_of_a_cut_is_named() {
-            let (bytes, layout) = independent_ainav::corridor().to_bytes_with_layout();
+            let (bytes, layout) = second_writer::ainav::corridor().to_bytes_with_layout();
             let section = |len: usize| {
                 let e = AiNavData::parse(&bytes[..len]).expect_err("a cut");
                 (e.offset(), e.section().to_owned())
@@ -928,7 +931,7 @@ mod ainav {
 
         #[test]
         fn oversized_counts_fail_before_allocating() {
-            let (bytes, layout) = independent_ainav::corridor().to_bytes_with_layout();
+            let (bytes, layout) = second_writer::ainav::corridor().to_bytes_with_layout();
             let b1 = layout.blocks[1];
             let links = b1 + 12 + 4 * 9;
             for (at, section, square) in [
@@ -997,7 +1000,7 @@ mod ainav {
 
         #[test]
         fn bad_headers_and_offsets() {
-            let (bytes, layout) = independent_ainav::corridor().to_bytes_with_layout();
+            let (bytes, layout) = second_writer::ainav::corridor().to_bytes_with_layout();
             let mut v2 = bytes.clone();
             v2[0] = 2;
             let e = AiNavData::parse(&v2).expect_err("version 2");
@@ -1028,7 +1031,10 @@ mod ainav {
         fn mutations_that_parse_write_back_exactly() {
             let mut rng = SplitMix64::new(0xa1_2025);
             let (mut parsed, mut failed) = (0, 0);
-            for spec in [independent_ainav::corridor(), independent_ainav::odd(7)] {
+            for spec in [
+                second_writer::ainav::corridor(),
+                second_writer::ainav::odd(7),
+            ] {
                 let bytes = spec.to_bytes();
                 for _ in 0..3000 {
                     let mut m = bytes.clone();
@@ -1065,11 +1071,11 @@ mod ainav {
             let seeds: [(&str, Vec<u8>); 4] = [
                 (
                     "ainav_parse/corridor.dat",
-                    independent_ainav::corridor().to_bytes(),
+                    second_writer::ainav::corridor().to_bytes(),
                 ),
                 (
                     "ainav_parse/odd-7.dat",
-                    independent_ainav::odd(7).to_bytes(),
+                    second_writer::ainav::odd(7).to_bytes(),
                 ),
                 (
                     "dungeoninfo_parse/service.txt",
@@ -1247,7 +1253,7 @@ mod ainav {
 
         /// The corridor against its own counts changed by `f` lints as exactly `code`.
         fn expect_dungeon(code: &str, location: &str, f: impl FnOnce(&mut Vec<BlockCounts>)) {
-            let spec = independent_ainav::corridor();
+            let spec = second_writer::ainav::corridor();
             let nav = corridor();
             let mut counts = mesh_counts(&spec);
             assert_eq!(lint_dungeon(&nav, &counts), vec![]);
@@ -1306,7 +1312,7 @@ mod ainav {
 
             #[test]
             fn bytes_json_bytes(seed in any::<u64>()) {
-                let bytes = independent_ainav::odd(seed).to_bytes();
+                let bytes = second_writer::ainav::odd(seed).to_bytes();
                 let text = json::to_string(&parse(&bytes, "odd")).unwrap();
                 prop_assert_eq!(json::from_str(&text).unwrap().to_vec().unwrap(), bytes);
             }
@@ -1318,7 +1324,7 @@ mod ainav {
 
         #[test]
         fn the_corridor_round_trips_one_block_per_line() {
-            let bytes = independent_ainav::corridor().to_bytes();
+            let bytes = second_writer::ainav::corridor().to_bytes();
             let text = corridor_text();
             let back = json::from_slice(text.as_bytes()).unwrap();
             assert!(back.to_vec().unwrap() == bytes);

@@ -3,7 +3,7 @@
 //! layouts and with odd values, and write back byte for byte.
 
 use jmxv::nvm::{Layout, NavMesh};
-use silknav_testkit::independent::SpecFile;
+use silknav_testkit::second_writer::nvm::SpecFile;
 
 fn check(spec: &SpecFile) {
     let bytes = spec.to_bytes();

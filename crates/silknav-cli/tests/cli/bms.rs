@@ -4,7 +4,7 @@
 use crate::support::*;
 use jmxv::bms::ObjectMesh;
 use serde_json::Value;
-use silknav_testkit::independent_bms;
+use silknav_testkit::second_writer;
 use std::path::{Path, PathBuf};
 
 /// `dump -o` then `pack -o` of `file` (relative to `dir`): the packed bytes.
@@ -62,8 +62,8 @@ fn every_generated_mesh_packs_back_byte_identical() {
 #[test]
 fn the_independent_meshes_pack_back_byte_identical() {
     let dir = temp();
-    let mut meshes = independent_bms::meshes();
-    meshes.extend((0..8).map(independent_bms::odd));
+    let mut meshes = second_writer::bms::meshes();
+    meshes.extend((0..8).map(second_writer::bms::odd));
     for (n, spec) in meshes.iter().enumerate() {
         let name = format!("mesh{n}.bms");
         let original = spec.to_bytes();
@@ -80,7 +80,7 @@ fn the_independent_meshes_pack_back_byte_identical() {
 #[test]
 fn the_kind_is_the_signature_not_the_name() {
     let dir = temp();
-    let bytes = independent_bms::bridge_deck().to_bytes();
+    let bytes = second_writer::bms::bridge_deck().to_bytes();
     // An object mesh under a navmesh's name, and a navmesh under an object mesh's name.
     std::fs::write(dir.path().join("nv_694e.nvm"), &bytes).unwrap();
     write_nvm(dir.path(), "deck.bms", &jmxv::nvm::NavMesh::default());
@@ -111,7 +111,7 @@ fn the_kind_is_the_signature_not_the_name() {
 #[test]
 fn info_gives_version_flags_counts_and_offsets() {
     let dir = temp();
-    let bytes = independent_bms::event_gate().to_bytes();
+    let bytes = second_writer::bms::event_gate().to_bytes();
     std::fs::write(dir.path().join("gate.bms"), &bytes).unwrap();
     let mesh = ObjectMesh::parse(&bytes).unwrap();
     let nav = mesh.nav.as_ref().unwrap();
@@ -150,7 +150,7 @@ fn info_gives_version_flags_counts_and_offsets() {
     // A mesh without a navigation section has no counts.
     std::fs::write(
         dir.path().join("tree.bms"),
-        independent_bms::render_only().to_bytes(),
+        second_writer::bms::render_only().to_bytes(),
     )
     .unwrap();
     let tree = silknav(dir.path(), &["info", "tree.bms"]);
@@ -166,7 +166,7 @@ fn info_gives_version_flags_counts_and_offsets() {
 #[test]
 fn lint_reports_b_codes_with_the_navmesh_exit_codes() {
     let dir = temp();
-    let good = independent_bms::box_building().to_bytes();
+    let good = second_writer::bms::box_building().to_bytes();
     std::fs::write(dir.path().join("good.bms"), &good).unwrap();
     let clean = silknav(dir.path(), &["lint", "good.bms"]);
     assert_eq!(clean.code, 0, "{}{}", clean.stdout, clean.stderr);
@@ -216,7 +216,7 @@ fn pack_names_the_bad_field() {
     let dir = temp();
     std::fs::write(
         dir.path().join("gate.bms"),
-        independent_bms::event_gate().to_bytes(),
+        second_writer::bms::event_gate().to_bytes(),
     )
     .unwrap();
     let dump = silknav(dir.path(), &["dump", "gate.bms"]);

@@ -2,7 +2,7 @@
 //! compared, in the text and in `--json`.
 
 use crate::support::*;
-use silknav_testkit::{independent_ainav, independent_dof};
+use silknav_testkit::second_writer;
 use std::path::Path;
 
 fn write(dir: &Path, relative: &str, bytes: &[u8]) {
@@ -15,12 +15,12 @@ fn write(dir: &Path, relative: &str, bytes: &[u8]) {
 /// a `dungeoninfo.txt` serving dungeons 17 and 16, and the routes of region 0x8011 (17).
 fn dungeon_data(dir: &Path) {
     let data = dir.join("Data");
-    let temple = independent_dof::temple().to_bytes();
+    let temple = second_writer::dof::temple().to_bytes();
     write(&data, "dungeon/temple.dof", &temple);
     write(
         &data,
         "dungeon/cave.DOF",
-        &independent_dof::legacy_cave().to_bytes(),
+        &second_writer::dof::legacy_cave().to_bytes(),
     );
     write(&data, "dungeon/broken.dof", &temple[..100]);
     write(
@@ -31,7 +31,7 @@ fn dungeon_data(dir: &Path) {
     write(
         &data,
         "navmesh/AINavData_32785.dat",
-        &independent_ainav::corridor().to_bytes(),
+        &second_writer::ainav::corridor().to_bytes(),
     );
 }
 

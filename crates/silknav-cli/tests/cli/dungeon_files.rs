@@ -7,7 +7,7 @@ use crate::support::*;
 use jmxv::ainav::AiNavData;
 use jmxv::dof::DungeonFile;
 use serde_json::Value;
-use silknav_testkit::{independent_ainav, independent_dof};
+use silknav_testkit::second_writer;
 use std::path::Path;
 
 /// The corridor's region, 0x8011, in decimal: its file name.
@@ -44,9 +44,9 @@ fn round_trip(dir: &Path, file: &str) -> Vec<u8> {
 #[test]
 fn info_describes_a_dungeon() {
     let dir = temp();
-    let temple = independent_dof::temple().to_bytes();
-    let cave = independent_dof::legacy_cave().to_bytes();
-    let shuffled = independent_dof::shuffled_temple().to_bytes();
+    let temple = second_writer::dof::temple().to_bytes();
+    let cave = second_writer::dof::legacy_cave().to_bytes();
+    let shuffled = second_writer::dof::shuffled_temple().to_bytes();
     write(dir.path(), "temple.dof", &temple);
     write(dir.path(), "cave.dof", &cave);
     write(dir.path(), "shuffled.dof", &shuffled);
@@ -95,7 +95,7 @@ fn info_describes_a_dungeon() {
 #[test]
 fn the_signature_decides_before_the_name() {
     let dir = temp();
-    let temple = independent_dof::temple().to_bytes();
+    let temple = second_writer::dof::temple().to_bytes();
     // A dungeon under a navmesh's, the dungeon list's and a route file's name.
     for name in ["nv_694e.nvm", "dungeoninfo.txt", "AINavData_32785.dat"] {
         write(dir.path(), name, &temple);
@@ -113,7 +113,7 @@ fn the_signature_decides_before_the_name() {
     write(
         dir.path(),
         "routes.dat",
-        &independent_ainav::corridor().to_bytes(),
+        &second_writer::ainav::corridor().to_bytes(),
     );
     let run = silknav(dir.path(), &["info", "routes.dat"]);
     assert_eq!(run.code, 2);
@@ -127,7 +127,7 @@ fn the_signature_decides_before_the_name() {
 #[test]
 fn info_describes_dungeon_routes() {
     let dir = temp();
-    let spec = independent_ainav::corridor();
+    let spec = second_writer::ainav::corridor();
     let bytes = spec.to_bytes();
     let cells: u32 = spec.blocks.iter().map(|b| b.cells).sum();
     let links: usize = spec.blocks.iter().map(|b| b.links.len()).sum();
@@ -226,8 +226,8 @@ fn info_describes_the_dungeon_list() {
 #[test]
 fn dungeons_pack_back_byte_identical() {
     let dir = temp();
-    let mut dungeons = independent_dof::dungeons();
-    dungeons.extend((0..6).map(|seed| ("odd", independent_dof::odd(seed))));
+    let mut dungeons = second_writer::dof::dungeons();
+    dungeons.extend((0..6).map(|seed| ("odd", second_writer::dof::odd(seed))));
     for (n, (what, spec)) in dungeons.iter().enumerate() {
         let name = format!("{what}{n}.dof");
         let original = spec.to_bytes();
@@ -247,8 +247,8 @@ fn dungeons_pack_back_byte_identical() {
 #[test]
 fn routes_pack_back_byte_identical() {
     let dir = temp();
-    let mut files = vec![independent_ainav::corridor()];
-    files.extend((0..6).map(independent_ainav::odd));
+    let mut files = vec![second_writer::ainav::corridor()];
+    files.extend((0..6).map(second_writer::ainav::odd));
     for (n, spec) in files.iter().enumerate() {
         // Every region's name, so that each file is read as routes whatever it holds.
         let name = format!("AINavData_{}.dat", 32768 + n);
@@ -266,8 +266,8 @@ fn routes_pack_back_byte_identical() {
 #[test]
 fn dump_and_pack_through_standard_output_and_input() {
     let dir = temp();
-    let temple = independent_dof::temple().to_bytes();
-    let routes = independent_ainav::corridor().to_bytes();
+    let temple = second_writer::dof::temple().to_bytes();
+    let routes = second_writer::ainav::corridor().to_bytes();
     write(dir.path(), "temple.dof", &temple);
     write(dir.path(), CORRIDOR_FILE, &routes);
     for (file, original) in [("temple.dof", &temple), (CORRIDOR_FILE, &routes)] {
@@ -324,12 +324,12 @@ fn pack_names_the_bad_field_of_a_dungeon_and_of_routes() {
     write(
         dir.path(),
         "temple.dof",
-        &independent_dof::temple().to_bytes(),
+        &second_writer::dof::temple().to_bytes(),
     );
     write(
         dir.path(),
         CORRIDOR_FILE,
-        &independent_ainav::corridor().to_bytes(),
+        &second_writer::ainav::corridor().to_bytes(),
     );
     let dof = silknav(dir.path(), &["dump", "temple.dof"]).stdout;
     let edited = dof.replacen("\"room_index\":0", "\"room_index\":\"x\"", 1);
@@ -365,12 +365,12 @@ fn clean_files_lint_clean() {
     write(
         dir.path(),
         "temple.dof",
-        &independent_dof::temple().to_bytes(),
+        &second_writer::dof::temple().to_bytes(),
     );
     write(
         dir.path(),
         CORRIDOR_FILE,
-        &independent_ainav::corridor().to_bytes(),
+        &second_writer::ainav::corridor().to_bytes(),
     );
     write(dir.path(), "dungeoninfo.txt", DUNGEON_LIST);
     let run = silknav(
@@ -412,7 +412,7 @@ fn clean_files_lint_clean() {
     write(
         dir.path(),
         "cave.dof",
-        &independent_dof::legacy_cave().to_bytes(),
+        &second_writer::dof::legacy_cave().to_bytes(),
     );
     let run = silknav(dir.path(), &["lint", "cave.dof"]);
     assert_eq!(run.code, 0, "{}", run.stdout);
@@ -427,10 +427,10 @@ fn clean_files_lint_clean() {
 #[test]
 fn errors_exit_1_with_their_codes() {
     let dir = temp();
-    let mut temple = independent_dof::temple();
+    let mut temple = second_writer::dof::temple();
     temple.blocks[0].connected[0] = 9;
     write(dir.path(), "bad.dof", &temple.to_bytes());
-    let mut corridor = independent_ainav::corridor();
+    let mut corridor = second_writer::ainav::corridor();
     corridor.int0 = 1;
     write(dir.path(), CORRIDOR_FILE, &corridor.to_bytes());
     // Dungeon 9 loaded twice.
@@ -468,7 +468,7 @@ fn errors_exit_1_with_their_codes() {
 #[test]
 fn damaged_files_name_the_offset_and_the_section() {
     let dir = temp();
-    let spec = independent_dof::temple();
+    let spec = second_writer::dof::temple();
     let (bytes, layout) = spec.to_bytes_with_layout();
     // Cut inside the last section, the groups.
     let &(_, groups_start, groups_end) = layout.sections.last().unwrap();
@@ -492,7 +492,7 @@ fn damaged_files_name_the_offset_and_the_section() {
         );
     }
 
-    let routes = independent_ainav::corridor().to_bytes();
+    let routes = second_writer::ainav::corridor().to_bytes();
     write(dir.path(), CORRIDOR_FILE, &routes[..routes.len() - 3]);
     let run = silknav(dir.path(), &["lint", CORRIDOR_FILE]);
     assert_eq!(run.code, 2);
@@ -527,12 +527,12 @@ fn files_inside_an_archive() {
     write(
         &data.join("dungeon"),
         "temple.dof",
-        &independent_dof::temple().to_bytes(),
+        &second_writer::dof::temple().to_bytes(),
     );
     write(
         &data.join("navmesh"),
         CORRIDOR_FILE,
-        &independent_ainav::corridor().to_bytes(),
+        &second_writer::ainav::corridor().to_bytes(),
     );
     let run = silknav(dir.path(), &["pk2", "pack", "data", "-o", "Data.pk2"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -568,7 +568,7 @@ fn files_inside_an_archive() {
     );
     // Dumped from the archive, packed back to the file's bytes.
     let packed = round_trip(dir.path(), &format!("Data.pk2:navmesh/{CORRIDOR_FILE}"));
-    assert!(packed == independent_ainav::corridor().to_bytes());
+    assert!(packed == second_writer::ainav::corridor().to_bytes());
 }
 
 /// A world's lint follows its dungeons: a generated world lints clean, and a block mesh or a

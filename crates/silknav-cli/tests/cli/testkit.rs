@@ -45,7 +45,7 @@ fn game_like_regions_lint_clean_and_round_trip() {
 /// in all three layouts and with odd values, come back byte-identical through dump and pack.
 #[test]
 fn files_of_an_independent_writer_survive_dump_and_pack() {
-    use silknav_testkit::independent::SpecFile;
+    use silknav_testkit::second_writer::nvm::SpecFile;
     let dir = temp();
     for seed in 0..6 {
         for layout in 0..3 {

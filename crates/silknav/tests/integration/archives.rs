@@ -437,7 +437,7 @@ fn fuzz_seed() -> Vec<u8> {
         ("navmesh/nv_4080.nvm", silknav_testkit::bytes_of(&mesh)),
         (
             "res/house.bms",
-            silknav_testkit::independent_bms::box_building().to_bytes(),
+            silknav_testkit::second_writer::bms::box_building().to_bytes(),
         ),
         (
             "res/house.bsr",

@@ -183,7 +183,7 @@ fn hand_damaged_files_are_counted_exactly() {
     let whole = region(0x4085, Layout::Standard, b"");
     write(&regions.join("nv_4085.nvm"), &whole[..40]);
     write(&regions.join("notes.txt"), b"hello");
-    let house = silknav_testkit::independent_bms::box_building().to_bytes();
+    let house = silknav_testkit::second_writer::bms::box_building().to_bytes();
     write(&res.join("house.bms"), &house);
     write(&res.join("cut.bms"), &house[..30]);
     write(

@@ -13,7 +13,6 @@ mod invariants;
 mod loading;
 mod movingai;
 mod objects;
-mod oracle;
 mod paths;
 mod queries;
 mod radius;

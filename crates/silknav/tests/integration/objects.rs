@@ -9,12 +9,12 @@ use silknav::objects::InstanceKey;
 use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
 use silknav::{LoadFindingKind, LoadOptions, Position, Surface, World};
-use silknav_testkit::object_oracle::{
+use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
+use silknav_testkit::oracle::objects::{
     agree, clear_start, length, library_ray, oracle_ray, ObjectOracle, OracleRay, Placed,
 };
-use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
+use silknav_testkit::oracle::server::ServerOracle;
 use silknav_testkit::rng::SplitMix64;
-use silknav_testkit::server_oracle::ServerOracle;
 use std::collections::BTreeMap;
 
 fn world() -> (tempfile::TempDir, ObjectWorld, World) {

@@ -1,12 +1,12 @@
 //! The world's queries against slow references, on generated and imported worlds, both as
 //! built in memory and after a write → read round trip through files.
 
-use crate::oracle::{Ground, SCALE};
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, Landscape};
 use silknav::{Position, Surface, World};
+use silknav_testkit::oracle::terrain::{Ground, SCALE};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
 

@@ -1,13 +1,13 @@
 //! Movement with objects, and object cells and heights, against the test kit's second port of
-//! the game server (`silknav_testkit::server_oracle`): bit for bit, on generated worlds and the
+//! the game server (`silknav_testkit::oracle::server`): bit for bit, on generated worlds and the
 //! test kit's object world, from random points and from the points where the rules decide
 //! (mesh vertices, doorway edges, bridge ends, link edges).
 
 use jmxv::bms::ObjectMesh;
 use silknav::world::{DistanceGuard, MoveOptions, MoveStop};
 use silknav::{Position, Surface, World};
+use silknav_testkit::oracle::server::{OracleMove, ServerOracle};
 use silknav_testkit::rng::SplitMix64;
-use silknav_testkit::server_oracle::{OracleMove, ServerOracle};
 use std::collections::BTreeMap;
 
 /// A generated world written as a data root and loaded, with its files.

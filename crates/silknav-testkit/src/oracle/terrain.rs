@@ -1,5 +1,5 @@
-//! Slow, exact references for the queries, written from the documented rules with none of
-//! the crate's query code: integer geometry over every tile and edge near the segment.
+//! Line of sight and cells on the terrain, written from the documented rules with none of the
+//! library's query code: exact integer geometry over every tile and edge near the segment.
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
@@ -39,6 +39,7 @@ impl Ratio {
             self
         }
     }
+    /// The number, rounded to f64.
     pub fn value(self) -> f64 {
         self.0 as f64 / self.1 as f64
     }
@@ -47,10 +48,12 @@ impl Ratio {
 /// The world as the oracle sees it: walkable tiles and sight-blocking wall edges, in world
 /// tile coordinates.
 pub struct Ground<'a> {
+    /// The navmeshes of the world's regions.
     pub world: &'a BTreeMap<RegionId, NavMesh>,
 }
 
 impl Ground<'_> {
+    /// Whether world tile (tx, tz) is walkable: in a loaded region and not blocked.
     pub fn open(&self, tx: i64, tz: i64) -> bool {
         if tx < 0 || tz < 0 {
             return false;
