@@ -12,7 +12,7 @@ use jmxv::ifo::DungeonInfo;
 use jmxv::nvm::{NavMesh, ParseOptions};
 use jmxv::RegionId;
 use serde::de::IgnoredAny;
-use silknav::files::{Input, WorldSource};
+use silknav::files::{WorldOrFile, WorldSource};
 use silknav::pk2_archive::Key;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -53,8 +53,8 @@ pub fn open_world(spec: &Path, key: &Key) -> anyhow::Result<WorldSource> {
 ///
 /// # Errors
 /// As for [`open_world`], and a file that cannot be read.
-pub fn open_input(spec: &Path, key: &Key) -> anyhow::Result<Input> {
-    Input::open(spec, key).map_err(|e| anyhow!(e))
+pub fn open_input(spec: &Path, key: &Key) -> anyhow::Result<WorldOrFile> {
+    WorldOrFile::open(spec, key).map_err(|e| anyhow!(e))
 }
 
 /// Options of the commands that parse navmesh files.
@@ -331,8 +331,8 @@ pub fn read_file(path: &Path, key: &Key) -> anyhow::Result<Vec<u8>> {
         return Ok(bytes);
     }
     match open_input(path, key)? {
-        Input::File { bytes, .. } => Ok(bytes),
-        Input::World(_) => Err(anyhow!(
+        WorldOrFile::File { bytes, .. } => Ok(bytes),
+        WorldOrFile::World(_) => Err(anyhow!(
             "{}: a folder or PK2 archive, not a file (list an archive with `silknav pk2 ls`, \
              and name a file in it as ARCHIVE:PATH, such as Data.pk2:navmesh/nv_694e.nvm)",
             path.display()

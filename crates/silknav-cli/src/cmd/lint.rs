@@ -11,7 +11,8 @@ use jmxv::nvm::lint::{lint, DirectionReport, Finding, Severity};
 use jmxv::RegionId;
 use serde::Serialize;
 use silknav::files::{
-    FolderFile, Input, WorldFiles, WorldSource, MAPINFO, NAVMESH_FOLDER, OBJECT_IFO, TILE2D_IFO,
+    FolderFile, WorldFiles, WorldOrFile, WorldSource, MAPINFO, NAVMESH_FOLDER, OBJECT_IFO,
+    TILE2D_IFO,
 };
 use silknav::lint::{lint_world, WorldReport};
 use std::collections::BTreeMap;
@@ -54,8 +55,8 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     let key = args.key.key()?;
     for path in &args.paths {
         let linted = input::open_input(path, &key).and_then(|opened| match opened {
-            Input::World(source) => lint_world_source(&source),
-            Input::File { path, bytes } => lint_file(&path, &bytes, args.parse),
+            WorldOrFile::World(source) => lint_world_source(&source),
+            WorldOrFile::File { path, bytes } => lint_file(&path, &bytes, args.parse),
         });
         match linted {
             Ok(files) => {

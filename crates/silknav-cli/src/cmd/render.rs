@@ -12,7 +12,7 @@ use anyhow::{anyhow, Context};
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::files::{Input, WorldFiles, WorldSource};
+use silknav::files::{WorldFiles, WorldOrFile, WorldSource};
 use silknav::pk2_archive::Key;
 use silknav::{LoadOptions, Navigator, PathError, PathOptions, PathScratch, World, WorldPath};
 use silknav_render::{
@@ -130,8 +130,8 @@ fn write_answer(line: &str, found: &[Result<WorldPath, PathError>]) -> anyhow::R
 fn run_dungeon(args: &Args, id: u16) -> anyhow::Result<Status> {
     let name = args.path.display().to_string();
     let source = match input::open_input(&args.path, &args.key.key()?)? {
-        Input::World(source) => source,
-        Input::File { .. } => anyhow::bail!("{name}: --dungeon draws a dungeon of a world"),
+        WorldOrFile::World(source) => source,
+        WorldOrFile::File { .. } => anyhow::bail!("{name}: --dungeon draws a dungeon of a world"),
     };
     let files = Progress::timed(format!("reading {name}"), || WorldFiles::read(&source))
         .map_err(|e| anyhow!(e))?;
@@ -210,13 +210,13 @@ fn path_queries(numbers: &[f64]) -> Vec<[f64; 4]> {
 /// file (whose region is its name's or `region`).
 fn read_meshes(path: &Path, region: Option<RegionId>, key: &Key) -> anyhow::Result<WorldFiles> {
     let bytes = match input::open_input(path, key)? {
-        Input::World(source) => {
+        WorldOrFile::World(source) => {
             return Progress::timed(format!("reading {}", path.display()), || {
                 WorldFiles::read(&source)
             })
             .map_err(|e| anyhow!(e))
         }
-        Input::File { bytes, .. } => bytes,
+        WorldOrFile::File { bytes, .. } => bytes,
     };
     let file = match input::parse_game_file(path, &bytes, ParseArgs::default())? {
         GameFile::Nvm(file) => file,

@@ -5,7 +5,7 @@
 //! - [`WorldSource`] is the one way to open a world: a folder on disk, or the client's
 //!   `Data.pk2` (or a folder in it: `Data.pk2:navmesh`) read in place; every loader reads
 //!   through it ([`WorldFiles::read`], [`crate::World::load_source`], [`crate::corpus`]).
-//!   [`Input`] opens a path that may name one file instead.
+//!   [`WorldOrFile`] opens a path that may name one file instead.
 //! - [`scan_folder`] decides which file of a folder is which, for every loader
 //!   ([`WorldFiles::read_dir`], [`crate::World::load`], [`crate::World::from_memory`]).
 //! - [`write_atomic`] writes every file silknav writes: all of it or nothing, never replacing
@@ -27,8 +27,8 @@ pub use index_file::{
 pub use objects::{is_object_mesh_path, resolve_object_path};
 
 pub use scan::{scan_folder, FolderFile, FolderListing, LoadError, WorldLocation, NAVMESH_FOLDER};
-pub use source::{Input, SourceFile, SourcePath, WorldSource};
-pub(crate) use source::{Place, SharedArchive, Store};
+pub(crate) use source::{SharedArchive, SourceLocation, Storage};
+pub use source::{SourceFile, SourcePath, WorldOrFile, WorldSource};
 pub use write::{check_new, write_atomic, write_atomic_with, Overwrite, WriteFileError};
 
 use jmxv::bms::ObjectMesh;

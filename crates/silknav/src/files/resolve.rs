@@ -1,7 +1,7 @@
 //! From an `object.ifo` path to the `.bms` whose navigation section an instance uses: the path
 //! found under the data root case-insensitively, and `.cpd` → `.bsr` → `.bms` followed.
 
-use super::{FileError, Place, SharedArchive, Store};
+use super::{FileError, SharedArchive, SourceLocation, Storage};
 use jmxv::bms::ObjectMesh;
 use jmxv::res::{ResourceFile, ResourceKind};
 use std::collections::HashMap;
@@ -183,7 +183,7 @@ enum Tree {
         listings: Mutex<HashMap<PathBuf, Listing>>,
     },
     Archive {
-        store: Store,
+        store: Storage,
         /// The data root's stored path in the archive (empty for its root).
         root: Vec<u8>,
     },
@@ -207,9 +207,9 @@ impl ObjectResolver {
         path: PathBuf,
         root: Vec<u8>,
     ) -> ObjectResolver {
-        let store = Store::Archive { archive, path };
+        let store = Storage::Archive { archive, path };
         ObjectResolver {
-            root: store.shown(&Place::Entry(root.clone())),
+            root: store.shown(&SourceLocation::Entry(root.clone())),
             tree: Tree::Archive { store, root },
         }
     }
@@ -233,7 +233,7 @@ impl ObjectResolver {
     }
 
     /// Where the file a stored path names is ([`ObjectResolver::find`]).
-    pub(crate) fn locate(&self, path: &[u8]) -> Result<Place, ObjectProblem> {
+    pub(crate) fn locate(&self, path: &[u8]) -> Result<SourceLocation, ObjectProblem> {
         let components = components(path).ok_or_else(|| ObjectProblem::BadPath {
             path: path.to_vec(),
         })?;
@@ -245,11 +245,11 @@ impl ObjectResolver {
             Tree::Disk { .. } => {
                 let mut missing = (0, components[0]);
                 self.walk(&self.root, &components, 0, &mut missing)
-                    .map(Place::Disk)
+                    .map(SourceLocation::Disk)
                     .ok_or_else(|| not_found(missing.1))
             }
             Tree::Archive {
-                store: Store::Archive { archive, .. },
+                store: Storage::Archive { archive, .. },
                 root,
             } => {
                 let mut at = root.clone();
@@ -264,7 +264,7 @@ impl ObjectResolver {
                         // component names nothing the path can use.
                         Some(entry) if entry.is_file() == last => {
                             if last {
-                                return Ok(Place::Entry(entry.raw_path().to_vec()));
+                                return Ok(SourceLocation::Entry(entry.raw_path().to_vec()));
                             }
                         }
                         _ => return Err(not_found(component)),
@@ -277,17 +277,17 @@ impl ObjectResolver {
     }
 
     /// How reports name a file [`ObjectResolver::locate`] found.
-    pub(crate) fn shown(&self, place: &Place) -> PathBuf {
+    pub(crate) fn shown(&self, place: &SourceLocation) -> PathBuf {
         match &self.tree {
-            Tree::Disk { .. } => Store::Disk.shown(place),
+            Tree::Disk { .. } => Storage::Disk.shown(place),
             Tree::Archive { store, .. } => store.shown(place),
         }
     }
 
     /// The bytes of a file [`ObjectResolver::locate`] found.
-    pub(crate) fn read(&self, place: &Place) -> Result<Vec<u8>, FileError> {
+    pub(crate) fn read(&self, place: &SourceLocation) -> Result<Vec<u8>, FileError> {
         match &self.tree {
-            Tree::Disk { .. } => Store::Disk.read(place),
+            Tree::Disk { .. } => Storage::Disk.read(place),
             Tree::Archive { store, .. } => store.read(place),
         }
     }

@@ -20,14 +20,14 @@ pub(crate) type SharedArchive = Archive<Arc<dyn ReadAt + Send + Sync>>;
 /// A file or folder of a source: a path on disk, or the stored path of an archive entry (its
 /// names' bytes joined by `/`; empty for the archive's root).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) enum Place {
+pub(crate) enum SourceLocation {
     Disk(PathBuf),
     Entry(Vec<u8>),
 }
 
 /// Where the bytes of a source's files come from.
 #[derive(Clone)]
-pub(crate) enum Store {
+pub(crate) enum Storage {
     Disk,
     Archive {
         archive: Arc<SharedArchive>,
@@ -36,11 +36,11 @@ pub(crate) enum Store {
     },
 }
 
-impl fmt::Debug for Store {
+impl fmt::Debug for Storage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Store::Disk => f.write_str("Disk"),
-            Store::Archive { archive, path } => f
+            Storage::Disk => f.write_str("Disk"),
+            Storage::Archive { archive, path } => f
                 .debug_struct("Archive")
                 .field("path", path)
                 .field("entries", &archive.entries().len())
@@ -49,30 +49,32 @@ impl fmt::Debug for Store {
     }
 }
 
-impl Store {
+impl Storage {
     /// How a place is named in reports: its path on disk, or `ARCHIVE:INNER/PATH` (the way a
     /// user names it on the command line), the archive alone for its root.
-    pub(crate) fn shown(&self, place: &Place) -> PathBuf {
+    pub(crate) fn shown(&self, place: &SourceLocation) -> PathBuf {
         match (self, place) {
-            (_, Place::Disk(path)) => path.clone(),
-            (Store::Archive { path, .. }, Place::Entry(raw)) if raw.is_empty() => path.clone(),
-            (Store::Archive { path, .. }, Place::Entry(raw)) => PathBuf::from(format!(
+            (_, SourceLocation::Disk(path)) => path.clone(),
+            (Storage::Archive { path, .. }, SourceLocation::Entry(raw)) if raw.is_empty() => {
+                path.clone()
+            }
+            (Storage::Archive { path, .. }, SourceLocation::Entry(raw)) => PathBuf::from(format!(
                 "{}:{}",
                 path.display(),
                 String::from_utf8_lossy(raw)
             )),
-            (Store::Disk, Place::Entry(raw)) => {
+            (Storage::Disk, SourceLocation::Entry(raw)) => {
                 PathBuf::from(String::from_utf8_lossy(raw).as_ref())
             }
         }
     }
 
     /// The bytes of a file.
-    pub(crate) fn read(&self, place: &Place) -> Result<Vec<u8>, FileError> {
+    pub(crate) fn read(&self, place: &SourceLocation) -> Result<Vec<u8>, FileError> {
         let fail = |e: io::Error| FileError::new(self.shown(place), e);
         match (self, place) {
-            (_, Place::Disk(path)) => std::fs::read(path).map_err(fail),
-            (Store::Archive { archive, .. }, Place::Entry(raw)) => {
+            (_, SourceLocation::Disk(path)) => std::fs::read(path).map_err(fail),
+            (Storage::Archive { archive, .. }, SourceLocation::Entry(raw)) => {
                 let entry = archive
                     .entry_bytes(raw)
                     .ok_or_else(|| fail(io::ErrorKind::NotFound.into()))?;
@@ -80,7 +82,7 @@ impl Store {
                     .read_entry(entry)
                     .map_err(|e| fail(io::Error::other(e)))
             }
-            (Store::Disk, Place::Entry(_)) => Err(fail(io::ErrorKind::NotFound.into())),
+            (Storage::Disk, SourceLocation::Entry(_)) => Err(fail(io::ErrorKind::NotFound.into())),
         }
     }
 }
@@ -119,18 +121,18 @@ impl Store {
 /// ```
 #[derive(Debug, Clone)]
 pub struct WorldSource {
-    store: Store,
+    store: Storage,
     /// The folder that was named.
-    named: Place,
+    named: SourceLocation,
     /// Object file paths resolve under it.
-    data_root: Place,
+    data_root: SourceLocation,
     /// The navmeshes and companions are in it.
-    navmesh_dir: Place,
+    navmesh_dir: SourceLocation,
     listing: FolderListing,
     /// Where each file of the listing is.
-    places: BTreeMap<FolderFile, Place>,
+    places: BTreeMap<FolderFile, SourceLocation>,
     /// Which file of the listing is at a place.
-    roles: HashMap<Place, FolderFile>,
+    roles: HashMap<SourceLocation, FolderFile>,
 }
 
 /// How a path a user gives splits into a file or folder on disk, or an archive and a path
@@ -180,7 +182,7 @@ impl SourcePath {
 
 /// What a path a user gives names: a world, or one file (on disk or inside an archive).
 #[derive(Debug)]
-pub enum Input {
+pub enum WorldOrFile {
     /// A folder, an archive, or a folder inside an archive.
     World(Box<WorldSource>),
     /// A file that is not an archive, on disk or inside one, with its bytes.
@@ -192,21 +194,21 @@ pub enum Input {
     },
 }
 
-impl Input {
+impl WorldOrFile {
     /// Opens what `spec` names ([`SourcePath::parse`]): a folder or an archive (a file that
     /// starts with the PK2 signature or is named `*.pk2`) is a world; any other file, on disk
     /// or inside an archive, is read whole.
     ///
     /// # Errors
     /// As for [`WorldSource::open_with_key`], and a file that cannot be read.
-    pub fn open(spec: impl AsRef<Path>, key: &Key) -> Result<Input, LoadError> {
+    pub fn open(spec: impl AsRef<Path>, key: &Key) -> Result<WorldOrFile, LoadError> {
         match Named::open(spec.as_ref(), key)? {
-            Named::World(source) => Ok(Input::World(Box::new(source))),
+            Named::World(source) => Ok(WorldOrFile::World(Box::new(source))),
             Named::DiskFile(path) => {
                 let bytes = std::fs::read(&path).map_err(|e| FileError::new(&path, e))?;
-                Ok(Input::File { path, bytes })
+                Ok(WorldOrFile::File { path, bytes })
             }
-            Named::ArchiveFile { store, place, .. } => Ok(Input::File {
+            Named::ArchiveFile { store, place, .. } => Ok(WorldOrFile::File {
                 path: store.shown(&place),
                 bytes: store.read(&place)?,
             }),
@@ -219,8 +221,8 @@ enum Named {
     World(WorldSource),
     DiskFile(PathBuf),
     ArchiveFile {
-        store: Store,
-        place: Place,
+        store: Storage,
+        place: SourceLocation,
         /// The archive file.
         archive: PathBuf,
         /// The entry's path and record, where an error about it is reported.
@@ -255,10 +257,10 @@ impl Named {
                 let opened = open_archive(&archive, key)?;
                 match opened.entry(&inner) {
                     Some(entry) if entry.is_file() => Ok(Named::ArchiveFile {
-                        place: Place::Entry(entry.raw_path().to_vec()),
+                        place: SourceLocation::Entry(entry.raw_path().to_vec()),
                         entry: entry.path().to_owned(),
                         offset: entry.offset(),
-                        store: Store::Archive {
+                        store: Storage::Archive {
                             archive: Arc::clone(&opened),
                             path: archive.clone(),
                         },
@@ -336,13 +338,13 @@ impl WorldSource {
             .unwrap_or_else(|| super::WorldLocation::find(dir));
         let places = listing
             .iter()
-            .map(|(file, path)| (file, Place::Disk(path.to_path_buf())))
+            .map(|(file, path)| (file, SourceLocation::Disk(path.to_path_buf())))
             .collect();
         Ok(WorldSource {
-            store: Store::Disk,
-            named: Place::Disk(dir.to_path_buf()),
-            data_root: Place::Disk(location.data_root),
-            navmesh_dir: Place::Disk(location.navmesh_dir),
+            store: Storage::Disk,
+            named: SourceLocation::Disk(dir.to_path_buf()),
+            data_root: SourceLocation::Disk(location.data_root),
+            navmesh_dir: SourceLocation::Disk(location.navmesh_dir),
             roles: roles_of(&places),
             listing,
             places,
@@ -426,14 +428,14 @@ impl WorldSource {
                 (parent, named.clone())
             }
         };
-        let store = Store::Archive {
+        let store = Storage::Archive {
             archive: Arc::clone(&archive),
             path: path.clone(),
         };
         let mut named_files = Vec::new();
         for entry in archive.list_bytes(&navmesh_dir, false).map_err(fail)? {
             if entry.is_file() {
-                let place = Place::Entry(entry.raw_path().to_vec());
+                let place = SourceLocation::Entry(entry.raw_path().to_vec());
                 named_files.push((entry.name().to_owned(), store.shown(&place), place));
             }
         }
@@ -442,7 +444,7 @@ impl WorldSource {
                 .iter()
                 .map(|(name, shown, _)| (name.as_str(), shown.clone())),
         )?;
-        let mut by_shown: HashMap<PathBuf, Place> = named_files
+        let mut by_shown: HashMap<PathBuf, SourceLocation> = named_files
             .into_iter()
             .map(|(_, shown, place)| (shown, place))
             .collect();
@@ -452,9 +454,9 @@ impl WorldSource {
             .collect();
         Ok(WorldSource {
             store,
-            named: Place::Entry(named),
-            data_root: Place::Entry(data_root),
-            navmesh_dir: Place::Entry(navmesh_dir),
+            named: SourceLocation::Entry(named),
+            data_root: SourceLocation::Entry(data_root),
+            navmesh_dir: SourceLocation::Entry(navmesh_dir),
             roles: roles_of(&places),
             listing,
             places,
@@ -463,7 +465,7 @@ impl WorldSource {
 
     /// Whether the world is read from an archive.
     pub fn is_archive(&self) -> bool {
-        matches!(self.store, Store::Archive { .. })
+        matches!(self.store, Storage::Archive { .. })
     }
 
     /// The folder that was opened, as reports name it (`Data`, `Data.pk2:navmesh`).
@@ -482,9 +484,9 @@ impl WorldSource {
     /// [`super::index_file_beside`]). `None` for an archive held in memory.
     pub fn path_index_file(&self) -> Option<PathBuf> {
         match (&self.store, &self.navmesh_dir) {
-            (Store::Archive { path, .. }, _) => Some(super::index_file_beside(path)),
-            (Store::Disk, Place::Disk(dir)) => Some(dir.join(super::INDEX_FILE_NAME)),
-            (Store::Disk, Place::Entry(_)) => None,
+            (Storage::Archive { path, .. }, _) => Some(super::index_file_beside(path)),
+            (Storage::Disk, SourceLocation::Disk(dir)) => Some(dir.join(super::INDEX_FILE_NAME)),
+            (Storage::Disk, SourceLocation::Entry(_)) => None,
         }
     }
 
@@ -506,14 +508,14 @@ impl WorldSource {
             return path.to_path_buf();
         }
         match &self.navmesh_dir {
-            Place::Disk(dir) => dir.join(file.canonical_name()),
-            Place::Entry(dir) => {
+            SourceLocation::Disk(dir) => dir.join(file.canonical_name()),
+            SourceLocation::Entry(dir) => {
                 let mut raw = dir.clone();
                 if !raw.is_empty() {
                     raw.push(b'/');
                 }
                 raw.extend_from_slice(file.canonical_name().as_bytes());
-                self.store.shown(&Place::Entry(raw))
+                self.store.shown(&SourceLocation::Entry(raw))
             }
         }
     }
@@ -537,7 +539,7 @@ impl WorldSource {
     /// or archive.
     pub fn object_resolver(&self) -> ObjectResolver {
         match (&self.store, &self.data_root) {
-            (Store::Archive { archive, path }, Place::Entry(root)) => {
+            (Storage::Archive { archive, path }, SourceLocation::Entry(root)) => {
                 ObjectResolver::in_archive(Arc::clone(archive), path.clone(), root.clone())
             }
             (_, root) => ObjectResolver::new(self.store.shown(root)),
@@ -552,7 +554,7 @@ impl WorldSource {
     pub fn files(&self) -> Result<Vec<SourceFile>, FileError> {
         let mut out = Vec::new();
         match (&self.store, &self.named) {
-            (Store::Archive { archive, .. }, Place::Entry(named)) => {
+            (Storage::Archive { archive, .. }, SourceLocation::Entry(named)) => {
                 // The folder was found when the source was opened.
                 let entries = archive.list_bytes(named, true).unwrap_or_default();
                 for entry in entries.into_iter().filter(|e| e.is_file()) {
@@ -562,7 +564,7 @@ impl WorldSource {
                     } else {
                         &raw[named.len() + 1..]
                     };
-                    let place = Place::Entry(raw.to_vec());
+                    let place = SourceLocation::Entry(raw.to_vec());
                     out.push(SourceFile {
                         path: self.store.shown(&place),
                         relative: String::from_utf8_lossy(relative).into_owned(),
@@ -570,8 +572,8 @@ impl WorldSource {
                     });
                 }
             }
-            (_, Place::Disk(dir)) => walk_disk(dir, "", &mut out)?,
-            (Store::Disk, Place::Entry(_)) => {}
+            (_, SourceLocation::Disk(dir)) => walk_disk(dir, "", &mut out)?,
+            (Storage::Disk, SourceLocation::Entry(_)) => {}
         }
         out.sort_by(|a, b| a.place.cmp(&b.place));
         Ok(out)
@@ -598,7 +600,7 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// Its path below the opened folder, names joined by `/` (`res/a.bms`).
     pub relative: String,
-    place: Place,
+    place: SourceLocation,
 }
 
 impl SourceFile {
@@ -608,7 +610,7 @@ impl SourceFile {
     }
 }
 
-fn roles_of(places: &BTreeMap<FolderFile, Place>) -> HashMap<Place, FolderFile> {
+fn roles_of(places: &BTreeMap<FolderFile, SourceLocation>) -> HashMap<SourceLocation, FolderFile> {
     places
         .iter()
         .map(|(role, place)| (place.clone(), *role))
@@ -632,7 +634,7 @@ fn walk_disk(dir: &Path, prefix: &str, out: &mut Vec<SourceFile>) -> Result<(), 
             walk_disk(&path, &relative, out)?;
         } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
             out.push(SourceFile {
-                place: Place::Disk(path.clone()),
+                place: SourceLocation::Disk(path.clone()),
                 path,
                 relative,
             });

@@ -287,7 +287,7 @@ pub(crate) struct TileObjects {
     flat: Vec<f32>,
 }
 
-/// An object triangle as [`Square`] names it.
+/// An object triangle as [`TriangleHit`] names it.
 #[derive(Debug, Clone, Copy)]
 struct TriName {
     key: InstanceKey,
@@ -306,8 +306,8 @@ impl TriName {
 
     /// The answer of the squares that names this triangle, on terrain cell `cell`; it is
     /// `placed` in the region's squares.
-    fn square(&self, cell: u16, placed: u16) -> Fine {
-        Fine::Object(Square {
+    fn square(&self, cell: u16, placed: u16) -> SquareAnswer {
+        SquareAnswer::Object(TriangleHit {
             key: self.key,
             tri: self.tri,
             cell,
@@ -445,18 +445,18 @@ const SPLIT_MARGIN: f64 = 2.0 * FINE_MARGIN;
 /// The squares' answer at a point ([`TileObjects::fine_in`]): the one object triangle containing
 /// it, no object triangle, or not certain.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Fine {
+pub(crate) enum SquareAnswer {
     /// Not certain: the full lookup decides.
     Mixed,
     /// No object triangle contains the point.
     None,
     /// The one object triangle containing the point.
-    Object(Square),
+    Object(TriangleHit),
 }
 
-/// The one object triangle containing a point ([`Fine::Object`]).
+/// The one object triangle containing a point ([`SquareAnswer::Object`]).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Square {
+pub(crate) struct TriangleHit {
     /// The instance.
     pub key: InstanceKey,
     /// The triangle.
@@ -478,12 +478,12 @@ impl TileObjects {
 
     /// The one object triangle containing region-frame point (x, z) of tile `tile`, or none,
     /// by the triangles of the square it lies in, where that is certain (every one of them
-    /// contains the point, or leaves it out, by [`FINE_MARGIN`]); [`Fine::Mixed`] where it is
+    /// contains the point, or leaves it out, by [`FINE_MARGIN`]); [`SquareAnswer::Mixed`] where it is
     /// not, or where two contain it (one floor over another: the lookup orders them).
     /// The tile's squares are record `i` (as the region's tile words name it), and its
     /// terrain cell, as the server names it with an object triangle, is `cell`.
     #[inline]
-    pub fn fine_in(&self, i: usize, tile: usize, cell: u16, x: f32, z: f32) -> Fine {
+    pub fn fine_in(&self, i: usize, tile: usize, cell: u16, x: f32, z: f32) -> SquareAnswer {
         let record = &self.squares[i];
         // The point's square across the region, `floor(v / 2.5)`, by one product: the
         // constant rounds up from 8/20, and an f32 in the region is never within its rounding
@@ -492,7 +492,7 @@ impl TileObjects {
         let grid = |v: f32| (f64::from(v) * GRID_SCALE) as usize;
         let (gx, gz) = (grid(x), grid(z));
         if !(x >= 0.0 && z >= 0.0) || gx / FINE != tile % TILES || gz / FINE != tile / TILES {
-            return Fine::Mixed;
+            return SquareAnswer::Mixed;
         }
         let (sx, sz) = (gx % FINE, gz % FINE);
         let code = record.squares[sz * FINE + sx];
@@ -500,8 +500,8 @@ impl TileObjects {
             code & !WHOLE_SQUARE
         } else if code >= SPLIT_SQUARE {
             match code {
-                NO_SQUARE => return Fine::None,
-                MIXED_SQUARE => return Fine::Mixed,
+                NO_SQUARE => return SquareAnswer::None,
+                MIXED_SQUARE => return SquareAnswer::Mixed,
                 _ => {}
             }
             let split = &self.splits[usize::from(code - SPLIT_SQUARE)];
@@ -511,19 +511,19 @@ impl TileObjects {
             } else if d <= -SPLIT_MARGIN {
                 1
             } else {
-                return Fine::Mixed;
+                return SquareAnswer::Mixed;
             };
             if split.answers[side] == NO_TRIANGLE {
-                return Fine::None;
+                return SquareAnswer::None;
             }
             return split.names[side].square(cell, split.answers[side]);
         } else {
             let point = [f64::from(x), f64::from(z)];
             let sides = |t: u16| &self.sides[usize::from(t)];
             match one_answer(&self.lists[usize::from(code)], sides, &[point]) {
-                Some(NO_TRIANGLE) => return Fine::None,
+                Some(NO_TRIANGLE) => return SquareAnswer::None,
                 Some(tri) => tri,
-                None => return Fine::Mixed,
+                None => return SquareAnswer::Mixed,
             }
         };
         self.names[usize::from(tri)].square(cell, tri)
@@ -994,17 +994,17 @@ impl Objects {
         cell: u16,
         x: f32,
         z: f32,
-    ) -> Fine {
+    ) -> SquareAnswer {
         match self.tiles.get(slot) {
             Some(t) => t.fine_in(record, tile, cell, x, z),
-            None => Fine::Mixed,
+            None => SquareAnswer::Mixed,
         }
     }
 
-    /// The height of the triangle a square names ([`Fine::Object`]) where it is the same at
+    /// The height of the triangle a square names ([`SquareAnswer::Object`]) where it is the same at
     /// every point ([`flat_height`]).
     #[inline]
-    pub fn flat_height(&self, slot: usize, square: &Square) -> Option<f32> {
+    pub fn flat_height(&self, slot: usize, square: &TriangleHit) -> Option<f32> {
         let h = self.tiles[slot].flat[usize::from(square.placed)];
         (!h.is_nan()).then_some(h)
     }
@@ -1109,7 +1109,7 @@ pub(crate) fn placement_find_cell(
 }
 
 /// [`placement_find_cell`] where triangle `tri` is known to contain the point and to be the
-/// only one of the placement that does ([`Fine::Object`]: by [`FINE_MARGIN`], far beyond the
+/// only one of the placement that does ([`SquareAnswer::Object`]: by [`FINE_MARGIN`], far beyond the
 /// rounding of the server's containment test): its height taken back into the region's frame.
 #[inline]
 pub(crate) fn placement_triangle_height(

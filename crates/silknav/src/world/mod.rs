@@ -61,7 +61,7 @@ pub use region::{EdgeId, RegionIssue};
 pub use snap::Snap;
 
 use crate::geometry::server_arith;
-use crate::objects::{Fine, InstanceKey, ObjectCellRef};
+use crate::objects::{InstanceKey, ObjectCellRef, SquareAnswer};
 use jmxv::nvm::TILES_PER_SIDE;
 use jmxv::RegionId;
 use region::Region;
@@ -403,8 +403,8 @@ impl World {
         let mut probe_y = y;
         let fine = match word.squares() {
             Some(record) if squares => self.objects.fine_in(slot, record, tile, raw, pos.x, pos.z),
-            Some(_) => Fine::Mixed,
-            None => Fine::None,
+            Some(_) => SquareAnswer::Mixed,
+            None => SquareAnswer::None,
         };
         // An object's triangle at the height it found, against the best so far.
         let mut consider = |k: u16, tri: u32, found: f32| {
@@ -416,11 +416,11 @@ impl World {
         };
         let entries = match fine {
             // No object finds a triangle here.
-            Fine::None => &[][..],
+            SquareAnswer::None => &[][..],
             // One triangle of one object contains the point, the others none (by the squares'
             // margin, far beyond the rounding of the server's containment test): that object's
             // FindCell finds it, at its plane's height.
-            Fine::Object(square) => {
+            SquareAnswer::Object(square) => {
                 let tri = u32::from(square.tri);
                 let found = match self.objects.flat_height(slot, &square) {
                     // A floor: the same height at every point, worked out at load.
@@ -437,7 +437,7 @@ impl World {
                 consider(square.entry, tri, found);
                 &[][..]
             }
-            Fine::Mixed => self.objects.tile_objects(slot, word.squares()),
+            SquareAnswer::Mixed => self.objects.tile_objects(slot, word.squares()),
         };
         // The cell's list without the objects that cannot contain a point of the tile (they
         // would find no triangle and change nothing).
@@ -566,10 +566,10 @@ impl World {
             Some(record) => self
                 .objects
                 .fine_in(slot, record, tile, word.cell(), pos.x, pos.z),
-            None => Fine::None,
+            None => SquareAnswer::None,
         };
         match fine {
-            Fine::Object(square) => {
+            SquareAnswer::Object(square) => {
                 return Some(CellRef {
                     region: pos.region,
                     cell: square.cell,
@@ -579,8 +579,8 @@ impl World {
                     }),
                 })
             }
-            Fine::Mixed => return self.cell_at_by_lookup(slot, pos, tile),
-            Fine::None => {}
+            SquareAnswer::Mixed => return self.cell_at_by_lookup(slot, pos, tile),
+            SquareAnswer::None => {}
         }
         let cell = word.walkable_cell();
         (cell != region::NOT_WALKABLE).then_some(CellRef {

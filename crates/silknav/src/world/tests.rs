@@ -438,9 +438,9 @@ fn cell_at_from_the_squares_equals_the_lookup() {
                         .objects
                         .fine_in(slot, record, tile, word.cell(), pos.x, pos.z)
                 }
-                None => crate::objects::Fine::None,
+                None => crate::objects::SquareAnswer::None,
             };
-            if let crate::objects::Fine::Object(square) = fine {
+            if let crate::objects::SquareAnswer::Object(square) = fine {
                 from_squares += 1;
                 flat += usize::from(world.objects.flat_height(slot, &square).is_some());
             }
