@@ -12,7 +12,7 @@
 use libfuzzer_sys::fuzz_target;
 use silknav::path::PathIndexFile;
 use silknav::worldgen::{generate, GenOptions};
-use silknav::{PathIndex, PathScratch, Position, World};
+use silknav::{PathIndex, PathOptions, PathScratch, Position, World};
 use std::sync::OnceLock;
 
 /// The world the committed seed indexes: generated 1×1, seed 1.
@@ -48,7 +48,10 @@ fuzz_target!(|data: &[u8]| {
         Ok(file) => file,
         Err(e) => {
             if let Some(offset) = e.offset() {
-                assert!(offset <= bytes.len() as u64, "error offset past the input: {e}");
+                assert!(
+                    offset <= bytes.len() as u64,
+                    "error offset past the input: {e}"
+                );
             }
             return;
         }
@@ -66,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
     ] {
         let from = Position::new(region, a.0, a.1);
         let to = Position::new(region, b.0, b.1);
-        if let Ok(path) = paths.find_path(world, from, to, &mut scratch) {
+        if let Ok(path) = paths.find_path(world, from, to, &PathOptions::default(), &mut scratch) {
             assert!(path.length.is_finite());
         }
     }

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(files) = WorldFiles::read(&source) {
             assert!(files.navmeshes.len() <= navmeshes);
         }
-        if let Ok(world) = World::load_source(&source, &LoadOptions::default(), |_, _| {}) {
+        if let Ok(world) = World::load_source(&source, &LoadOptions::default()) {
             assert!(world.regions().len() <= navmeshes);
         }
         let listed = source.files().expect("an archive's folders always list");
