@@ -24,6 +24,12 @@ fn world() -> (tempfile::TempDir, ObjectWorld, World) {
     (dir, files, world)
 }
 
+/// The world at `dir` loaded without its objects.
+fn terrain_of(dir: &std::path::Path) -> World {
+    let source = WorldSource::open(dir).unwrap();
+    World::load_source(&source, &LoadOptions::terrain_only()).unwrap()
+}
+
 /// The brute-force oracle over the files of the world.
 fn oracle(files: &ObjectWorld) -> ObjectOracle {
     ObjectOracle::new(&files.navmeshes, &files.meshes)
@@ -215,11 +221,7 @@ fn broken_references_are_findings_naming_instance_region_and_path() {
 fn terrain_only_worlds_have_no_objects() {
     let dir = tempfile::tempdir().unwrap();
     write_object_world(dir.path());
-    let world = World::load_source(
-        &WorldSource::open(dir.path()).unwrap(),
-        &LoadOptions::terrain_only(),
-    )
-    .unwrap();
+    let world = terrain_of(dir.path());
     assert_eq!(world.object_instances().len(), 0);
     assert!(world.load_report().is_clean(), "{:?}", world.load_report());
     let full = World::load(dir.path().join("navmesh")).unwrap();
@@ -332,11 +334,7 @@ fn at(oracle: &ObjectOracle, key: InstanceKey, x: f64, z: f64) -> Position {
 #[test]
 fn line_of_sight_agrees_with_the_brute_force_oracle() {
     let (dir, files, world) = world();
-    let terrain = World::load_source(
-        &WorldSource::open(dir.path()).unwrap(),
-        &LoadOptions::terrain_only(),
-    )
-    .unwrap();
+    let terrain = terrain_of(dir.path());
     let oracle = oracle(&files);
     let pts = points(&oracle.placed, 3000, 0x5eed);
     let mut rng = SplitMix64::new(11);
@@ -411,11 +409,7 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
 fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
     use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
     let (dir, files, world) = world();
-    let terrain = World::load_source(
-        &WorldSource::open(dir.path()).unwrap(),
-        &LoadOptions::terrain_only(),
-    )
-    .unwrap();
+    let terrain = terrain_of(dir.path());
     let oracle = oracle(&files);
     let house = InstanceKey::new(WEST, 1);
     let bridge = InstanceKey::new(WEST, 4);
@@ -585,11 +579,7 @@ fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
 #[test]
 fn terrain_only_rays_are_todays_answers() {
     let (dir, files, _world) = world();
-    let terrain = World::load_source(
-        &WorldSource::open(dir.path()).unwrap(),
-        &LoadOptions::terrain_only(),
-    )
-    .unwrap();
+    let terrain = terrain_of(dir.path());
     let bare = World::from_navmeshes(files.navmeshes.iter().map(|(r, m)| (*r, m)));
     let oracle = oracle(&files);
     let mut rng = SplitMix64::new(3);
@@ -633,11 +623,7 @@ fn line_of_sight_on_generated_worlds_agrees_with_the_brute_force_oracle() {
         .write_data_root(dir.path(), Overwrite::Refuse)
         .unwrap();
     let world = World::load(dir.path()).unwrap();
-    let terrain = World::load_source(
-        &WorldSource::open(dir.path()).unwrap(),
-        &LoadOptions::terrain_only(),
-    )
-    .unwrap();
+    let terrain = terrain_of(dir.path());
     // The meshes by object id, as object.ifo names them.
     let ifo = files.object_ifo.as_ref().unwrap();
     let meshes: BTreeMap<u32, jmxv::bms::ObjectMesh> = ifo
@@ -857,11 +843,7 @@ fn path_heights_stay_on_the_ground_under_a_bridge() {
 #[test]
 fn every_surface_answers_by_its_definition() {
     let (dir, files, world) = world();
-    let terrain = World::load_source(
-        &WorldSource::open(dir.path()).unwrap(),
-        &LoadOptions::terrain_only(),
-    )
-    .unwrap();
+    let terrain = terrain_of(dir.path());
     let oracle = oracle(&files);
     let pts = points(&oracle.placed, 2000, 0x5afe);
     let (mut on_objects, mut under_objects, mut off_triangle) = (0, 0, 0);
