@@ -9,7 +9,8 @@ use numpy::{
 };
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use silknav::{query, PathError, PathOptions};
+use silknav::query::{self, PointQuery, SegmentQuery};
+use silknav::{PathError, PathOptions};
 use std::borrow::Cow;
 
 /// The words of the path statuses, by code: `PathBatch.status[i]` indexes this.
@@ -72,24 +73,24 @@ pub fn heights<'py>(
     world: &silknav::World,
     points: &PyArrayLike2<'py, f64, AllowTypeChange>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    let answers = match points.shape()[1] {
-        3 => {
-            let rows = rows::<3>(points, "points")?;
-            py.detach(|| {
-                let mut out = vec![None; rows.len()];
-                query::heights_y(world, &rows, &mut out);
-                nan_for_none(&out)
+    let queries: Vec<PointQuery> = match points.shape()[1] {
+        3 => rows::<3>(points, "points")?
+            .iter()
+            .map(|p| PointQuery {
+                y: Some(p[2] as f32),
+                ..PointQuery::new(p[0], p[1])
             })
-        }
-        _ => {
-            let rows = rows::<2>(points, "points")?;
-            py.detach(|| {
-                let mut out = vec![None; rows.len()];
-                query::heights(world, &rows, &mut out);
-                nan_for_none(&out)
-            })
-        }
+            .collect(),
+        _ => rows::<2>(points, "points")?
+            .iter()
+            .map(|p| PointQuery::new(p[0], p[1]))
+            .collect(),
     };
+    let answers = py.detach(|| {
+        let mut out = vec![None; queries.len()];
+        query::heights(world, &queries, &mut out);
+        nan_for_none(&out)
+    });
     Ok(answers.into_pyarray(py))
 }
 
@@ -181,16 +182,22 @@ pub fn paths(
     budget: Option<usize>,
     options: &PathOptions,
 ) -> PyResult<PathBatch> {
-    let (len, flat) = if segments.shape()[1] == 5 {
-        let rows = rows::<5>(segments, "segments")?;
-        let flat = py.detach(|| Flat::new(&query::paths_y(world, paths, &rows, budget, options)));
-        (rows.len(), flat)
+    let queries: Vec<SegmentQuery> = if segments.shape()[1] == 5 {
+        rows::<5>(segments, "segments")?
+            .iter()
+            .map(|s| SegmentQuery {
+                y: (!s[4].is_nan()).then_some(s[4] as f32),
+                ..SegmentQuery::new(s[0], s[1], s[2], s[3])
+            })
+            .collect()
     } else {
-        let rows = rows::<4>(segments, "segments")?;
-        let flat =
-            py.detach(|| Flat::new(&query::paths_with(world, paths, &rows, budget, options)));
-        (rows.len(), flat)
+        rows::<4>(segments, "segments")?
+            .iter()
+            .map(|s| SegmentQuery::new(s[0], s[1], s[2], s[3]))
+            .collect()
     };
+    let len = queries.len();
+    let flat = py.detach(|| Flat::new(&query::paths(world, paths, &queries, budget, options)));
     let points = flat.waypoints.len() / 2;
     let waypoints = Array2::from_shape_vec((points, 2), flat.waypoints)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -203,7 +203,7 @@ impl PyWorld {
             dungeon,
             ..SegmentQuery::new(x1, z1, x2, z2)
         };
-        query::move_with(self.nav.world(), segment, &options)
+        query::move_along(self.nav.world(), segment, &options)
             .map(Move::from)
             .map_err(|e| errors::move_error(py, e))
     }
@@ -274,7 +274,7 @@ impl PyWorld {
                 dungeon,
                 ..SegmentQuery::new(x1, z1, x2, z2)
             };
-            query::path_with(
+            query::path(
                 self.nav.world(),
                 self.nav.paths(),
                 q,

@@ -4,7 +4,7 @@ use crate::error::{guard, silknav_status, Failure, SILKNAV_OK};
 use crate::pointers;
 use crate::query::{path_options, silknav_path, silknav_path_options};
 use crate::world::silknav_world;
-use silknav::query;
+use silknav::query::{self, PointQuery, SegmentQuery};
 
 /// The world of a handle that is not a dungeon's (`silknav_world_dungeon`): the batch forms
 /// take the terrain's coordinates only.
@@ -46,8 +46,9 @@ pub unsafe extern "C" fn silknav_heights(
         let points = unsafe { pointers::array(xz.cast::<[f64; 2]>(), n, "xz") }?;
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::array_mut(out, n, "out") }?;
+        let points: Vec<PointQuery> = points.iter().map(|p| PointQuery::new(p[0], p[1])).collect();
         let mut heights = vec![None; n];
-        query::heights(world, points, &mut heights);
+        query::heights(world, &points, &mut heights);
         for (slot, h) in out.iter_mut().zip(heights) {
             *slot = h.unwrap_or(f32::NAN);
         }
@@ -76,8 +77,15 @@ pub unsafe extern "C" fn silknav_heights_y(
         let points = unsafe { pointers::array(xzy.cast::<[f64; 3]>(), n, "xzy") }?;
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::array_mut(out, n, "out") }?;
+        let points: Vec<PointQuery> = points
+            .iter()
+            .map(|p| PointQuery {
+                y: Some(p[2] as f32),
+                ..PointQuery::new(p[0], p[1])
+            })
+            .collect();
         let mut heights = vec![None; n];
-        query::heights_y(world, points, &mut heights);
+        query::heights(world, &points, &mut heights);
         for (slot, h) in out.iter_mut().zip(heights) {
             *slot = h.unwrap_or(f32::NAN);
         }
@@ -132,23 +140,14 @@ pub unsafe extern "C" fn silknav_paths_with(
             options,
             out,
             |_| Ok(()),
-            query::paths_with,
+            |s: &[f64; 4]| SegmentQuery::new(s[0], s[1], s[2], s[3]),
         )
     }
 }
 
-/// A batch of the library's paths of rows of `N` numbers ([`query::paths_with`],
-/// [`query::paths_y`]).
-type BatchPaths<const N: usize> = fn(
-    &silknav::World,
-    &silknav::PathIndex,
-    &[[f64; N]],
-    Option<usize>,
-    &silknav::PathOptions,
-) -> Vec<Result<silknav::WorldPath, silknav::PathError>>;
-
 /// The batch calls' common body: `N` doubles per segment at `segments`, checked by `check`
-/// (its error is the call's), answered by `paths`.
+/// (its error is the call's), each row the query `row_query` makes of it, answered by
+/// [`query::paths`].
 ///
 /// # Safety
 /// As for `silknav_paths_with`, with `N * n` doubles at `segments`.
@@ -161,7 +160,7 @@ unsafe fn batch_paths<const N: usize>(
     options: *const silknav_path_options,
     out: *mut silknav_path,
     check: fn(&[[f64; N]]) -> Result<(), Failure>,
-    paths: BatchPaths<N>,
+    row_query: fn(&[f64; N]) -> SegmentQuery,
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
@@ -179,10 +178,9 @@ unsafe fn batch_paths<const N: usize>(
             pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
         }?;
         let budget = usize::try_from(budget).ok();
-        for (slot, path) in
-            out.iter_mut()
-                .zip(paths(nav.world(), nav.paths(), rows, budget, &options))
-        {
+        let queries: Vec<SegmentQuery> = rows.iter().map(row_query).collect();
+        let answers = query::paths(nav.world(), nav.paths(), &queries, budget, &options);
+        for (slot, path) in out.iter_mut().zip(answers) {
             slot.write(silknav_path::new(path));
         }
         Ok(SILKNAV_OK)
@@ -216,7 +214,10 @@ pub unsafe extern "C" fn silknav_paths_y(
             options,
             out,
             start_heights,
-            query::paths_y,
+            |s| SegmentQuery {
+                y: (!s[4].is_nan()).then_some(s[4] as f32),
+                ..SegmentQuery::new(s[0], s[1], s[2], s[3])
+            },
         )
     }
 }

@@ -630,7 +630,7 @@ pub unsafe extern "C" fn silknav_move_with(
             dungeon,
             ..SegmentQuery::new(x1, z1, x2, z2)
         };
-        match query::move_with(world, q, &options) {
+        match query::move_along(world, q, &options) {
             Ok(walk) => {
                 let (stop, edge, object_edge) = match walk.stop {
                     MoveStop::Arrived => (SILKNAV_STOP_ARRIVED, None, None),
@@ -900,7 +900,7 @@ pub unsafe extern "C" fn silknav_path_find_with(
         }?;
         // SAFETY: the caller's promise on `options`.
         let options = unsafe { path_options(options) }?;
-        let found = query::path_with(
+        let found = query::path(
             nav.world(),
             nav.paths(),
             SegmentQuery {

@@ -162,7 +162,7 @@ impl Query for MoveRequest {
         let options = MoveOptions::new()
             .with_guard(guard)
             .with_object_checks(self.object_checks);
-        let answer = silknav::query::move_with(world, q, &options);
+        let answer = silknav::query::move_along(world, q, &options);
         write(out, &silknav::json::move_along(&answer));
     }
 }
@@ -301,7 +301,7 @@ impl Query for PathRequest {
             scratch.set_budget(Some(budget));
             // `check` refused options that cannot be honoured.
             let options = self.options().unwrap_or_default();
-            silknav::query::path_with(world, nav.paths(), q, &options, scratch)
+            silknav::query::path(world, nav.paths(), q, &options, scratch)
         });
         write(out, &silknav::json::path_from(world, &answer, q.y));
     }

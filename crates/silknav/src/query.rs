@@ -9,11 +9,10 @@
 //! end), so that every finite coordinate gets an answer. Callers
 //! that answer in JSON pass the result to [`crate::json`] (feature `serde`).
 //!
-//! The batch forms ([`heights`], [`heights_y`], [`paths`]) take the rows of an array, as
-//! numpy's N×2 (N×3, N×4) arrays and C's arrays of doubles hold them, and answer row `i`
-//! exactly as the single query on row `i`, in parallel on rayon's current thread pool (all
-//! cores unless `RAYON_NUM_THREADS` says otherwise, or a pool of your own through
-//! `pool.install`).
+//! The batch forms ([`heights`], [`paths`]) take many queries (the rows of numpy's arrays and
+//! C's arrays of doubles, made into [`PointQuery`]s and [`SegmentQuery`]s) and answer query
+//! `i` exactly as the single query, in parallel on rayon's current thread pool (all cores
+//! unless `RAYON_NUM_THREADS` says otherwise, or a pool of your own through `pool.install`).
 //!
 //! ```
 //! # let dir = std::env::temp_dir().join(format!("silknav-query-doc-{}", std::process::id()));
@@ -24,11 +23,12 @@
 //!
 //! let world = World::load(&dir)?;
 //! let (x0, z0) = (128.0 * 1920.0, 64.0 * 1920.0); // the corner of region 4080
-//! let points = [[x0 + 500.0, z0 + 500.0], [x0 + 900.0, z0 + 700.0], [-1.0, 0.0]];
+//! let points = [[x0 + 500.0, z0 + 500.0], [x0 + 900.0, z0 + 700.0], [-1.0, 0.0]]
+//!     .map(|p| PointQuery::new(p[0], p[1]));
 //! let mut heights = vec![None; points.len()];
 //! query::heights(&world, &points, &mut heights);
-//! for (p, h) in points.iter().zip(&heights) {
-//!     assert_eq!(*h, query::height(&world, PointQuery::new(p[0], p[1])));
+//! for (&p, h) in points.iter().zip(&heights) {
+//!     assert_eq!(*h, query::height(&world, p));
 //! }
 //! assert_eq!(heights[2], None, "outside the id space");
 //! # std::fs::remove_dir_all(&dir)?;
@@ -174,22 +174,14 @@ pub fn los(world: &World, q: SegmentQuery) -> Result<Option<RayHit>, RayError> {
     world.raycast(from, to, Surface::from(q.y))
 }
 
-/// Where a walk from the start toward the end stops: [`World::move_along`] from the highest
-/// surface, or from the one nearest the reference height.
+/// Where a walk from the start toward the end stops: [`World::move_along`] as `options` say,
+/// from the surface nearest the query's reference height when it has one (which replaces the
+/// options' start).
 ///
 /// # Errors
 /// As for [`World::move_along`]; a start outside the id space is
 /// [`MoveError::StartNotWalkable`], such an end [`MoveError::OffMesh`].
-pub fn move_along(world: &World, q: SegmentQuery) -> Result<MoveOutcome, MoveError> {
-    move_with(world, q, &MoveOptions::default())
-}
-
-/// [`move_along`] with [`MoveOptions`] (the query's reference height, when it has one,
-/// replaces the options' start height).
-///
-/// # Errors
-/// As for [`move_along`].
-pub fn move_with(
+pub fn move_along(
     world: &World,
     q: SegmentQuery,
     options: &MoveOptions,
@@ -204,28 +196,15 @@ pub fn move_with(
     world.move_along(from, to, &options)
 }
 
-/// The walkable shortest path from the start to the end: [`PathIndex::find_path`], within
-/// the scratch's budget.
+/// The shortest path from the start to the end as `options` say: [`PathIndex::find_path`],
+/// within the scratch's budget. The query's height, when it has one, is the start's
+/// ([`PathOptions::start_y`]); a height that is not a number has no surface
+/// ([`PathError::StartBlocked`]).
 ///
 /// # Errors
 /// As for [`PathIndex::find_path`]; a start outside the id space is [`PathError::StartBlocked`],
 /// such a goal [`PathError::GoalBlocked`].
 pub fn path(
-    world: &World,
-    paths: &PathIndex,
-    q: SegmentQuery,
-    scratch: &mut PathScratch,
-) -> Result<WorldPath, PathError> {
-    path_with(world, paths, q, &PathOptions::default(), scratch)
-}
-
-/// [`path`] with [`PathOptions`] (the exact path, or another clearance):
-/// [`PathIndex::find_path`]. The query's height, when it has one, is the start's
-/// ([`PathOptions::start_y`]).
-///
-/// # Errors
-/// As for [`path`].
-pub fn path_with(
     world: &World,
     paths: &PathIndex,
     q: SegmentQuery,
@@ -235,105 +214,44 @@ pub fn path_with(
     let (from, to) = q.ends();
     let from = from.ok_or(PathError::StartBlocked)?;
     let to = to.ok_or(PathError::GoalBlocked)?;
-    let options = PathOptions {
-        start_y: q.y.or(options.start_y),
-        ..*options
+    let options = match q.y {
+        Some(y) => options
+            .with_start_y(y)
+            .map_err(|_| PathError::StartBlocked)?,
+        None => *options,
     };
     paths.find_path(world, from, to, &options, scratch)
 }
 
-/// The terrain heights at many points `[x, z]`, on all cores: `out[i]` is [`height`] of
-/// `points[i]` without a reference height.
+/// The heights at many points on all cores: `out[i]` is [`height`] of `points[i]` (the
+/// terrain's, or near the point's reference height).
 ///
 /// # Panics
 /// When `out` and `points` differ in length.
-pub fn heights(world: &World, points: &[[f64; 2]], out: &mut [Option<f32>]) {
+pub fn heights(world: &World, points: &[PointQuery], out: &mut [Option<f32>]) {
     assert_eq!(points.len(), out.len(), "one answer per point");
     points
         .par_iter()
         .zip(out.par_iter_mut())
         .with_min_len(MIN_POINTS_PER_TASK)
-        .for_each(|(p, h)| {
-            *h = height(world, PointQuery::new(p[0], p[1]));
-        });
+        .for_each(|(&p, h)| *h = height(world, p));
 }
 
-/// The heights at many points `[x, z, y]` of the object floor or ground nearest each `y`,
-/// on all cores: `out[i]` is [`height`] of `points[i]` with the reference height `y as f32`.
-///
-/// # Panics
-/// When `out` and `points` differ in length.
-pub fn heights_y(world: &World, points: &[[f64; 3]], out: &mut [Option<f32>]) {
-    assert_eq!(points.len(), out.len(), "one answer per point");
-    points
-        .par_iter()
-        .zip(out.par_iter_mut())
-        .with_min_len(MIN_POINTS_PER_TASK)
-        .for_each(|(p, h)| {
-            *h = height(
-                world,
-                PointQuery {
-                    y: Some(p[2] as f32),
-                    ..PointQuery::new(p[0], p[1])
-                },
-            );
-        });
-}
-
-/// The shortest paths of many segments `[x1, z1, x2, z2]`, on all cores, each search limited
-/// to `budget` corner expansions when given ([`PathScratch::with_budget`]): element `i` is
-/// [`path`] of `segments[i]`.
+/// The shortest paths of many segments, on all cores, each search limited to `budget` corner
+/// expansions when given ([`PathScratch::with_budget`]), each with a scratch of its thread's:
+/// element `i` is [`path`] of `segments[i]`.
 pub fn paths(
     world: &World,
     paths: &PathIndex,
-    segments: &[[f64; 4]],
-    budget: Option<usize>,
-) -> Vec<Result<WorldPath, PathError>> {
-    paths_with(world, paths, segments, budget, &PathOptions::default())
-}
-
-/// [`paths`] with [`PathOptions`]: element `i` is [`path_with`] of `segments[i]`.
-pub fn paths_with(
-    world: &World,
-    paths: &PathIndex,
-    segments: &[[f64; 4]],
+    segments: &[SegmentQuery],
     budget: Option<usize>,
     options: &PathOptions,
-) -> Vec<Result<WorldPath, PathError>> {
-    batch_paths(world, paths, segments, budget, options, |s| {
-        SegmentQuery::new(s[0], s[1], s[2], s[3])
-    })
-}
-
-/// [`paths_with`] of segments `[x1, z1, x2, z2, y]` with the walker's height at each start
-/// ([`PathOptions::start_y`]; NaN for none): element `i` is [`path_with`] of `segments[i]`.
-pub fn paths_y(
-    world: &World,
-    paths: &PathIndex,
-    segments: &[[f64; 5]],
-    budget: Option<usize>,
-    options: &PathOptions,
-) -> Vec<Result<WorldPath, PathError>> {
-    batch_paths(world, paths, segments, budget, options, |s| SegmentQuery {
-        y: (!s[4].is_nan()).then_some(s[4] as f32),
-        ..SegmentQuery::new(s[0], s[1], s[2], s[3])
-    })
-}
-
-/// The paths of many segments on all cores, each search with a scratch of its thread's.
-fn batch_paths<S: Sync>(
-    world: &World,
-    paths: &PathIndex,
-    segments: &[S],
-    budget: Option<usize>,
-    options: &PathOptions,
-    query: impl Fn(&S) -> SegmentQuery + Sync,
 ) -> Vec<Result<WorldPath, PathError>> {
     let scratch = || budget.map_or_else(PathScratch::new, PathScratch::with_budget);
     segments
         .par_iter()
-        .map_init(scratch, |scratch, s| {
-            path_with(world, paths, query(s), options, scratch)
+        .map_init(scratch, |scratch, &q| {
+            path(world, paths, q, options, scratch)
         })
         .collect()
 }

@@ -230,7 +230,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let mut walk = silknav_move_result::default();
         // SAFETY: a live handle and a valid out pointer.
         let status = unsafe { silknav_move(w.handle, s[0], s[1], s[2], s[3], &mut walk) };
-        match query::move_along(&w.world, seg(s)) {
+        match query::move_along(&w.world, seg(s), &MoveOptions::default()) {
             Ok(m) => {
                 assert_eq!((status, walk.reason), (SILKNAV_OK, SILKNAV_REASON_NONE));
                 assert_eq!(
@@ -264,7 +264,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
                 y: Some(30.0),
                 ..seg(s)
             };
-            match query::move_with(&w.world, q, &options) {
+            match query::move_along(&w.world, q, &options) {
                 Ok(m) => {
                     assert_eq!(status, SILKNAV_OK);
                     assert_eq!(
@@ -311,7 +311,7 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let status = unsafe {
             silknav_path_find_with(w.handle, s[0], s[1], s[2], s[3], -1, &options, &mut exact)
         };
-        let expected = query::path_with(
+        let expected = query::path(
             &w.world,
             &w.paths,
             seg(s),
@@ -343,7 +343,13 @@ fn line_of_sight_moves_and_paths_equal_the_librarys() {
         let status = unsafe {
             silknav_path_find(w.handle, s[0], s[1], s[2], s[3], BUDGET as i64, &mut path)
         };
-        match query::path(&w.world, &w.paths, seg(s), &mut scratch) {
+        match query::path(
+            &w.world,
+            &w.paths,
+            seg(s),
+            &PathOptions::default(),
+            &mut scratch,
+        ) {
             Ok(p) => {
                 assert_eq!(
                     (status, path.reason, path.length, path.exact_length),
@@ -774,8 +780,7 @@ fn paths_with_objects_from_a_start_height_equal_the_librarys() {
                 y: start_y,
                 ..seg(q)
             };
-            let expected =
-                query::path_with(&world, &paths, query, &library, &mut PathScratch::new());
+            let expected = query::path(&world, &paths, query, &library, &mut PathScratch::new());
             match &expected {
                 Ok(p) => {
                     assert_eq!((status, path.length), (SILKNAV_OK, p.length));
@@ -915,7 +920,7 @@ fn a_dungeons_handle_answers_inside_it() {
         let mut walk = silknav_move_result::default();
         // SAFETY: a live handle and an out pointer.
         let status = unsafe { silknav_move_with(cave, x, z, x2, z2, 1.0, 0, &mut walk) };
-        match query::move_along(&w.world, s) {
+        match query::move_along(&w.world, s, &MoveOptions::default()) {
             Ok(m) => {
                 assert_eq!(status, SILKNAV_OK);
                 assert_eq!(
@@ -930,7 +935,7 @@ fn a_dungeons_handle_answers_inside_it() {
             // SAFETY: a live handle, default options and an out pointer.
             let status =
                 unsafe { silknav_path_find_with(cave, x, z, x2, z2, -1, ptr::null(), &mut path) };
-            let expected = query::path_with(
+            let expected = query::path(
                 &w.world,
                 &w.paths,
                 s,

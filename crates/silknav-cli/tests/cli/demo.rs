@@ -1,9 +1,8 @@
 //! `silknav demo`: what it makes, what it answers, and that the commands it suggests work.
 
 use crate::support::*;
-use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
-use silknav::{Position, Surface, World};
+use silknav::{MoveOptions, Position, Surface, World};
 
 /// The value after `label` on the line that starts with it (after indentation).
 fn line_after<'a>(stdout: &'a str, label: &str) -> &'a str {

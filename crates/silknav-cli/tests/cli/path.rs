@@ -5,8 +5,9 @@ use crate::support::*;
 use jmxv::RegionId;
 use serde_json::Value;
 use silknav::files::WorldFiles;
-use silknav::world::MoveOptions;
-use silknav::{Navigator, PathError, PathOptions, PathScratch, Position, Surface, WorldPath};
+use silknav::{
+    MoveOptions, Navigator, PathError, PathOptions, PathScratch, Position, Surface, WorldPath,
+};
 use silknav_render::{render_with_overlay, Overlay, RenderOptions};
 use std::path::PathBuf;
 

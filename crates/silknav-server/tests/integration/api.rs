@@ -3,6 +3,7 @@
 
 use crate::support::*;
 use silknav::query::{PointQuery, SegmentQuery};
+use silknav::MoveOptions;
 use silknav::{PathOptions, PathScratch, World};
 use silknav_server::Limits;
 
@@ -82,7 +83,8 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
                 None => PathScratch::new(),
             };
             let q = SegmentQuery::new(x1, z1, x2, z2);
-            let path = silknav::query::path(&world, &paths, q, &mut scratch);
+            let path =
+                silknav::query::path(&world, &paths, q, &PathOptions::default(), &mut scratch);
             found += usize::from(path.is_ok());
             let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
             let mut body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2});
@@ -115,7 +117,7 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
             .filter(|(o, _)| {
                 (o.radius() == 0.0 || found < 4) && (!o.through_objects() || budget.is_some())
             }) {
-                let path = silknav::query::path_with(&world, &paths, q, &options, &mut scratch);
+                let path = silknav::query::path(&world, &paths, q, &options, &mut scratch);
                 let expected = serde_json::to_string(&silknav::json::path(&world, &path)).unwrap();
                 let mut body = body.clone();
                 for (k, v) in field.as_object().unwrap() {
@@ -154,14 +156,14 @@ fn moves_take_the_command_lines_options_and_snaps_answer_as_the_library() {
             let options = MoveOptions::new()
                 .with_guard(guard)
                 .with_object_checks(checks);
-            let walk = silknav::query::move_with(&world, q, &options);
+            let walk = silknav::query::move_along(&world, q, &options);
             let expected = serde_json::to_string(&silknav::json::move_along(&walk)).unwrap();
             let body = serde_json::json!({"x1": x1, "z1": z1, "x2": x2, "z2": z2, "y": y,
                 "guard": word, "object_checks": checks});
             let answer = post(server.addr(), "/api/move", &body.to_string());
             assert_eq!(answer.status, 200);
             assert_eq!(answer.text(), expected, "{body}");
-            let plain = silknav::query::move_along(&world, q);
+            let plain = silknav::query::move_along(&world, q, &MoveOptions::default());
             differ += usize::from(plain != walk);
         }
     }
@@ -346,8 +348,7 @@ fn path_requests_start_on_the_surface_nearest_y() {
                 y,
                 ..SegmentQuery::new(x1, z1, x2, z2)
             };
-            let path =
-                silknav::query::path_with(&world, &paths, q, &options, &mut PathScratch::new());
+            let path = silknav::query::path(&world, &paths, q, &options, &mut PathScratch::new());
             assert!(path.is_ok(), "{fields}: {path:?}");
             let expected =
                 serde_json::to_string(&silknav::json::path_from(&world, &path, y)).unwrap();
@@ -403,7 +404,11 @@ fn dungeon_queries_answer_in_the_dungeons_coordinates() {
             post(server.addr(), "/api/los", &segment).text(),
             serde_json::to_string(&los).unwrap()
         );
-        let walk = silknav::json::move_along(&silknav::query::move_along(&world, s));
+        let walk = silknav::json::move_along(&silknav::query::move_along(
+            &world,
+            s,
+            &MoveOptions::default(),
+        ));
         assert_eq!(
             post(server.addr(), "/api/move", &segment).text(),
             serde_json::to_string(&walk).unwrap()

@@ -12,6 +12,7 @@ use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json as value, Value};
+use silknav::PathOptions;
 use silknav::{PathScratch, Position, Surface, World};
 use silknav_server::Limits;
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -212,7 +213,7 @@ fn connected_pair(world: &World) -> ([f64; 2], [f64; 2]) {
             let far = (a[0] - b[0]).hypot(a[1] - b[1]) > 2500.0;
             let q = silknav::query::SegmentQuery::new(a[0], a[1], b[0], b[1]);
             if far
-                && silknav::query::path(world, &paths, q, &mut scratch)
+                && silknav::query::path(world, &paths, q, &PathOptions::default(), &mut scratch)
                     .is_ok_and(|p| p.waypoints.len() > 2)
             {
                 return (*a, *b);

@@ -2,6 +2,7 @@
 //! clients refused without holding up the others; a graceful stop.
 
 use crate::support::*;
+use silknav::PathOptions;
 use silknav_server::Limits;
 use std::io::{ErrorKind, Read, Write};
 use std::time::Duration;
@@ -127,7 +128,7 @@ fn a_path_without_a_budget_gets_the_servers() {
     for pair in points.windows(2) {
         let q = silknav::query::SegmentQuery::new(pair[0][0], pair[0][1], pair[1][0], pair[1][1]);
         let mut scratch = silknav::PathScratch::with_budget(2);
-        let path = silknav::query::path(&world, &paths, q, &mut scratch);
+        let path = silknav::query::path(&world, &paths, q, &PathOptions::default(), &mut scratch);
         exceeded += usize::from(path == Err(silknav::PathError::BudgetExceeded));
         let body = format!(
             r#"{{"x1":{},"z1":{},"x2":{},"z2":{}}}"#,

@@ -5,9 +5,10 @@
 use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles, WorldSource};
 use silknav::lint::lint_world;
 use silknav::pk2_archive::{self, ErrorKind, Key};
-use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-use silknav::{LoadOptions, PathIndex, PathOptions, PathScratch, Position, Surface, World};
+use silknav::{
+    LoadOptions, MoveOptions, PathIndex, PathOptions, PathScratch, Position, Surface, World,
+};
 use silknav_testkit::pk2::{pack_folder, record_of, with_block_outside, with_duplicate, with_loop};
 use silknav_testkit::rng::SplitMix64;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,8 @@
 //! every query, and the answers chain: a snapped point has a cell, a path's legs are walked
 //! by `move` from the height the leg before arrived at.
 
-use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
+use silknav::MoveOptions;
 use silknav::{
     Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,
 };

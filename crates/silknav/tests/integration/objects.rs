@@ -6,9 +6,8 @@
 use silknav::files::resolve::{ObjectProblem, ObjectResolver};
 use silknav::files::WorldSource;
 use silknav::objects::InstanceKey;
-use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
-use silknav::{LoadFindingKind, LoadOptions, Position, Surface, World};
+use silknav::{LoadFindingKind, LoadOptions, MoveOptions, Position, Surface, World};
 use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
 use silknav_testkit::oracle::objects::{
     agree, clear_start, length, library_ray, oracle_ray, ObjectOracle, OracleRay, Placed,

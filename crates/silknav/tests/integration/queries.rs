@@ -3,9 +3,8 @@
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, Landscape};
-use silknav::{Position, Surface, World};
+use silknav::{MoveOptions, Position, Surface, World};
 use silknav_testkit::oracle::terrain::{Ground, SCALE};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;

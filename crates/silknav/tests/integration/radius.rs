@@ -8,10 +8,10 @@ use jmxv::nvm::EDGE_BLOCKED;
 use jmxv::RegionId;
 use proptest::prelude::*;
 use silknav::build::{build_world, RegionInput};
-use silknav::world::MoveOptions;
 use silknav::worldgen::{generate, GenOptions, Landscape};
 use silknav::{
-    PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World, WorldPath,
+    MoveOptions, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,
+    WorldPath,
 };
 use silknav_testkit::rng::SplitMix64;
 use std::f64::consts::{PI, SQRT_2};

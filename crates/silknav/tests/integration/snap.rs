@@ -5,8 +5,7 @@
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::world::MoveError;
-use silknav::world::MoveOptions;
-use silknav::{Position, Surface, World};
+use silknav::{MoveOptions, Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
 

@@ -6,7 +6,8 @@ use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{MoveError, RayError};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-use silknav::{PathError, PathIndex, PathScratch, Position, Surface, World};
+use silknav::PathOptions;
+use silknav::{MoveOptions, PathError, PathIndex, PathScratch, Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 
 /// A generated 2×2 world with its objects, loaded from a data root on disk.
@@ -94,12 +95,18 @@ fn points_outside_the_id_space_answer_as_the_command_line_does() {
         Err(RayError::StartNotWalkable)
     );
     assert_eq!(
-        query::move_along(&world, seg(both(outside, inside))),
+        query::move_along(&world, seg(both(outside, inside)), &MoveOptions::default()),
         Err(MoveError::StartNotWalkable)
     );
     let mut scratch = PathScratch::new();
     assert_eq!(
-        query::path(&world, &paths, seg(both(outside, inside)), &mut scratch),
+        query::path(
+            &world,
+            &paths,
+            seg(both(outside, inside)),
+            &PathOptions::default(),
+            &mut scratch
+        ),
         Err(PathError::StartBlocked)
     );
     // The end outside, from a walkable start.
@@ -112,11 +119,17 @@ fn points_outside_the_id_space_answer_as_the_command_line_does() {
         Err(RayError::BadEnd)
     );
     assert_eq!(
-        query::move_along(&world, seg(both(start, outside))),
+        query::move_along(&world, seg(both(start, outside)), &MoveOptions::default()),
         Err(MoveError::OffMesh)
     );
     assert_eq!(
-        query::path(&world, &paths, seg(both(start, outside)), &mut scratch),
+        query::path(
+            &world,
+            &paths,
+            seg(both(start, outside)),
+            &PathOptions::default(),
+            &mut scratch
+        ),
         Err(PathError::GoalBlocked)
     );
 }
@@ -127,7 +140,8 @@ fn batch_heights_equal_the_single_queries() {
     // More points than one task takes, so that the batch is split across threads.
     let points = points(20_000, 3);
     let mut got = vec![Some(f32::NAN); points.len()];
-    query::heights(&world, &points, &mut got);
+    let queries: Vec<PointQuery> = points.iter().map(|p| at(p[0], p[1], None)).collect();
+    query::heights(&world, &queries, &mut got);
     let mut found = 0;
     for (p, h) in points.iter().zip(&got) {
         let want = query::height(&world, at(p[0], p[1], None));
@@ -142,7 +156,11 @@ fn batch_heights_equal_the_single_queries() {
         .map(|(i, p)| [p[0], p[1], (i % 50) as f64])
         .collect();
     let mut got = vec![None; with_y.len()];
-    query::heights_y(&world, &with_y, &mut got);
+    let queries: Vec<PointQuery> = with_y
+        .iter()
+        .map(|p| at(p[0], p[1], Some(p[2] as f32)))
+        .collect();
+    query::heights(&world, &queries, &mut got);
     let mut differs = 0;
     for (p, h) in with_y.iter().zip(&got) {
         let want = query::height(&world, at(p[0], p[1], Some(p[2] as f32)));
@@ -156,7 +174,7 @@ fn batch_heights_equal_the_single_queries() {
 #[should_panic(expected = "one answer per point")]
 fn batch_heights_want_one_answer_per_point() {
     let world = World::from_navmeshes([]);
-    query::heights(&world, &[[0.0, 0.0]], &mut []);
+    query::heights(&world, &[at(0.0, 0.0, None)], &mut []);
 }
 
 #[test]
@@ -168,15 +186,23 @@ fn batch_paths_equal_the_single_queries_with_and_without_a_budget() {
         .chunks_exact(2)
         .map(|p| [p[0][0], p[0][1], p[1][0], p[1][1]])
         .collect();
+    let queries: Vec<SegmentQuery> = segments.iter().map(|&s| seg(s)).collect();
+    let options = PathOptions::default();
     for budget in [None, Some(3)] {
-        let got = query::paths(&world, &paths, &segments, budget);
+        let got = query::paths(&world, &paths, &queries, budget, &options);
         assert_eq!(got.len(), segments.len());
         let mut scratch = budget.map_or_else(PathScratch::new, PathScratch::with_budget);
         let mut kinds = [0; 2];
         for (s, path) in segments.iter().zip(&got) {
             assert_eq!(
                 path,
-                &query::path(&world, &paths, seg(*s), &mut scratch),
+                &query::path(
+                    &world,
+                    &paths,
+                    seg(*s),
+                    &PathOptions::default(),
+                    &mut scratch
+                ),
                 "{s:?}"
             );
             kinds[usize::from(path.is_ok())] += 1;
@@ -189,7 +215,7 @@ fn batch_paths_equal_the_single_queries_with_and_without_a_budget() {
             assert!(got.contains(&Err(PathError::BudgetExceeded)));
         }
     }
-    assert!(query::paths(&world, &paths, &[], None).is_empty());
+    assert!(query::paths(&world, &paths, &[], None, &options).is_empty());
 }
 
 fn at(x: f64, z: f64, y: Option<f32>) -> PointQuery {

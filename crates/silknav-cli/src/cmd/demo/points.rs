@@ -14,9 +14,8 @@
 //! of the object's edges stops it.
 
 use silknav::geometry::TILE;
-use silknav::world::MoveOptions;
 use silknav::world::MoveStop;
-use silknav::{Position, Surface, World};
+use silknav::{MoveOptions, Position, Surface, World};
 
 /// Tiles per region side.
 const TILES: i64 = 96;

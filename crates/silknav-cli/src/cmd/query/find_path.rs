@@ -131,7 +131,7 @@ pub fn find_with(
         dungeon,
         ..SegmentQuery::new(n[0], n[1], n[2], n[3])
     };
-    silknav::query::path_with(world, paths, q, options, scratch)
+    silknav::query::path(world, paths, q, options, scratch)
 }
 
 /// Answers one query: numbers are `x1 z1 x2 z2`, with the walker's height at the start in

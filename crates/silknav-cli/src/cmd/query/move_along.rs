@@ -21,7 +21,7 @@ use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveOutcome,
 use silknav::World;
 use std::io::{self, Write};
 
-/// Where a walk stops, as the library's [`silknav::query::move_with`] finds it.
+/// Where a walk stops, as the library's [`silknav::query::move_along`] finds it.
 pub struct MoveAnswer(pub Result<MoveOutcome, MoveError>);
 
 /// `silknav move`'s arguments.
@@ -74,7 +74,7 @@ pub fn ask(
         dungeon,
         ..SegmentQuery::new(n[0], n[1], n[2], n[3])
     };
-    MoveAnswer(silknav::query::move_with(world, q, options))
+    MoveAnswer(silknav::query::move_along(world, q, options))
 }
 
 /// Runs `silknav move`.
