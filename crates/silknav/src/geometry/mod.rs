@@ -1,4 +1,5 @@
-//! The geometric predicates every query relies on, in one place.
+//! The world's units (a region's and a tile's side), and the geometric predicates every query
+//! relies on, in one place (the predicates are the crate's own).
 //!
 //! Queries decide "which side of this line", "through this corner or past it" with exact
 //! orientation tests instead of tolerances: the inputs are f32 positions and 20-unit grid
@@ -28,7 +29,7 @@ pub(crate) fn sign(v: f64) -> i8 {
 /// error (Shewchuk's first-stage bound); only near-degenerate triples take the adaptive exact
 /// path. One well-predicted branch on the common path, which matters in the visibility scans.
 #[inline]
-pub fn orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+pub(crate) fn orient(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     // (3 + 16ε)ε, ε = 2^-53: the bound of the first stage of orient2d.
     const BOUND: f64 = (3.0 + 16.0 * f64::EPSILON / 2.0) * (f64::EPSILON / 2.0);
     let left = (a[0] - c[0]) * (b[1] - c[1]);
@@ -69,15 +70,9 @@ fn orient_near_degenerate(a: [f64; 2], b: [f64; 2], c: [f64; 2], det: f64) -> f6
 /// [`PathIndex::find_path`]: crate::PathIndex::find_path
 pub const MIN_RADIUS: f64 = 1e-6;
 
-/// Whether `p` lies in the closed convex polygon `poly` (vertices counter-clockwise): on or to
-/// the left of every edge. Exact for the given vertices.
-pub fn convex_contains(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
-    edges(poly).all(|(a, b)| orient(a, b, p) >= 0.0)
-}
-
 /// Whether `p` lies in the interior of the convex polygon `poly` (vertices counter-clockwise):
 /// strictly to the left of every edge. Exact for the given vertices.
-pub fn convex_contains_strictly(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
+pub(crate) fn convex_contains_strictly(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
     edges(poly).all(|(a, b)| orient(a, b, p) > 0.0)
 }
 
@@ -88,7 +83,7 @@ pub fn convex_contains_strictly(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
 /// Separating axes: the segment misses the interior exactly when a line weakly separates them,
 /// and for convex polygons one can be found among the lines of the polygon's edges (both ends
 /// on or right of an edge) and the segment's own line (the polygon on one closed side).
-pub fn segment_enters_convex(poly: &[[f64; 2]], p: [f64; 2], q: [f64; 2]) -> bool {
+pub(crate) fn segment_enters_convex(poly: &[[f64; 2]], p: [f64; 2], q: [f64; 2]) -> bool {
     if p == q {
         return convex_contains_strictly(poly, p);
     }
@@ -108,13 +103,13 @@ pub fn segment_enters_convex(poly: &[[f64; 2]], p: [f64; 2], q: [f64; 2]) -> boo
 /// of the segment: for segments of a tile side (20 units) 2e-8 units, far above the
 /// rounding of its arithmetic on world coordinates (about 1e-10 units), so that a point of
 /// the segment outside the polygon's interior is never inside the stretch.
-pub const STRETCH_SLACK: f64 = 1e-9;
+pub(crate) const STRETCH_SLACK: f64 = 1e-9;
 
 /// The part of the segment a–b inside the interior of the convex polygon `poly` (vertices
 /// counter-clockwise), as the open interval of the parameter u (point a + u (b − a)),
 /// narrowed by [`STRETCH_SLACK`] at each end; `None` when that leaves nothing. Plain floating
 /// point: an under-approximation, for tests that must never call a free point covered.
-pub fn interior_stretch(poly: &[[f64; 2]], a: [f64; 2], b: [f64; 2]) -> Option<(f64, f64)> {
+pub(crate) fn interior_stretch(poly: &[[f64; 2]], a: [f64; 2], b: [f64; 2]) -> Option<(f64, f64)> {
     let d = [b[0] - a[0], b[1] - a[1]];
     let (mut from, mut to) = (f64::NEG_INFINITY, f64::INFINITY);
     for (v, w) in edges(poly) {
@@ -162,7 +157,6 @@ mod tests {
         assert!(segment_enters_convex(&square, [-1.0, 1.0], [1e-300, 1.0]));
         // The diagonal, from vertex to vertex, crosses the interior.
         assert!(segment_enters_convex(&square, [0.0, 0.0], [2.0, 2.0]));
-        assert!(convex_contains(&square, [2.0, 1.0]));
         // Through the middle: the inside is u in (0.25, 0.75), narrowed; along an edge: none.
         let (from, to) = interior_stretch(&square, [-1.0, 1.0], [3.0, 1.0]).unwrap();
         assert!(from > 0.25 && from < 0.25 + 2.0 * STRETCH_SLACK);

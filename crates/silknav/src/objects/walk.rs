@@ -4,7 +4,7 @@
 //!
 //! A segment is taken into an object's frame in double (the record's yaw and position, in the
 //! frame of the region whose object list holds it) and tested there against the mesh's f32
-//! edge endpoints with the exact orientation predicate ([`crate::geometry::orient`]); so the
+//! edge endpoints with the exact orientation predicate; so the
 //! decisions are exact for the rotated segment, the rotation itself rounded to about 1e-12
 //! units at world magnitudes. A segment meets an edge when the two closed segments share a
 //! point and are not collinear (the server's `Line2_Intersect` answer 2).

@@ -45,8 +45,8 @@
 //! 4. lists the candidates, the octagon vertices at obstacle corners outside every interior
 //!    and in a flooded tile;
 //! 5. runs A* from the start over them, along edges tangent at both ends, each tested when
-//!    popped against the obstacles of the tiles within 1.0824 r of it
-//!    ([`crate::geometry::segment_enters_convex`]);
+//!    popped against the obstacles of the tiles within 1.0824 r of it, by an exact test of
+//!    whether it enters each grown obstacle's interior;
 //! 6. answers when the path stays in the box (fewer obstacles only shorten paths, so it is the
 //!    world's shortest, and none found means none exists), else grows the box fourfold and
 //!    restarts, at the latest with the whole world and its ring.
