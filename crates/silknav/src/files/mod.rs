@@ -24,12 +24,13 @@ pub use index_file::{
     index_file_beside, index_file_in, IndexFileError, InputsDigest, PathIndexError, FORMAT_VERSION,
     INDEX_FILE_NAME, INDEX_FILE_SUFFIX, MAGIC,
 };
-pub use objects::{is_object_mesh_path, resolve_object_path};
+pub(crate) use objects::is_object_mesh_path;
 
 pub use scan::{scan_folder, FolderFile, FolderListing, LoadError, WorldLocation, NAVMESH_FOLDER};
 pub(crate) use source::{SharedArchive, SourceLocation, Storage};
 pub use source::{SourceFile, SourcePath, WorldOrFile, WorldSource};
-pub use write::{check_new, write_atomic, write_atomic_with, Overwrite, WriteFileError};
+pub(crate) use write::write_atomic_with;
+pub use write::{check_new, write_atomic, Overwrite, WriteFileError};
 
 use jmxv::bms::ObjectMesh;
 use jmxv::ifo::{ObjectIfo, Tile2dIfo};
@@ -64,8 +65,7 @@ pub struct WorldFiles {
     /// The texture table; `None` when absent.
     pub tile2d: Option<Tile2dIfo>,
     /// The object meshes, keyed by their path as `object.ifo` spells it
-    /// (`res\bldg\china\ch_house_a01.bms`). Only `.bms` paths are read
-    /// ([`is_object_mesh_path`]); a path named in `object.ifo` without a file here is missing
+    /// (`res\bldg\china\ch_house_a01.bms`). Only `.bms` paths are read (any case); a path named in `object.ifo` without a file here is missing
     /// from the data root (world lint reports it).
     pub object_files: BTreeMap<String, ObjectMesh>,
     /// The dungeons: `dungeon\dungeoninfo.txt` and the files it leads to ([`DungeonFiles`]).
@@ -155,7 +155,7 @@ impl WorldFiles {
     /// ([`WorldSource::open`]): every `nv_XXXX.nvm` (any case, dungeons' too) and the
     /// companion files that exist, as [`scan_folder`] lists them, then every object mesh
     /// `object.ifo` names (`.bms` paths, resolved in any case under the data root by
-    /// [`resolve_object_path`]), and the dungeon files (the chain [`DungeonFiles`] describes, from
+    /// [`resolve::ObjectResolver`]), and the dungeon files (the chain [`DungeonFiles`] describes, from
     /// `dungeon\dungeoninfo.txt`). Files with other names are ignored; an object or dungeon
     /// file that does not exist is left out (world lint reports it).
     ///

@@ -1,7 +1,7 @@
 //! The object files of a data root: `object.ifo` paths (`res\bldg\house01.bms`, backslashes,
 //! any case) turned into paths on disk, by the one resolver of [`crate::files::resolve`].
 
-use crate::files::resolve::{components, ObjectResolver};
+use crate::files::resolve::components;
 use std::path::{Path, PathBuf};
 
 /// Where silknav writes the file of an `object.ifo` path under `root`: each component as
@@ -14,19 +14,9 @@ pub(crate) fn write_path(root: &Path, ifo_path: &str) -> Option<PathBuf> {
         })
 }
 
-/// The file an `object.ifo` path names under a data root, each component matched in any case
-/// (an exact match first), as the game's archive does; `None` when no file matches. The
-/// path itself, without following a `.bsr` or `.cpd`: [`ObjectResolver::find`], which a
-/// load reusing its folder listings calls directly.
-pub fn resolve_object_path(data_root: &Path, ifo_path: &str) -> Option<PathBuf> {
-    ObjectResolver::new(data_root)
-        .find(ifo_path.as_bytes())
-        .ok()
-}
-
 /// Whether silknav reads the file of this `object.ifo` path: object meshes (`.bms`, any case).
 /// `.bsr`, `.cpd` and `.dof` files are not read yet.
-pub fn is_object_mesh_path(ifo_path: &str) -> bool {
+pub(crate) fn is_object_mesh_path(ifo_path: &str) -> bool {
     ifo_path
         .rsplit_once('.')
         .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("bms"))
@@ -52,11 +42,9 @@ mod tests {
         );
         std::fs::create_dir_all(written.parent().unwrap()).unwrap();
         std::fs::write(&written, b"x").unwrap();
-        assert_eq!(
-            resolve_object_path(dir.path(), "res\\bldg\\HOUSE.BMS"),
-            Some(written)
-        );
+        let resolver = crate::files::resolve::ObjectResolver::new(dir.path());
+        assert_eq!(resolver.find(b"res\\bldg\\HOUSE.BMS").ok(), Some(written));
         assert_eq!(write_path(dir.path(), "res\\..\\a.bms"), None);
-        assert_eq!(resolve_object_path(dir.path(), "res\\..\\a.bms"), None);
+        assert_eq!(resolver.find(b"res\\..\\a.bms").ok(), None);
     }
 }

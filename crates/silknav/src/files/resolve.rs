@@ -452,10 +452,6 @@ mod tests {
         let found = resolver.find(b"res\\BLDG\\house.BMS").unwrap();
         assert_eq!(found, dir.path().join("Res").join("Bldg").join("House.bms"));
         assert_eq!(
-            crate::files::resolve_object_path(dir.path(), "res\\BLDG\\house.BMS"),
-            Some(found)
-        );
-        assert_eq!(
             resolver.find(b"res\\bldg\\other.bms"),
             Err(ObjectProblem::NotFound {
                 path: b"res\\bldg\\other.bms".to_vec(),

@@ -144,7 +144,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: Overwrite) -> Result<(
 ///
 /// # Errors
 /// As for [`write_atomic`], and whatever `write` returns (as [`WriteFileError::Io`]).
-pub fn write_atomic_with(
+pub(crate) fn write_atomic_with(
     path: &Path,
     overwrite: Overwrite,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,

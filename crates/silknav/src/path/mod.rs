@@ -685,7 +685,7 @@ impl PathIndex {
         })
     }
 
-    /// Writes the index to `path`, atomically ([`write_atomic_with`]), and returns the
+    /// Writes the index to `path`, atomically ([`crate::files::write_atomic`]'s rule), and returns the
     /// file's length in bytes.
     ///
     /// # Errors

@@ -164,7 +164,7 @@ const fn res(path: &'static str, class: ObjectClass, size: (u8, u8)) -> ObjectRe
 }
 
 /// Object ids of one class.
-pub fn object_ids(class: ObjectClass) -> impl Iterator<Item = u32> {
+pub(crate) fn object_ids(class: ObjectClass) -> impl Iterator<Item = u32> {
     OBJECTS
         .iter()
         .enumerate()
@@ -188,7 +188,7 @@ pub enum Ground {
 }
 
 /// The generated `tile2d.ifo`: (ground, texture file), in index order.
-pub const TEXTURES: &[(Ground, &str)] = &[
+pub(crate) const TEXTURES: &[(Ground, &str)] = &[
     (Ground::Grass, "china\\grass_a01.ddj"),
     (Ground::Grass, "china\\grass_a02.ddj"),
     (Ground::Grass, "china\\grass_b01.ddj"),

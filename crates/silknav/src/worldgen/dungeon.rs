@@ -236,7 +236,7 @@ impl GeneratedDungeon {
 }
 
 /// The block meshes and their resources every generated dungeon uses, by path.
-pub fn block_files() -> (BTreeMap<String, ObjectMesh>, BTreeMap<String, ResourceFile>) {
+pub(crate) fn block_files() -> (BTreeMap<String, ObjectMesh>, BTreeMap<String, ResourceFile>) {
     let mut meshes = BTreeMap::new();
     let mut resources = BTreeMap::new();
     for shape in Shape::ROOMS_AND_CORRIDORS
@@ -278,7 +278,12 @@ struct PlannedBlock {
 ///
 /// # Panics
 /// When `size` has no floor or fewer than 3 slots a side.
-pub fn generate_dungeon(seed: u64, id: u16, name: &str, size: DungeonSize) -> GeneratedDungeon {
+pub(crate) fn generate_dungeon(
+    seed: u64,
+    id: u16,
+    name: &str,
+    size: DungeonSize,
+) -> GeneratedDungeon {
     assert!(size.floors >= 1 && size.side >= 3, "{size:?}");
     let mut rng = SplitMix64::new(seed ^ (u64::from(id) << 32) ^ 0xD0F);
     let side = i32::from(size.side);

@@ -14,10 +14,10 @@
 //! | building | the floor at y 0 | walls 0x03, a doorway (0x00) one tile wide in the middle of the −z side | 0x04 |
 //! | gate | the passage through the wall, x across it | sides 0x03 (against the fortress wall), both ends 0x00 | 0x84 (siege) across the middle (z 0), else 0x04 |
 //! | bridge | half a span along x, rising 30 units from its outer end (−x) to its inner end (+x) | sides 0x10 (underpass: the deck cannot be left, ground below passes), the outer end 0x00, the inner end 0x08 (a link to the other half's inner end) | 0x04 |
-//! | stairs | a ramp along x rising [`STAIRS_RISE`] to a landing | the foot (−x) 0x00, everything else 0x03 | 0x04 |
+//! | stairs | a ramp along x rising 40 units to a landing | the foot (−x) 0x00, everything else 0x03 | 0x04 |
 //!
 //! A bridge is two halves placed inner end to inner end, the second turned half a turn, their
-//! link rows naming each other's link edge ([`bridge_link_edge`]). Props (trees, rocks) have no
+//! link rows naming each other's link edge. Props (trees, rocks) have no
 //! navigation section.
 
 use super::catalog::{ObjectClass, ObjectResource};
@@ -30,11 +30,11 @@ use jmxv::F32;
 use std::collections::BTreeMap;
 
 /// A wall: blocks entering (0x01) and leaving (0x02).
-pub const EDGE_WALL: u8 = 0x03;
+pub(crate) const EDGE_WALL: u8 = 0x03;
 /// A passable edge: a doorway, a gate's end, the foot of the stairs.
-pub const EDGE_OPEN: u8 = 0x00;
+pub(crate) const EDGE_OPEN: u8 = 0x00;
 /// A link to terrain or to another object's edge.
-pub const EDGE_LINK: u8 = 0x08;
+pub(crate) const EDGE_LINK: u8 = 0x08;
 /// An underpass edge: refused when leaving the deck, skipped when entering from outside.
 pub const EDGE_UNDERPASS: u8 = 0x10;
 /// A siege gate: blocks line of sight.
@@ -45,7 +45,7 @@ pub const EDGE_INTERNAL: u8 = 0x04;
 /// How high a bridge's deck rises at its middle.
 const BRIDGE_ARCH: f32 = 30.0;
 /// How high the stairs climb from their foot to the landing.
-pub const STAIRS_RISE: f32 = 40.0;
+pub(crate) const STAIRS_RISE: f32 = 40.0;
 
 /// The mesh file of a catalog entry.
 pub fn object_mesh(resource: &ObjectResource) -> ObjectMesh {
@@ -66,7 +66,7 @@ pub fn object_mesh(resource: &ObjectResource) -> ObjectMesh {
 }
 
 /// The navigation section of a catalog entry; `None` for props.
-pub fn nav_section(resource: &ObjectResource) -> Option<NavSection> {
+pub(crate) fn nav_section(resource: &ObjectResource) -> Option<NavSection> {
     let (w, d) = resource.size;
     let (hx, hz) = (f32::from(w) * TILE / 2.0, f32::from(d) * TILE / 2.0);
     let on = |a: f32, b: f32| (a - b).abs() < 1e-3;
@@ -163,7 +163,7 @@ fn outward(x: f32, z: f32) -> u8 {
 }
 
 /// The outline edge of a bridge half that links to the other half: its inner end.
-pub fn bridge_link_edge(resource: &ObjectResource) -> u16 {
+pub(crate) fn bridge_link_edge(resource: &ObjectResource) -> u16 {
     let nav = nav_section(resource).expect("bridges have a mesh");
     nav.outline_edges
         .iter()
