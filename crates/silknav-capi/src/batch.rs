@@ -38,22 +38,12 @@ pub unsafe extern "C" fn silknav_heights(
     n: usize,
     out: *mut f32,
 ) -> silknav_status {
-    guard(|| {
-        // SAFETY: the caller's promise on `world`.
-        let world = unsafe { terrain_world(world) }?;
-        // SAFETY: the caller's promise on `xz`: `n` pairs of doubles, which is the layout
-        // of `[f64; 2]` (size 16, alignment of f64).
-        let points = unsafe { pointers::array(xz.cast::<[f64; 2]>(), n, "xz") }?;
-        // SAFETY: the caller's promise on `out`.
-        let out = unsafe { pointers::array_mut(out, n, "out") }?;
-        let points: Vec<PointQuery> = points.iter().map(|p| PointQuery::new(p[0], p[1])).collect();
-        let mut heights = vec![None; n];
-        query::heights(world, &points, &mut heights);
-        for (slot, h) in out.iter_mut().zip(heights) {
-            *slot = h.unwrap_or(f32::NAN);
-        }
-        Ok(SILKNAV_OK)
-    })
+    // SAFETY: the caller's promises, passed on.
+    unsafe {
+        batch_heights(world, xz, n, out, "xz", |p: &[f64; 2]| {
+            PointQuery::new(p[0], p[1])
+        })
+    }
 }
 
 /// `silknav_heights` with a reference height per point: `xzy` holds `3 * n` doubles (x, z,
@@ -69,23 +59,40 @@ pub unsafe extern "C" fn silknav_heights_y(
     n: usize,
     out: *mut f32,
 ) -> silknav_status {
+    // SAFETY: the caller's promises, passed on.
+    unsafe {
+        batch_heights(world, xzy, n, out, "xzy", |p: &[f64; 3]| PointQuery {
+            y: Some(p[2] as f32),
+            ..PointQuery::new(p[0], p[1])
+        })
+    }
+}
+
+/// The height calls' common body: `N` doubles per point at `points` (the argument `name`),
+/// each row the query `row_query` makes of it, answered by [`query::heights`] into `out`
+/// (NaN for none).
+///
+/// # Safety
+/// As for `silknav_heights`, with `N * n` doubles at `points`.
+unsafe fn batch_heights<const N: usize>(
+    world: *const silknav_world,
+    points: *const f64,
+    n: usize,
+    out: *mut f32,
+    name: &str,
+    row_query: fn(&[f64; N]) -> PointQuery,
+) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
         let world = unsafe { terrain_world(world) }?;
-        // SAFETY: the caller's promise on `xzy`: `n` triples of doubles, the layout of
-        // `[f64; 3]`.
-        let points = unsafe { pointers::array(xzy.cast::<[f64; 3]>(), n, "xzy") }?;
+        // SAFETY: the caller's promise on `points`: `n` rows of `N` doubles, the layout of
+        // `[f64; N]` (size 8·N, alignment of f64).
+        let rows = unsafe { pointers::array(points.cast::<[f64; N]>(), n, name) }?;
         // SAFETY: the caller's promise on `out`.
         let out = unsafe { pointers::array_mut(out, n, "out") }?;
-        let points: Vec<PointQuery> = points
-            .iter()
-            .map(|p| PointQuery {
-                y: Some(p[2] as f32),
-                ..PointQuery::new(p[0], p[1])
-            })
-            .collect();
+        let queries: Vec<PointQuery> = rows.iter().map(row_query).collect();
         let mut heights = vec![None; n];
-        query::heights(world, &points, &mut heights);
+        query::heights(world, &queries, &mut heights);
         for (slot, h) in out.iter_mut().zip(heights) {
             *slot = h.unwrap_or(f32::NAN);
         }
