@@ -98,7 +98,7 @@ fn main() {
             }
         };
         let ((a, y), (b, _)) = (point(), point());
-        let exact = PathOptions::exact().with_start_y(y).unwrap();
+        let exact = PathOptions::exact().with_start(Surface::Near(y)).unwrap();
         if let Ok(path) = paths.find_path(&world, a, b, &exact, &mut scratch) {
             dungeon_pairs.push((a, b, y, path.length));
         }
@@ -168,7 +168,7 @@ fn main() {
     group.bench_function("paths_dungeon_exact", |b| {
         b.iter(|| {
             for &(a, to, y, length) in &dungeon_pairs {
-                let exact = PathOptions::exact().with_start_y(y).unwrap();
+                let exact = PathOptions::exact().with_start(Surface::Near(y)).unwrap();
                 let path = paths
                     .find_path(&world, a, to, &exact, &mut scratch)
                     .expect("a path");
@@ -180,7 +180,7 @@ fn main() {
         let &(a, to, y, length) = &dungeon_pairs[0];
         b.iter(|| {
             let fresh = PathIndex::build(black_box(&world));
-            let exact = PathOptions::exact().with_start_y(y).unwrap();
+            let exact = PathOptions::exact().with_start(Surface::Near(y)).unwrap();
             let path = fresh
                 .find_path(&world, a, to, &exact, &mut scratch)
                 .expect("a path");

@@ -840,7 +840,7 @@ pub(crate) unsafe fn path_options(
     .and_then(|options| options.with_objects(o.flags & SILKNAV_PATH_OBJECTS != 0))
     .and_then(|options| options.with_radius(o.radius));
     let options = match (o.flags & SILKNAV_PATH_START_Y != 0, options) {
-        (true, Ok(options)) => options.with_start_y(o.start_y),
+        (true, Ok(options)) => options.with_start(Surface::Near(o.start_y)),
         (_, options) => options,
     };
     options.map_err(|e| Failure::argument(format!("options.{e}")))

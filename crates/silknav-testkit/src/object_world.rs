@@ -279,7 +279,7 @@ pub fn start_under_a_surface(world: &silknav::World) -> Option<([f64; 4], f32)> 
                     world,
                     p,
                     q,
-                    &exact.with_start_y(ground).unwrap(),
+                    &exact.with_start(Surface::Near(ground)).unwrap(),
                     &mut scratch,
                 );
                 let above = paths.find_path(world, p, q, &exact, &mut scratch);

@@ -100,7 +100,7 @@ pub struct SegmentQuery {
     /// World z of the end.
     pub z2: f64,
     /// Reference height of the start: the segment starts on the object floor or ground nearest
-    /// it (line of sight and movement; for a path, [`PathOptions::start_y`]).
+    /// it (line of sight and movement; for a path, [`PathOptions::with_start`]).
     pub y: Option<f32>,
     /// The dungeon both ends are in ([`PointQuery::dungeon`]); `None` on the terrain.
     pub dungeon: Option<u16>,
@@ -198,7 +198,7 @@ pub fn move_along(
 
 /// The shortest path from the start to the end as `options` say: [`PathIndex::find_path`],
 /// within the scratch's budget. The query's height, when it has one, is the start's
-/// ([`PathOptions::start_y`]); a height that is not a number has no surface
+/// ([`PathOptions::with_start`]); a height that is not a number has no surface
 /// ([`PathError::StartBlocked`]).
 ///
 /// # Errors
@@ -216,7 +216,7 @@ pub fn path(
     let to = to.ok_or(PathError::GoalBlocked)?;
     let options = match q.y {
         Some(y) => options
-            .with_start_y(y)
+            .with_start(Surface::Near(y))
             .map_err(|_| PathError::StartBlocked)?,
         None => *options,
     };

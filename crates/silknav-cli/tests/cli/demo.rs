@@ -208,7 +208,7 @@ fn the_demo_makes_a_world_a_picture_and_answers() {
             at,
             Position::in_dungeon(2, q[0] as f32, q[1] as f32),
             &silknav::PathOptions::new()
-                .with_start_y(p[2] as f32)
+                .with_start(Surface::Near(p[2] as f32))
                 .unwrap(),
             &mut silknav::PathScratch::new(),
         )

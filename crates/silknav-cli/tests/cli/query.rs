@@ -1096,7 +1096,7 @@ fn snap_answers_the_nearest_walkable_point_and_a_walk_starts_there() {
 }
 
 /// `silknav path --y` starts the walker on the surface nearest that height, as the library's
-/// `PathOptions::start_y`: under the bridge's deck rather than on it, where the exact path
+/// `PathOptions::with_start`: under the bridge's deck rather than on it, where the exact path
 /// with objects differs. A fifth number on a batch line does the same, `--y` is the height of
 /// batch lines with four, and the JSON heights start on that surface.
 #[test]
@@ -1118,7 +1118,7 @@ fn path_starts_on_the_surface_nearest_y() {
         &world,
         from,
         to,
-        &exact.with_start_y(y).unwrap(),
+        &exact.with_start(Surface::Near(y)).unwrap(),
         &mut scratch,
     );
     let above = paths.find_path(&world, from, to, &exact, &mut scratch);

@@ -3,8 +3,7 @@
 
 use crate::support::*;
 use silknav::query::{PointQuery, SegmentQuery};
-use silknav::MoveOptions;
-use silknav::{PathOptions, PathScratch, World};
+use silknav::{MoveOptions, PathOptions, PathScratch, World};
 use silknav_server::Limits;
 
 #[test]

@@ -12,8 +12,7 @@ use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json as value, Value};
-use silknav::PathOptions;
-use silknav::{PathScratch, Position, Surface, World};
+use silknav::{PathOptions, PathScratch, Position, Surface, World};
 use silknav_server::Limits;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;

@@ -19,7 +19,7 @@
 //! on it, so a path may cross under a bridge and come back over it ([`World::path_heights`]).
 //! A leg counts only when the surface it ends on holds its end (an open terrain tile, or an
 //! object triangle containing it). The start is on the surface [`World::cell_at`] picks (the
-//! highest), or with [`super::PathOptions::start_y`] the one nearest that height; the
+//! highest), or the one [`super::PathOptions::with_start`] names; the
 //! goal may be reached on any surface.
 //!
 //! # Method
@@ -668,7 +668,7 @@ struct Open {
 pub(crate) type ExactPath = (Vec<Position>, f64);
 
 /// The exact shortest path from `from` to `to` with objects ([module docs](self)), starting
-/// on the surface under `from` nearest `start_y` (the highest without one); `hint` works out
+/// on the surface `start` under `from`; `hint` works out
 /// a first bound on its length (the terrain's exact length), asked for only when the straight
 /// segment is not the answer; `budget` the most states to expand and
 /// legs to walk, together; `scratch` serves the opened ground's search.
@@ -681,13 +681,13 @@ pub(crate) fn exact_path(
     world: &World,
     paths: &PathIndex,
     from: Position,
-    start_y: Option<f32>,
+    start: Surface,
     to: Position,
     hint: impl FnOnce(&mut super::PathScratch) -> Option<f64>,
     budget: usize,
     scratch: &mut super::PathScratch,
 ) -> Result<ExactPath, PathError> {
-    search_path(world, paths, from, start_y, to, hint, budget, scratch, true)
+    search_path(world, paths, from, start, to, hint, budget, scratch, true)
 }
 
 /// [`exact_path`], with the opened ground's estimates where `guide` allows them (the tests
@@ -697,18 +697,14 @@ fn search_path(
     world: &World,
     paths: &PathIndex,
     from: Position,
-    start_y: Option<f32>,
+    start: Surface,
     to: Position,
     hint: impl FnOnce(&mut super::PathScratch) -> Option<f64>,
     budget: usize,
     scratch: &mut super::PathScratch,
     guide: bool,
 ) -> Result<ExactPath, PathError> {
-    let start = match start_y {
-        None => world.cell_at(from, Surface::Highest),
-        Some(y) => world.cell_at(from, Surface::Near(y)),
-    }
-    .ok_or(PathError::StartBlocked)?;
+    let start = world.cell_at(from, start).ok_or(PathError::StartBlocked)?;
     world
         .cell_at(to, Surface::Highest)
         .ok_or(PathError::GoalBlocked)?;
@@ -1181,7 +1177,7 @@ mod tests {
             world,
             paths_of(world),
             from,
-            None,
+            Surface::Highest,
             to,
             |_| None,
             budget,
@@ -2047,7 +2043,7 @@ mod tests {
 
     /// Where one surface lies over another (a bridge's deck over the ground, a house's upper
     /// floor over its lower one), a path asked for at a height for the start
-    /// (`PathOptions::start_y`) starts on the surface nearest it: its length is the oracle's
+    /// (`PathOptions::with_start`) starts on the surface nearest it: its length is the oracle's
     /// from that surface, its first height that surface's, and from the lower surface some
     /// answers differ from the upper one's.
     #[test]
@@ -2058,7 +2054,7 @@ mod tests {
         let paths = PathIndex::build(&world);
         let mut rng = SplitMix64::new(23);
         let mut scratch = crate::PathScratch::new();
-        let (mut starts, mut differ, mut tries) = (0, 0, 0);
+        let (mut starts, mut differ, mut tries, mut from_terrain) = (0, 0, 0, 0);
         while starts < if cfg!(debug_assertions) { 30 } else { 90 } {
             tries += 1;
             assert!(tries < 1_000_000, "too few points with two surfaces");
@@ -2088,7 +2084,7 @@ mod tests {
             for y in [ground_y, top_y] {
                 let (surface, height) = world.surface_at(from, Surface::Near(y)).unwrap();
                 let options = crate::PathOptions::exact_with_objects()
-                    .with_start_y(y)
+                    .with_start(Surface::Near(y))
                     .unwrap();
                 let ours = paths.find_path(&world, from, to, &options, &mut scratch);
                 let expected = oracle_path_from(&world, from, surface.unwrap().object, to);
@@ -2110,8 +2106,41 @@ mod tests {
                 answers.push(ours.map(|p| p.length).ok());
             }
             differ += usize::from(answers[0] != answers[1]);
+            // The top's own triangle answers as the highest surface does; the terrain as the
+            // oracle from the terrain does, or not at all over blocked ground.
+            if let Some(c) = top.object {
+                let options = crate::PathOptions::exact_with_objects()
+                    .with_start(Surface::Object(c))
+                    .unwrap();
+                let on_top = paths.find_path(&world, from, to, &options, &mut scratch);
+                assert_eq!(
+                    on_top.map(|p| p.length).ok(),
+                    answers[1],
+                    "{from:?} → {to:?}"
+                );
+            }
+            let options = crate::PathOptions::exact_with_objects()
+                .with_start(Surface::Terrain)
+                .unwrap();
+            let on_terrain = paths.find_path(&world, from, to, &options, &mut scratch);
+            if world.cell_at(from, Surface::Terrain).is_none() {
+                assert_eq!(on_terrain, Err(PathError::StartBlocked), "{from:?}");
+            } else {
+                let expected = oracle_path_from(&world, from, None, to).map(|(e, _)| e);
+                from_terrain += 1;
+                match (on_terrain, expected) {
+                    (Ok(path), Some(e)) => assert!(
+                        (path.length - e).abs() <= 1e-9 * e.max(1.0),
+                        "{from:?} on the terrain → {to:?}: {} against {e}",
+                        path.length
+                    ),
+                    (Err(PathError::Unreachable), None) => {}
+                    (ours, e) => panic!("{from:?} on the terrain → {to:?}: {ours:?}, {e:?}"),
+                }
+            }
         }
         println!("{starts} starts with two surfaces, {differ} answered differently");
+        assert!(from_terrain > 0, "no start on the terrain under a floor");
         assert!(differ > 0, "{differ} of {starts}");
     }
 
@@ -2142,7 +2171,7 @@ mod tests {
             world,
             paths_of(world),
             from,
-            None,
+            Surface::Highest,
             to,
             |_| None,
             100_000,
@@ -2156,7 +2185,7 @@ mod tests {
             world,
             paths_of(world),
             from,
-            None,
+            Surface::Highest,
             to,
             |_| None,
             usize::MAX,

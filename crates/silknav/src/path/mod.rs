@@ -119,7 +119,7 @@ pub struct PathOptions {
     pub(crate) objects: bool,
     pub(crate) clearance: f64,
     pub(crate) radius: f64,
-    pub(crate) start_y: Option<f32>,
+    pub(crate) start: Surface,
 }
 
 /// Path options that cannot be honoured, as [`PathOptions`]' builders refuse them. Each
@@ -141,7 +141,7 @@ pub enum PathOptionsError {
 }
 
 impl PathOptionsError {
-    /// The option at fault: `radius`, `clearance`, `objects` or `start_y`.
+    /// The option at fault: `radius`, `clearance`, `objects` or `start_y` (the start's height).
     pub fn option(self) -> &'static str {
         match self {
             PathOptionsError::Radius(_) => "radius",
@@ -186,7 +186,7 @@ impl Default for PathOptions {
             objects: false,
             clearance: DEFAULT_CLEARANCE,
             radius: 0.0,
-            start_y: None,
+            start: Surface::Highest,
         }
     }
 }
@@ -277,22 +277,24 @@ impl PathOptions {
         Ok(self)
     }
 
-    /// These options for a walker at height `y` at the start, where a bridge's deck or a
-    /// building's upper floor lies over other ground: the path starts on the surface under
-    /// the start nearest it, the one [`World::move_along`] starts on from [`Surface::Near`]
-    /// it (the server's `FindNavCell`). Without it, the highest surface. An exact path with
-    /// objects is searched from that surface (from the ground under a deck, a path may go out
-    /// under the deck's side, where the deck's walker may not); every path's heights start
-    /// there ([`World::path_heights`]). Paths found on the terrain alone are the same from any
-    /// surface.
+    /// These options for a walker starting on `surface`, where a bridge's deck or a
+    /// building's upper floor lies over other ground: by default the highest; near a height as
+    /// the server's `FindNavCell` picks it (the surface [`World::move_along`] starts on);
+    /// the terrain under a deck; or one object triangle. An exact path with objects is
+    /// searched from that surface (from the ground under a deck, a path may go out under the
+    /// deck's side, where the deck's walker may not); every path's heights start there
+    /// ([`World::path_heights`]). Paths found on the terrain alone are the same from any
+    /// surface. In a dungeon, the surface's height picks the floor (the highest without one).
     ///
     /// # Errors
-    /// [`PathOptionsError::StartHeight`] when `y` is not finite.
-    pub fn with_start_y(mut self, y: f32) -> Result<PathOptions, PathOptionsError> {
-        if !y.is_finite() {
-            return Err(PathOptionsError::StartHeight(y));
+    /// [`PathOptionsError::StartHeight`] when a [`Surface::Near`] height is not finite.
+    pub fn with_start(mut self, surface: Surface) -> Result<PathOptions, PathOptionsError> {
+        if let Surface::Near(y) = surface {
+            if !y.is_finite() {
+                return Err(PathOptionsError::StartHeight(y));
+            }
         }
-        self.start_y = Some(y);
+        self.start = surface;
         Ok(self)
     }
 
@@ -316,9 +318,9 @@ impl PathOptions {
         self.radius
     }
 
-    /// The walker's height at the start ([`PathOptions::with_start_y`]).
-    pub fn start_y(&self) -> Option<f32> {
-        self.start_y
+    /// The surface the walker starts on ([`PathOptions::with_start`]).
+    pub fn start(&self) -> Surface {
+        self.start
     }
 }
 
@@ -495,15 +497,11 @@ impl World {
     /// stays on the ground below, as the walker does.
     pub fn path_heights(&self, path: &WorldPath, start: Surface) -> Vec<Option<f32>> {
         let mut out: Vec<Option<f32>> = Vec::with_capacity(path.waypoints.len());
-        out.push(path.waypoints.first().and_then(|&w| {
-            match start {
-                Surface::Terrain if !w.region.is_dungeon() => self
-                    .terrain_cell_at(w)
-                    .and_then(|_| self.terrain_height_at(w)),
-                Surface::Object(c) => self.on_object(w, c).map(|r| r.y),
-                _ => self.start_height_at(w, start.reference_height()),
-            }
-        }));
+        out.push(
+            path.waypoints
+                .first()
+                .and_then(|&w| self.start_height_on(w, start)),
+        );
         for leg in path.waypoints.windows(2) {
             let before = *out.last().expect("the start is there");
             let height = match before {
@@ -519,6 +517,18 @@ impl World {
             out.push(height);
         }
         out
+    }
+
+    /// The height a walk starts at on `surface` at `pos`: `None` where that surface has no
+    /// cell (a blocked tile, a triangle that does not hold the point, no loaded region).
+    pub(crate) fn start_height_on(&self, pos: Position, surface: Surface) -> Option<f32> {
+        match surface {
+            Surface::Terrain if !pos.region.is_dungeon() => self
+                .terrain_cell_at(pos)
+                .and_then(|_| self.terrain_height_at(pos)),
+            Surface::Object(c) => self.on_object(pos, c).map(|r| r.y),
+            _ => self.start_height_at(pos, surface.reference_height()),
+        }
     }
 
     /// The surface each waypoint of a path is reached on when its legs are walked by line of
@@ -795,7 +805,7 @@ impl PathIndex {
             return Err(PathError::Unsupported);
         }
         let start = dungeon
-            .surface(from, options.start_y)
+            .surface(from, options.start.reference_height())
             .ok_or(PathError::StartBlocked)?;
         let ground = dungeon.ground();
         let a = dungeon
@@ -806,7 +816,7 @@ impl PathIndex {
             .ok_or(PathError::GoalBlocked)?;
         let index = self.dungeons[slot].get_or_init(|| PathIndex::build(ground));
         let options = PathOptions {
-            start_y: Some(start.height),
+            start: Surface::Near(start.height),
             ..*options
         };
         let path = index.find_path(ground, a, b, &options, scratch)?;
@@ -946,16 +956,8 @@ impl PathIndex {
                 .map(|p| polyline_length(&p))
         };
         let budget = scratch.budget.unwrap_or(usize::MAX);
-        let (waypoints, length) = exact_objects::exact_path(
-            world,
-            self,
-            from,
-            options.start_y,
-            to,
-            hint,
-            budget,
-            scratch,
-        )?;
+        let (waypoints, length) =
+            exact_objects::exact_path(world, self, from, options.start, to, hint, budget, scratch)?;
         if options.exact {
             let path = WorldPath {
                 waypoints,
@@ -969,7 +971,7 @@ impl PathIndex {
             world,
             self,
             &waypoints,
-            options.start_y,
+            options.start,
             options.clearance,
         ) {
             Err(PathError::NotWalkable) => {}
@@ -983,7 +985,7 @@ impl PathIndex {
             .terrain_path(world, from, to, options, scratch, repair)
             .map_err(|_| PathError::NotWalkable)?;
         let (walked, detours) =
-            walkable::walk_carrying_height(world, self, &found.waypoints, options.start_y)
+            walkable::walk_carrying_height(world, self, &found.waypoints, options.start)
                 .map_err(|_| PathError::NotWalkable)?;
         Ok((WorldPath::walked(walked, length), repairs + detours))
     }

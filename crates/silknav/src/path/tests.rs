@@ -1204,11 +1204,17 @@ fn path_options_refuse_what_cannot_be_honoured() {
     assert_eq!(round.with_objects(true), Err(E::RadiusWithObjects));
     assert_eq!(round.with_objects(false), Ok(round));
     assert_eq!(objects.with_radius(0.0), Ok(objects));
-    assert!(matches!(walkable.with_start_y(f32::NAN), Err(E::StartHeight(y)) if y.is_nan()));
-    assert!(walkable.with_start_y(f32::INFINITY).is_err());
+    assert!(
+        matches!(walkable.with_start(Surface::Near(f32::NAN)), Err(E::StartHeight(y)) if y.is_nan())
+    );
+    assert!(walkable.with_start(Surface::Near(f32::INFINITY)).is_err());
     assert_eq!(
-        walkable.with_start_y(12.5).map(|o| o.start_y()),
-        Ok(Some(12.5))
+        walkable.with_start(Surface::Near(12.5)).map(|o| o.start()),
+        Ok(Surface::Near(12.5))
+    );
+    assert_eq!(
+        walkable.with_start(Surface::Terrain).map(|o| o.start()),
+        Ok(Surface::Terrain)
     );
     let options = [
         E::Radius(1.0),

@@ -343,7 +343,7 @@ pub(crate) fn walkable(
 }
 
 /// The walkable path for the exact path through and round objects `exact` (start, turning
-/// points, goal; [`super::exact_objects`]), for a walker at height `start_y` at the start
+/// points, goal; [`super::exact_objects`]), for a walker starting on the surface `start`
 /// ([module docs](super#walkable-paths-through-objects)): the terrain's corners moved off by
 /// `clearance` as on the terrain, the points round object vertices kept, a start or goal on
 /// a grid line reached through its own tile, long legs split; then every leg walked by the
@@ -358,7 +358,7 @@ pub(crate) fn walkable_with_objects(
     world: &World,
     paths: &PathIndex,
     exact: &[Position],
-    start_y: Option<f32>,
+    start: Surface,
     clearance: f64,
 ) -> Result<(Vec<Position>, usize), PathError> {
     let (from, to) = (exact[0], exact[exact.len() - 1]);
@@ -376,11 +376,11 @@ pub(crate) fn walkable_with_objects(
     pts.extend(into_own_tile(xz[xz.len() - 1], clearance));
     pts.push(xz[xz.len() - 1]);
     let path = waypoints(from, to, &split_long_legs(&pts))?;
-    walk_carrying_height(world, paths, &path, start_y)
+    walk_carrying_height(world, paths, &path, start)
 }
 
 /// `path` walked leg by leg by the whole walk, each leg from the height the leg before it
-/// arrived at (the walker at `start_y` at the start, else where a walk starts), every leg the
+/// arrived at (the walker on the surface `start` at the start), every leg the
 /// walk refuses replaced by a detour at that height ([`super::detour`]): the waypoints and the
 /// number of detours.
 ///
@@ -392,7 +392,7 @@ pub(crate) fn walk_carrying_height(
     world: &World,
     paths: &PathIndex,
     path: &[Position],
-    start_y: Option<f32>,
+    start: Surface,
 ) -> Result<(Vec<Position>, usize), PathError> {
     let from = path[0];
     let walk_from = |a: Position, y: f32, b: Position| {
@@ -403,7 +403,7 @@ pub(crate) fn walk_carrying_height(
         }
     };
     let mut y = world
-        .start_height_at(from, start_y)
+        .start_height_on(from, start)
         .ok_or(PathError::StartBlocked)?;
     let mut out = vec![from];
     let mut detours = 0;

@@ -4,9 +4,9 @@
 //! by `move` from the height the leg before arrived at.
 
 use silknav::world::MoveStop;
-use silknav::MoveOptions;
 use silknav::{
-    Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,
+    MoveOptions, Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, Surface,
+    World,
 };
 use silknav_testkit::floors_world::{write_floors_world, write_gorge_world, FloorsWorld};
 

@@ -6,8 +6,9 @@ use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{MoveError, RayError};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-use silknav::PathOptions;
-use silknav::{MoveOptions, PathError, PathIndex, PathScratch, Position, Surface, World};
+use silknav::{
+    MoveOptions, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,
+};
 use silknav_testkit::rng::SplitMix64;
 
 /// A generated 2×2 world with its objects, loaded from a data root on disk.

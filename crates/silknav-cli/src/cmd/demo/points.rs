@@ -300,7 +300,9 @@ pub fn dungeon_visit(world: &World, paths: &silknav::PathIndex) -> Option<Dungeo
     let a = found.iter().find(|f| f.1 == low)?;
     let b = found.iter().rev().find(|f| f.1 == high)?;
     let (from, to) = ([a.0[0], a.0[1], low + 1.0], [b.0[0], b.0[1], high + 1.0]);
-    let options = silknav::PathOptions::new().with_start_y(low + 1.0).ok()?;
+    let options = silknav::PathOptions::new()
+        .with_start(Surface::Near(low + 1.0))
+        .ok()?;
     let path = paths
         .find_path(
             world,

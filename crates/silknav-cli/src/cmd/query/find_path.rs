@@ -22,6 +22,7 @@ use super::{world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
 use crate::progress::Progress;
 use silknav::query::SegmentQuery;
+use silknav::Surface;
 use silknav::{
     Navigator, PathError, PathIndex, PathIndexUse, PathOptions, PathScratch, World, WorldPath,
     DEFAULT_CLEARANCE,
@@ -135,7 +136,7 @@ pub fn find_with(
 }
 
 /// Answers one query: numbers are `x1 z1 x2 z2`, with the walker's height at the start in
-/// `options` ([`PathOptions::start_y`]).
+/// `options` ([`PathOptions::with_start`]).
 pub fn ask<'w>(
     world: &'w World,
     paths: &PathIndex,
@@ -155,7 +156,7 @@ pub fn ask<'w>(
     PathAnswer {
         world,
         path,
-        start_y: options.start_y(),
+        start_y: options.start().reference_height(),
     }
 }
 
@@ -190,7 +191,7 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
         args.segment.numbers(),
         (4, 5),
         |_, n| match n.get(4).copied().or(default_y).map(|y| y as f32) {
-            Some(y) => match options.with_start_y(y) {
+            Some(y) => match options.with_start(Surface::Near(y)) {
                 Ok(options) => ask(world, paths, n, world_args.dungeon, &options, &mut scratch),
                 // No surface is nearest a height that is not a number.
                 Err(_) => PathAnswer {

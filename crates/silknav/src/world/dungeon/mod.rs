@@ -1195,7 +1195,7 @@ mod ground_tests {
             for _ in 0..if cfg!(debug_assertions) { 10 } else { 30 } {
                 let (a, y) = random_point(&world, region, &mut rng);
                 let (b, _) = random_point(&world, region, &mut rng);
-                let options = PathOptions::new().with_start_y(y).unwrap();
+                let options = PathOptions::new().with_start(Surface::Near(y)).unwrap();
                 let path = match paths.find_path(&world, a, b, &options, &mut scratch) {
                     Ok(path) => path,
                     Err(PathError::Unreachable) => continue,
@@ -1203,7 +1203,7 @@ mod ground_tests {
                 };
                 assert_eq!(path.waypoints.first(), Some(&a));
                 assert_eq!(path.waypoints.last(), Some(&b));
-                let exact = PathOptions::exact().with_start_y(y).unwrap();
+                let exact = PathOptions::exact().with_start(Surface::Near(y)).unwrap();
                 let shortest = paths.find_path(&world, a, b, &exact, &mut scratch).unwrap();
                 assert!(
                     shortest.length <= path.length + 1e-6,
@@ -1247,7 +1247,7 @@ mod ground_tests {
             }
             let other = Position::in_dungeon(0x7FFF, 0.0, 0.0);
             let (a, y) = random_point(&world, region, &mut rng);
-            let options = PathOptions::new().with_start_y(y).unwrap();
+            let options = PathOptions::new().with_start(Surface::Near(y)).unwrap();
             assert_eq!(
                 paths.find_path(&world, a, other, &options, &mut scratch),
                 Err(PathError::GoalBlocked)
