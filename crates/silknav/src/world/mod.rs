@@ -682,16 +682,10 @@ impl World {
         let pos = World::normal(pos)?;
         let slot = self.region_slot(pos.region)?;
         let region = &self.regions[slot];
-        let index = self
-            .objects
-            .region_list(slot)
-            .iter()
-            .position(|p| p.as_ref().is_some_and(|p| p.key == c.instance))?;
-        let index = u16::try_from(index).ok()?;
-        if !self.stands_on(pos, Some(c)) {
+        let (index, p) = self.placed_instance(slot, c)?;
+        if !self.placement_holds(p, pos, c) {
             return None;
         }
-        let p = self.objects.placement(slot, index)?;
         let mesh = self.objects.server_mesh(p);
         let ground = height::find_height(region, pos.x, pos.z)?;
         let tri = u32::from(c.cell);

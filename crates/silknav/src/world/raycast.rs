@@ -216,15 +216,33 @@ impl World {
         let Some(slot) = self.region_slot(pos.region) else {
             return false;
         };
-        let Some(p) = self
-            .objects
-            .region_list(slot)
+        self.placed_instance(slot, c)
+            .is_some_and(|(_, p)| self.placement_holds(p, pos, c))
+    }
+
+    /// The entry of region slot `slot`'s object list that places `c`'s instance, and its
+    /// placement.
+    pub(crate) fn placed_instance(
+        &self,
+        slot: usize,
+        c: ObjectCellRef,
+    ) -> Option<(u16, &crate::objects::Placement)> {
+        let list = self.objects.region_list(slot);
+        let (index, p) = list
             .iter()
-            .flatten()
-            .find(|p| p.key == c.instance)
-        else {
-            return false;
-        };
+            .enumerate()
+            .find_map(|(k, p)| p.as_ref().filter(|p| p.key == c.instance).map(|p| (k, p)))?;
+        Some((u16::try_from(index).ok()?, p))
+    }
+
+    /// Whether triangle `c.cell` of placement `p` holds the normalised point `pos`, by the
+    /// server's float test.
+    pub(crate) fn placement_holds(
+        &self,
+        p: &crate::objects::Placement,
+        pos: Position,
+        c: ObjectCellRef,
+    ) -> bool {
         let mesh = self.objects.server_mesh(p);
         let local = crate::geometry::server_arith::transform(&p.to_local, [pos.x, 0.0, pos.z]);
         let mut inside = false;
