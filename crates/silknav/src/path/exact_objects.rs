@@ -2095,10 +2095,7 @@ mod tests {
                             "{from:?} at {y} → {to:?}: {} against the oracle's {e}",
                             path.length
                         );
-                        assert_eq!(
-                            world.path_heights(path, Surface::from(Some(y)))[0],
-                            Some(height)
-                        );
+                        assert_eq!(world.path_heights(path, Surface::Near(y))[0], Some(height));
                     }
                     (Err(PathError::Unreachable), None) => {}
                     _ => panic!("{from:?} at {y} → {to:?}: {ours:?} against {expected:?}"),

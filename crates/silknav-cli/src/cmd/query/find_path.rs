@@ -22,7 +22,6 @@ use super::{world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
 use crate::progress::Progress;
 use silknav::query::SegmentQuery;
-use silknav::Surface;
 use silknav::{
     Navigator, PathError, PathIndex, PathIndexUse, PathOptions, PathScratch, World, WorldPath,
     DEFAULT_CLEARANCE,
@@ -135,28 +134,26 @@ pub fn find_with(
     silknav::query::path(world, paths, q, options, scratch)
 }
 
-/// Answers one query: numbers are `x1 z1 x2 z2`, with the walker's height at the start in
-/// `options` ([`PathOptions::with_start`]).
+/// Answers one query: numbers are `x1 z1 x2 z2`, and `y` the walker's height at the start
+/// when given ([`silknav::query::path`] starts there).
 pub fn ask<'w>(
     world: &'w World,
     paths: &PathIndex,
     n: &[f64],
     dungeon: Option<u16>,
+    y: Option<f32>,
     options: &PathOptions,
     scratch: &mut PathScratch,
 ) -> PathAnswer<'w> {
-    let path = find_with(
-        world,
-        paths,
-        [n[0], n[1], n[2], n[3]],
+    let q = SegmentQuery {
         dungeon,
-        options,
-        scratch,
-    );
+        y,
+        ..SegmentQuery::new(n[0], n[1], n[2], n[3])
+    };
     PathAnswer {
         world,
-        path,
-        start_y: options.start().reference_height(),
+        path: silknav::query::path(world, paths, q, options, scratch),
+        start_y: y,
     }
 }
 
@@ -190,17 +187,17 @@ pub fn run(args: &PathArgs) -> anyhow::Result<Status> {
         world_args.json,
         args.segment.numbers(),
         (4, 5),
-        |_, n| match n.get(4).copied().or(default_y).map(|y| y as f32) {
-            Some(y) => match options.with_start(Surface::Near(y)) {
-                Ok(options) => ask(world, paths, n, world_args.dungeon, &options, &mut scratch),
-                // No surface is nearest a height that is not a number.
-                Err(_) => PathAnswer {
-                    world,
-                    path: Err(PathError::StartBlocked),
-                    start_y: Some(y),
-                },
-            },
-            None => ask(world, paths, n, world_args.dungeon, &options, &mut scratch),
+        |_, n| {
+            let y = n.get(4).copied().or(default_y).map(|y| y as f32);
+            ask(
+                world,
+                paths,
+                n,
+                world_args.dungeon,
+                y,
+                &options,
+                &mut scratch,
+            )
         },
     )
 }

@@ -1226,8 +1226,8 @@ mod ground_tests {
                 walked += 1;
                 // Its cells: from the start's, through the cell each waypoint is reached on,
                 // to the goal's, in order, each once per visit.
-                let cells = world.path_cells(&path, Surface::from(Some(y)));
-                let heights = world.path_heights(&path, Surface::from(Some(y)));
+                let cells = world.path_cells(&path, Surface::Near(y));
+                let heights = world.path_heights(&path, Surface::Near(y));
                 assert!(cells.windows(2).all(|w| w[0] != w[1]), "{cells:?}");
                 let mut from = 0;
                 for (w, h) in path.waypoints.iter().zip(&heights) {
