@@ -730,8 +730,13 @@ fn objects_answer_as_the_library_does() {
     let decorations = world
         .load_report()
         .findings_where(|k| {
-            matches!(k, silknav::LoadFindingKind::Object(o)
-                if matches!(o.problem, silknav::files::resolve::ObjectProblem::NoNavSection { .. }))
+            matches!(
+                k,
+                silknav::LoadFindingKind::ObjectNotPlaced {
+                    problem: silknav::files::resolve::ObjectProblem::NoNavSection { .. },
+                    ..
+                }
+            )
         })
         .count();
     assert_eq!(decorations, 1);

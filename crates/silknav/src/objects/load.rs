@@ -13,31 +13,14 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// An instance that loading could not place: which one, where it is listed, why.
+/// An instance that loading could not place; loading reports it as
+/// [`crate::world::LoadFindingKind::ObjectNotPlaced`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObjectFinding {
-    /// The instance.
+pub(crate) struct ObjectFinding {
     pub instance: InstanceKey,
-    /// Its object id (the `object.ifo` line).
     pub object_id: u32,
-    /// Its `object.ifo` path as stored; empty when the id has no line.
     pub ifo_path: Vec<u8>,
-    /// What went wrong.
     pub problem: ObjectProblem,
-}
-
-impl std::fmt::Display for ObjectFinding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "object instance {} (object id {}",
-            self.instance, self.object_id
-        )?;
-        if !self.ifo_path.is_empty() {
-            write!(f, ", {:?}", String::from_utf8_lossy(&self.ifo_path))?;
-        }
-        write!(f, "): {}; not placed", self.problem)
-    }
 }
 
 /// A distinct object id's mesh, or the stored path and what was wrong.

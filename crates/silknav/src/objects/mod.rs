@@ -48,7 +48,7 @@ pub(crate) mod mesh;
 
 pub mod walk;
 
-pub use load::ObjectFinding;
+pub(crate) use load::ObjectFinding;
 pub(crate) use load::{load_objects, MeshLoader, RegionObjects};
 pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 

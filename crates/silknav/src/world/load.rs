@@ -2,12 +2,13 @@
 //! what loading left out.
 
 use super::dungeon::{Dungeon, DungeonError};
-use super::region::{Region, RegionIssue};
+use super::region::{EdgeId, Region, RegionIssue};
 use super::World;
 use crate::files::index_file::{file_digest, DigestBuilder};
+use crate::files::resolve::ObjectProblem;
 use crate::files::InputsDigest;
 use crate::files::{DungeonFiles, FileError, FolderFile, FolderListing, LoadError, WorldSource};
-use crate::objects::{load_objects, MeshLoader, ObjectFinding, RegionObjects};
+use crate::objects::{load_objects, InstanceKey, MeshLoader, ObjectFinding, RegionObjects};
 use jmxv::ifo::ObjectIfo;
 use jmxv::mfo::MapInfo;
 use jmxv::nvm::NavMesh;
@@ -84,12 +85,36 @@ pub enum LoadFindingKind {
     Dungeon,
     /// The region was given again to [`World::from_navmeshes`]; the first one is loaded.
     Duplicate,
-    /// The region is loaded, and part of its file is unusable for queries.
-    RegionIssue(RegionIssue),
+    /// An edge of the region's file names a cell or a direction bucket (0 to 3) that does not
+    /// exist, so it is linked to no cell and the movement walk never meets it on that side.
+    /// The rest of the region loads.
+    UnlinkableEdge {
+        /// The edge.
+        edge: EdgeId,
+        /// The cell it names.
+        cell: u16,
+        /// The direction bucket it names.
+        direction: u8,
+    },
+    /// A wall of the region's file that does not lie along the 20-unit tile grid; line of
+    /// sight ignores it. The rest of the region loads.
+    WallOffGrid {
+        /// The edge.
+        edge: EdgeId,
+    },
     /// An object instance the region lists could not be placed (its file is missing,
     /// unreadable or has no navigation section, its id is not in `object.ifo`, it is a
     /// dungeon): the terrain still loads, without it.
-    Object(ObjectFinding),
+    ObjectNotPlaced {
+        /// The instance.
+        instance: InstanceKey,
+        /// Its object id (the `object.ifo` line).
+        object_id: u32,
+        /// Its `object.ifo` path as stored; empty when the id has no line.
+        ifo_path: Vec<u8>,
+        /// What went wrong.
+        problem: ObjectProblem,
+    },
     /// A dungeon `dungeoninfo.txt` names is not loaded (the finding's region is the
     /// dungeon's, its path the `.dof` as the row names it): the rest still loads.
     DungeonLeftOut(DungeonError),
@@ -168,11 +193,33 @@ impl fmt::Display for LoadFinding {
                     "{path}: region {region} was given twice; the first is loaded"
                 )
             }
-            LoadFindingKind::RegionIssue(issue) => write!(f, "{path}: {issue}"),
+            LoadFindingKind::UnlinkableEdge {
+                edge,
+                cell,
+                direction,
+            } => write!(
+                f,
+                "{path}: {edge:?}: cell {cell} / direction {direction} cannot be linked"
+            ),
+            LoadFindingKind::WallOffGrid { edge } => write!(
+                f,
+                "{path}: {edge:?}: a wall off the 20-unit grid; line of sight ignores it"
+            ),
             LoadFindingKind::DungeonLeftOut(why) => {
                 write!(f, "{path}: dungeon {region} not loaded: {why}")
             }
-            LoadFindingKind::Object(object) => write!(f, "{path}: {object}"),
+            LoadFindingKind::ObjectNotPlaced {
+                instance,
+                object_id,
+                ifo_path,
+                problem,
+            } => {
+                write!(f, "{path}: object instance {instance} (object id {object_id}")?;
+                if !ifo_path.is_empty() {
+                    write!(f, ", {:?}", String::from_utf8_lossy(ifo_path))?;
+                }
+                write!(f, "): {problem}; not placed")
+            }
         }
     }
 }
@@ -257,7 +304,7 @@ impl World {
     /// Objects: every instance the loaded regions list, deduplicated
     /// ([`crate::objects::InstanceKey`]), its mesh found through `object.ifo` under the data
     /// root ([`crate::files::resolve`]), each distinct object id read once, in parallel. An
-    /// instance that cannot be placed is a [`LoadFindingKind::Object`] finding, never an
+    /// instance that cannot be placed is a [`LoadFindingKind::ObjectNotPlaced`] finding, never an
     /// error.
     ///
     /// # Errors
@@ -433,7 +480,7 @@ impl World {
             .extend(findings.into_iter().map(|u| LoadFinding {
                 region: u.region,
                 path: u.path,
-                kind: LoadFindingKind::Object(u.finding),
+                kind: u.finding.into(),
             }));
     }
 }
@@ -524,4 +571,32 @@ fn parse_parallel<'b>(
             result
         })
         .collect()
+}
+
+impl From<RegionIssue> for LoadFindingKind {
+    fn from(issue: RegionIssue) -> LoadFindingKind {
+        match issue {
+            RegionIssue::UnlinkableEdge {
+                edge,
+                cell,
+                direction,
+            } => LoadFindingKind::UnlinkableEdge {
+                edge,
+                cell,
+                direction,
+            },
+            RegionIssue::WallOffGrid { edge } => LoadFindingKind::WallOffGrid { edge },
+        }
+    }
+}
+
+impl From<ObjectFinding> for LoadFindingKind {
+    fn from(o: ObjectFinding) -> LoadFindingKind {
+        LoadFindingKind::ObjectNotPlaced {
+            instance: o.instance,
+            object_id: o.object_id,
+            ifo_path: o.ifo_path,
+            problem: o.problem,
+        }
+    }
 }

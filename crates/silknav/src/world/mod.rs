@@ -57,7 +57,7 @@ pub use movement::{
 };
 pub use position::{Position, REGION_SIZE};
 pub use raycast::{RayError, RayHit};
-pub use region::{EdgeId, RegionIssue};
+pub use region::EdgeId;
 pub use snap::Snap;
 
 use crate::geometry::server_arith;
@@ -229,7 +229,7 @@ impl World {
                 .extend(r.issues.iter().map(|&issue| LoadFinding {
                     region: r.id,
                     path: path.clone(),
-                    kind: LoadFindingKind::RegionIssue(issue),
+                    kind: issue.into(),
                 }));
             kept.push(r);
         }

@@ -43,44 +43,18 @@ pub enum EdgeId {
     Global(u32),
 }
 
-/// A part of a navmesh file the queries cannot use; the rest of the region still loads.
+/// A part of a navmesh file the queries cannot use; loading reports it as a
+/// [`super::LoadFindingKind`] of the same name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum RegionIssue {
-    /// An edge names a cell or a direction bucket (0 to 3) that does not exist, so it is
-    /// linked to no cell and the movement walk never meets it on that side.
+pub(crate) enum RegionIssue {
     UnlinkableEdge {
-        /// The edge.
         edge: EdgeId,
-        /// The cell it names.
         cell: u16,
-        /// The direction bucket it names.
         direction: u8,
     },
-    /// A wall that does not lie along the 20-unit tile grid; line of sight ignores it.
     WallOffGrid {
-        /// The edge.
         edge: EdgeId,
     },
-}
-
-impl std::fmt::Display for RegionIssue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RegionIssue::UnlinkableEdge {
-                edge,
-                cell,
-                direction,
-            } => write!(
-                f,
-                "{edge:?}: cell {cell} / direction {direction} cannot be linked"
-            ),
-            RegionIssue::WallOffGrid { edge } => write!(
-                f,
-                "{edge:?}: a wall off the 20-unit grid; line of sight ignores it"
-            ),
-        }
-    }
 }
 
 /// A fixed-size bit set.

@@ -6,7 +6,6 @@ use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
 use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles, WorldSource};
-use silknav::world::RegionIssue;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{
     LoadFinding, LoadFindingKind, LoadOptions, LoadReport, PathIndex, PathOptions, Position,
@@ -232,17 +231,17 @@ fn unusable_parts_of_a_file_are_typed_region_issues() {
     let world = World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m)));
     let issues: Vec<_> = world
         .load_report()
-        .findings_where(|k| matches!(k, LoadFindingKind::RegionIssue(_)))
+        .findings_where(|k| matches!(k, LoadFindingKind::UnlinkableEdge { .. }))
         .collect();
     assert_eq!(issues.len(), 1, "{issues:?}");
     assert_eq!(issues[0].region, A);
     assert_eq!(
         issues[0].kind,
-        LoadFindingKind::RegionIssue(RegionIssue::UnlinkableEdge {
+        LoadFindingKind::UnlinkableEdge {
             edge: silknav::world::EdgeId::Internal(0),
             cell,
             direction: 9,
-        })
+        }
     );
     assert_eq!(
         issues[0].to_string(),

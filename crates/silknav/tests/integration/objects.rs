@@ -182,38 +182,44 @@ fn broken_references_are_findings_naming_instance_region_and_path() {
     let (_dir, _files, world) = world();
     let objects: Vec<_> = world
         .load_report()
-        .findings_where(|k| matches!(k, LoadFindingKind::Object(_)))
+        .findings_where(|k| matches!(k, LoadFindingKind::ObjectNotPlaced { .. }))
         .collect();
     assert_eq!(objects.len(), 4, "{objects:#?}");
     let mut by_id = BTreeMap::new();
     for f in &objects {
-        let LoadFindingKind::Object(o) = &f.kind else {
+        let LoadFindingKind::ObjectNotPlaced {
+            instance,
+            object_id,
+            ifo_path,
+            problem,
+        } = &f.kind
+        else {
             unreachable!()
         };
         assert_eq!(f.region, WEST);
         assert!(f.path.ends_with(WEST.file_name()), "{}", f.path.display());
-        assert_eq!(o.instance.owner(), WEST);
-        by_id.insert(o.object_id, (o.clone(), f.to_string()));
+        assert_eq!(instance.owner(), WEST);
+        by_id.insert(
+            *object_id,
+            (*instance, ifo_path.clone(), problem.clone(), f.to_string()),
+        );
     }
-    let (tree, text) = &by_id[&ids::TREE];
+    let (_, _, tree, text) = &by_id[&ids::TREE];
     assert!(
-        matches!(&tree.problem, ObjectProblem::NoNavSection { file } if file.ends_with("res/tree/tree01.bms"))
+        matches!(tree, ObjectProblem::NoNavSection { file } if file.ends_with("res/tree/tree01.bms"))
     );
     assert!(text.contains("uid") || text.contains(":6"), "{text}");
-    let (missing, text) = &by_id[&ids::MISSING];
+    let (instance, _, missing, text) = &by_id[&ids::MISSING];
     assert!(
-        matches!(&missing.problem, ObjectProblem::NotFound { component, .. } if component == b"gone.bms")
+        matches!(missing, ObjectProblem::NotFound { component, .. } if component == b"gone.bms")
     );
     assert!(text.contains("gone.bms"), "{text}");
-    assert_eq!(missing.instance, InstanceKey::new(WEST, 7));
-    let (dungeon, _) = &by_id[&ids::DUNGEON];
-    assert!(matches!(dungeon.problem, ObjectProblem::Dungeon { .. }));
-    let (unlisted, text) = &by_id[&ids::UNLISTED];
-    assert_eq!(unlisted.problem, ObjectProblem::NotInObjectIfo);
-    assert!(
-        unlisted.ifo_path.is_empty() && text.contains("99"),
-        "{text}"
-    );
+    assert_eq!(*instance, InstanceKey::new(WEST, 7));
+    let (_, _, dungeon, _) = &by_id[&ids::DUNGEON];
+    assert!(matches!(dungeon, ObjectProblem::Dungeon { .. }));
+    let (_, ifo_path, unlisted, text) = &by_id[&ids::UNLISTED];
+    assert_eq!(*unlisted, ObjectProblem::NotInObjectIfo);
+    assert!(ifo_path.is_empty() && text.contains("99"), "{text}");
 }
 
 #[test]

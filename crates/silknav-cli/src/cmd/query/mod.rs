@@ -412,8 +412,11 @@ fn warn_about_load(dir: &Path, nav: &Navigator) {
         LoadFindingKind::Dungeon | LoadFindingKind::DungeonLeftOut(_) => 2,
         // Decorations (rocks, trees) have meshes without a navigation section: nothing to
         // walk or stand on, as in the game; the load report lists them, the shell is quiet.
-        LoadFindingKind::Object(o) if matches!(o.problem, ObjectProblem::NoNavSection { .. }) => 5,
-        LoadFindingKind::Object(_) => 3,
+        LoadFindingKind::ObjectNotPlaced {
+            problem: ObjectProblem::NoNavSection { .. },
+            ..
+        } => 5,
+        LoadFindingKind::ObjectNotPlaced { .. } => 3,
         _ => 4,
     };
     let rests = [

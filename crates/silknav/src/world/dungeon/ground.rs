@@ -302,7 +302,9 @@ pub(crate) fn make(
     // ground places every block; a finding here names the block it could not.
     if let Some(finding) = world.load_report().findings.first() {
         let block = match &finding.kind {
-            super::super::LoadFindingKind::Object(o) => usize::from(o.instance.uid()),
+            super::super::LoadFindingKind::ObjectNotPlaced { instance, .. } => {
+                usize::from(instance.uid())
+            }
             _ => 0,
         };
         return Err(DungeonError::BadBlockMesh {
