@@ -2,8 +2,8 @@
 //! command line's JSON answers.
 
 use pyo3::prelude::*;
-use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
-use silknav::world::{EdgeId, MoveOutcome, MoveStop, RayHit};
+use silknav::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef};
+use silknav::world::{movement::MoveOutcome, movement::MoveStop, raycast::RayHit, EdgeId};
 use silknav::{CellRef, Position, WorldPath};
 
 /// World coordinates of a position.
@@ -276,8 +276,8 @@ pub struct Snap {
     pub cell: Cell,
 }
 
-impl From<silknav::world::Snap> for Snap {
-    fn from(s: silknav::world::Snap) -> Snap {
+impl From<silknav::world::snap::Snap> for Snap {
+    fn from(s: silknav::world::snap::Snap) -> Snap {
         let (x, z) = xz(s.position);
         Snap {
             x,

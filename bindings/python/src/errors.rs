@@ -13,7 +13,7 @@
 use pyo3::exceptions::{PyBaseException, PyException, PyFileExistsError};
 use pyo3::prelude::*;
 use silknav::files::{FileError, LoadError as RustLoadError, WriteFileError};
-use silknav::world::{MoveError, RayError};
+use silknav::world::{movement::MoveError, raycast::RayError};
 use silknav::PathError;
 
 pyo3::create_exception!(

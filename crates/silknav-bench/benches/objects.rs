@@ -42,7 +42,7 @@
 use criterion::{black_box, Criterion, Throughput};
 use silknav::files::WorldSource;
 use silknav::objects::ObjectCellRef;
-use silknav::world::{LoadOptions, MoveOptions, MoveStop};
+use silknav::world::{movement::MoveOptions, movement::MoveStop, LoadOptions};
 use silknav::{Navigator, PathOptions, PathScratch, Position, Surface, World, WorldPath};
 use silknav_bench::town::{
     self, path_pairs, query_points, PAIRS_SEED, PATH_BUDGET, POINTS, POINTS_SEED,

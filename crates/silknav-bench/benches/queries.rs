@@ -19,7 +19,7 @@ use criterion::{black_box, Criterion, Throughput};
 use silknav::build::{build_world, RegionInput};
 use silknav::jmxv::RegionId;
 use silknav::world::dungeon::Dungeon;
-use silknav::world::MoveStop;
+use silknav::world::movement::MoveStop;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{MoveOptions, Position, Surface, World};
 use silknav_bench::cache::{cached_world, find_cached, LIVE};

@@ -5,8 +5,8 @@
 //! Every set is a function of its seed and the world, so each run measures the same queries;
 //! they are built before measuring, so the benches time the queries and nothing else.
 
+use silknav::geometry::REGION_SIZE;
 use silknav::jmxv::RegionId;
-use silknav::world::REGION_SIZE;
 use silknav::{Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 

@@ -16,10 +16,10 @@
 //! Integer coordinates keep every test exact: cell sides are multiples of 20 units, so the
 //! map-local values are small integers that f32 holds exactly too.
 
+use silknav::geometry::REGION_SIZE;
 use silknav::jmxv::nvm::{NavMesh, TILES_PER_SIDE};
 use silknav::jmxv::RegionId;
 use silknav::movingai::GridMap;
-use silknav::world::REGION_SIZE;
 use silknav::CellRef;
 use std::collections::{BTreeMap, HashMap};
 

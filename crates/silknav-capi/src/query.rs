@@ -4,9 +4,12 @@
 use crate::error::{guard, silknav_status, Failure, SILKNAV_NO, SILKNAV_OK};
 use crate::pointers;
 use crate::world::silknav_world;
-use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
+use silknav::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef};
 use silknav::query::{self, PointQuery, SegmentQuery};
-use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveStop, RayError, Snap};
+use silknav::world::{
+    movement::DistanceGuard, movement::MoveError, movement::MoveOptions, movement::MoveStop,
+    raycast::RayError, snap::Snap, EdgeId,
+};
 use silknav::{CellRef, PathError, PathOptions, PathScratch, Position, Surface, WorldPath};
 
 /// Why an answer is "no", in the results' `reason` fields; `silknav_reason_word` gives the

@@ -47,7 +47,7 @@ use jmxv::{RegionId, F32};
 use silknav::build::build_world;
 use silknav::files::WorldSource;
 use silknav::pk2_archive::{pack, Key};
-use silknav::world::MoveStop;
+use silknav::world::movement::MoveStop;
 use silknav::worldgen::catalog::OBJECTS;
 use silknav::worldgen::meshes::object_mesh;
 use silknav::{

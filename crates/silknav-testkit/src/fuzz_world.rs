@@ -27,7 +27,7 @@
 
 use jmxv::RegionId;
 use silknav::build::{build_world, RegionInput};
-use silknav::world::MoveStop;
+use silknav::world::movement::MoveStop;
 use silknav::{
     MoveOptions, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,
 };

@@ -3,8 +3,8 @@
 //!
 //! `cargo run --release -p silknav --example open_paths [-- ROUNDS]`
 
+use silknav::geometry::REGION_SIZE;
 use silknav::jmxv::RegionId;
-use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;

@@ -18,11 +18,12 @@
 //! Points are world coordinates as `f64`: the shortest decimal that reads back to the same
 //! value, which is exactly the library's `f32` position in its region.
 
-use crate::objects::{ObjectEdgeKind, ObjectEdgeRef};
+use crate::geometry::REGION_SIZE;
+use crate::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef};
 use crate::path::{PathError, WorldPath};
 use crate::world::{
-    CellRef, EdgeId, MoveError, MoveOutcome, MoveStop, RayError, RayHit, Snap, Surface, World,
-    REGION_SIZE,
+    movement::MoveError, movement::MoveOutcome, movement::MoveStop, raycast::RayError,
+    raycast::RayHit, snap::Snap, CellRef, EdgeId, Surface, World,
 };
 use jmxv::json::Float;
 use jmxv::{RegionId, F32};

@@ -24,6 +24,9 @@
 //!
 //! The format crate is re-exported so that users need one dependency.
 //!
+//! Every item has one home, its module. The crate root also re-exports the dozen types every
+//! program names (`World`, `Position`, `Surface`, `PathIndex`, `PathOptions`, …).
+//!
 //! Parallel work (loading a folder, building the path index) runs on rayon's current thread
 //! pool: all cores unless `RAYON_NUM_THREADS` says otherwise, or capped per call by running it
 //! inside a pool of your own (`pool.install(|| World::load(dir))`).
@@ -102,9 +105,9 @@ pub use path::{
     PathError, PathIndex, PathIndexStats, PathOptions, PathOptionsError, PathScratch, WorldPath,
     DEFAULT_CLEARANCE, MAX_RADIUS,
 };
+pub use world::movement::MoveOptions;
 pub use world::{
-    CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, MoveOptions, Position, Surface,
-    World,
+    CellRef, LoadFinding, LoadFindingKind, LoadOptions, LoadReport, Position, Surface, World,
 };
 
 pub use jmxv;
@@ -134,7 +137,7 @@ struct ReadmeDoctests;
 
 #[cfg(test)]
 mod tests {
-    use super::world::{MoveError, RayError};
+    use super::world::{movement::MoveError, raycast::RayError};
     use super::*;
     use std::error::Error;
 

@@ -37,7 +37,8 @@
 
 use crate::path::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
 use crate::world::{
-    CellRef, MoveError, MoveOptions, MoveOutcome, Position, RayError, RayHit, Snap, Surface, World,
+    movement::MoveError, movement::MoveOptions, movement::MoveOutcome, raycast::RayError,
+    raycast::RayHit, snap::Snap, CellRef, Position, Surface, World,
 };
 use rayon::prelude::*;
 
@@ -150,7 +151,7 @@ pub fn snap(world: &World, q: PointQuery, max_distance: f64) -> Option<Snap> {
     }
     // The region of the id space nearest the point, with the point in its frame (it may lie
     // outside the region's square: the search measures from the point itself).
-    let size = f64::from(crate::world::REGION_SIZE);
+    let size = f64::from(crate::geometry::REGION_SIZE);
     let rx = (q.x / size).floor().clamp(0.0, 255.0);
     let rz = (q.z / size).floor().clamp(0.0, 127.0);
     let pos = Position::new(

@@ -53,10 +53,10 @@ mod detour;
 use competitor::Competitor;
 use detour::Detour;
 use silknav::files::WorldFiles;
+use silknav::geometry::REGION_SIZE;
 use silknav::jmxv::nvm::NavMesh;
 use silknav::jmxv::RegionId;
 use silknav::movingai::Scenario;
-use silknav::world::REGION_SIZE;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{
     CellRef, PathError, PathIndex, PathIndexStats, PathOptions, PathScratch, Position, Surface,

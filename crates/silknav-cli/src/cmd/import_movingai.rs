@@ -70,7 +70,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
     })?;
 
     let open = map.open.iter().filter(|&&o| o).count();
-    const REGION: usize = silknav::world::REGION_SIZE as usize;
+    const REGION: usize = silknav::geometry::REGION_SIZE as usize;
     let mut out = output::stdout();
     writeln!(out, "{written}").context(STDOUT)?;
     writeln!(

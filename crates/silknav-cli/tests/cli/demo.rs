@@ -1,7 +1,7 @@
 //! `silknav demo`: what it makes, what it answers, and that the commands it suggests work.
 
 use crate::support::*;
-use silknav::world::MoveStop;
+use silknav::world::movement::MoveStop;
 use silknav::{MoveOptions, Position, Surface, World};
 
 /// The value after `label` on the line that starts with it (after indentation).

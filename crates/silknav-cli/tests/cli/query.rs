@@ -4,7 +4,9 @@
 use crate::support::*;
 use serde_json::Value;
 use silknav::files::WorldSource;
-use silknav::world::{EdgeId, MoveError, MoveOptions, MoveStop, RayError};
+use silknav::world::{
+    movement::MoveError, movement::MoveOptions, movement::MoveStop, raycast::RayError, EdgeId,
+};
 use silknav::{Position, Surface, World};
 use std::path::{Path, PathBuf};
 
@@ -100,8 +102,8 @@ fn los_text_y(world: &World, [x1, z1, x2, z2]: [f64; 4], y: Option<f32>) -> Stri
             let mut text = format!("blocked {} {}", hit.point.world_x(), hit.point.world_z());
             if let Some(e) = hit.object_edge {
                 let kind = match e.kind {
-                    silknav::objects::ObjectEdgeKind::Outline => "outline",
-                    silknav::objects::ObjectEdgeKind::Inline => "inline",
+                    silknav::objects::walk::ObjectEdgeKind::Outline => "outline",
+                    silknav::objects::walk::ObjectEdgeKind::Inline => "inline",
                 };
                 text += &format!(
                     " object {}:{} {kind} {}",
@@ -128,7 +130,7 @@ fn move_text(world: &World, [x1, z1, x2, z2]: [f64; 4]) -> String {
 }
 
 /// The documented text of a move's answer.
-fn move_words(answer: Result<silknav::world::MoveOutcome, MoveError>) -> String {
+fn move_words(answer: Result<silknav::world::movement::MoveOutcome, MoveError>) -> String {
     match answer {
         Ok(m) => {
             let mut text = format!(
@@ -149,8 +151,8 @@ fn move_words(answer: Result<silknav::world::MoveOutcome, MoveError>) -> String 
                 }
                 MoveStop::ObjectWall { edge } => {
                     let kind = match edge.kind {
-                        silknav::objects::ObjectEdgeKind::Outline => "outline",
-                        silknav::objects::ObjectEdgeKind::Inline => "inline",
+                        silknav::objects::walk::ObjectEdgeKind::Outline => "outline",
+                        silknav::objects::walk::ObjectEdgeKind::Inline => "inline",
                     };
                     text += &format!(
                         " edge object {}:{} {kind} {}",
@@ -909,7 +911,8 @@ fn move_refuses_goals_a_region_away_as_the_server_does_unless_told_otherwise() {
     let walked = run(&["--guard", "off"]);
     assert_eq!(walked.code, 0, "{}", walked.stderr);
     let world = World::load(&w).unwrap();
-    let off = silknav::world::MoveOptions::new().with_guard(silknav::world::DistanceGuard::Off);
+    let off = silknav::world::movement::MoveOptions::new()
+        .with_guard(silknav::world::movement::DistanceGuard::Off);
     let m = world
         .move_along(
             at(246561.7511796247, 125532.50208626682).unwrap(),
@@ -1018,7 +1021,7 @@ fn moves_walk_objects_take_a_start_height_and_name_the_edge_that_stops_them() {
 }
 
 /// The documented text of a snap answer.
-fn snap_text(answer: Option<silknav::world::Snap>) -> String {
+fn snap_text(answer: Option<silknav::world::snap::Snap>) -> String {
     match answer {
         Some(s) => format!(
             "{} {} distance {} cell {}",

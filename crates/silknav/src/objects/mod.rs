@@ -50,7 +50,6 @@ pub mod walk;
 
 pub(crate) use load::ObjectFinding;
 pub(crate) use load::{load_objects, MeshLoader, RegionObjects};
-pub use walk::{ObjectEdgeKind, ObjectEdgeRef};
 
 use crate::geometry::server_arith::{self as arith, Matrix, Plane};
 use crate::geometry::{orient, TILE};

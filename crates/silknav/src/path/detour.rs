@@ -47,7 +47,7 @@ use super::search::distance;
 use super::walkable::{world_xz, MAX_LEG_SPAN};
 use super::{PathError, PathIndex};
 use crate::geometry::TILE;
-use crate::world::{MoveOptions, Position, Surface, World};
+use crate::world::{movement::MoveOptions, Position, Surface, World};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -595,7 +595,7 @@ impl Box2 {
 
 /// The world-unit box of every object instance's triangles.
 fn instance_boxes(world: &World) -> Vec<Box2> {
-    let size = f64::from(crate::world::REGION_SIZE);
+    let size = f64::from(crate::geometry::REGION_SIZE);
     world
         .object_instances()
         .map(|inst| {

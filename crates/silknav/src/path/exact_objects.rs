@@ -255,7 +255,7 @@ impl Reach {
                 index.component[(index.region_rect_base[slot] + u32::from(local)) as usize]
             })
         };
-        let size = f64::from(crate::world::REGION_SIZE);
+        let size = f64::from(crate::geometry::REGION_SIZE);
         for (slot, id) in world.regions().enumerate() {
             let origin = [f64::from(id.x()) * size, f64::from(id.z()) * size];
             // Under each box grown by a tile.
@@ -502,7 +502,7 @@ fn probe_jumps(
     visit: &mut dyn FnMut(Jump),
 ) {
     const TILES: usize = jmxv::nvm::TILES_PER_SIDE;
-    let size = f64::from(crate::world::REGION_SIZE);
+    let size = f64::from(crate::geometry::REGION_SIZE);
     let grid = Grid::global(world);
     let region = &world.region_data()[slot];
     let id = region.id;
@@ -1217,8 +1217,8 @@ mod tests {
         (dir, world)
     }
 
+    use crate::geometry::REGION_SIZE;
     use crate::rng::SplitMix64;
-    use crate::world::REGION_SIZE;
     use std::cmp::Reverse;
 
     /// The brute-force search the module's answers are checked against: Dijkstra over

@@ -22,7 +22,7 @@
 //! It turns at the terrain's corners and 0.01 off object vertices.
 //!
 //! ## Walkable paths (the default)
-//! The server's walk follows every leg to its end ([`crate::world::MoveStop::Arrived`]), with
+//! The server's walk follows every leg to its end ([`crate::world::movement::MoveStop::Arrived`]), with
 //! the objects too where the world has them. It is the exact path with each corner replaced by
 //! up to three points [`PathOptions::clearance`] off both grid lines through it, on the open
 //! side; legs over 1900 units along x or z cut into equal legs; refused legs repaired
@@ -72,7 +72,7 @@ use crate::files::{
 };
 use crate::objects::ObjectCellRef;
 use crate::world::raycast::Grid;
-use crate::world::{CellRef, MoveOptions, Position, Surface, World};
+use crate::world::{movement::MoveOptions, CellRef, Position, Surface, World};
 use std::fmt;
 use std::path::Path;
 use std::time::Duration;

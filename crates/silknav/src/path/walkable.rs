@@ -50,7 +50,7 @@ use super::{PathError, PathIndex};
 use crate::geometry::TILE;
 use crate::geometry::{orient, sign};
 use crate::world::raycast::{cell_coordinate, Grid};
-use crate::world::{MoveOptions, Position, Surface, World};
+use crate::world::{movement::MoveOptions, Position, Surface, World};
 
 /// Legs reaching farther than this along x or z are split. The server refuses a move whose
 /// goal is more than 1920 units east or north of its start; splitting either way keeps

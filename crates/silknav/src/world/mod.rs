@@ -52,13 +52,10 @@ pub(crate) mod region;
 pub mod snap;
 
 pub use load::{LoadFinding, LoadFindingKind, LoadOptions, LoadReport};
-pub use movement::{
-    DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop, MAX_CROSSINGS, SERVER_BUDGET,
-};
-pub use position::{Position, REGION_SIZE};
-pub use raycast::{RayError, RayHit};
+pub use position::Position;
 pub use region::EdgeId;
-pub use snap::Snap;
+
+use crate::geometry::REGION_SIZE;
 
 use crate::geometry::server_arith;
 use crate::objects::{InstanceKey, ObjectCellRef, SquareAnswer};

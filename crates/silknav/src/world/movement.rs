@@ -72,10 +72,11 @@
 use super::height::find_height;
 use super::position::Position;
 use super::region::{CellRect, Edge, EdgeId, Region};
-use super::{CellRef, Resolved, Surface, World, REGION_SIZE};
+use super::{CellRef, Resolved, Surface, World};
 use crate::geometry::server_arith::{self as arith, length_sq, nudge, sub3, transform, Vec2, Vec3};
+use crate::geometry::REGION_SIZE;
 use crate::objects::mesh::{bits, EdgeKey, LoopWatch, MoveContext, ObjectEnd};
-use crate::objects::{ObjectCellRef, ObjectEdgeKind, ObjectEdgeRef};
+use crate::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef, ObjectCellRef};
 use jmxv::nvm::{EDGE_BLOCKED, NONE_U16, TILES_PER_SIDE};
 use jmxv::RegionId;
 use std::fmt;

@@ -3,7 +3,7 @@
 use jmxv::RegionId;
 use std::fmt;
 
-pub use crate::geometry::REGION_SIZE;
+use crate::geometry::REGION_SIZE;
 
 /// A point on the ground: a region and local x, z in `[0, 1920)`, as f32 like the game's.
 ///

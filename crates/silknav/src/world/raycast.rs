@@ -62,14 +62,15 @@
 //! - The server's early end where the goal is within 5 units decides nothing about sight and
 //!   is not reproduced.
 
-use super::position::{Position, REGION_SIZE};
+use super::position::Position;
 use super::region::{EdgeId, Region};
 use super::{Surface, World};
 use crate::geometry::orient;
+use crate::geometry::REGION_SIZE;
 use crate::geometry::TILE;
 use crate::objects::mesh::{flag as mesh_flag, EdgeKey, ServerMesh};
 use crate::objects::walk::{cell_side, first_outline_crossing, triangle_exit, Frame};
-use crate::objects::{ObjectCellRef, ObjectEdgeRef};
+use crate::objects::{walk::ObjectEdgeRef, ObjectCellRef};
 use jmxv::nvm::{EDGE_BLOCKED, EDGE_SIEGE, HEIGHTS_PER_SIDE, TILES_PER_SIDE};
 use jmxv::RegionId;
 use std::fmt;

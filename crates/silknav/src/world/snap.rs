@@ -4,7 +4,7 @@
 //! Walkable means what [`World::cell_at`] answers on the surface asked: an open tile, or an
 //! object triangle the tile's cell lists.
 //! From such a point the server's walk starts ([`World::move_along`] never answers
-//! [`super::MoveError::StartNotWalkable`] for it).
+//! [`super::movement::MoveError::StartNotWalkable`] for it).
 //!
 //! **Exactness.** Tiles are half-open squares: the point at local x = 20 belongs to the tile on
 //! its +x side. So where the walkable ground nearest the query is a tile's +x or +z side, the
@@ -19,8 +19,9 @@
 //! The search visits tiles in rings around the query, nearest first, and stops when no
 //! unvisited tile can hold a closer point or the ring lies beyond `max_distance`.
 
-use super::position::{Position, REGION_SIZE};
+use super::position::Position;
 use super::{CellRef, Surface, World};
+use crate::geometry::REGION_SIZE;
 use crate::geometry::TILE;
 use crate::objects::walk::Frame;
 use jmxv::nvm::{TILES_PER_SIDE, TILE_SIZE};

@@ -1,5 +1,6 @@
 //! Hand-computed cases of the queries.
 
+use super::movement::{MoveOptions, MoveStop};
 use super::*;
 use crate::build::{build_world, RegionInput};
 use jmxv::F32;

@@ -3,7 +3,7 @@
 //! every query, and the answers chain: a snapped point has a cell, a path's legs are walked
 //! by `move` from the height the leg before arrived at.
 
-use silknav::world::MoveStop;
+use silknav::world::movement::MoveStop;
 use silknav::{
     MoveOptions, Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, Surface,
     World,

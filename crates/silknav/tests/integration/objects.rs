@@ -6,7 +6,7 @@
 use silknav::files::resolve::{ObjectProblem, ObjectResolver};
 use silknav::files::WorldSource;
 use silknav::objects::InstanceKey;
-use silknav::world::MoveStop;
+use silknav::world::movement::MoveStop;
 use silknav::{LoadFindingKind, LoadOptions, MoveOptions, Position, Surface, World};
 use silknav_testkit::object_world::{ids, write_object_world, ObjectWorld, EAST, WEST};
 use silknav_testkit::oracle::objects::{
@@ -412,7 +412,7 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
 
 #[test]
 fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
-    use silknav::objects::{ObjectEdgeKind, ObjectEdgeRef};
+    use silknav::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef};
     let (dir, files, world) = world();
     let terrain = terrain_of(dir.path());
     let oracle = oracle(&files);
@@ -674,7 +674,7 @@ fn line_of_sight_on_generated_worlds_agrees_with_the_brute_force_oracle() {
 #[test]
 fn siege_gates_block_sight_between_terrain_points_and_let_walkers_through() {
     use silknav::files::Overwrite;
-    use silknav::world::MoveStop;
+    use silknav::world::movement::MoveStop;
     use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
     let files = generate(&GenOptions {
         seed: 4,

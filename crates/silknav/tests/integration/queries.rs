@@ -366,7 +366,7 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
                 if world.cell_at(from, Surface::Highest).is_none() {
                     assert_eq!(
                         outcome,
-                        Err(silknav::world::MoveError::StartNotWalkable),
+                        Err(silknav::world::movement::MoveError::StartNotWalkable),
                         "{name}"
                     );
                     continue;
@@ -400,7 +400,7 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
                     legs += 1;
                 }
                 match outcome.stop {
-                    silknav::world::MoveStop::Arrived => {
+                    silknav::world::movement::MoveStop::Arrived => {
                         arrived += 1;
                         let t = to.normalized().unwrap();
                         assert_eq!(
@@ -412,8 +412,8 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
                             (t.region, t.x, t.z)
                         );
                     }
-                    silknav::world::MoveStop::Wall { .. } => walls += 1,
-                    silknav::world::MoveStop::NoEdge => {}
+                    silknav::world::movement::MoveStop::Wall { .. } => walls += 1,
+                    silknav::world::movement::MoveStop::NoEdge => {}
                     other => panic!("{name}: {other:?} on a world without objects"),
                 }
             }
@@ -427,7 +427,9 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
 
 #[test]
 fn a_move_more_than_a_region_north_is_refused_as_the_server_refuses_it() {
-    use silknav::world::{DistanceGuard, MoveError, MoveOptions, MoveStop};
+    use silknav::world::{
+        movement::DistanceGuard, movement::MoveError, movement::MoveOptions, movement::MoveStop,
+    };
     use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
     let files = generate(&GenOptions {
         seed: 5,

@@ -692,7 +692,11 @@ fn path_options_give_the_radius_path_exact_or_walkable() {
                     let m = world
                         .move_along(leg[0], leg[1], &MoveOptions::default())
                         .unwrap();
-                    assert_eq!(m.stop, silknav::world::MoveStop::Arrived, "{leg:?}");
+                    assert_eq!(
+                        m.stop,
+                        silknav::world::movement::MoveStop::Arrived,
+                        "{leg:?}"
+                    );
                     legs += 1;
                 }
                 walked += 1;

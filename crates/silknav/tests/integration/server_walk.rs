@@ -4,7 +4,7 @@
 //! (mesh vertices, doorway edges, bridge ends, link edges).
 
 use jmxv::bms::ObjectMesh;
-use silknav::world::{DistanceGuard, MoveOptions, MoveStop};
+use silknav::world::{movement::DistanceGuard, movement::MoveOptions, movement::MoveStop};
 use silknav::{Position, Surface, World};
 use silknav_testkit::oracle::server::{OracleMove, ServerOracle};
 use silknav_testkit::rng::SplitMix64;

@@ -4,7 +4,7 @@
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::world::MoveError;
+use silknav::world::movement::MoveError;
 use silknav::{MoveOptions, Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 use std::collections::BTreeMap;
@@ -28,7 +28,7 @@ fn brute_terrain(meshes: &BTreeMap<RegionId, NavMesh>, q: [f64; 2]) -> f64 {
     best
 }
 
-fn check_chain(world: &World, snapped: &silknav::world::Snap, to: Position) {
+fn check_chain(world: &World, snapped: &silknav::world::snap::Snap, to: Position) {
     assert_eq!(
         world.cell_at(snapped.position, Surface::Highest),
         Some(snapped.cell)

@@ -4,7 +4,7 @@
 
 use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
-use silknav::world::{MoveError, RayError};
+use silknav::world::{movement::MoveError, raycast::RayError};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::{
     MoveOptions, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,

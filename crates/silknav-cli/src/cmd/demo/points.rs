@@ -14,7 +14,7 @@
 //! of the object's edges stops it.
 
 use silknav::geometry::TILE;
-use silknav::world::MoveStop;
+use silknav::world::movement::MoveStop;
 use silknav::{MoveOptions, Position, Surface, World};
 
 /// Tiles per region side.

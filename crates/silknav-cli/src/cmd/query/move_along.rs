@@ -17,7 +17,10 @@
 use super::{cell_words, world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
 use silknav::query::SegmentQuery;
-use silknav::world::{DistanceGuard, EdgeId, MoveError, MoveOptions, MoveOutcome, MoveStop};
+use silknav::world::{
+    movement::DistanceGuard, movement::MoveError, movement::MoveOptions, movement::MoveOutcome,
+    movement::MoveStop, EdgeId,
+};
 use silknav::World;
 use std::io::{self, Write};
 

@@ -10,7 +10,7 @@ use super::{cell_words, world_xz, Answer, PointYArgs};
 use crate::exit::Status;
 use crate::values;
 use silknav::query::PointQuery;
-use silknav::world::Snap;
+use silknav::world::snap::Snap;
 use silknav::World;
 use std::io::{self, Write};
 

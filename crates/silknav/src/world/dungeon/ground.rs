@@ -29,10 +29,11 @@
 use super::DungeonError;
 use crate::files::resolve::{ObjectProblem, ResolveError};
 use crate::geometry::server_arith::{self as arith, Matrix};
+use crate::geometry::REGION_SIZE;
 use crate::objects::mesh::flag as mesh_flag;
 use crate::objects::{InstanceKey, RegionObjects};
 use crate::world::region::Region;
-use crate::world::{World, REGION_SIZE};
+use crate::world::World;
 use jmxv::bms::ObjectMesh;
 use jmxv::dof::DungeonFile;
 use jmxv::ifo::{ObjectEntry, ObjectIfo};

@@ -509,7 +509,7 @@ impl Dungeon {
     /// Every block's usable triangles, placed as the walks place them, in the dungeon's
     /// frame: (block, triangle index in its mesh, three vertices x, y, z), by block.
     pub fn block_triangles(&self) -> impl Iterator<Item = (u32, u16, [[f64; 3]; 3])> + '_ {
-        let size = f64::from(super::REGION_SIZE);
+        let size = f64::from(crate::geometry::REGION_SIZE);
         let mut instances: Vec<_> = self.ground.object_instances().collect();
         instances.sort_by_key(|i| i.key().uid());
         instances.into_iter().flat_map(move |inst| {
@@ -993,8 +993,8 @@ pub(crate) mod tests {
 mod ground_tests {
     use super::*;
     use crate::rng::SplitMix64;
-    use crate::world::{MoveOptions, Surface};
-    use crate::world::{MoveStop, Position};
+    use crate::world::{movement::MoveOptions, Surface};
+    use crate::world::{movement::MoveStop, Position};
 
     /// A world holding the generated dungeons of `files` and no terrain.
     fn world_of(files: &DungeonFiles) -> World {

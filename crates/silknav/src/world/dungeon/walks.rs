@@ -17,7 +17,7 @@
 //! another dungeon or on the terrain is refused.
 
 use super::{Dungeon, DungeonCell};
-use crate::objects::{InstanceKey, ObjectCellRef, ObjectEdgeRef};
+use crate::objects::{walk::ObjectEdgeRef, InstanceKey, ObjectCellRef};
 use crate::world::movement::{MoveError, MoveOptions, MoveOutcome, MoveStop};
 use crate::world::raycast::{RayError, RayHit};
 use crate::world::snap::Snap;
@@ -241,7 +241,7 @@ impl Dungeon {
     ) -> Option<Snap> {
         // The point in the frame of the ground's region nearest it, outside the id space
         // too: the search measures from the point itself.
-        let size = f64::from(crate::world::REGION_SIZE);
+        let size = f64::from(crate::geometry::REGION_SIZE);
         let (gx, gz) = (
             f64::from(pos.x) + self.shift[0],
             f64::from(pos.z) + self.shift[1],
