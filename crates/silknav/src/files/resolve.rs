@@ -133,6 +133,7 @@ impl fmt::Display for ObjectProblem {
 
 /// An object file resolution that failed: the path tried and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ResolveError {
     /// The instance's `object.ifo` path, as stored.
     pub path: Vec<u8>,
