@@ -40,7 +40,7 @@
 //!    takes `L` its length, or a larger bound when none was found, until the ellipse holds
 //!    every point. `L` starts just over the terrain's exact path, or over the opened ground's.
 //! 6. The estimate of the way left is the straight line, or where the terrain winds a lower
-//!    bound through the opened ground and the server's jumps (`path/open_ground.rs`). It need
+//!    bound through the opened ground and the server's jumps (`path/objects_guide.rs`). It need
 //!    not be consistent, so a state reached again by a shorter way is searched on again. Legs
 //!    are tried only to the points a state may see on that ground, a superset of the clear ones.
 //!
@@ -63,7 +63,9 @@
 //!   [`PathError::BudgetExceeded`]: long paths across big worlds with many objects do.
 
 use super::index::{direction_class, TerrainIndex};
-use super::open_ground::{Ellipse, EntryEdge, Jump, ObjectGround, OpenGround, Sight, ToGoal};
+use super::objects_guide::{
+    Ellipse, EntryEdge, Jump, LowerBoundToGoal, ObjectGround, OpenGround, ReachableLegs,
+};
 use super::search::distance;
 use super::PathError;
 use super::PathIndex;
@@ -88,7 +90,7 @@ pub(crate) const OBJECT_CORNER_OFFSET: f64 = 0.01;
 pub(crate) const MAX_WAITING_LEGS: usize = 4_000_000;
 
 /// How far the box of an object's triangle is grown before the tiles it meets are opened for
-/// the search's estimates ([`super::open_ground`]): far above the difference between the
+/// the search's estimates ([`super::objects_guide`]): far above the difference between the
 /// placement worked out in double here and the server's arithmetic.
 const SURFACE_MARGIN: f64 = 0.01;
 
@@ -110,7 +112,7 @@ pub(crate) struct ObjectCorners {
     /// The terrain corners and these points by square of the world, so that a search
     /// reads those near its ends, not every point of the world.
     buckets: Buckets,
-    /// The ground under the objects opened, for the search's estimates ([`super::open_ground`]).
+    /// The ground under the objects opened, for the search's estimates ([`super::objects_guide`]).
     open: Option<OpenGround>,
 }
 
@@ -809,7 +811,7 @@ struct Search<'w> {
     s: [f64; 2],
     t: [f64; 2],
     /// Whether legs are tried only to the points a state may see on the opened ground
-    /// ([`Sight`]; the tests check the search with it against the search without).
+    /// ([`ReachableLegs`]; the tests check the search with it against the search without).
     sighted: bool,
 }
 
@@ -906,21 +908,21 @@ impl Search<'_> {
             .filter(|_| self.sighted)
             .map(|open| {
                 let points = candidates.iter().map(|&node| self.xz(node)).collect();
-                Sight::new(open, points)
+                ReachableLegs::new(open, points)
             });
         let mut seen: Vec<u32> = Vec::new();
 
         // The estimate of a point's distance to the goal: through the ground with the objects'
-        // footprints opened ([`super::open_ground`]), worked out when a leg to the point is
+        // footprints opened ([`super::objects_guide`]), worked out when a leg to the point is
         // taken; a leg waits with the straight line's estimate until then, and goes back to
         // wait with the larger one when that is larger.
         // Where the opened ground keeps no "seen by" records, the estimate's scans count
         // against the budget, a rectangle visited as one unit (about what a leg's walk costs).
         let mut to_goal = match self.corners.open.as_ref().filter(|_| guided) {
-            Some(g) => ToGoal::new(g, s, t, bound, budget.saturating_sub(*expanded))?,
+            Some(g) => LowerBoundToGoal::new(g, s, t, bound, budget.saturating_sub(*expanded))?,
             None => None,
         };
-        let mut counted = to_goal.as_ref().map_or(0, ToGoal::visited);
+        let mut counted = to_goal.as_ref().map_or(0, LowerBoundToGoal::visited);
         *expanded += counted;
         let mut estimates: HashMap<Node, f64> = HashMap::default();
         let mut revised: BinaryHeap<Open> = BinaryHeap::new();
@@ -1547,7 +1549,7 @@ mod tests {
                 .collect();
             targets.extend(&corners.points);
             let txz: Vec<[f64; 2]> = targets.iter().map(|&p| world_xz(p)).collect();
-            let mut sight = Sight::new(open, txz.clone());
+            let mut sight = ReachableLegs::new(open, txz.clone());
             let mut rng = SplitMix64::new(3);
             let sample = 200;
             let (mut cands, mut clear, mut near) = (0usize, 0usize, 0usize);
@@ -1983,8 +1985,8 @@ mod tests {
         assert!(found >= 10 && unreachable >= 10, "{found} {unreachable}");
     }
 
-    /// The opened ground's estimates ([`super::super::open_ground`]) are lower bounds of the
-    /// paths with objects: from every stop of the oracle's path to the goal ([`ToGoal::at`],
+    /// The opened ground's estimates ([`super::super::objects_guide`]) are lower bounds of the
+    /// paths with objects: from every stop of the oracle's path to the goal ([`LowerBoundToGoal::at`],
     /// within the ellipse of the path's own length), on the small world with a house over a
     /// blocked square, where the opened ground is shorter than the terrain; and so is the
     /// opened ground's own shortest path there ([`OpenGround::shortest`]; not on every world,
@@ -2203,7 +2205,7 @@ mod tests {
         Some(ours)
     }
 
-    /// The opened ground's estimate ([`ToGoal::at`], in the ellipse of the path's length and
+    /// The opened ground's estimate ([`LowerBoundToGoal::at`], in the ellipse of the path's length and
     /// `tolerance`) at each of `stops`, a path of length `length` between the ends, is at most
     /// the rest of the path, within `tolerance`: with points linked by the "seen by" records,
     /// and by scans (as on a world too big to keep the records). How many of the estimates
@@ -2218,7 +2220,7 @@ mod tests {
         let (s, t) = (world_xz(from), world_xz(to));
         [true, false].map(|by_records| {
             let mut to_goal =
-                ToGoal::linked_by(open, s, t, length + tolerance, by_records, usize::MAX)
+                LowerBoundToGoal::linked_by(open, s, t, length + tolerance, by_records, usize::MAX)
                     .expect("no allowance to exceed")
                     .expect("the goal on the opened ground");
             let (mut rest, mut above) = (length, 0);
@@ -2238,7 +2240,7 @@ mod tests {
     }
 
     /// On a generated world with a village, a fortress, bridges and stairs: the search that
-    /// tries legs only to the points in sight ([`Sight`]) answers what the search of every
+    /// tries legs only to the points in sight ([`ReachableLegs`]) answers what the search of every
     /// point of the ellipse answers, on pairs up to 1,000 units apart that the straight
     /// segment does not join (where most of the search's states are near objects).
     #[test]
@@ -2263,7 +2265,7 @@ mod tests {
 
     /// On a generated world with a village, a fortress, bridges and stairs: every leg the
     /// object-aware line of sight finds clear ends at a point the opened ground's sight keeps
-    /// ([`Sight`]), from every surface the leg may start on; legs between the objects' points
+    /// ([`ReachableLegs`]), from every surface the leg may start on; legs between the objects' points
     /// (where the search turns) and random points near objects, up to 600 units long: 20,000
     /// of them, each in an ellipse round it and in the thinnest that holds it. Some (27) are
     /// kept only as running past a jump's start, out of sight on the opened ground: without
@@ -2309,7 +2311,7 @@ mod tests {
                     continue;
                 }
                 clear += 1;
-                let mut sight = Sight::new(open, vec![v]);
+                let mut sight = ReachableLegs::new(open, vec![v]);
                 // An ellipse round the leg with room to spare, and the thinnest that holds
                 // it (the search gives each state the ellipse its legs must end in, and a
                 // leg may end on its edge).
@@ -2370,7 +2372,7 @@ mod tests {
             let (s, t) = (world_xz(from), world_xz(to));
             let bound = shortest * 1.01 + 1.0;
             let linked = |by_records, allowance| {
-                ToGoal::linked_by(open, s, t, bound, by_records, allowance)
+                LowerBoundToGoal::linked_by(open, s, t, bound, by_records, allowance)
                     .map(|made| made.expect("the goal on the opened ground"))
             };
             let mut made = linked(false, usize::MAX).expect("no allowance to exceed");

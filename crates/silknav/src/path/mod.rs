@@ -88,7 +88,7 @@ mod floors;
 mod graph;
 pub(crate) mod index;
 mod landmarks;
-mod open_ground;
+mod objects_guide;
 pub mod radius;
 mod search;
 mod table;

@@ -545,9 +545,10 @@ impl Search {
         // there, c is not linked yet, and the leg is in sight: `sight` is a cone with its apex
         // and the point it must hold (the corner's cone and the start, or the start's and the
         // corner), `None` when the corner's rectangle is seen whole.
-        type Sight<'a> = Option<(&'a Cone, [f64; 2], [f64; 2])>;
-        let in_sight = |sight: Sight<'_>| sight.map_or(true, |(k, apex, q)| k.holds(apex, q));
-        let mut link_start = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
+        type ReachableLegs<'a> = Option<(&'a Cone, [f64; 2], [f64; 2])>;
+        let in_sight =
+            |sight: ReachableLegs<'_>| sight.map_or(true, |(k, apex, q)| k.holds(apex, q));
+        let mut link_start = |c: u32, p: [f64; 2], mask: u8, sight: ReachableLegs<'_>| {
             // Sight before the taut test: most corners a scan offers see other parts of the
             // start's rectangles (the taut test rarely fails).
             if nodes[c as usize].seen != generation
@@ -564,7 +565,7 @@ impl Search {
                 linked.push(c);
             }
         };
-        let mut link_goal = |c: u32, p: [f64; 2], mask: u8, sight: Sight<'_>| {
+        let mut link_goal = |c: u32, p: [f64; 2], mask: u8, sight: ReachableLegs<'_>| {
             if taut_towards(mask, p, t)
                 && goal_seen[c as usize] != generation
                 && in_sight(sight)

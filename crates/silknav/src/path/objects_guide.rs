@@ -24,15 +24,15 @@
 //! the ellipse `|s p| + |p t| ≤ L`. A path from `p` takes no jump over blocked ground, and is
 //! no shorter than `D(p)`, or takes a first one from a start `F` to a landing `q`, and is no
 //! shorter than the sum of: its way to `F` (at least the straight line, and at least
-//! `D(p) − D(e)` for the jump's point `e` of `F`, bounded by [`ToGoal::farthest`]); the gap
+//! `D(p) − D(e)` for the jump's point `e` of `F`, bounded by [`LowerBoundToGoal::farthest`]); the gap
 //! between `F` and the landing edges; and the rest from `q` (the least `D` over the tiles those
 //! edges meet, less half a tile's diagonal, or through further jumps the same way). The
-//! estimate [`ToGoal::at`] is the least of `D(p)`, the way through a first corner that sees a
+//! estimate [`LowerBoundToGoal::at`] is the least of `D(p)`, the way through a first corner that sees a
 //! jump's start, and the way straight to a jump's start `p` sees, and never below the straight
 //! line. It never exceeds the truth; it need not be consistent.
 //!
-//! # Sight
-//! [`Sight`]: a clear leg from `u` ends at a point `u` sees on the opened ground, or at one
+//! # Reachable legs
+//! [`ReachableLegs`]: a clear leg from `u` ends at a point `u` sees on the opened ground, or at one
 //! whose direction passes through the start and landing box of a jump whose start `u` sees, no
 //! nearer than that landing. That superset of the clear legs is what the search tries.
 //!
@@ -44,8 +44,8 @@
 //!    "seen by" records) starts at its bound through that jump.
 //! 3. A point is linked to the corners it sees by the records, or by a scan of what it sees
 //!    inside the ellipse. Without records, the second search starts from the corners a point
-//!    of each jump's start sees, less the start's diagonal ([`ToGoal::seed_through_start`]).
-//! 4. Sight scans only the rectangles meeting an ellipse round the legs asked about; the
+//!    of each jump's start sees, less the start's diagonal ([`LowerBoundToGoal::seed_through_start`]).
+//! 4. [`ReachableLegs`] scans only the rectangles meeting an ellipse round the legs asked about; the
 //!    directions are merged arcs of an angle measure without trigonometry (`diamond`), each
 //!    grown by more than its rounding.
 //!
@@ -53,7 +53,7 @@
 //! Once per world: a world and a path index about the terrain's size, and a probe per jump
 //! start and object. Per round: two Dijkstra searches over the corners in the ellipse, O(E log
 //! E) in their edges. Per point: a link, or a scan of the rectangles in its ellipse, which count
-//! against the search's budget ([`ToGoal::visited`]). Measured through the exact search:
+//! against the search's budget ([`LowerBoundToGoal::visited`]). Measured through the exact search:
 //! `crates/silknav-bench/benches/objects.rs` and the `object_paths` example. Measurements and
 //! the design's history: `docs/design/paths-through-objects.md`.
 //!
@@ -175,7 +175,7 @@ pub(crate) struct OpenGround {
     /// Per rectangle, the pairs (in `pairs`) of the jumps that list it in `jump_rects`.
     rect_pairs: HashMap<u32, Vec<u32>>,
     /// Whether the estimate links points to corners by the path index's "seen by" records
-    /// where it keeps them (else by scans: [`ToGoal`]); the tests turn it off to check the
+    /// where it keeps them (else by scans: [`LowerBoundToGoal`]); the tests turn it off to check the
     /// scans on worlds small enough to keep the records.
     pub by_records: bool,
 }
@@ -441,7 +441,7 @@ struct JumpBound {
     /// A lower bound of the rest of the path from its landing on.
     rest: f64,
     /// An upper bound of the distance through the opened ground from its start to the goal
-    /// ([`ToGoal::farthest`]), worked out when first needed.
+    /// ([`LowerBoundToGoal::farthest`]), worked out when first needed.
     far: Option<f64>,
 }
 
@@ -456,7 +456,7 @@ impl JumpBound {
 
 /// The lower bound of [module docs](self) for one search round: from the start `s` to the
 /// goal `t` within the bound `bound`.
-pub(crate) struct ToGoal<'g> {
+pub(crate) struct LowerBoundToGoal<'g> {
     index: &'g TerrainIndex,
     grid: Grid<'g>,
     ellipse: Ellipse,
@@ -475,13 +475,13 @@ pub(crate) struct ToGoal<'g> {
     /// For each rectangle of the opened ground's index, the jumps (in `jumps`) whose start
     /// meets its closure.
     rect_jumps: HashMap<u32, Vec<u32>>,
-    /// [`ToGoal::through_ground`] at the tiles' centres and corners the jumps land on, by the
+    /// [`LowerBoundToGoal::through_ground`] at the tiles' centres and corners the jumps land on, by the
     /// point's bits: jumps to one object from many starts land on the same tiles.
     tile_ways: HashMap<[u64; 2], f64>,
     /// Whether points are linked by the index's "seen by" records, else by scans.
     records: bool,
-    /// Without records, while [`ToGoal::new`] runs: the links of each jump's start (its
-    /// centre) that [`ToGoal::farthest`] scanned for, by the start's bits, so that the seeds
+    /// Without records, while [`LowerBoundToGoal::new`] runs: the links of each jump's start (its
+    /// centre) that [`LowerBoundToGoal::farthest`] scanned for, by the start's bits, so that the seeds
     /// of the same start take them instead of scanning again.
     start_links: Option<HashMap<[u64; 4], Vec<Link>>>,
     /// How many rectangles the scans that link points without records have visited: the
@@ -535,23 +535,23 @@ fn dijkstra(
     known_at
 }
 
-impl<'g> ToGoal<'g> {
+impl<'g> LowerBoundToGoal<'g> {
     /// The bound for paths from `s` to `t` no longer than `bound`; `None` where the goal, or
     /// without "seen by" records a jump's start, is on no open tile of the opened ground (it
     /// lies on a surface, which that ground holds, so only a point off every region): the
     /// search then keeps the straight-line estimate. [`PathError::BudgetExceeded`] once its
-    /// scans ([`ToGoal::visited`]) visit more than `allowance` rectangles.
+    /// scans ([`LowerBoundToGoal::visited`]) visit more than `allowance` rectangles.
     pub fn new(
         ground: &'g OpenGround,
         s: [f64; 2],
         t: [f64; 2],
         bound: f64,
         allowance: usize,
-    ) -> Result<Option<ToGoal<'g>>, PathError> {
-        ToGoal::linked_by(ground, s, t, bound, ground.by_records, allowance)
+    ) -> Result<Option<LowerBoundToGoal<'g>>, PathError> {
+        LowerBoundToGoal::linked_by(ground, s, t, bound, ground.by_records, allowance)
     }
 
-    /// [`ToGoal::new`], linking points by the "seen by" records where `by_records` and the
+    /// [`LowerBoundToGoal::new`], linking points by the "seen by" records where `by_records` and the
     /// opened ground's index keeps them, else by scans.
     pub fn linked_by(
         ground: &'g OpenGround,
@@ -560,7 +560,7 @@ impl<'g> ToGoal<'g> {
         bound: f64,
         by_records: bool,
         allowance: usize,
-    ) -> Result<Option<ToGoal<'g>>, PathError> {
+    ) -> Result<Option<LowerBoundToGoal<'g>>, PathError> {
         let index = &ground.index.terrain;
         let grid = Grid::global(&ground.world);
         let Some(goal) = endpoint(index, &grid, t) else {
@@ -568,14 +568,14 @@ impl<'g> ToGoal<'g> {
         };
         let ellipse = Ellipse { s, t, bound };
         let records = by_records && index.has_seen_by();
-        let over = |out: &ToGoal<'_>| {
+        let over = |out: &LowerBoundToGoal<'_>| {
             if out.visited > allowance {
                 Err(PathError::BudgetExceeded)
             } else {
                 Ok(())
             }
         };
-        let mut out = ToGoal {
+        let mut out = LowerBoundToGoal {
             index,
             grid,
             ellipse,
@@ -755,7 +755,7 @@ impl<'g> ToGoal<'g> {
     }
 
     /// How many rectangles the scans that link points without records have visited, in
-    /// making it and in [`ToGoal::at`].
+    /// making it and in [`LowerBoundToGoal::at`].
     pub fn visited(&self) -> usize {
         self.visited
     }
@@ -774,7 +774,7 @@ impl<'g> ToGoal<'g> {
     /// and `|e c|` is at most the diagonal. A start with no point inside the ellipse is taken
     /// by no path of the round, and seeds nothing. `None` where `c` is on no open tile of the
     /// opened ground (it should be: `F` is open ground, or the side of a blocked tile beside
-    /// an open one). Where [`ToGoal::farthest`] has scanned from `F`'s centre, its links are
+    /// an open one). Where [`LowerBoundToGoal::farthest`] has scanned from `F`'s centre, its links are
     /// taken (half the scans of a long round on the 3,300-region world).
     fn seed_through_start(&mut self, group: &[usize], seeds: &mut Vec<(u32, f64)>) -> Option<()> {
         let from = self.jumps[group[0]].from;
@@ -923,7 +923,7 @@ impl<'g> ToGoal<'g> {
             .retain(|link| !link.unchecked || !refuses(index, grid, end, link.corner));
     }
 
-    /// [`ToGoal::through_ground`], worked out once per point (of the tiles jumps land on).
+    /// [`LowerBoundToGoal::through_ground`], worked out once per point (of the tiles jumps land on).
     fn through_ground_once(&mut self, p: [f64; 2]) -> f64 {
         let key = p.map(f64::to_bits);
         if let Some(&known) = self.tile_ways.get(&key) {
@@ -944,7 +944,7 @@ impl<'g> ToGoal<'g> {
         }
     }
 
-    /// [`ToGoal::through_ground`] from a point of the opened ground, `end`; leaves `end`'s
+    /// [`LowerBoundToGoal::through_ground`] from a point of the opened ground, `end`; leaves `end`'s
     /// links in `self.links`.
     fn through_end(&mut self, end: &Endpoint) -> f64 {
         let straight = distance(end.point, self.ellipse.t);
@@ -1073,9 +1073,9 @@ impl<'g> ToGoal<'g> {
     }
 }
 
-/// Which of a search round's points a leg from a point may reach ([module docs](self#sight)):
+/// Which of a search round's points a leg from a point may reach ([module docs](self#reachable-legs)):
 /// a superset of those the object-aware line of sight finds clear.
-pub(crate) struct Sight<'g> {
+pub(crate) struct ReachableLegs<'g> {
     ground: &'g OpenGround,
     grid: Grid<'g>,
     points: Vec<[f64; 2]>,
@@ -1086,13 +1086,13 @@ pub(crate) struct Sight<'g> {
     marks: Vec<u32>,
     generation: u32,
     scan: ScanScratch,
-    /// The jumps' pairs found in sight by one call of [`Sight::seen_from`].
+    /// The jumps' pairs found in sight by one call of [`ReachableLegs::seen_from`].
     seen_pairs: HashSet<u32>,
 }
 
-impl<'g> Sight<'g> {
+impl<'g> ReachableLegs<'g> {
     /// The sight of the opened ground `ground` over `points` (world x, z).
-    pub fn new(ground: &'g OpenGround, points: Vec<[f64; 2]>) -> Sight<'g> {
+    pub fn new(ground: &'g OpenGround, points: Vec<[f64; 2]>) -> ReachableLegs<'g> {
         let index = &ground.index.terrain;
         let grid = Grid::global(&ground.world);
         let mut rect_points: HashMap<u32, Vec<u32>> = HashMap::default();
@@ -1107,7 +1107,7 @@ impl<'g> Sight<'g> {
                 None => unplaced.push(k as u32),
             }
         }
-        Sight {
+        ReachableLegs {
             ground,
             grid,
             marks: vec![0; points.len()],
@@ -1120,7 +1120,7 @@ impl<'g> Sight<'g> {
         }
     }
 
-    /// The points (their numbers in the list given to [`Sight::new`], ascending) that a leg
+    /// The points (their numbers in the list given to [`ReachableLegs::new`], ascending) that a leg
     /// from `u` inside `within` may end at, into `out`: those `u` sees on the opened ground,
     /// and those beyond the start of a jump it sees there (the segment meets that start);
     /// every point where `u` is on no open tile of that ground. Points outside `within` may
@@ -1194,7 +1194,7 @@ impl<'g> Sight<'g> {
 }
 
 #[cfg(test)]
-impl Sight<'_> {
+impl ReachableLegs<'_> {
     /// Whether `v` is in sight of `u` on the opened ground itself (not only past a jump's
     /// start).
     pub fn in_plain_sight(&mut self, u: [f64; 2], v: [f64; 2]) -> bool {
