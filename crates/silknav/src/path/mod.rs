@@ -22,11 +22,11 @@
 //! It turns at the terrain's corners and 0.01 off object vertices.
 //!
 //! ## Walkable paths (the default)
-//! The server's walk follows every leg to its end ([`crate::world::movement::MoveStop::Arrived`]), with
-//! the objects too where the world has them. It is the exact path with each corner replaced by
-//! up to three points [`PathOptions::clearance`] off both grid lines through it, on the open
-//! side; legs over 1900 units along x or z cut into equal legs; refused legs repaired
-//! (`walkable`) or led round objects by a detour search (`detour`). Both ends' tiles (half-open, as for
+//! The server's walk follows every leg to its end ([`crate::world::movement`]), with the objects
+//! too where the world has them. It is the exact path with each corner replaced by up to
+//! three points [`PathOptions::clearance`] off both grid lines through it, on the open side;
+//! legs over 1900 units along x or z cut into equal legs; refused legs repaired (`walkable`)
+//! or led round objects by a detour search (`detour`). Both ends' tiles (half-open, as for
 //! [`World::cell_at`]) must be open, else [`PathError::StartBlocked`] or
 //! [`PathError::GoalBlocked`]; a leg nothing repairs gives [`PathError::NotWalkable`]. The
 //! walked [`WorldPath::length`] is at most [`WorldPath::exact_length`] (the terrain's optimum)
@@ -53,15 +53,12 @@
 //! heuristic where paths wind (`landmarks`). Every decision is an exact orientation test
 //! ([`crate::geometry`]); answers equal a brute-force visibility graph's.
 //!
-//! # Cost
+//! # Cost and limits
 //! Build: a cone scan per corner, linear in the rectangles it reaches. Query: O(E log E) in the
 //! edges E of the corners expanded; with a table, O(a·b) over the ends' links. Walkable paths
-//! add a walk per leg, linear in the tiles crossed. Benches: `benches/paths/main.rs` (exact
-//! paths, `RESULTS.md`), `benches/index.rs` and `benches/objects.rs` of
-//! `crates/silknav-bench`, and its `ground_pairs` example for every kind of path.
-//! Measurements and the design's history: `docs/design/paths.md`.
-//!
-//! # Limits
+//! add a walk per leg, linear in the tiles crossed. Benches (`crates/silknav-bench`):
+//! `benches/paths/main.rs` (exact paths, `RESULTS.md`), `benches/index.rs`, `benches/objects.rs`
+//! and the `ground_pairs` example; measurements and history: `docs/design/paths.md`.
 //! The table needs corners × (edges + corners) ≤ 1 million, the records ≤ 2 million (else
 //! a query scans from its ends). [`PathScratch::with_budget`] bounds a search. A walkable path
 //! fails where no walk joins the ends (a goal sealed in an object, a diagonal pinch at an end).

@@ -37,14 +37,10 @@
 //!   left or entered, and a crossing there fails the move.
 //!
 //! **Start, guard, legs and end**:
-//! - The start is on the surface [`MoveOptions::start`] names ([`World::surface_at`]): by
-//!   default the highest, as [`World::cell_at`] picks it; with a reference height,
-//!   `FindNavCell`'s. The goal's height is the surface there nearest the start's height
-//!   ([`World::height_at`] near it), unless [`MoveOptions::goal_y`] gives it.
-//! - [`MoveError::TooFar`] when `goal.x − start.x > 1920` or `goal.z − start.z > 1920`, the goal
-//!   moved into the start's frame in f32 and the differences taken in double: one-sided, as
-//!   the server does ([`DistanceGuard`], [`MoveOptions::guard`]). A goal equal to the start is
-//!   reached at once.
+//! - The start is on [`MoveOptions::start`]'s surface ([`World::surface_at`]); the goal's
+//!   height is the surface there nearest the start's, unless [`MoveOptions::goal_y`] gives it.
+//! - The guard refuses a goal over 1920 units ahead ([`DistanceGuard`], [`MoveError::TooFar`]),
+//!   the goal moved into the start's frame in f32, the differences taken in double.
 //! - A leg that enters or leaves an object ends there; the move ends too when the goal is
 //!   within 5 units by the server's measure, in the object's frame ([`MoveStop::Transition`]).
 //!   More than seven legs fail the move. An edge is global or internal by its list, not its flag.
@@ -56,16 +52,12 @@
 //! - The walk fails when it starts on no cell, ends outside its region's square or on no cell,
 //!   enters a region not loaded, or an object check refuses it.
 //!
-//! # Method
+//! # Method, cost and limits
 //! Each step is the reconstructed server's routine in its float arithmetic, written out
-//! operation for operation in `geometry::server_arith`, objects in the server's frames.
-//!
-//! # Cost
+//! operation for operation in `geometry::server_arith`, objects in the server's frames:
 //! O(cells and triangles crossed + objects probed). Benches: `move_along_500` of
 //! `crates/silknav-bench/benches/queries.rs`, `move_along_objects` against `move_along_terrain`
-//! of `benches/objects.rs`. Measurements and the server's sources: `docs/design/movement.md`.
-//!
-//! # Limits
+//! of `benches/objects.rs`; measurements and the server's sources: `docs/design/movement.md`.
 //! Event zones fire nothing, so they never stop a walk. A loop is followed to the server's
 //! answer, not run through its budget.
 
