@@ -2,7 +2,7 @@
 //! what loading left out.
 
 use super::dungeon::{Dungeon, DungeonError};
-use super::region::{EdgeId, Region, RegionIssue};
+use super::region::{EdgeId, Region};
 use super::World;
 use crate::files::index_file::{file_digest, DigestBuilder};
 use crate::files::resolve::ObjectProblem;
@@ -571,23 +571,6 @@ fn parse_parallel<'b>(
             result
         })
         .collect()
-}
-
-impl From<RegionIssue> for LoadFindingKind {
-    fn from(issue: RegionIssue) -> LoadFindingKind {
-        match issue {
-            RegionIssue::UnlinkableEdge {
-                edge,
-                cell,
-                direction,
-            } => LoadFindingKind::UnlinkableEdge {
-                edge,
-                cell,
-                direction,
-            },
-            RegionIssue::WallOffGrid { edge } => LoadFindingKind::WallOffGrid { edge },
-        }
-    }
 }
 
 impl From<ObjectFinding> for LoadFindingKind {

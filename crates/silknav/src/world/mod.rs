@@ -219,15 +219,19 @@ impl World {
         debug_assert!(regions.iter().all(|(r, _)| !r.id.is_dungeon()));
         let mut index = vec![NO_REGION; 1 << 15].into_boxed_slice();
         let mut kept = Vec::with_capacity(regions.len());
-        for (i, (r, path)) in regions.into_iter().enumerate() {
+        for (i, (mut r, path)) in regions.into_iter().enumerate() {
             index[usize::from(r.id.0)] = i as u32;
             report
                 .findings
-                .extend(r.issues.iter().map(|&issue| LoadFinding {
-                    region: r.id,
-                    path: path.clone(),
-                    kind: issue.into(),
-                }));
+                .extend(
+                    std::mem::take(&mut r.issues)
+                        .into_iter()
+                        .map(|kind| LoadFinding {
+                            region: r.id,
+                            path: path.clone(),
+                            kind,
+                        }),
+                );
             kept.push(r);
         }
         World {

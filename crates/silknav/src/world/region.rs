@@ -1,5 +1,6 @@
 //! A region prepared for queries: compact arrays derived once from its navmesh file.
 
+use super::LoadFindingKind;
 use jmxv::nvm::{
     Layout, NavMesh, EDGE_BLOCKED, EDGE_SIEGE, HEIGHTS_PER_SIDE, HEIGHT_COUNT, PLANE_COUNT,
     TILES_PER_SIDE, TILE_COUNT, TILE_SIZE,
@@ -41,20 +42,6 @@ pub enum EdgeId {
     Internal(u32),
     /// `global_edges[i]` of the region's file.
     Global(u32),
-}
-
-/// A part of a navmesh file the queries cannot use; loading reports it as a
-/// [`super::LoadFindingKind`] of the same name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum RegionIssue {
-    UnlinkableEdge {
-        edge: EdgeId,
-        cell: u16,
-        direction: u8,
-    },
-    WallOffGrid {
-        edge: EdgeId,
-    },
 }
 
 /// A fixed-size bit set.
@@ -158,8 +145,9 @@ pub(crate) struct Region {
     /// index `j * 96 + tx`.
     pub vertical_walls: Bits,
     pub horizontal_walls: Bits,
-    /// Problems found while preparing the region (edges the queries cannot use).
-    pub issues: Vec<RegionIssue>,
+    /// Problems found while preparing the region (edges the queries cannot use), until the
+    /// world moves them into its load report.
+    pub issues: Vec<LoadFindingKind>,
     /// Each cell's object list (indices into the file's objects), the only place the server
     /// looks for objects: `cell_objects[cell_object_start[c]..cell_object_start[c + 1]]`.
     pub cell_object_start: Vec<u32>,
@@ -178,7 +166,7 @@ impl Region {
             + self.cell_edges.capacity() * size_of::<EdgeId>()
             + self.vertical_walls.heap_bytes()
             + self.horizontal_walls.heap_bytes()
-            + self.issues.capacity() * size_of::<RegionIssue>()
+            + self.issues.capacity() * size_of::<LoadFindingKind>()
     }
 
     pub fn from_navmesh(id: RegionId, mesh: &NavMesh) -> Region {
@@ -242,11 +230,11 @@ impl Region {
         // Link edges to cells the way the server does: internal edges first (cell A by
         // dir[0]; cell B by dir[1] when passable), then global edges (cell A only).
         let mut buckets: Vec<Vec<EdgeId>> = vec![Vec::new(); cells.len() * 4];
-        let mut link = |cell: u16, dir: u8, id: EdgeId, issues: &mut Vec<RegionIssue>| {
+        let mut link = |cell: u16, dir: u8, id: EdgeId, issues: &mut Vec<LoadFindingKind>| {
             if usize::from(cell) < cells.len() && dir <= 3 {
                 buckets[usize::from(cell) * 4 + usize::from(dir)].push(id);
             } else {
-                issues.push(RegionIssue::UnlinkableEdge {
+                issues.push(LoadFindingKind::UnlinkableEdge {
                     edge: id,
                     cell,
                     direction: dir,
@@ -287,7 +275,7 @@ impl Region {
                 continue;
             }
             if !mark_sides(e, &mut vertical_walls, &mut horizontal_walls) {
-                issues.push(RegionIssue::WallOffGrid { edge: id });
+                issues.push(LoadFindingKind::WallOffGrid { edge: id });
             }
         }
 
