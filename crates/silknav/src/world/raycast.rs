@@ -1105,10 +1105,10 @@ fn walk_visiting(
         };
     }
     if dx == 0.0 && on_x {
-        return walk_along_vertical(grid, ray, tx, tz, on_z, visit);
+        return walk_along_line::<true>(grid, ray, tx, tz, on_z, visit);
     }
     if dz == 0.0 && on_z {
-        return walk_along_horizontal(grid, ray, tx, tz, on_x, visit);
+        return walk_along_line::<false>(grid, ray, tz, tx, on_x, visit);
     }
     // The first tile is the one the segment enters on leaving its start.
     if on_x && dx < 0.0 {
@@ -1195,70 +1195,56 @@ enum Exit {
     Corner,
 }
 
-/// The segment lies on the vertical grid line `x = 20·gx`: it passes the tiles on both sides,
-/// and is blocked where it crosses a wall at a vertex or where both sides stop being walkable.
-fn walk_along_vertical(
+/// The segment lies on a grid line: the vertical `x = 20·fixed` when `ALONG_Z` (the walk
+/// moves along z from tile row `t`), else the horizontal `z = 20·fixed` (along x from tile
+/// column `t`); `on` says the start lies on a grid line across the walk too. It passes the
+/// tiles on both sides, and is blocked where it crosses a wall at a vertex or where both sides
+/// stop being walkable.
+fn walk_along_line<const ALONG_Z: bool>(
     grid: &Grid<'_>,
     ray: &Ray,
-    gx: i64,
-    tz: i64,
-    on_z: bool,
+    fixed: i64,
+    t: i64,
+    on: bool,
     visit: &mut impl FnMut(i64, i64, f64) -> bool,
 ) -> Walked {
-    let sz = ray.dz().signum() as i64;
-    let mut tz = if on_z && sz < 0 { tz - 1 } else { tz };
-    let walkable = |tz: i64| grid.open(gx - 1, tz) || grid.open(gx, tz);
-    if !walkable(tz) {
+    // Tile or vertex coordinates (x, z) from the fixed line and the coordinate along it.
+    let xz = |fixed: i64, along: i64| {
+        if ALONG_Z {
+            (fixed, along)
+        } else {
+            (along, fixed)
+        }
+    };
+    let (d, start, end) = if ALONG_Z {
+        (ray.dz(), ray.z0, ray.z1)
+    } else {
+        (ray.dx(), ray.x0, ray.x1)
+    };
+    let step = d.signum() as i64;
+    let mut t = if on && step < 0 { t - 1 } else { t };
+    let open = |(x, z): (i64, i64)| grid.open(x, z);
+    let walkable = |t: i64| open(xz(fixed - 1, t)) || open(xz(fixed, t));
+    if !walkable(t) {
         return Walked::Blocked(Event::Start);
     }
-    if visit(gx, tz, 0.0) {
+    let (x, z) = xz(fixed, t);
+    if visit(x, z, 0.0) {
         return Walked::Stopped;
     }
     loop {
-        let gz = if sz > 0 { tz + 1 } else { tz };
-        let line = gz as f64 * TILE;
-        if (sz > 0 && ray.z1 <= line) || (sz < 0 && ray.z1 >= line) {
+        let g = if step > 0 { t + 1 } else { t };
+        let line = g as f64 * TILE;
+        if (step > 0 && end <= line) || (step < 0 && end >= line) {
             return Walked::Clear;
         }
-        tz += sz;
-        if grid.squeezes(ray, gx, gz) || !walkable(tz) {
+        t += step;
+        let (gx, gz) = xz(fixed, g);
+        if grid.squeezes(ray, gx, gz) || !walkable(t) {
             return Walked::Blocked(Event::Vertex { gx, gz });
         }
-        if visit(gx, tz, (line - ray.z0) / ray.dz()) {
-            return Walked::Stopped;
-        }
-    }
-}
-
-/// As [`walk_along_vertical`], on the horizontal line `z = 20·gz`.
-fn walk_along_horizontal(
-    grid: &Grid<'_>,
-    ray: &Ray,
-    tx: i64,
-    gz: i64,
-    on_x: bool,
-    visit: &mut impl FnMut(i64, i64, f64) -> bool,
-) -> Walked {
-    let sx = ray.dx().signum() as i64;
-    let mut tx = if on_x && sx < 0 { tx - 1 } else { tx };
-    let walkable = |tx: i64| grid.open(tx, gz - 1) || grid.open(tx, gz);
-    if !walkable(tx) {
-        return Walked::Blocked(Event::Start);
-    }
-    if visit(tx, gz, 0.0) {
-        return Walked::Stopped;
-    }
-    loop {
-        let gx = if sx > 0 { tx + 1 } else { tx };
-        let line = gx as f64 * TILE;
-        if (sx > 0 && ray.x1 <= line) || (sx < 0 && ray.x1 >= line) {
-            return Walked::Clear;
-        }
-        tx += sx;
-        if grid.squeezes(ray, gx, gz) || !walkable(tx) {
-            return Walked::Blocked(Event::Vertex { gx, gz });
-        }
-        if visit(tx, gz, (line - ray.x0) / ray.dx()) {
+        let (x, z) = xz(fixed, t);
+        if visit(x, z, (line - start) / d) {
             return Walked::Stopped;
         }
     }
