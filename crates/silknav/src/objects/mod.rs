@@ -57,7 +57,7 @@ use jmxv::bms::ObjectMesh;
 use jmxv::nvm::TILE_SIZE;
 use jmxv::RegionId;
 use mesh::ServerMesh;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// An instance's identity: `(owner region << 16) | uid`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1084,6 +1084,22 @@ impl Objects {
     #[inline]
     pub fn placement(&self, slot: usize, index: u16) -> Option<&Placement> {
         self.region_list(slot).get(usize::from(index))?.as_ref()
+    }
+
+    /// Each instance once, by the first region slot whose list holds it (an instance several
+    /// regions list is placed in each of them, with the same key), with that slot.
+    pub fn placed_once(&self) -> Vec<(usize, &Placement)> {
+        let mut seen = HashSet::default();
+        let mut out = Vec::new();
+        for (slot, list) in self.placements.iter().enumerate() {
+            out.extend(
+                list.iter()
+                    .flatten()
+                    .filter(|p| seen.insert(p.key))
+                    .map(|p| (slot, p)),
+            );
+        }
+        out
     }
 
     /// The server's mesh of a placement.

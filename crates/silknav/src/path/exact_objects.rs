@@ -332,118 +332,111 @@ impl ObjectCorners {
     pub fn of(world: &World, index: &TerrainIndex) -> ObjectCorners {
         let mut out = ObjectCorners::default();
         let mut instances = Vec::new();
-        let mut seen = HashSet::default();
         let mut points = HashSet::default();
         let mut surfaces = Vec::new();
         let mut grounds = Vec::new();
-        for (slot, id) in world.regions().enumerate() {
-            for p in world.objects.region_list(slot).iter().flatten() {
-                if !seen.insert(p.key) {
+        for (slot, p) in world.objects.placed_once() {
+            let id = world.slot_region(slot);
+            let mesh = world.objects.server_mesh(p);
+            let frame = Frame::new(id, p);
+            let mut b = [
+                f64::INFINITY,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NEG_INFINITY,
+            ];
+            let keys = (0..mesh.outline_count() as u32)
+                .map(|index| EdgeKey { group: 0, index })
+                .chain((0..mesh.inline_count() as u32).map(|index| EdgeKey { group: 1, index }));
+            // The vertices (local, exact bits) a path may turn at.
+            let mut turns: Vec<[u64; 2]> = Vec::new();
+            for key in keys {
+                let [a, c] = mesh.edge_xz(key);
+                for v in [a, c] {
+                    let w = frame.world(v);
+                    b = [
+                        b[0].min(w[0]),
+                        b[1].min(w[1]),
+                        b[2].max(w[0]),
+                        b[3].max(w[1]),
+                    ];
+                    if path_turns_at(key.group, mesh.edge(key).flag) {
+                        turns.push(v.map(f64::to_bits));
+                    }
+                }
+            }
+            turns.sort_unstable();
+            turns.dedup();
+            for v in turns {
+                let w = frame.world(v.map(f64::from_bits));
+                let d = OBJECT_CORNER_OFFSET;
+                for [dx, dz] in [[d, d], [-d, d], [-d, -d], [d, -d]] {
+                    let Some(q) = Position::from_world(w[0] + dx, w[1] + dz) else {
+                        continue;
+                    };
+                    let bits = (q.region, q.x.to_bits(), q.z.to_bits());
+                    if world.cell_at(q, Surface::Highest).is_some() && points.insert(bits) {
+                        out.points.push(q);
+                        out.xz.push([q.world_x(), q.world_z()]);
+                    }
+                }
+            }
+            // Where the server's probe can set a walker down: the outline edges it meets
+            // (not a bridge's side) that do not refuse entry.
+            let mut entries: Vec<EntryEdge> = Vec::new();
+            let mut passes_under = false;
+            for index in 0..mesh.outline_count() as u32 {
+                let key = EdgeKey { group: 0, index };
+                let edge = mesh.edge(key);
+                passes_under |= edge.flag & mesh_flag::UNDERPASS != 0;
+                if edge.flag & (mesh_flag::BLOCK_B_TO_A | mesh_flag::UNDERPASS) != 0 {
                     continue;
                 }
-                let mesh = world.objects.server_mesh(p);
-                let frame = Frame::new(id, p);
-                let mut b = [
+                let [a, c] = mesh.edge_xz(key).map(|v| frame.world(v));
+                let tri = mesh.tri_xz(edge.cell_a).map(|v| frame.world(v));
+                let inner = [
+                    (tri[0][0] + tri[1][0] + tri[2][0]) / 3.0,
+                    (tri[0][1] + tri[1][1] + tri[2][1]) / 3.0,
+                ];
+                entries.push(EntryEdge { a, b: c, inner });
+            }
+            let mut own = Vec::new();
+            for t in 0..mesh.tri_count() as u32 {
+                let mut tri = [
                     f64::INFINITY,
                     f64::INFINITY,
                     f64::NEG_INFINITY,
                     f64::NEG_INFINITY,
                 ];
-                let keys = (0..mesh.outline_count() as u32)
-                    .map(|index| EdgeKey { group: 0, index })
-                    .chain(
-                        (0..mesh.inline_count() as u32).map(|index| EdgeKey { group: 1, index }),
-                    );
-                // The vertices (local, exact bits) a path may turn at.
-                let mut turns: Vec<[u64; 2]> = Vec::new();
-                for key in keys {
-                    let [a, c] = mesh.edge_xz(key);
-                    for v in [a, c] {
-                        let w = frame.world(v);
-                        b = [
-                            b[0].min(w[0]),
-                            b[1].min(w[1]),
-                            b[2].max(w[0]),
-                            b[3].max(w[1]),
-                        ];
-                        if path_turns_at(key.group, mesh.edge(key).flag) {
-                            turns.push(v.map(f64::to_bits));
-                        }
-                    }
-                }
-                turns.sort_unstable();
-                turns.dedup();
-                for v in turns {
-                    let w = frame.world(v.map(f64::from_bits));
-                    let d = OBJECT_CORNER_OFFSET;
-                    for [dx, dz] in [[d, d], [-d, d], [-d, -d], [d, -d]] {
-                        let Some(q) = Position::from_world(w[0] + dx, w[1] + dz) else {
-                            continue;
-                        };
-                        let bits = (q.region, q.x.to_bits(), q.z.to_bits());
-                        if world.cell_at(q, Surface::Highest).is_some() && points.insert(bits) {
-                            out.points.push(q);
-                            out.xz.push([q.world_x(), q.world_z()]);
-                        }
-                    }
-                }
-                // Where the server's probe can set a walker down: the outline edges it meets
-                // (not a bridge's side) that do not refuse entry.
-                let mut entries: Vec<EntryEdge> = Vec::new();
-                let mut passes_under = false;
-                for index in 0..mesh.outline_count() as u32 {
-                    let key = EdgeKey { group: 0, index };
-                    let edge = mesh.edge(key);
-                    passes_under |= edge.flag & mesh_flag::UNDERPASS != 0;
-                    if edge.flag & (mesh_flag::BLOCK_B_TO_A | mesh_flag::UNDERPASS) != 0 {
-                        continue;
-                    }
-                    let [a, c] = mesh.edge_xz(key).map(|v| frame.world(v));
-                    let tri = mesh.tri_xz(edge.cell_a).map(|v| frame.world(v));
-                    let inner = [
-                        (tri[0][0] + tri[1][0] + tri[2][0]) / 3.0,
-                        (tri[0][1] + tri[1][1] + tri[2][1]) / 3.0,
+                for v in mesh.tri_xz(t) {
+                    let w = frame.world(v);
+                    tri = [
+                        tri[0].min(w[0]),
+                        tri[1].min(w[1]),
+                        tri[2].max(w[0]),
+                        tri[3].max(w[1]),
                     ];
-                    entries.push(EntryEdge { a, b: c, inner });
                 }
-                let mut own = Vec::new();
-                for t in 0..mesh.tri_count() as u32 {
-                    let mut tri = [
-                        f64::INFINITY,
-                        f64::INFINITY,
-                        f64::NEG_INFINITY,
-                        f64::NEG_INFINITY,
-                    ];
-                    for v in mesh.tri_xz(t) {
-                        let w = frame.world(v);
-                        tri = [
-                            tri[0].min(w[0]),
-                            tri[1].min(w[1]),
-                            tri[2].max(w[0]),
-                            tri[3].max(w[1]),
-                        ];
-                    }
-                    b = [
-                        b[0].min(tri[0]),
-                        b[1].min(tri[1]),
-                        b[2].max(tri[2]),
-                        b[3].max(tri[3]),
-                    ];
-                    let m = SURFACE_MARGIN;
-                    own.push([tri[0] - m, tri[1] - m, tri[2] + m, tri[3] + m]);
-                }
-                if b[0] <= b[2] {
-                    let m = BOX_MARGIN;
-                    out.boxes.push([b[0] - m, b[1] - m, b[2] + m, b[3] + m]);
-                    instances.push(p.key);
-                    surfaces.push(std::mem::take(&mut own));
-                    grounds.push(ObjectGround {
-                        entries,
-                        passes_under,
-                    });
-                } else {
-                    own.clear();
-                }
+                b = [
+                    b[0].min(tri[0]),
+                    b[1].min(tri[1]),
+                    b[2].max(tri[2]),
+                    b[3].max(tri[3]),
+                ];
+                let m = SURFACE_MARGIN;
+                own.push([tri[0] - m, tri[1] - m, tri[2] + m, tri[3] + m]);
+            }
+            if b[0] <= b[2] {
+                let m = BOX_MARGIN;
+                out.boxes.push([b[0] - m, b[1] - m, b[2] + m, b[3] + m]);
+                instances.push(p.key);
+                surfaces.push(std::mem::take(&mut own));
+                grounds.push(ObjectGround {
+                    entries,
+                    passes_under,
+                });
+            } else {
+                own.clear();
             }
         }
         // Round each collision circle of a dungeon's ground, the vertices of the octagon
@@ -1633,40 +1626,34 @@ mod tests {
             type Walls = Vec<([f64; 2], u8, u8)>;
             let mut walls_at: HashMap<[u64; 2], Walls> = HashMap::default();
             let mut vertex_of: HashMap<(u16, u32, u32), [f64; 2]> = HashMap::default();
-            let mut seen = HashSet::default();
-            for (slot, id) in world.regions().enumerate() {
-                for placed in world.objects.region_list(slot).iter().flatten() {
-                    if !seen.insert(placed.key) {
+            for (slot, placed) in world.objects.placed_once() {
+                let id = world.slot_region(slot);
+                let mesh = world.objects.server_mesh(placed);
+                let frame = Frame::new(id, placed);
+                let keys = (0..mesh.outline_count() as u32)
+                    .map(|index| EdgeKey { group: 0, index })
+                    .chain(
+                        (0..mesh.inline_count() as u32).map(|index| EdgeKey { group: 1, index }),
+                    );
+                for k in keys {
+                    let flag = mesh.edge(k).flag;
+                    if !path_turns_at(k.group, flag) {
                         continue;
                     }
-                    let mesh = world.objects.server_mesh(placed);
-                    let frame = Frame::new(id, placed);
-                    let keys = (0..mesh.outline_count() as u32)
-                        .map(|index| EdgeKey { group: 0, index })
-                        .chain(
-                            (0..mesh.inline_count() as u32)
-                                .map(|index| EdgeKey { group: 1, index }),
-                        );
-                    for k in keys {
-                        let flag = mesh.edge(k).flag;
-                        if !path_turns_at(k.group, flag) {
-                            continue;
-                        }
-                        let [a, b] = mesh.edge_xz(k).map(|v| frame.world(v));
-                        walls_at
-                            .entry(a.map(f64::to_bits))
-                            .or_default()
-                            .push((b, flag, k.group));
-                        walls_at
-                            .entry(b.map(f64::to_bits))
-                            .or_default()
-                            .push((a, flag, k.group));
-                        for v in [a, b] {
-                            let d = OBJECT_CORNER_OFFSET;
-                            for [dx, dz] in [[d, d], [-d, d], [-d, -d], [d, -d]] {
-                                if let Some(q) = Position::from_world(v[0] + dx, v[1] + dz) {
-                                    vertex_of.entry(key(q)).or_insert(v);
-                                }
+                    let [a, b] = mesh.edge_xz(k).map(|v| frame.world(v));
+                    walls_at
+                        .entry(a.map(f64::to_bits))
+                        .or_default()
+                        .push((b, flag, k.group));
+                    walls_at
+                        .entry(b.map(f64::to_bits))
+                        .or_default()
+                        .push((a, flag, k.group));
+                    for v in [a, b] {
+                        let d = OBJECT_CORNER_OFFSET;
+                        for [dx, dz] in [[d, d], [-d, d], [-d, -d], [d, -d]] {
+                            if let Some(q) = Position::from_world(v[0] + dx, v[1] + dz) {
+                                vertex_of.entry(key(q)).or_insert(v);
                             }
                         }
                     }

@@ -274,6 +274,11 @@ impl World {
         self.regions.iter().map(|r| r.id)
     }
 
+    /// The id of the region in `slot` (the order of [`World::regions`]).
+    pub(crate) fn slot_region(&self, slot: usize) -> RegionId {
+        self.regions[slot].id
+    }
+
     /// Whether a region is loaded: a terrain region, or a dungeon (`0x8000 | id`).
     pub fn contains(&self, region: RegionId) -> bool {
         if region.is_dungeon() {
