@@ -388,6 +388,25 @@ impl Sweep {
     }
 }
 
+/// A property test in two sizes: `$quick` runs `$on(Sweep::Quick)` with every `cargo test`,
+/// `$sweep` runs `$on(Sweep::Full)`, ignored by default (`.ci/run` runs the sweeps with
+/// `cargo test -- --ignored _sweep`). Doc comments given first document the quick test.
+macro_rules! quick_and_sweep {
+    ($(#[$doc:meta])* $quick:ident, $sweep:ident, $on:ident) => {
+        $(#[$doc])*
+        #[test]
+        fn $quick() {
+            $on(Sweep::Quick);
+        }
+
+        #[test]
+        #[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
+        fn $sweep() {
+            $on(Sweep::Full);
+        }
+    };
+}
+
 /// The test worlds of the clearance experiment: generated worlds and the Moving AI maps, all
 /// of them or the quick sweep's share.
 fn experiment_worlds(sweep: Sweep) -> Vec<(String, World)> {
@@ -580,20 +599,15 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
     }
 }
 
-/// The corner table's answers are the search's: on every test world with at most 3,000
-/// corners (generated worlds, Moving AI maps, single regions with thin walls), random queries (a third of the ends
-/// on grid lines) get the same length with the table and without it, and the table's path is
-/// a path: each leg in sight, its length the one answered.
-#[test]
-fn the_corner_table_answers_what_the_search_answers() {
-    the_corner_table_answers_what_the_search_answers_on(Sweep::Quick);
-}
-
-#[test]
-#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
-fn the_corner_table_answers_what_the_search_answers_sweep() {
-    the_corner_table_answers_what_the_search_answers_on(Sweep::Full);
-}
+quick_and_sweep!(
+    /// The corner table's answers are the search's: on every test world with at most 3,000
+    /// corners (generated worlds, Moving AI maps, single regions with thin walls), random queries (a third of the ends
+    /// on grid lines) get the same length with the table and without it, and the table's path is
+    /// a path: each leg in sight, its length the one answered.
+    the_corner_table_answers_what_the_search_answers,
+    the_corner_table_answers_what_the_search_answers_sweep,
+    the_corner_table_answers_what_the_search_answers_on
+);
 
 fn the_corner_table_answers_what_the_search_answers_on(sweep: Sweep) {
     use super::search::{endpoint, Search};
@@ -714,21 +728,16 @@ fn the_corner_table_answers_what_the_search_answers_on(sweep: Sweep) {
     }
 }
 
-/// Landmark bounds change no answer: on every test world (generated worlds, the Moving AI
-/// maps, single regions with thin walls), random queries get the same length with landmarks
-/// and without, through the records and through scans (the records dropped); and the bounds'
-/// premise holds: the graph is undirected, and along every edge a landmark's distance changes
-/// by at most the edge's length (and the rounding to f32).
-#[test]
-fn landmark_bounds_change_no_answer() {
-    landmark_bounds_change_no_answer_on(Sweep::Quick);
-}
-
-#[test]
-#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
-fn landmark_bounds_change_no_answer_sweep() {
-    landmark_bounds_change_no_answer_on(Sweep::Full);
-}
+quick_and_sweep!(
+    /// Landmark bounds change no answer: on every test world (generated worlds, the Moving AI
+    /// maps, single regions with thin walls), random queries get the same length with landmarks
+    /// and without, through the records and through scans (the records dropped); and the bounds'
+    /// premise holds: the graph is undirected, and along every edge a landmark's distance changes
+    /// by at most the edge's length (and the rounding to f32).
+    landmark_bounds_change_no_answer,
+    landmark_bounds_change_no_answer_sweep,
+    landmark_bounds_change_no_answer_on
+);
 
 fn landmark_bounds_change_no_answer_on(sweep: Sweep) {
     use super::landmarks::{self, LANDMARKS};
@@ -820,21 +829,16 @@ fn landmark_bounds_change_no_answer_on(sweep: Sweep) {
     );
 }
 
-/// Landmarks that lie (an index file's are checked for range, not for truth) never make a
-/// search run long: it gives up on them after a few expansions per corner and runs again
-/// without them. With lying landmarks the answers are still paths between the ends, never
-/// shorter than the optimum; a search that gives them up (here made to after 10 expansions)
-/// answers the optimum itself.
-#[test]
-fn lying_landmarks_cannot_make_a_search_run_long() {
-    lying_landmarks_cannot_make_a_search_run_long_on(Sweep::Quick);
-}
-
-#[test]
-#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
-fn lying_landmarks_cannot_make_a_search_run_long_sweep() {
-    lying_landmarks_cannot_make_a_search_run_long_on(Sweep::Full);
-}
+quick_and_sweep!(
+    /// Landmarks that lie (an index file's are checked for range, not for truth) never make a
+    /// search run long: it gives up on them after a few expansions per corner and runs again
+    /// without them. With lying landmarks the answers are still paths between the ends, never
+    /// shorter than the optimum; a search that gives them up (here made to after 10 expansions)
+    /// answers the optimum itself.
+    lying_landmarks_cannot_make_a_search_run_long,
+    lying_landmarks_cannot_make_a_search_run_long_sweep,
+    lying_landmarks_cannot_make_a_search_run_long_on
+);
 
 fn lying_landmarks_cannot_make_a_search_run_long_on(sweep: Sweep) {
     use super::landmarks::Row;
@@ -909,20 +913,15 @@ fn open_world() -> World {
     World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)))
 }
 
-/// The start's links in parts, those of each ring of [`super::search::RINGS`] that the
-/// search takes one after the other as it needs them and the others after them, are the
-/// start's links, each once, by the records and by the record cells: on open ground, on the
-/// generated and Moving AI maps and with thin walls, from random starts towards random goals.
-#[test]
-fn the_rings_links_are_the_links_each_once() {
-    the_rings_links_are_the_links_each_once_on(Sweep::Quick);
-}
-
-#[test]
-#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
-fn the_rings_links_are_the_links_each_once_sweep() {
-    the_rings_links_are_the_links_each_once_on(Sweep::Full);
-}
+quick_and_sweep!(
+    /// The start's links in parts, those of each ring of [`super::search::RINGS`] that the
+    /// search takes one after the other as it needs them and the others after them, are the
+    /// start's links, each once, by the records and by the record cells: on open ground, on the
+    /// generated and Moving AI maps and with thin walls, from random starts towards random goals.
+    the_rings_links_are_the_links_each_once,
+    the_rings_links_are_the_links_each_once_sweep,
+    the_rings_links_are_the_links_each_once_on
+);
 
 fn the_rings_links_are_the_links_each_once_on(sweep: Sweep) {
     use super::search::{endpoint, links, links_of, Near, Which, RINGS};
@@ -996,20 +995,15 @@ fn the_rings_links_are_the_links_each_once_on(sweep: Sweep) {
     assert!(per_part.iter().all(|&n| n > 100), "{per_part:?}");
 }
 
-/// A corner's records of a rectangle found through the blocks' first corners are those a
-/// plain filter of the rectangle's records finds, for the corners with records there, their
-/// neighbours in number and every seventh corner of the index (most with no record there),
-/// on open ground and on the generated and Moving AI maps.
-#[test]
-fn seen_of_finds_a_corners_records_of_a_rectangle() {
-    seen_of_finds_a_corners_records_of_a_rectangle_on(Sweep::Quick);
-}
-
-#[test]
-#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
-fn seen_of_finds_a_corners_records_of_a_rectangle_sweep() {
-    seen_of_finds_a_corners_records_of_a_rectangle_on(Sweep::Full);
-}
+quick_and_sweep!(
+    /// A corner's records of a rectangle found through the blocks' first corners are those a
+    /// plain filter of the rectangle's records finds, for the corners with records there, their
+    /// neighbours in number and every seventh corner of the index (most with no record there),
+    /// on open ground and on the generated and Moving AI maps.
+    seen_of_finds_a_corners_records_of_a_rectangle,
+    seen_of_finds_a_corners_records_of_a_rectangle_sweep,
+    seen_of_finds_a_corners_records_of_a_rectangle_on
+);
 
 fn seen_of_finds_a_corners_records_of_a_rectangle_on(sweep: Sweep) {
     let mut worlds = experiment_worlds_with_thin_walls(sweep, &[(29, 3)]);
@@ -1042,19 +1036,14 @@ fn seen_of_finds_a_corners_records_of_a_rectangle_on(sweep: Sweep) {
     assert!(found > 10_000, "{found} records found");
 }
 
-/// The runs of a corner's edges a bend may leave by hold every edge the bend test finds
-/// taut, from points all round each corner (on the lines through it too), and leave out
-/// most of the others: on the generated and Moving AI maps, with thin walls, on open ground.
-#[test]
-fn turning_edges_hold_every_taut_edge() {
-    turning_edges_hold_every_taut_edge_on(Sweep::Quick);
-}
-
-#[test]
-#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
-fn turning_edges_hold_every_taut_edge_sweep() {
-    turning_edges_hold_every_taut_edge_on(Sweep::Full);
-}
+quick_and_sweep!(
+    /// The runs of a corner's edges a bend may leave by hold every edge the bend test finds
+    /// taut, from points all round each corner (on the lines through it too), and leave out
+    /// most of the others: on the generated and Moving AI maps, with thin walls, on open ground.
+    turning_edges_hold_every_taut_edge,
+    turning_edges_hold_every_taut_edge_sweep,
+    turning_edges_hold_every_taut_edge_on
+);
 
 fn turning_edges_hold_every_taut_edge_on(sweep: Sweep) {
     use super::search::Bend;
@@ -1108,16 +1097,11 @@ fn turning_edges_hold_every_taut_edge_on(sweep: Sweep) {
     assert!(2 * in_runs < all, "{in_runs} of {all} edges in the runs");
 }
 
-#[test]
-fn record_cells_link_what_all_the_records_link() {
-    record_cells_link_what_all_the_records_link_on(Sweep::Quick);
-}
-
-#[test]
-#[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
-fn record_cells_link_what_all_the_records_link_sweep() {
-    record_cells_link_what_all_the_records_link_on(Sweep::Full);
-}
+quick_and_sweep!(
+    record_cells_link_what_all_the_records_link,
+    record_cells_link_what_all_the_records_link_sweep,
+    record_cells_link_what_all_the_records_link_on
+);
 
 fn record_cells_link_what_all_the_records_link_on(sweep: Sweep) {
     use super::search::{endpoint, links};
