@@ -21,3 +21,48 @@ mod snap;
 mod walkable;
 mod world_coordinates;
 mod worlds;
+
+/// The generated world of `seed`, `width`×`height` regions (the other options their
+/// defaults), written as a data root into a new temporary folder and loaded from there: the
+/// folder (removed when dropped), the files and the world.
+fn written_world(
+    seed: u64,
+    width: u8,
+    height: u8,
+) -> (
+    tempfile::TempDir,
+    silknav::files::WorldFiles,
+    silknav::World,
+) {
+    use silknav::worldgen::{generate, GenOptions};
+    let files = generate(&GenOptions {
+        seed,
+        width,
+        height,
+        ..GenOptions::default()
+    })
+    .unwrap()
+    .into_files();
+    let dir = tempfile::tempdir().unwrap();
+    files
+        .write_data_root(dir.path(), silknav::files::Overwrite::Refuse)
+        .unwrap();
+    let world = silknav::World::load(dir.path()).unwrap();
+    (dir, files, world)
+}
+
+/// The object meshes of generated files by object id, as their `object.ifo` names them.
+fn meshes_by_id(
+    files: &silknav::files::WorldFiles,
+) -> std::collections::BTreeMap<u32, jmxv::bms::ObjectMesh> {
+    let Some(ifo) = files.object_ifo.as_ref() else {
+        return Default::default();
+    };
+    ifo.entries
+        .iter()
+        .filter_map(|e| {
+            let name = std::str::from_utf8(&e.path).ok()?;
+            Some((e.index, files.object_files.get(name)?.clone()))
+        })
+        .collect()
+}

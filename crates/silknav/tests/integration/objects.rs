@@ -612,33 +612,9 @@ fn terrain_only_rays_are_todays_answers() {
 
 #[test]
 fn line_of_sight_on_generated_worlds_agrees_with_the_brute_force_oracle() {
-    use silknav::files::Overwrite;
-    use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-    let files = generate(&GenOptions {
-        seed: 4,
-        width: 3,
-        height: 3,
-        origin: DEFAULT_ORIGIN,
-        landscape: Landscape::Rugged,
-    })
-    .unwrap()
-    .into_files();
-    let dir = tempfile::tempdir().unwrap();
-    files
-        .write_data_root(dir.path(), Overwrite::Refuse)
-        .unwrap();
-    let world = World::load(dir.path()).unwrap();
+    let (dir, files, world) = crate::written_world(4, 3, 3);
     let terrain = terrain_of(dir.path());
-    // The meshes by object id, as object.ifo names them.
-    let ifo = files.object_ifo.as_ref().unwrap();
-    let meshes: BTreeMap<u32, jmxv::bms::ObjectMesh> = ifo
-        .entries
-        .iter()
-        .filter_map(|e| {
-            let name = std::str::from_utf8(&e.path).ok()?;
-            Some((e.index, files.object_files.get(name)?.clone()))
-        })
-        .collect();
+    let meshes = crate::meshes_by_id(&files);
     let oracle = ObjectOracle::new(&files.navmeshes, &meshes);
     assert_eq!(oracle.placed.len(), world.object_instances().len());
     let pts = points(&oracle.placed, 2000, 0x9e4);
@@ -673,23 +649,9 @@ fn line_of_sight_on_generated_worlds_agrees_with_the_brute_force_oracle() {
 
 #[test]
 fn siege_gates_block_sight_between_terrain_points_and_let_walkers_through() {
-    use silknav::files::Overwrite;
     use silknav::world::movement::MoveStop;
-    use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-    let files = generate(&GenOptions {
-        seed: 4,
-        width: 3,
-        height: 3,
-        origin: DEFAULT_ORIGIN,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files();
-    let dir = tempfile::tempdir().unwrap();
-    files
-        .write_data_root(dir.path(), Overwrite::Refuse)
-        .unwrap();
-    let world = World::load(dir.path()).unwrap();
+
+    let (_dir, files, world) = crate::written_world(4, 3, 3);
     let ifo = files.object_ifo.as_ref().unwrap();
     let mut checked = 0;
     for gate in world.object_instances().filter(|i| {

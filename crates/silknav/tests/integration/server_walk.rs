@@ -3,7 +3,6 @@
 //! test kit's object world, from random points and from the points where the rules decide
 //! (mesh vertices, doorway edges, bridge ends, link edges).
 
-use jmxv::bms::ObjectMesh;
 use silknav::world::{movement::DistanceGuard, movement::MoveOptions, movement::MoveStop};
 use silknav::{Position, Surface, World};
 use silknav_testkit::oracle::server::{OracleMove, ServerOracle};
@@ -12,31 +11,8 @@ use std::collections::BTreeMap;
 
 /// A generated world written as a data root and loaded, with its files.
 fn generated(seed: u64, w: u8, h: u8) -> (tempfile::TempDir, World, ServerOracle) {
-    use silknav::files::Overwrite;
-    use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-    let files = generate(&GenOptions {
-        seed,
-        width: w,
-        height: h,
-        origin: DEFAULT_ORIGIN,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files();
-    let dir = tempfile::tempdir().unwrap();
-    files
-        .write_data_root(dir.path(), Overwrite::Refuse)
-        .unwrap();
-    let world = World::load(dir.path()).unwrap();
-    let ifo = files.object_ifo.as_ref().unwrap();
-    let meshes: BTreeMap<u32, ObjectMesh> = ifo
-        .entries
-        .iter()
-        .filter_map(|e| {
-            let name = std::str::from_utf8(&e.path).ok()?;
-            Some((e.index, files.object_files.get(name)?.clone()))
-        })
-        .collect();
+    let (dir, files, world) = crate::written_world(seed, w, h);
+    let meshes = crate::meshes_by_id(&files);
     let oracle = ServerOracle::new(&files.navmeshes, &meshes);
     (dir, world, oracle)
 }
@@ -294,22 +270,7 @@ fn half_extents(inst: &silknav::world::ObjectInstance<'_>) -> (f64, f64) {
 
 #[test]
 fn doorways_let_walkers_in_walls_stop_them_and_bridges_carry_them_across() {
-    use silknav::files::Overwrite;
-    use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-    let files = generate(&GenOptions {
-        seed: 4,
-        width: 3,
-        height: 3,
-        origin: DEFAULT_ORIGIN,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files();
-    let dir = tempfile::tempdir().unwrap();
-    files
-        .write_data_root(dir.path(), Overwrite::Refuse)
-        .unwrap();
-    let world = World::load(dir.path()).unwrap();
+    let (_dir, files, world) = crate::written_world(4, 3, 3);
     let ifo = files.object_ifo.as_ref().unwrap();
     let (mut inside, mut walled) = (0, 0);
     for house in instances_of(&world, ifo, "house") {

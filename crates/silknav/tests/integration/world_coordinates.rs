@@ -2,10 +2,9 @@
 //! position does, points outside the id space answer as documented, and the batch forms equal
 //! the single queries element by element.
 
-use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{movement::MoveError, raycast::RayError};
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
+use silknav::worldgen::DEFAULT_ORIGIN;
 use silknav::{
     MoveOptions, PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World,
 };
@@ -13,19 +12,7 @@ use silknav_testkit::rng::SplitMix64;
 
 /// A generated 2×2 world with its objects, loaded from a data root on disk.
 fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    generate(&GenOptions {
-        seed: 3,
-        width: 2,
-        height: 2,
-        origin: DEFAULT_ORIGIN,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files()
-    .write_data_root(dir.path(), Overwrite::Refuse)
-    .unwrap();
-    let world = World::load(dir.path()).unwrap();
+    let (_dir, _files, world) = crate::written_world(3, 2, 2);
     assert!(world.object_instances().len() > 0, "the world has objects");
     world
 }
