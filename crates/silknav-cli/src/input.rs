@@ -39,6 +39,27 @@ impl KeyArgs {
     }
 }
 
+/// The world a command reads: its path on the command line, and the key of its archive.
+#[derive(Debug, clap::Args)]
+pub struct WorldArg {
+    /// The world: a folder (the data root or its navmesh folder), a PK2 archive (Data.pk2), or
+    /// a folder in one (Data.pk2:navmesh); its nv_XXXX.nvm files that mapinfo.mfo enables
+    #[arg(value_name = "WORLD")]
+    pub path: PathBuf,
+    #[command(flatten)]
+    pub key: KeyArgs,
+}
+
+impl WorldArg {
+    /// The world's files ([`open_world`]).
+    ///
+    /// # Errors
+    /// As for [`open_world`], and a key Blowfish refuses.
+    pub fn open(&self) -> anyhow::Result<WorldSource> {
+        open_world(&self.path, &self.key.key()?)
+    }
+}
+
 /// Opens the world a command line names: a folder (the data root or its navmesh folder), a
 /// PK2 archive, or a folder inside one (`Data.pk2:navmesh`).
 ///

@@ -18,12 +18,8 @@ use std::path::PathBuf;
 /// Arguments of `silknav export`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The world: a folder (the data root or its navmesh folder), a PK2 archive (Data.pk2), or
-    /// a folder in one (Data.pk2:navmesh)
-    #[arg(value_name = "WORLD")]
-    dir: PathBuf,
     #[command(flatten)]
-    key: crate::input::KeyArgs,
+    world: crate::input::WorldArg,
     /// The model to write (atomically): `.glb` for glTF 2.0 binary, `.obj` for Wavefront OBJ
     #[arg(short, long, value_name = "OUT.glb|OUT.obj", required = true)]
     output: PathBuf,
@@ -68,14 +64,14 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         ),
     };
     output::check_can_create(&args.output, args.force)?;
-    let source = crate::input::open_world(&args.dir, &args.key.key()?)?;
+    let source = args.world.open()?;
     let nav = load_with(&source, args.terrain_only, PathIndexUse::Skip)?;
     let world = nav.world();
     let model = match args.dungeon {
         Some(id) => build_dungeon(world, RegionId(0x8000 | id))
-            .with_context(|| args.dir.display().to_string())?,
+            .with_context(|| args.world.path.display().to_string())?,
         None => {
-            let files = Progress::timed(format!("reading {}", args.dir.display()), || {
+            let files = Progress::timed(format!("reading {}", args.world.path.display()), || {
                 WorldFiles::read(&source)
             })
             .map_err(|e| anyhow!(e))?;
@@ -83,7 +79,7 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
                 region: args.region,
             };
             build(world, &files.navmeshes, &options)
-                .with_context(|| args.dir.display().to_string())?
+                .with_context(|| args.world.path.display().to_string())?
         }
     };
     let bytes = match format {

@@ -11,18 +11,13 @@ use anyhow::Context;
 use silknav::files::{check_new, Overwrite};
 use silknav::{PathIndex, PathIndexUse};
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// Arguments of `silknav index`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The world: a folder (the data root or its navmesh folder), a PK2 archive, or a folder
-    /// in one (Data.pk2:navmesh)
-    #[arg(value_name = "WORLD")]
-    dir: PathBuf,
     #[command(flatten)]
-    key: crate::input::KeyArgs,
+    world: crate::input::WorldArg,
     /// Replace an index file that is there already (stale or not)
     #[arg(long)]
     force: bool,
@@ -38,21 +33,21 @@ pub struct Args {
 /// The world cannot be loaded, the index file exists (without `--force`), or it cannot be
 /// written.
 pub fn run(args: &Args) -> anyhow::Result<Status> {
-    let source = crate::input::open_world(&args.dir, &args.key.key()?)?;
+    let source = args.world.open()?;
     let path = source.path_index_file().with_context(|| {
         format!(
             "{}: an archive in memory has no place for an index file",
-            args.dir.display()
+            args.world.path.display()
         )
     })?;
     if args.check {
-        return check(&source, &path, &args.dir);
+        return check(&source, &path, &args.world.path);
     }
     // Refused before minutes of work, not after.
     check_new(&path, Overwrite::from_force(args.force))?;
     let nav = crate::cmd::query::load_with(&source, true, PathIndexUse::Skip)?;
     let started = Instant::now();
-    let progress = Progress::counting(format!("indexing {}", args.dir.display()), "corners");
+    let progress = Progress::counting(format!("indexing {}", args.world.path.display()), "corners");
     let paths =
         PathIndex::build_with_progress(nav.world(), |done, total| progress.update(done, total));
     let stats = paths.stats();

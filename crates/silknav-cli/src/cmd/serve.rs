@@ -11,18 +11,13 @@ use silknav_server::{Config, Limits, Server, DEFAULT_ADDR};
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `silknav serve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The world: a folder (the data root or its navmesh folder), a PK2 archive (Data.pk2), or
-    /// a folder in one (Data.pk2:navmesh)
-    #[arg(value_name = "WORLD")]
-    dir: PathBuf,
     #[command(flatten)]
-    key: crate::input::KeyArgs,
+    world: crate::input::WorldArg,
     /// Address to listen on
     #[arg(long, value_name = "HOST:PORT", default_value = DEFAULT_ADDR)]
     addr: String,
@@ -60,10 +55,10 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<Status> {
     let addr = resolve(&args.addr, args.public)?;
     let limits = limits(args)?;
-    let source = crate::input::open_world(&args.dir, &args.key.key()?)?;
+    let source = args.world.open()?;
     let nav = load_with(&source, args.terrain_only, PathIndexUse::IfValid)?;
     let files = Progress::timed(
-        format!("reading {} for the map", args.dir.display()),
+        format!("reading {} for the map", args.world.path.display()),
         || WorldFiles::read(&source),
     )
     .map_err(|e| anyhow!(e))?;
@@ -75,15 +70,16 @@ pub fn run(args: &Args) -> anyhow::Result<Status> {
         ..Config::default()
     };
     let regions = nav.world().regions().len();
-    let server = Progress::timed(format!("indexing {} for paths", args.dir.display()), || {
-        Server::start(nav, files, listener, config)
-    })?;
+    let server = Progress::timed(
+        format!("indexing {} for paths", args.world.path.display()),
+        || Server::start(nav, files, listener, config),
+    )?;
     let mut err = std::io::stderr().lock();
     // The address line is a courtesy: a closed standard error must not stop the server.
     let _ = writeln!(
         err,
         "serving {} ({regions} regions) on http://{}/ (viewer at /, API at /api/); Ctrl-C stops",
-        args.dir.display(),
+        args.world.path.display(),
         server.addr()
     );
     drop(err);

@@ -17,7 +17,7 @@ pub mod move_along;
 pub mod snap;
 
 use crate::exit::Status;
-use crate::input::{self, KeyArgs};
+use crate::input;
 use crate::output::{self, STDOUT};
 use crate::progress::Progress;
 use crate::values;
@@ -30,15 +30,13 @@ use silknav::query::PointQuery;
 use silknav::{CellRef, Position, World};
 use silknav::{LoadFindingKind, LoadOptions, Navigator, PathIndexFound, PathIndexUse};
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The world and the output form, common to every query command.
 #[derive(Debug, clap::Args)]
 pub struct WorldArgs {
-    /// The world: a folder (the data root or its navmesh folder), a PK2 archive (Data.pk2), or
-    /// a folder in one (Data.pk2:navmesh); its nv_XXXX.nvm files that mapinfo.mfo enables
-    #[arg(value_name = "WORLD")]
-    world: PathBuf,
+    #[command(flatten)]
+    world: input::WorldArg,
     /// Answer in JSON lines instead of text
     #[arg(long)]
     json: bool,
@@ -49,14 +47,12 @@ pub struct WorldArgs {
     /// coordinates are the dungeon's own, negative allowed
     #[arg(long, value_name = "ID", value_parser = clap::value_parser!(u16).range(0..0x8000))]
     pub(crate) dungeon: Option<u16>,
-    #[command(flatten)]
-    key: KeyArgs,
 }
 
 impl WorldArgs {
     /// The world as named on the command line.
     pub fn name(&self) -> String {
-        self.world.display().to_string()
+        self.world.path.display().to_string()
     }
 
     /// Loads the world ([`load_with`]), using its path index file as `paths` says.
@@ -64,10 +60,10 @@ impl WorldArgs {
     /// # Errors
     /// As for [`load`].
     pub fn load_paths(&self, paths: PathIndexUse) -> anyhow::Result<Navigator> {
-        let source = input::open_world(&self.world, &self.key.key()?)?;
+        let source = self.world.open()?;
         let nav = load_with(&source, self.terrain_only, paths)?;
         if let Some(id) = self.dungeon {
-            check_dungeon(&nav, &self.world, id)?;
+            check_dungeon(&nav, &self.world.path, id)?;
         }
         Ok(nav)
     }
