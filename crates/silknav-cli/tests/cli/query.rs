@@ -814,25 +814,7 @@ fn los_names_object_edges_and_takes_a_reference_height() {
         terrain,
         origin: (x0, z0),
     } = object_world();
-    // Segments fanning out from a grid over the west region's objects.
-    let mut queries = Vec::new();
-    for i in 0..30 {
-        for j in 0..30 {
-            let (x, z) = (
-                x0 + 150.0 + 49.7 * f64::from(i),
-                z0 + 150.0 + 51.1 * f64::from(j),
-            );
-            let angle = f64::from(i * 7 + j * 13) * 0.37;
-            let reach = 80.0 + f64::from((i + j) % 5) * 60.0;
-            queries.push([
-                x,
-                z,
-                x + reach * angle.cos(),
-                z + reach * angle.sin(),
-                [0.0, 7.5, 44.0, 62.0][(i + j) as usize % 4],
-            ]);
-        }
-    }
+    let queries = fanning_segments((x0, z0), 30);
     let run = silknav_with_stdin(&root, &["los", "."], batch_input(&queries).as_bytes());
     assert_eq!(run.code, 0, "{}", run.stderr);
     let mut by_objects = 0;
@@ -934,25 +916,7 @@ fn moves_walk_objects_take_a_start_height_and_name_the_edge_that_stops_them() {
         terrain,
         origin: (x0, z0),
     } = object_world();
-    // Segments fanning out from a grid over the west region's objects, with start heights.
-    let mut queries = Vec::new();
-    for i in 0..25 {
-        for j in 0..25 {
-            let (x, z) = (
-                x0 + 150.0 + 49.7 * f64::from(i),
-                z0 + 150.0 + 51.1 * f64::from(j),
-            );
-            let angle = f64::from(i * 7 + j * 13) * 0.37;
-            let reach = 80.0 + f64::from((i + j) % 5) * 60.0;
-            queries.push([
-                x,
-                z,
-                x + reach * angle.cos(),
-                z + reach * angle.sin(),
-                [0.0, 7.5, 44.0, 62.0][(i + j) as usize % 4],
-            ]);
-        }
-    }
+    let queries = fanning_segments((x0, z0), 25);
     let library = |q: &[f64; 5], y: Option<f32>, w: &World| {
         let (a, b) = (at(q[0], q[1]).unwrap(), at(q[2], q[3]).unwrap());
         move_words(match y {
@@ -1180,4 +1144,29 @@ fn path_starts_on_the_surface_nearest_y() {
             .collect();
         assert_eq!(answers.iter().collect::<Vec<_>>(), expected, "{extra:?}");
     }
+}
+
+/// Segments `[x, z, x2, z2, y]` fanning out from an `n`×`n` grid over the west region's
+/// objects of the object world whose west region starts at `origin`, each with a start
+/// height of the ground, a floor, or between.
+fn fanning_segments((x0, z0): (f64, f64), n: u32) -> Vec<[f64; 5]> {
+    let mut queries = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let (x, z) = (
+                x0 + 150.0 + 49.7 * f64::from(i),
+                z0 + 150.0 + 51.1 * f64::from(j),
+            );
+            let angle = f64::from(i * 7 + j * 13) * 0.37;
+            let reach = 80.0 + f64::from((i + j) % 5) * 60.0;
+            queries.push([
+                x,
+                z,
+                x + reach * angle.cos(),
+                z + reach * angle.sin(),
+                [0.0, 7.5, 44.0, 62.0][(i + j) as usize % 4],
+            ]);
+        }
+    }
+    queries
 }
