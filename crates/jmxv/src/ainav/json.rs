@@ -50,8 +50,8 @@
 
 use super::model::{AiNavData, BlockLink, NextEdge, RouteBlock, SquareTable};
 use crate::json::read::{
-    document, expected, hex, read, record, required, structured, to_hex, utf8, Fixed, Item, Keys,
-    Scalar, Structure,
+    document, read, record, required, structured, to_hex, utf8, Fixed, HexBytes, Item, Keys,
+    Structure,
 };
 use crate::json::write::Lines;
 use crate::json::{Float, JsonError};
@@ -233,10 +233,7 @@ impl<'de> Structure<'de> for DocumentShape {
             match key {
                 0 => region = Some(RegionId(map.next_value_seed(read::<u16>())?)),
                 1 => blocks = Some(map.next_value_seed(read::<Vec<RouteBlock>>())?),
-                2 => {
-                    let table = map.next_value_seed(read::<SquareTable<Short>>())?;
-                    sub_goals = Some(table.map(|s| s.0));
-                }
+                2 => sub_goals = Some(map.next_value_seed(read::<SquareTable<i16>>())?),
                 3 => unknown0 = Some(map.next_value_seed(read::<u32>())?),
                 4 => gap = Some(map.next_value_seed(read::<HexBytes>())?.0),
                 5 => centre_region = Some(RegionId(map.next_value_seed(read::<u16>())?)),
@@ -259,57 +256,12 @@ impl<'de> Structure<'de> for DocumentShape {
     }
 }
 
-/// An i16 table entry: a plain integer in range.
-#[derive(Clone, Copy, Default)]
-struct Short(i16);
-
-impl<'de> Item<'de> for Short {
-    const WHAT: &'static str = "integers";
-
-    fn read<D: Deserializer<'de>>(d: D) -> Result<Short, D::Error> {
-        let value = Scalar::deserialize(d)?;
-        match &value {
-            // An optional minus and digits: a plain decimal integer (no fraction, no exponent).
-            Scalar::Number(text)
-                if text
-                    .strip_prefix('-')
-                    .unwrap_or(text)
-                    .bytes()
-                    .all(|b| b.is_ascii_digit()) =>
-            {
-                text.parse::<i16>().ok().map(Short)
-            }
-            _ => None,
-        }
-        .ok_or_else(|| {
-            expected(
-                format_args!("an integer {}..={}", i16::MIN, i16::MAX),
-                &value,
-            )
-        })
-    }
-}
-
 impl<'de> Item<'de> for NextEdge {
     const WHAT: &'static str = "pairs";
 
     fn read<D: Deserializer<'de>>(d: D) -> Result<NextEdge, D::Error> {
-        let [forward, backward] = <[Short; 2]>::read(d)?;
-        Ok(NextEdge {
-            forward: forward.0,
-            backward: backward.0,
-        })
-    }
-}
-
-struct HexBytes(Vec<u8>);
-
-impl<'de> Item<'de> for HexBytes {
-    const WHAT: &'static str = "strings";
-
-    fn read<D: Deserializer<'de>>(d: D) -> Result<HexBytes, D::Error> {
-        let value = Scalar::deserialize(d)?;
-        hex(&value, None).map(HexBytes).map_err(D::Error::custom)
+        let [forward, backward] = <[i16; 2]>::read(d)?;
+        Ok(NextEdge { forward, backward })
     }
 }
 

@@ -44,13 +44,13 @@
 
 use super::model::*;
 use crate::json::read::{
-    document, expected, hex, read, record, required, structured, to_hex, utf8, Item, Keys, Scalar,
-    Structure,
+    document, expected, read, record, required, structured, to_hex, utf8, HexBytes, Item, Keys,
+    Scalar, Structure,
 };
 use crate::json::write::Lines;
 use crate::json::{Float, JsonError};
 use crate::{WriteError, F32};
-use serde::de::{self, Deserializer, Error as _, MapAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::io::{self, Write};
@@ -523,47 +523,6 @@ impl<'de> Item<'de> for SectionName {
     }
 }
 
-struct HexBytes(Vec<u8>);
-
-impl<'de> Item<'de> for HexBytes {
-    const WHAT: &'static str = "strings";
-
-    fn read<D: Deserializer<'de>>(d: D) -> Result<HexBytes, D::Error> {
-        let value = Scalar::deserialize(d)?;
-        hex(&value, None).map(HexBytes).map_err(D::Error::custom)
-    }
-}
-
-/// An i16, from plain digits with an optional minus.
-struct Short(i16);
-
-impl<'de> Item<'de> for Short {
-    const WHAT: &'static str = "integers";
-
-    fn read<D: Deserializer<'de>>(d: D) -> Result<Short, D::Error> {
-        let value = Scalar::deserialize(d)?;
-        match &value {
-            Scalar::Number(text)
-                if text
-                    .strip_prefix('-')
-                    .unwrap_or(text)
-                    .bytes()
-                    .all(|b| b.is_ascii_digit()) =>
-            {
-                text.parse::<i16>().ok()
-            }
-            _ => None,
-        }
-        .map(Short)
-        .ok_or_else(|| {
-            expected(
-                format_args!("an integer {}..={}", i16::MIN, i16::MAX),
-                &value,
-            )
-        })
-    }
-}
-
 /// `null` or a `T`.
 struct Nullable<T>(Option<T>);
 
@@ -598,15 +557,15 @@ impl<'de, T: Item<'de>> Visitor<'de> for NullableVisitor<T> {
 }
 
 record!(Info, "infos", InfoShape, [
-    "object_type" => object_type: Short,
-    "category" => category: Short,
+    "object_type" => object_type: i16,
+    "category" => category: i16,
     "name" => name: HexBytes,
     "unknown0" => unknown0: u32,
     "unknown1" => unknown1: u32,
     "region_id" => region_id: u16,
 ], Info {
-    object_type: object_type.0,
-    category: category.0,
+    object_type,
+    category,
     name: name.0,
     unknown0,
     unknown1,

@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
+use std::str::FromStr;
 
 /// A JSON value where a scalar belongs: numbers exactly as written, strings decoded, and a
 /// summary of anything else (for the message that refuses it).
@@ -155,6 +156,42 @@ macro_rules! uint_item {
 
 uint_item!(u8, u16, u32);
 
+/// The signed integer a JSON value stands for: an optional minus and digits within the type's
+/// range, nothing else (`1.0`, `1e3` and `true` are refused).
+fn int<T: FromStr>(value: &Scalar<'_>) -> Option<T> {
+    match value {
+        // An optional minus and digits: a plain decimal integer (no fraction, no exponent).
+        Scalar::Number(text)
+            if text
+                .strip_prefix('-')
+                .unwrap_or(text)
+                .bytes()
+                .all(|b| b.is_ascii_digit()) =>
+        {
+            text.parse::<T>().ok()
+        }
+        _ => None,
+    }
+}
+
+/// Implements [`Item`] for signed integer types, each read through [`int`].
+macro_rules! int_item {
+    ($($t:ty),*) => {$(
+        impl<'de> Item<'de> for $t {
+            const WHAT: &'static str = "integers";
+
+            fn read<D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let value = Scalar::deserialize(d)?;
+                int(&value).ok_or_else(|| {
+                    expected(format_args!("an integer {}..={}", <$t>::MIN, <$t>::MAX), &value)
+                })
+            }
+        }
+    )*};
+}
+
+int_item!(i16, i32);
+
 /// Bytes from a string of hex digits, two per byte (`len` bytes when given).
 pub(crate) fn hex(value: &Scalar<'_>, len: Option<usize>) -> Result<Vec<u8>, String> {
     let what = match len {
@@ -181,6 +218,18 @@ pub(crate) fn hex(value: &Scalar<'_>, len: Option<usize>) -> Result<Vec<u8>, Str
                 .ok_or_else(refuse)
         })
         .collect()
+}
+
+/// Bytes written as a string of hex digits of any length, read through [`hex`].
+pub(crate) struct HexBytes(pub(crate) Vec<u8>);
+
+impl<'de> Item<'de> for HexBytes {
+    const WHAT: &'static str = "strings";
+
+    fn read<D: Deserializer<'de>>(d: D) -> Result<HexBytes, D::Error> {
+        let value = Scalar::deserialize(d)?;
+        hex(&value, None).map(HexBytes).map_err(D::Error::custom)
+    }
 }
 
 /// Lower-case hex digits of `bytes`, as [`hex`] reads them.
@@ -454,33 +503,6 @@ pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, super::JsonError> {
         let (line, column) = end_of(valid);
         JsonError::syntax(line, column, "the text is not UTF-8")
     })
-}
-
-impl<'de> Item<'de> for i32 {
-    const WHAT: &'static str = "integers";
-
-    fn read<D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
-        let value = Scalar::deserialize(d)?;
-        match &value {
-            // An optional minus and digits: a plain decimal integer (no fraction, no exponent).
-            Scalar::Number(text)
-                if text
-                    .strip_prefix('-')
-                    .unwrap_or(text)
-                    .bytes()
-                    .all(|b| b.is_ascii_digit()) =>
-            {
-                text.parse::<i32>().ok()
-            }
-            _ => None,
-        }
-        .ok_or_else(|| {
-            expected(
-                format_args!("an integer {}..={}", i32::MIN, i32::MAX),
-                &value,
-            )
-        })
-    }
 }
 
 /// Declares how a record is read from an object with the given keys, each required once: a

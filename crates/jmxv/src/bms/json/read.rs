@@ -3,10 +3,10 @@
 use crate::bms::{Header, NavCell, NavEdge, NavSection, NavVertex, ObjectMesh, OutlineGrid};
 use crate::bms::{Version, OFFSET_COUNT};
 use crate::json::read::{
-    expected, hex, read, record, required, structured, Item, Keys, Scalar, Structure,
+    expected, read, record, required, structured, HexBytes, Item, Keys, Scalar, Structure,
 };
 use crate::F32;
-use serde::de::{Deserializer, Error as _, MapAccess};
+use serde::de::{Deserializer, MapAccess};
 use serde::Deserialize;
 
 /// The top-level keys, in the order of the file.
@@ -149,17 +149,6 @@ impl<'de> Item<'de> for SignatureText {
             _ => None,
         }
         .ok_or_else(|| expected(r#""JMXVBMS 0110" or "JMXVBMS 0109""#, &value))
-    }
-}
-
-struct HexBytes(Vec<u8>);
-
-impl<'de> Item<'de> for HexBytes {
-    const WHAT: &'static str = "strings";
-
-    fn read<D: Deserializer<'de>>(d: D) -> Result<HexBytes, D::Error> {
-        let value = Scalar::deserialize(d)?;
-        hex(&value, None).map(HexBytes).map_err(D::Error::custom)
     }
 }
 

@@ -6,7 +6,8 @@
 
 use super::write::is_printable;
 use crate::json::read::{
-    expected, hex, read, record, refuse, required, structured, Fixed, Item, Keys, Scalar, Structure,
+    expected, hex, read, record, refuse, required, structured, Fixed, HexBytes, Item, Keys, Scalar,
+    Structure,
 };
 use crate::json::JsonError;
 use crate::nvm::{
@@ -263,17 +264,6 @@ impl<'de> Item<'de> for SignatureHex {
         <[u8; 12]>::try_from(bytes)
             .map(SignatureHex)
             .map_err(|_| D::Error::custom("expected 12 bytes"))
-    }
-}
-
-struct HexBytes(Vec<u8>);
-
-impl<'de> Item<'de> for HexBytes {
-    const WHAT: &'static str = "strings";
-
-    fn read<D: Deserializer<'de>>(d: D) -> Result<HexBytes, D::Error> {
-        let value = Scalar::deserialize(d)?;
-        hex(&value, None).map(HexBytes).map_err(D::Error::custom)
     }
 }
 
