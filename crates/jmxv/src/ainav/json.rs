@@ -50,10 +50,10 @@
 
 use super::model::{AiNavData, BlockLink, NextEdge, RouteBlock, SquareTable};
 use crate::json::read::{
-    document, read, record, required, structured, to_hex, utf8, Fixed, HexBytes, Item, Keys,
-    Structure,
+    document, read, record, required, structured, to_hex, utf8, writable, Fixed, HexBytes, Item,
+    Keys, Structure,
 };
-use crate::json::write::Lines;
+use crate::json::write::{checked_string, checked_writer, Lines};
 use crate::json::{Float, JsonError};
 use crate::{RegionId, WriteError, F32};
 use serde::de::{Deserializer, Error as _, MapAccess, SeqAccess};
@@ -70,20 +70,16 @@ use std::marker::PhantomData;
 /// Text that is not JSON (with its line and column), or JSON that does not describe the file
 /// (with the path of the offending value).
 pub fn from_str(text: &str) -> Result<AiNavData, JsonError> {
-    let nav = document::<Document>(text)?.0;
-    nav.check_writable().map_err(|e| {
-        let whole = e.to_string();
-        let message = whole
-            .strip_prefix(&format!("{}: ", e.section()))
-            .unwrap_or(&whole);
-        // The offset is not in the document; the gap is what sets it.
-        let path = match e.section() {
-            "centres_offset" => "gap",
-            section => section,
-        };
-        JsonError::at(path, message)
-    })?;
-    Ok(nav)
+    // The offset is not in the document; the gap is what sets it.
+    let path_of = |section: &str| match section {
+        "centres_offset" => "gap".to_owned(),
+        section => section.to_owned(),
+    };
+    writable(
+        document::<Document>(text)?.0,
+        AiNavData::check_writable,
+        path_of,
+    )
 }
 
 /// Reads the JSON form of an `AINavData` file from bytes, which must be UTF-8.
@@ -100,10 +96,11 @@ pub fn from_slice(bytes: &[u8]) -> Result<AiNavData, JsonError> {
 /// A [`WriteError`] when the model cannot be written as a file ([`AiNavData::check_writable`]);
 /// its JSON would not read back.
 pub fn to_string(nav: &AiNavData) -> Result<String, WriteError> {
-    nav.check_writable()?;
-    let mut out = Vec::with_capacity(nav.encoded_len() * 3);
-    write(nav, &mut out).unwrap_or_else(|_| unreachable!("writing to a Vec never fails"));
-    Ok(String::from_utf8(out).unwrap_or_else(|_| unreachable!("serde_json writes UTF-8")))
+    checked_string(
+        nav.check_writable(),
+        || nav.encoded_len() * 3,
+        |out| write(nav, out),
+    )
 }
 
 /// Writes the JSON form of `nav` to a stream.
@@ -111,10 +108,8 @@ pub fn to_string(nav: &AiNavData) -> Result<String, WriteError> {
 /// # Errors
 /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a [`WriteError`]
 /// when the model cannot be written ([`to_string`]).
-pub fn to_writer(nav: &AiNavData, mut out: impl Write) -> io::Result<()> {
-    nav.check_writable()
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    write(nav, &mut out)
+pub fn to_writer(nav: &AiNavData, out: impl Write) -> io::Result<()> {
+    checked_writer(nav.check_writable(), out, |out| write(nav, out))
 }
 
 // ---- Writing ----

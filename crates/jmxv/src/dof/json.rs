@@ -44,10 +44,10 @@
 
 use super::model::*;
 use crate::json::read::{
-    document, expected, read, record, required, structured, to_hex, utf8, HexBytes, Item, Keys,
-    Scalar, Structure,
+    document, expected, read, record, required, structured, to_hex, utf8, writable, HexBytes, Item,
+    Keys, Scalar, Structure,
 };
-use crate::json::write::Lines;
+use crate::json::write::{checked_string, checked_writer, Lines};
 use crate::json::{Float, JsonError};
 use crate::{WriteError, F32};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -64,16 +64,11 @@ use std::marker::PhantomData;
 /// Text that is not JSON (with its line and column), or JSON that does not describe a dungeon
 /// file that writes (with the path of the offending value).
 pub fn from_str(text: &str) -> Result<DungeonFile, JsonError> {
-    let dungeon = document::<Document>(text)?.0;
-    dungeon.check_writable().map_err(|e| {
-        // WriteError names its section like a JSON path already (`blocks[2].fog.height`).
-        let whole = e.to_string();
-        let message = whole
-            .strip_prefix(&format!("{}: ", e.section()))
-            .unwrap_or(&whole);
-        JsonError::at(e.section(), message)
-    })?;
-    Ok(dungeon)
+    writable(
+        document::<Document>(text)?.0,
+        DungeonFile::check_writable,
+        str::to_owned,
+    )
 }
 
 /// Reads the JSON form of a dungeon file from bytes, which must be UTF-8.
@@ -90,10 +85,11 @@ pub fn from_slice(bytes: &[u8]) -> Result<DungeonFile, JsonError> {
 /// A [`WriteError`] when the dungeon cannot be written as a file
 /// ([`DungeonFile::check_writable`]); its JSON would not read back.
 pub fn to_string(dungeon: &DungeonFile) -> Result<String, WriteError> {
-    dungeon.check_writable()?;
-    let mut out = Vec::with_capacity(dungeon.encoded_len() * 3);
-    write(dungeon, &mut out).unwrap_or_else(|_| unreachable!("writing to a Vec never fails"));
-    Ok(String::from_utf8(out).unwrap_or_else(|_| unreachable!("serde_json writes UTF-8")))
+    checked_string(
+        dungeon.check_writable(),
+        || dungeon.encoded_len() * 3,
+        |out| write(dungeon, out),
+    )
 }
 
 /// Writes the JSON form of `dungeon` to a stream.
@@ -101,11 +97,8 @@ pub fn to_string(dungeon: &DungeonFile) -> Result<String, WriteError> {
 /// # Errors
 /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a [`WriteError`]
 /// when the dungeon cannot be written ([`to_string`]).
-pub fn to_writer(dungeon: &DungeonFile, mut out: impl Write) -> io::Result<()> {
-    dungeon
-        .check_writable()
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    write(dungeon, &mut out)
+pub fn to_writer(dungeon: &DungeonFile, out: impl Write) -> io::Result<()> {
+    checked_writer(dungeon.check_writable(), out, |out| write(dungeon, out))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 //! [`Scalar`]s, which keep numbers as written.
 
 use super::error::{end_of, JsonError};
+use crate::WriteError;
 use serde::de::{
     self, DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
@@ -491,6 +492,29 @@ pub(crate) fn document<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, Js
         .map_err(|e| JsonError::from_serde(&e.path().to_string(), e.into_inner(), text))?;
     json.end().map_err(|e| JsonError::from_serde("", e, text))?;
     Ok(value)
+}
+
+/// `model` when `check` finds that it writes as a file; otherwise `check`'s [`WriteError`] as a
+/// [`JsonError`] at the document path that `path_of` gives for the error's section, with the
+/// error's message after its leading `section: `. (A [`WriteError`] names its section like a
+/// JSON path already, `cells[4].objects`; `path_of` maps the sections a document keeps
+/// elsewhere.)
+///
+/// # Errors
+/// The [`WriteError`] of `check`, at its path in the document.
+pub(crate) fn writable<T>(
+    model: T,
+    check: impl FnOnce(&T) -> Result<(), WriteError>,
+    path_of: impl FnOnce(&str) -> String,
+) -> Result<T, JsonError> {
+    check(&model).map_err(|e| {
+        let whole = e.to_string();
+        let message = whole
+            .strip_prefix(&format!("{}: ", e.section()))
+            .unwrap_or(&whole);
+        JsonError::at(path_of(e.section()), message)
+    })?;
+    Ok(model)
 }
 
 /// Text from bytes, or the position of the first byte that is not UTF-8.

@@ -3,6 +3,7 @@
 //! One top-level key per line, and lists with a fixed number of elements per line (a record
 //! per line, or a grid row per line), so that a dump stays small and still diffs and greps well.
 
+use crate::WriteError;
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -64,4 +65,34 @@ impl<'w, W: Write> Lines<'w, W> {
 
 fn json(out: &mut impl Write, value: &(impl Serialize + ?Sized)) -> io::Result<()> {
     serde_json::to_writer(out, value).map_err(io::Error::from)
+}
+
+/// The JSON text that `write` makes, once `checked` (the model's `check_writable`) has passed;
+/// `capacity()` bytes are reserved for it up front.
+///
+/// # Errors
+/// The [`WriteError`] of `checked`.
+pub(crate) fn checked_string(
+    checked: Result<(), WriteError>,
+    capacity: impl FnOnce() -> usize,
+    write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>,
+) -> Result<String, WriteError> {
+    checked?;
+    let mut out = Vec::with_capacity(capacity());
+    write(&mut out).unwrap_or_else(|_| unreachable!("writing to a Vec never fails"));
+    Ok(String::from_utf8(out).unwrap_or_else(|_| unreachable!("serde_json writes UTF-8")))
+}
+
+/// Writes with `write` to `out`, once `checked` (the model's `check_writable`) has passed.
+///
+/// # Errors
+/// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping the [`WriteError`]
+/// of `checked`.
+pub(crate) fn checked_writer<W: Write>(
+    checked: Result<(), WriteError>,
+    mut out: W,
+    write: impl FnOnce(&mut W) -> io::Result<()>,
+) -> io::Result<()> {
+    checked.map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    write(&mut out)
 }

@@ -42,7 +42,8 @@ mod read;
 mod write;
 
 use super::ObjectMesh;
-use crate::json::read::{document, utf8};
+use crate::json::read::{document, utf8, writable};
+use crate::json::write::{checked_string, checked_writer};
 use crate::json::JsonError;
 use crate::WriteError;
 use std::io::{self, Write};
@@ -55,21 +56,17 @@ use std::io::{self, Write};
 /// Text that is not JSON (with its line and column), or JSON that does not describe an object
 /// mesh (with the path of the offending value).
 pub fn from_str(text: &str) -> Result<ObjectMesh, JsonError> {
-    let mesh = document::<read::Document>(text)?.0;
-    mesh.check_writable().map_err(|e| {
-        // WriteError names its section like a JSON path already (`cells[4].event`), except
-        // the grid's tiles, which the document keeps under a key of their own.
-        let whole = e.to_string();
-        let message = whole
-            .strip_prefix(&format!("{}: ", e.section()))
-            .unwrap_or(&whole);
-        let path = match e.section().strip_prefix("grid.tiles") {
-            Some(rest) => format!("grid_tiles{rest}"),
-            None => e.section().to_owned(),
-        };
-        JsonError::at(path, message)
-    })?;
-    Ok(mesh)
+    // WriteError names its sections like JSON paths already, except the grid's tiles, which
+    // the document keeps under a key of their own.
+    let path_of = |section: &str| match section.strip_prefix("grid.tiles") {
+        Some(rest) => format!("grid_tiles{rest}"),
+        None => section.to_owned(),
+    };
+    writable(
+        document::<read::Document>(text)?.0,
+        ObjectMesh::check_writable,
+        path_of,
+    )
 }
 
 /// Reads the JSON form of an object mesh from bytes, which must be UTF-8.
@@ -86,10 +83,11 @@ pub fn from_slice(bytes: &[u8]) -> Result<ObjectMesh, JsonError> {
 /// A [`WriteError`] when the mesh cannot be written as a file ([`ObjectMesh::check_writable`]);
 /// its JSON would not read back.
 pub fn to_string(mesh: &ObjectMesh) -> Result<String, WriteError> {
-    mesh.check_writable()?;
-    let mut out = Vec::with_capacity(mesh.encoded_len() * 4);
-    write::write(mesh, &mut out).unwrap_or_else(|_| unreachable!("writing to a Vec never fails"));
-    Ok(String::from_utf8(out).unwrap_or_else(|_| unreachable!("serde_json writes UTF-8")))
+    checked_string(
+        mesh.check_writable(),
+        || mesh.encoded_len() * 4,
+        |out| write::write(mesh, out),
+    )
 }
 
 /// Writes the JSON form of `mesh` to a stream.
@@ -97,8 +95,6 @@ pub fn to_string(mesh: &ObjectMesh) -> Result<String, WriteError> {
 /// # Errors
 /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a [`WriteError`]
 /// when the mesh cannot be written ([`to_string`]).
-pub fn to_writer(mesh: &ObjectMesh, mut out: impl Write) -> io::Result<()> {
-    mesh.check_writable()
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    write::write(mesh, &mut out)
+pub fn to_writer(mesh: &ObjectMesh, out: impl Write) -> io::Result<()> {
+    checked_writer(mesh.check_writable(), out, |out| write::write(mesh, out))
 }

@@ -42,7 +42,8 @@ mod read;
 mod write;
 
 use super::NavMesh;
-use crate::json::read::{document, utf8};
+use crate::json::read::{document, utf8, writable};
+use crate::json::write::{checked_string, checked_writer};
 use crate::json::JsonError;
 use crate::WriteError;
 use std::io::{self, Write};
@@ -57,15 +58,7 @@ use std::io::{self, Write};
 /// (with the path of the offending value).
 pub fn from_str(text: &str) -> Result<NavMesh, JsonError> {
     let mesh = document::<read::Document>(text)?.finish()?;
-    mesh.check_writable().map_err(|e| {
-        // WriteError names its section like a JSON path already (`cells[4].objects`).
-        let whole = e.to_string();
-        let message = whole
-            .strip_prefix(&format!("{}: ", e.section()))
-            .unwrap_or(&whole);
-        JsonError::at(e.section(), message)
-    })?;
-    Ok(mesh)
+    writable(mesh, NavMesh::check_writable, str::to_owned)
 }
 
 /// Reads the JSON form of a navmesh from bytes, which must be UTF-8.
@@ -82,11 +75,12 @@ pub fn from_slice(bytes: &[u8]) -> Result<NavMesh, JsonError> {
 /// A [`WriteError`] when the mesh cannot be written as a file ([`NavMesh::check_writable`]);
 /// its JSON would not read back.
 pub fn to_string(mesh: &NavMesh) -> Result<String, WriteError> {
-    mesh.check_writable()?;
     // A dump is three to four times the size of the file; reserve that much once.
-    let mut out = Vec::with_capacity(mesh.encoded_len() * 4);
-    write::write(mesh, &mut out).unwrap_or_else(|_| unreachable!("writing to a Vec never fails"));
-    Ok(String::from_utf8(out).unwrap_or_else(|_| unreachable!("serde_json writes UTF-8")))
+    checked_string(
+        mesh.check_writable(),
+        || mesh.encoded_len() * 4,
+        |out| write::write(mesh, out),
+    )
 }
 
 /// Writes the JSON form of `mesh` to a stream.
@@ -94,8 +88,6 @@ pub fn to_string(mesh: &NavMesh) -> Result<String, WriteError> {
 /// # Errors
 /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a [`WriteError`]
 /// when the mesh cannot be written ([`to_string`]).
-pub fn to_writer(mesh: &NavMesh, mut out: impl Write) -> io::Result<()> {
-    mesh.check_writable()
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-    write::write(mesh, &mut out)
+pub fn to_writer(mesh: &NavMesh, out: impl Write) -> io::Result<()> {
+    checked_writer(mesh.check_writable(), out, |out| write::write(mesh, out))
 }
