@@ -203,6 +203,23 @@ impl WriteError {
     pub fn section(&self) -> &str {
         &self.section
     }
+
+    /// The error as an [`io::Error`] of kind `InvalidInput`, as the writers to streams report it.
+    pub(crate) fn into_io(self) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidInput, self)
+    }
+}
+
+/// Writes a file's bytes to `writer`, or refuses the model whose [`WriteError`] stopped them:
+/// what every format's `write_to` does with its `to_vec`.
+///
+/// # Errors
+/// An [`io::Error`] from `writer`, or one of kind `InvalidInput` wrapping the [`WriteError`].
+pub(crate) fn write_bytes(
+    bytes: Result<Vec<u8>, WriteError>,
+    mut writer: impl io::Write,
+) -> io::Result<()> {
+    writer.write_all(&bytes.map_err(WriteError::into_io)?)
 }
 
 impl fmt::Display for WriteError {

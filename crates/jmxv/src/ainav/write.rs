@@ -2,7 +2,7 @@
 
 use super::model::*;
 use super::read::{BLOCK_FIXED_LEN, CENTRE_LEN, ENTRY_LEN, LINK_LEN};
-use crate::error::WriteError;
+use crate::error::{write_bytes, WriteError};
 use std::io::{self, Write};
 
 impl AiNavData {
@@ -103,11 +103,8 @@ impl AiNavData {
     /// # Errors
     /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a
     /// [`WriteError`] when the model cannot be written.
-    pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let bytes = self
-            .to_vec()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        writer.write_all(&bytes)
+    pub fn write_to(&self, writer: impl Write) -> io::Result<()> {
+        write_bytes(self.to_vec(), writer)
     }
 }
 

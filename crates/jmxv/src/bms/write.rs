@@ -2,7 +2,7 @@
 
 use super::model::*;
 use super::read::{CELL_LEN, EDGE_LEN, GRID_FIXED_LEN, VERTEX_LEN};
-use crate::error::WriteError;
+use crate::error::{write_bytes, WriteError};
 use std::io::{self, Write};
 
 impl ObjectMesh {
@@ -115,11 +115,8 @@ impl ObjectMesh {
     /// # Errors
     /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a
     /// [`WriteError`] when the model cannot be written.
-    pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let bytes = self
-            .to_vec()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        writer.write_all(&bytes)
+    pub fn write_to(&self, writer: impl Write) -> io::Result<()> {
+        write_bytes(self.to_vec(), writer)
     }
 }
 

@@ -8,7 +8,7 @@ use super::read::{
     HEIGHT_FOG_BYTE, HEIGHT_FOG_LEN, INFO_FIXED_LEN, LIGHT_FIXED_LEN, OBJECT_FIXED_LEN,
     VOXEL_FIXED_LEN,
 };
-use crate::error::WriteError;
+use crate::error::{write_bytes, WriteError};
 use crate::F32;
 use std::fmt;
 use std::io::{self, Write};
@@ -114,11 +114,8 @@ impl DungeonFile {
     /// # Errors
     /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a
     /// [`WriteError`] when the model cannot be written.
-    pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let bytes = self
-            .to_vec()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        writer.write_all(&bytes)
+    pub fn write_to(&self, writer: impl Write) -> io::Result<()> {
+        write_bytes(self.to_vec(), writer)
     }
 
     /// Every check but the block layout's; returns where each placed section starts.

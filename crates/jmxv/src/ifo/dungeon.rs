@@ -54,7 +54,7 @@
 
 use super::text::{self, check_quoted, decimal_len, Fields, Gap, LineEnding, Lines, Row};
 use crate::bytes::Place;
-use crate::error::{Error, ReadError, WriteError};
+use crate::error::{write_bytes, Error, ReadError, WriteError};
 use crate::RegionId;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -549,11 +549,8 @@ impl DungeonInfo {
     /// # Errors
     /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a
     /// [`WriteError`] when the model cannot be written.
-    pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let bytes = self
-            .to_vec()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        writer.write_all(&bytes)
+    pub fn write_to(&self, writer: impl Write) -> io::Result<()> {
+        write_bytes(self.to_vec(), writer)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::text::{self, Fields, LineEnding, Lines, Row};
 use crate::bytes::Place;
-use crate::error::{Error, ErrorKind, ReadError, WriteError};
+use crate::error::{write_bytes, Error, ErrorKind, ReadError, WriteError};
 use std::io::{self, Read, Write};
 use std::path::Path;
 
@@ -265,10 +265,7 @@ impl<E: Entry> Table<E> {
     /// # Errors
     /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a
     /// [`WriteError`] when the model cannot be written.
-    pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let bytes = self
-            .to_vec()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        writer.write_all(&bytes)
+    pub fn write_to(&self, writer: impl Write) -> io::Result<()> {
+        write_bytes(self.to_vec(), writer)
     }
 }

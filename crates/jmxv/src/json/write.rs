@@ -93,6 +93,6 @@ pub(crate) fn checked_writer<W: Write>(
     mut out: W,
     write: impl FnOnce(&mut W) -> io::Result<()>,
 ) -> io::Result<()> {
-    checked.map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    checked.map_err(WriteError::into_io)?;
     write(&mut out)
 }

@@ -2,7 +2,7 @@
 
 use super::model::*;
 use super::read::{CELL_FIXED_LEN, GLOBAL_EDGE_LEN, INTERNAL_EDGE_LEN, LINK_LEN, OBJECT_FIXED_LEN};
-use crate::error::WriteError;
+use crate::error::{write_bytes, WriteError};
 use crate::float::F32;
 use std::io::{self, Write};
 
@@ -114,11 +114,8 @@ impl NavMesh {
     /// # Errors
     /// An [`io::Error`] from the stream, or one of kind `InvalidInput` wrapping a
     /// [`WriteError`] when the model cannot be written.
-    pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        let bytes = self
-            .to_vec()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        writer.write_all(&bytes)
+    pub fn write_to(&self, writer: impl Write) -> io::Result<()> {
+        write_bytes(self.to_vec(), writer)
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
