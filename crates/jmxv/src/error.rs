@@ -1,6 +1,8 @@
 //! Errors: where in the bytes a file went wrong, and how.
 
-use std::{fmt, io};
+use std::fmt;
+use std::io::{self, Read};
+use std::path::Path;
 
 /// A malformed file: what was wrong, at which byte offset, in which section.
 ///
@@ -175,6 +177,32 @@ impl From<io::Error> for ReadError {
     fn from(e: io::Error) -> ReadError {
         ReadError::Io(e)
     }
+}
+
+/// Reads the file at `path` and parses its bytes with `parse`: what every format's `from_path`
+/// does.
+///
+/// # Errors
+/// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] from `parse`.
+pub(crate) fn parse_path<T>(
+    path: impl AsRef<Path>,
+    parse: impl FnOnce(&[u8]) -> Result<T, Error>,
+) -> Result<T, ReadError> {
+    Ok(parse(&std::fs::read(path)?)?)
+}
+
+/// Reads `reader` to its end and parses the bytes with `parse`: what every format's
+/// `read_from` does.
+///
+/// # Errors
+/// [`ReadError::Io`] when the stream fails, [`ReadError::Format`] from `parse`.
+pub(crate) fn parse_stream<T>(
+    mut reader: impl Read,
+    parse: impl FnOnce(&[u8]) -> Result<T, Error>,
+) -> Result<T, ReadError> {
+    let mut bytes = Vec::new();
+    reader.read_to_end(&mut bytes)?;
+    Ok(parse(&bytes)?)
 }
 
 impl From<Error> for ReadError {

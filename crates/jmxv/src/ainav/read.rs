@@ -2,7 +2,7 @@
 
 use super::model::*;
 use crate::bytes::{u16_at, u32_at, Place, Reader};
-use crate::error::{Error, ErrorKind, ReadError};
+use crate::error::{parse_path, parse_stream, Error, ErrorKind, ReadError};
 use crate::float::F32;
 use crate::RegionId;
 use std::io::Read;
@@ -114,18 +114,15 @@ impl AiNavData {
     /// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] as for
     /// [`AiNavData::parse`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<AiNavData, ReadError> {
-        let bytes = std::fs::read(path)?;
-        Ok(AiNavData::parse(&bytes)?)
+        parse_path(path, Self::parse)
     }
 
     /// Reads a stream to its end and parses it.
     ///
     /// # Errors
     /// As for [`AiNavData::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<AiNavData, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(AiNavData::parse(&bytes)?)
+    pub fn read_from(reader: impl Read) -> Result<AiNavData, ReadError> {
+        parse_stream(reader, Self::parse)
     }
 }
 

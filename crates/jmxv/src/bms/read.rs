@@ -2,7 +2,7 @@
 
 use super::model::*;
 use crate::bytes::{f32_at, u16_at, u32_at, Place, Reader};
-use crate::error::{describe_bytes, Error, ErrorKind, ReadError};
+use crate::error::{describe_bytes, parse_path, parse_stream, Error, ErrorKind, ReadError};
 use std::io::Read;
 use std::path::Path;
 
@@ -72,18 +72,15 @@ impl ObjectMesh {
     /// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] as for
     /// [`ObjectMesh::parse`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<ObjectMesh, ReadError> {
-        let bytes = std::fs::read(path)?;
-        Ok(ObjectMesh::parse(&bytes)?)
+        parse_path(path, Self::parse)
     }
 
     /// Reads a stream to its end and parses it.
     ///
     /// # Errors
     /// As for [`ObjectMesh::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<ObjectMesh, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(ObjectMesh::parse(&bytes)?)
+    pub fn read_from(reader: impl Read) -> Result<ObjectMesh, ReadError> {
+        parse_stream(reader, Self::parse)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::model::*;
 use crate::bytes::{f32_at, u16_at, u32_at, Place, Reader};
-use crate::error::{describe_bytes, Error, ErrorKind, ReadError};
+use crate::error::{describe_bytes, parse_path, parse_stream, Error, ErrorKind, ReadError};
 use crate::F32;
 use std::io::Read;
 use std::path::Path;
@@ -104,18 +104,15 @@ impl DungeonFile {
     /// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] as for
     /// [`DungeonFile::parse`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<DungeonFile, ReadError> {
-        let bytes = std::fs::read(path)?;
-        Ok(DungeonFile::parse(&bytes)?)
+        parse_path(path, Self::parse)
     }
 
     /// Reads a stream to its end and parses it.
     ///
     /// # Errors
     /// As for [`DungeonFile::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<DungeonFile, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(DungeonFile::parse(&bytes)?)
+    pub fn read_from(reader: impl Read) -> Result<DungeonFile, ReadError> {
+        parse_stream(reader, Self::parse)
     }
 }
 

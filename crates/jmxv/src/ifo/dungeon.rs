@@ -54,7 +54,7 @@
 
 use super::text::{self, check_quoted, decimal_len, Fields, Gap, LineEnding, Lines, Row};
 use crate::bytes::Place;
-use crate::error::{write_bytes, Error, ReadError, WriteError};
+use crate::error::{parse_path, parse_stream, write_bytes, Error, ReadError, WriteError};
 use crate::RegionId;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -409,17 +409,15 @@ impl DungeonInfo {
     /// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] as for
     /// [`DungeonInfo::parse`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<DungeonInfo, ReadError> {
-        Ok(DungeonInfo::parse(&std::fs::read(path)?)?)
+        parse_path(path, Self::parse)
     }
 
     /// Reads a stream to its end and parses it.
     ///
     /// # Errors
     /// As for [`DungeonInfo::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<DungeonInfo, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(DungeonInfo::parse(&bytes)?)
+    pub fn read_from(reader: impl Read) -> Result<DungeonInfo, ReadError> {
+        parse_stream(reader, Self::parse)
     }
 
     /// The rows, in file order.

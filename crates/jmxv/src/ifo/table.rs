@@ -3,7 +3,9 @@
 
 use super::text::{self, Fields, LineEnding, Lines, Row};
 use crate::bytes::Place;
-use crate::error::{write_bytes, Error, ErrorKind, ReadError, WriteError};
+use crate::error::{
+    parse_path, parse_stream, write_bytes, Error, ErrorKind, ReadError, WriteError,
+};
 use std::io::{self, Read, Write};
 use std::path::Path;
 
@@ -150,17 +152,15 @@ impl<E: Entry> Table<E> {
     /// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] as for
     /// [`Table::parse`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<Table<E>, ReadError> {
-        Ok(Table::parse(&std::fs::read(path)?)?)
+        parse_path(path, Self::parse)
     }
 
     /// Reads a stream to its end and parses it.
     ///
     /// # Errors
     /// As for [`Table::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<Table<E>, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(Table::parse(&bytes)?)
+    pub fn read_from(reader: impl Read) -> Result<Table<E>, ReadError> {
+        parse_stream(reader, Self::parse)
     }
 
     /// Number of entries (for `tile2d.ifo`, of textures; the server bounds texture ids by

@@ -47,7 +47,7 @@ mod lint;
 pub use lint::{lint, CODES};
 
 use crate::bytes::{Place, Reader};
-use crate::error::{Error, ErrorKind, ReadError};
+use crate::error::{parse_path, parse_stream, Error, ErrorKind, ReadError};
 use crate::RegionId;
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -180,17 +180,15 @@ impl MapInfo {
     /// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] as for
     /// [`MapInfo::parse`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<MapInfo, ReadError> {
-        Ok(MapInfo::parse(&std::fs::read(path)?)?)
+        parse_path(path, Self::parse)
     }
 
     /// Reads a stream to its end and parses it.
     ///
     /// # Errors
     /// As for [`MapInfo::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<MapInfo, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(MapInfo::parse(&bytes)?)
+    pub fn read_from(reader: impl Read) -> Result<MapInfo, ReadError> {
+        parse_stream(reader, Self::parse)
     }
 
     /// The exact size of the written file in bytes.

@@ -2,7 +2,7 @@
 
 use super::model::*;
 use crate::bytes::{f32_at, u16_at, u32_at, Place, Reader};
-use crate::error::{Error, ErrorKind, ReadError};
+use crate::error::{parse_path, parse_stream, Error, ErrorKind, ReadError};
 use crate::float::F32;
 use std::io::Read;
 use std::path::Path;
@@ -98,18 +98,15 @@ impl NavMesh {
     /// [`ReadError::Io`] when the file cannot be read, [`ReadError::Format`] as for
     /// [`NavMesh::parse`].
     pub fn from_path(path: impl AsRef<Path>) -> Result<NavMesh, ReadError> {
-        let bytes = std::fs::read(path)?;
-        Ok(NavMesh::parse(&bytes)?)
+        parse_path(path, Self::parse)
     }
 
     /// Reads a stream to its end and parses it.
     ///
     /// # Errors
     /// As for [`NavMesh::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<NavMesh, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(NavMesh::parse(&bytes)?)
+    pub fn read_from(reader: impl Read) -> Result<NavMesh, ReadError> {
+        parse_stream(reader, Self::parse)
     }
 }
 

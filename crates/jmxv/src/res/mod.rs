@@ -21,7 +21,7 @@
 //! ```
 
 use crate::bytes::{u32_at, Place, Reader};
-use crate::error::{describe_bytes, Error, ErrorKind, ReadError};
+use crate::error::{describe_bytes, parse_path, parse_stream, Error, ErrorKind, ReadError};
 use std::io::{self, Read, Write};
 use std::ops::Range;
 use std::path::Path;
@@ -157,18 +157,15 @@ impl ResourceFile {
     /// # Errors
     /// The file cannot be read ([`ReadError::Io`]) or is malformed ([`ReadError::Format`]).
     pub fn from_path(path: impl AsRef<Path>) -> Result<ResourceFile, ReadError> {
-        let bytes = std::fs::read(path)?;
-        Ok(ResourceFile::parse(&bytes)?)
+        parse_path(path, Self::parse)
     }
 
     /// Reads a stream to its end and parses it.
     ///
     /// # Errors
     /// As for [`ResourceFile::from_path`].
-    pub fn read_from(mut reader: impl Read) -> Result<ResourceFile, ReadError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(ResourceFile::parse(&bytes)?)
+    pub fn read_from(reader: impl Read) -> Result<ResourceFile, ReadError> {
+        parse_stream(reader, Self::parse)
     }
 
     /// The smallest file of a kind naming `target`: the signature, a zeroed header with the
