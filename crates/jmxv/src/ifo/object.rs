@@ -31,7 +31,7 @@
 
 use super::lint::{self as common, TableCodes};
 use super::table::{Entry, Table};
-use super::text::{check_quoted, Fields, LineEnding, LineFormat, Row};
+use super::text::{check_quoted, Fields, LineEnding, LineFormat, LineHead, Row};
 use crate::bytes::Place;
 use crate::error::{Error, WriteError};
 use crate::lint::{Finding, Severity};
@@ -152,12 +152,13 @@ impl Eq for ObjectEntry {}
 
 impl Row for ObjectEntry {
     fn read(f: &mut Fields<'_>) -> Result<ObjectEntry, Error> {
-        f.place.field = "index";
-        let (index, index_width) = f.decimal()?;
-        let gap0 = f.gap()?;
-        f.place.field = "flags";
-        let (flags, number) = f.number()?;
-        let gap1 = f.gap()?;
+        let LineHead {
+            index,
+            index_width,
+            number: flags,
+            number_format: number,
+            gaps,
+        } = f.line_head("flags")?;
         f.place.field = "path";
         let path = f.quoted()?.to_vec();
         let tail = f.blanks()?;
@@ -169,7 +170,7 @@ impl Row for ObjectEntry {
             format: LineFormat {
                 index_width,
                 number,
-                gaps: [gap0, gap1],
+                gaps,
                 tail,
                 ending: f.ending,
             },
@@ -185,14 +186,7 @@ impl Row for ObjectEntry {
     }
 
     fn encoded_len(&self) -> usize {
-        let f = &self.format;
-        f.index_len(self.index)
-            + f.number.encoded_len(self.flags)
-            + f.gaps.iter().map(|g| g.len()).sum::<usize>()
-            + self.path.len()
-            + 2
-            + f.tail.len()
-            + f.ending.as_bytes().len()
+        self.format.encoded_len(self.index, self.flags) + self.path.len() + 2
     }
 
     fn write(&self, out: &mut Vec<u8>) {
@@ -204,8 +198,7 @@ impl Row for ObjectEntry {
         out.push(b'"');
         out.extend_from_slice(&self.path);
         out.push(b'"');
-        f.tail.write(out);
-        out.extend_from_slice(f.ending.as_bytes());
+        f.write_end(out);
     }
 
     fn check(&self, place: Place) -> Result<(), WriteError> {

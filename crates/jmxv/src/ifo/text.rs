@@ -214,6 +214,22 @@ impl<const GAPS: usize> LineFormat<GAPS> {
         write_digits(out, index, 10, self.index_width, false);
     }
 
+    /// Bytes of a line with this index and number that are not its text fields: the two
+    /// numbers, every blank and the line break.
+    pub(crate) fn encoded_len(self, index: u32, number: u32) -> usize {
+        self.index_len(index)
+            + self.number.encoded_len(number)
+            + self.gaps.iter().map(|g| g.len()).sum::<usize>()
+            + self.tail.len()
+            + self.ending.as_bytes().len()
+    }
+
+    /// Writes the end of a line: the blanks after the last field, then the line break.
+    pub(crate) fn write_end(self, out: &mut Vec<u8>) {
+        self.tail.write(out);
+        out.extend_from_slice(self.ending.as_bytes());
+    }
+
     /// Checks what the type cannot: that no blank between fields is empty.
     pub(crate) fn check(self, place: Place) -> Result<(), WriteError> {
         if self.gaps.iter().any(|g| g.is_empty()) {
@@ -318,6 +334,21 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
+/// The first two fields of a `.ifo` entry line as read, each with its spelling and the blanks
+/// after it: the index, then the number (an object's flags, a tile's kind).
+pub(crate) struct LineHead {
+    /// The index.
+    pub(crate) index: u32,
+    /// Digits of the index as stored.
+    pub(crate) index_width: u8,
+    /// The number after the index.
+    pub(crate) number: u32,
+    /// How the number is spelled.
+    pub(crate) number_format: NumberFormat,
+    /// The blanks after the index and after the number.
+    pub(crate) gaps: [Gap; 2],
+}
+
 /// A cursor over the fields of one line.
 pub struct Fields<'a> {
     line: &'a [u8],
@@ -340,6 +371,24 @@ impl<'a> Fields<'a> {
 
     fn rest(&self) -> &'a [u8] {
         &self.line[self.pos..]
+    }
+
+    /// Reads the first two fields of a `.ifo` entry line, each followed by its blanks: the
+    /// index (field `index`), then the number (field `number_field`).
+    pub(crate) fn line_head(&mut self, number_field: &'static str) -> Result<LineHead, Error> {
+        self.place.field = "index";
+        let (index, index_width) = self.decimal()?;
+        let gap0 = self.gap()?;
+        self.place.field = number_field;
+        let (number, number_format) = self.number()?;
+        let gap1 = self.gap()?;
+        Ok(LineHead {
+            index,
+            index_width,
+            number,
+            number_format,
+            gaps: [gap0, gap1],
+        })
     }
 
     pub fn peek(&self) -> Option<u8> {

@@ -34,7 +34,7 @@
 use super::lint::{self as common, TableCodes};
 use super::object::extension;
 use super::table::{Entry, Table};
-use super::text::{self, check_quoted, Fields, Gap, LineEnding, LineFormat, Row};
+use super::text::{self, check_quoted, Fields, Gap, LineEnding, LineFormat, LineHead, Row};
 use crate::bytes::Place;
 use crate::error::{describe_bytes, Error, WriteError};
 use crate::lint::{Finding, Severity};
@@ -206,12 +206,13 @@ impl Eq for Tile2dEntry {}
 
 impl Row for Tile2dEntry {
     fn read(f: &mut Fields<'_>) -> Result<Tile2dEntry, Error> {
-        f.place.field = "index";
-        let (index, index_width) = f.decimal()?;
-        let gap0 = f.gap()?;
-        f.place.field = "kind";
-        let (kind, number) = f.number()?;
-        let gap1 = f.gap()?;
+        let LineHead {
+            index,
+            index_width,
+            number: kind,
+            number_format: number,
+            gaps: [gap0, gap1],
+        } = f.line_head("kind")?;
         f.place.field = "category";
         let category = f.quoted()?.to_vec();
         let gap2 = f.gap()?;
@@ -261,16 +262,11 @@ impl Row for Tile2dEntry {
     }
 
     fn encoded_len(&self) -> usize {
-        let f = &self.format;
-        f.index_len(self.index)
-            + f.number.encoded_len(self.kind)
-            + f.gaps.iter().map(|g| g.len()).sum::<usize>()
+        self.format.encoded_len(self.index, self.kind)
             + self.category.len()
             + self.texture.len()
             + 4
             + self.grass.iter().map(Grass::encoded_len).sum::<usize>()
-            + f.tail.len()
-            + f.ending.as_bytes().len()
     }
 
     fn write(&self, out: &mut Vec<u8>) {
@@ -290,8 +286,7 @@ impl Row for Tile2dEntry {
             text::write_digits(out, g.count, 10, 0, false);
             out.push(b'}');
         }
-        f.tail.write(out);
-        out.extend_from_slice(f.ending.as_bytes());
+        f.write_end(out);
     }
 
     fn check(&self, place: Place) -> Result<(), WriteError> {
