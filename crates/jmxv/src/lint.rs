@@ -50,3 +50,28 @@ impl fmt::Display for Finding {
         )
     }
 }
+
+/// A finding with the severity its code has in `table`.
+pub(crate) fn finding(
+    table: &[(&'static str, Severity, &'static str)],
+    code: &'static str,
+    location: impl Into<String>,
+    message: impl Into<String>,
+) -> Finding {
+    let severity = table.iter().find(|c| c.0 == code).map(|c| c.1);
+    debug_assert!(
+        severity.is_some(),
+        "lint code {code} is missing from its table"
+    );
+    Finding {
+        code,
+        severity: severity.unwrap_or(Severity::Error),
+        location: location.into(),
+        message: message.into(),
+    }
+}
+
+/// Orders findings by code, keeping file order within a code.
+pub(crate) fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| a.code.cmp(b.code));
+}

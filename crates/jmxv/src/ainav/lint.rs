@@ -52,6 +52,7 @@
 
 use super::model::{AiNavData, MAX_INDEX, NO_CELL, NO_EDGE};
 
+use crate::lint::{finding, sort};
 pub use crate::lint::{Finding, Severity};
 
 /// Every lint code: (code, severity, one-line description), in code order.
@@ -398,14 +399,7 @@ struct Linter {
 
 impl Linter {
     fn report(&mut self, code: &'static str, location: String, message: String) {
-        let severity = CODES.iter().find(|c| c.0 == code).map(|c| c.1);
-        debug_assert!(severity.is_some(), "lint code {code} is missing from CODES");
-        self.findings.push(Finding {
-            code,
-            severity: severity.unwrap_or(Severity::Error),
-            location,
-            message,
-        });
+        self.findings.push(finding(CODES, code, location, message));
     }
 
     /// A008, once for the file.
@@ -459,8 +453,7 @@ impl Linter {
     }
 
     fn finish(mut self) -> Vec<Finding> {
-        // Stable: file order within a code.
-        self.findings.sort_by(|a, b| a.code.cmp(b.code));
+        sort(&mut self.findings);
         self.findings
     }
 }

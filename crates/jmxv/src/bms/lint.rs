@@ -56,6 +56,7 @@ use super::model::{GRID_TILE_SIZE, NAV_KNOWN_FLAGS, NO_CELL};
 use crate::F32;
 use std::collections::BTreeSet;
 
+use crate::lint::{finding, sort};
 pub use crate::lint::{Finding, Severity};
 
 /// Every lint code: (code, severity, one-line description), in code order.
@@ -164,8 +165,7 @@ pub fn lint(mesh: &ObjectMesh) -> Vec<Finding> {
     }
     l.events();
     l.grid();
-    // Stable: file order within a code.
-    l.findings.sort_by(|a, b| a.code.cmp(b.code));
+    sort(&mut l.findings);
     l.findings
 }
 
@@ -176,14 +176,7 @@ struct Linter<'a> {
 
 impl<'a> Linter<'a> {
     fn report(&mut self, code: &'static str, location: String, message: String) {
-        let severity = CODES.iter().find(|c| c.0 == code).map(|c| c.1);
-        debug_assert!(severity.is_some(), "lint code {code} is missing from CODES");
-        self.findings.push(Finding {
-            code,
-            severity: severity.unwrap_or(Severity::Error),
-            location,
-            message,
-        });
+        self.findings.push(finding(CODES, code, location, message));
     }
 
     fn edge_lists(&self) -> [(&'static str, &'a [NavEdge]); 2] {

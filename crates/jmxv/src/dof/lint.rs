@@ -53,6 +53,7 @@
 use super::model::*;
 use std::collections::HashMap;
 
+use crate::lint::{finding, sort};
 pub use crate::lint::{Finding, Severity};
 
 /// Every lint code: (code, severity, one-line description), in code order.
@@ -158,7 +159,7 @@ pub fn lint(dungeon: &DungeonFile) -> Vec<Finding> {
     l.grid();
     l.groups();
     l.file();
-    l.findings.sort_by(|a, b| a.code.cmp(b.code));
+    sort(&mut l.findings);
     l.findings
 }
 
@@ -169,14 +170,7 @@ struct Linter<'a> {
 
 impl Linter<'_> {
     fn report(&mut self, code: &'static str, location: String, message: String) {
-        let severity = CODES.iter().find(|c| c.0 == code).map(|c| c.1);
-        debug_assert!(severity.is_some(), "lint code {code} is missing from CODES");
-        self.findings.push(Finding {
-            code,
-            severity: severity.unwrap_or(Severity::Error),
-            location,
-            message,
-        });
+        self.findings.push(finding(CODES, code, location, message));
     }
 
     /// Reports every index of `list` that is not a block.

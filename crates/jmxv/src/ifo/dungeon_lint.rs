@@ -20,10 +20,9 @@
 //! on every row, so it is reported once, with the number of rows and the first.
 
 use super::dungeon::{DungeonInfo, DungeonLine, EXTENSION, MAX_ID};
-use super::lint::{finding, sort};
 use super::text::LineEnding;
 use crate::error::describe_bytes;
-use crate::lint::{Finding, Severity};
+use crate::lint::{finding, sort, Finding, Severity};
 use std::collections::HashMap;
 
 /// Every lint code with its severity and meaning, as in the module docs.

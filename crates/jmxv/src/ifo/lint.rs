@@ -2,7 +2,7 @@
 //! breaks. Each table names its own codes for them.
 
 use super::text::{LineEnding, NumberFormat, Row};
-use crate::lint::{Finding, Severity};
+use crate::lint::{finding, Finding, Severity};
 use std::collections::HashMap;
 
 /// A table's list of codes, and which of them the shared checks use.
@@ -17,31 +17,6 @@ pub(crate) struct TableCodes {
     pub spelling: &'static str,
     pub trailing: &'static str,
     pub endings: &'static str,
-}
-
-/// A finding with the severity its code has in `table`.
-pub(crate) fn finding(
-    table: &[(&'static str, Severity, &'static str)],
-    code: &'static str,
-    location: impl Into<String>,
-    message: impl Into<String>,
-) -> Finding {
-    let severity = table.iter().find(|c| c.0 == code).map(|c| c.1);
-    debug_assert!(
-        severity.is_some(),
-        "lint code {code} is missing from its table"
-    );
-    Finding {
-        code,
-        severity: severity.unwrap_or(Severity::Error),
-        location: location.into(),
-        message: message.into(),
-    }
-}
-
-/// Orders findings by code, keeping file order within a code.
-pub(crate) fn sort(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| a.code.cmp(b.code));
 }
 
 /// One finding for a check that could fire on every line: how many lines, and the first.

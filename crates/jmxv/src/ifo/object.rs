@@ -34,7 +34,7 @@ use super::table::{Entry, Table};
 use super::text::{check_quoted, Fields, LineEnding, LineFormat, LineHead, Row};
 use crate::bytes::Place;
 use crate::error::{Error, WriteError};
-use crate::lint::{Finding, Severity};
+use crate::lint::{finding, sort, Finding, Severity};
 
 /// The first line of every `object.ifo`.
 pub const SIGNATURE: &[u8; 12] = b"JMXVOBJI1000";
@@ -242,7 +242,7 @@ pub fn lint(ifo: &ObjectIfo) -> Vec<Finding> {
     for (i, entry) in ifo.entries.iter().enumerate() {
         let ext = entry.extension().map(<[u8]>::to_ascii_lowercase);
         if !ext.is_some_and(|ext| EXTENSIONS.contains(&ext.as_slice())) {
-            findings.push(common::finding(
+            findings.push(finding(
                 CODES,
                 "O007",
                 format!("entries[{i}].path"),
@@ -253,7 +253,7 @@ pub fn lint(ifo: &ObjectIfo) -> Vec<Finding> {
             ));
         }
         if entry.path.contains(&b'/') {
-            findings.push(common::finding(
+            findings.push(finding(
                 CODES,
                 "O008",
                 format!("entries[{i}].path"),
@@ -264,6 +264,6 @@ pub fn lint(ifo: &ObjectIfo) -> Vec<Finding> {
             ));
         }
     }
-    common::sort(&mut findings);
+    sort(&mut findings);
     findings
 }

@@ -37,7 +37,7 @@ use super::table::{Entry, Table};
 use super::text::{self, check_quoted, Fields, Gap, LineEnding, LineFormat, LineHead, Row};
 use crate::bytes::Place;
 use crate::error::{describe_bytes, Error, WriteError};
-use crate::lint::{Finding, Severity};
+use crate::lint::{finding, sort, Finding, Severity};
 
 /// The first line of every `tile2d.ifo`.
 pub const SIGNATURE: &[u8; 12] = b"JMXV2DTI1001";
@@ -343,7 +343,7 @@ pub fn lint(ifo: &Tile2dIfo) -> Vec<Finding> {
     for (i, entry) in ifo.entries.iter().enumerate() {
         let ddj = extension(&entry.texture).is_some_and(|ext| ext.eq_ignore_ascii_case(b"ddj"));
         if !ddj {
-            findings.push(common::finding(
+            findings.push(finding(
                 CODES,
                 "T004",
                 format!("entries[{i}].texture"),
@@ -354,7 +354,7 @@ pub fn lint(ifo: &Tile2dIfo) -> Vec<Finding> {
             ));
         }
         if kind_name(entry.kind).is_none() {
-            findings.push(common::finding(
+            findings.push(finding(
                 CODES,
                 "T005",
                 format!("entries[{i}].kind"),
@@ -365,6 +365,6 @@ pub fn lint(ifo: &Tile2dIfo) -> Vec<Finding> {
             ));
         }
     }
-    common::sort(&mut findings);
+    sort(&mut findings);
     findings
 }

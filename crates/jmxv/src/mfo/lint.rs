@@ -1,7 +1,7 @@
 //! Lint of one `mapinfo.mfo`: its size against the id space and against its bitmap.
 
 use super::{MapInfo, GAME_HEIGHT, GAME_WIDTH};
-use crate::lint::{Finding, Severity};
+use crate::lint::{finding, Finding, Severity};
 use crate::RegionId;
 
 /// Every lint code with its severity and meaning, as in the module docs.
@@ -25,17 +25,6 @@ pub const CODES: &[(&str, Severity, &str)] = &[
 /// How many region ids a finding about many regions lists.
 const SHOWN: usize = 8;
 
-fn finding(code: &'static str, location: &str, message: String) -> Finding {
-    let severity = CODES.iter().find(|c| c.0 == code).map(|c| c.1);
-    debug_assert!(severity.is_some(), "lint code {code} is missing from CODES");
-    Finding {
-        code,
-        severity: severity.unwrap_or(Severity::Error),
-        location: location.to_string(),
-        message,
-    }
-}
-
 /// `n regions (0123, 4567, …)`.
 fn describe(regions: &[RegionId], total: usize) -> String {
     let shown: Vec<String> = regions.iter().map(RegionId::to_string).collect();
@@ -50,6 +39,7 @@ pub fn lint(map: &MapInfo) -> Vec<Finding> {
     let height_ok = (1..=GAME_HEIGHT).contains(&map.height);
     if !width_ok || !height_ok {
         findings.push(finding(
+            CODES,
             "M001",
             if width_ok { "height" } else { "width" },
             format!(
@@ -77,6 +67,7 @@ pub fn lint(map: &MapInfo) -> Vec<Finding> {
     }
     if outside.1 > 0 {
         findings.push(finding(
+            CODES,
             "M002",
             "bitmap",
             format!(
@@ -89,6 +80,7 @@ pub fn lint(map: &MapInfo) -> Vec<Finding> {
     }
     if dungeons.1 > 0 {
         findings.push(finding(
+            CODES,
             "M003",
             "bitmap",
             format!(
@@ -99,6 +91,7 @@ pub fn lint(map: &MapInfo) -> Vec<Finding> {
     }
     if map.unknown != [0; 8] {
         findings.push(finding(
+            CODES,
             "M004",
             "unknown",
             format!(
@@ -109,6 +102,7 @@ pub fn lint(map: &MapInfo) -> Vec<Finding> {
     }
     if !map.trailing.is_empty() {
         findings.push(finding(
+            CODES,
             "M005",
             "trailing",
             format!("{} bytes after the bitmap", map.trailing.len()),
@@ -116,6 +110,7 @@ pub fn lint(map: &MapInfo) -> Vec<Finding> {
     }
     if map.enabled_count() == 0 {
         findings.push(finding(
+            CODES,
             "M006",
             "bitmap",
             "no region is enabled".to_string(),
