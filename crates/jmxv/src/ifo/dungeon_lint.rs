@@ -20,7 +20,7 @@
 //! on every row, so it is reported once, with the number of rows and the first.
 
 use super::dungeon::{DungeonInfo, DungeonLine, EXTENSION, MAX_ID};
-use super::text::LineEnding;
+use super::lint::mixed_ending;
 use crate::error::describe_bytes;
 use crate::lint::{finding, sort, Finding, Severity};
 use std::collections::HashMap;
@@ -187,16 +187,8 @@ pub fn lint(info: &DungeonInfo) -> Vec<Finding> {
         };
         report("I009", format!("lines[{i}]"), message);
     }
-    if let Some((i, ending, first)) = mixed_ending(&info.lines) {
-        report(
-            "I010",
-            format!("lines[{i}]"),
-            format!(
-                "this line ends with {}, the first line with {}",
-                name(ending),
-                name(first)
-            ),
-        );
+    if let Some((i, message)) = mixed_ending(info.lines.iter().map(DungeonLine::ending)) {
+        report("I010", format!("lines[{i}]"), message);
     }
     if !any_served {
         report(
@@ -207,26 +199,4 @@ pub fn lint(info: &DungeonInfo) -> Vec<Finding> {
     }
     sort(&mut findings);
     findings
-}
-
-/// The first line whose break differs from the first line's: its index, its break and the
-/// first one (lines without a break are skipped).
-fn mixed_ending(lines: &[DungeonLine]) -> Option<(usize, LineEnding, LineEnding)> {
-    let mut endings = lines
-        .iter()
-        .map(DungeonLine::ending)
-        .enumerate()
-        .filter(|(_, e)| *e != LineEnding::None);
-    let (_, first) = endings.next()?;
-    endings
-        .find(|(_, e)| *e != first)
-        .map(|(i, e)| (i, e, first))
-}
-
-fn name(ending: LineEnding) -> &'static str {
-    match ending {
-        LineEnding::Lf => "\\n",
-        LineEnding::CrLf => "\\r\\n",
-        LineEnding::None => "no line break",
-    }
 }

@@ -135,35 +135,34 @@ pub(crate) fn lint_table<E: Row>(
     let endings = [signature_ending, count_ending]
         .into_iter()
         .chain(entries.iter().map(Row::ending));
-    let mut first = None;
-    for (line, ending) in endings.enumerate() {
-        if ending == LineEnding::None {
-            continue;
-        }
-        match first {
-            None => first = Some(ending),
-            Some(first) if first != ending => {
-                let location = match line {
-                    0 => "signature".to_string(),
-                    1 => "count".to_string(),
-                    n => format!("entries[{}]", n - 2),
-                };
-                findings.push(finding(
-                    table,
-                    codes.endings,
-                    location,
-                    format!(
-                        "this line ends with {}, the first line with {}",
-                        name(ending),
-                        name(first)
-                    ),
-                ));
-                break;
-            }
-            Some(_) => {}
-        }
+    if let Some((line, message)) = mixed_ending(endings) {
+        let location = match line {
+            0 => "signature".to_string(),
+            1 => "count".to_string(),
+            n => format!("entries[{}]", n - 2),
+        };
+        findings.push(finding(table, codes.endings, location, message));
     }
     findings
+}
+
+/// The first line whose break differs from the first line's, among lines given by their breaks
+/// (lines without a break are skipped): its position, and the message naming both breaks.
+pub(crate) fn mixed_ending(
+    endings: impl IntoIterator<Item = LineEnding>,
+) -> Option<(usize, String)> {
+    let mut endings = endings
+        .into_iter()
+        .enumerate()
+        .filter(|(_, e)| *e != LineEnding::None);
+    let (_, first) = endings.next()?;
+    let (line, ending) = endings.find(|(_, e)| *e != first)?;
+    let message = format!(
+        "this line ends with {}, the first line with {}",
+        name(ending),
+        name(first)
+    );
+    Some((line, message))
 }
 
 fn name(ending: LineEnding) -> &'static str {
