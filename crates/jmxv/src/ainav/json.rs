@@ -58,7 +58,7 @@ use crate::json::{Float, JsonError};
 use crate::{RegionId, WriteError, F32};
 use serde::de::{Deserializer, Error as _, MapAccess, SeqAccess};
 use serde::ser::{SerializeSeq, Serializer};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::io::{self, Write};
 use std::marker::PhantomData;
 
@@ -76,7 +76,7 @@ pub fn from_str(text: &str) -> Result<AiNavData, JsonError> {
         section => section.to_owned(),
     };
     writable(
-        document::<Document>(text)?.0,
+        document::<DocumentShape>(text)?.0,
         AiNavData::check_writable,
         path_of,
     )
@@ -207,12 +207,8 @@ const TOP_KEYS: [&str; 9] = [
 /// The document as read; [`from_str`] checks that it writes.
 struct Document(AiNavData);
 
-impl<'de> Deserialize<'de> for Document {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Document, D::Error> {
-        structured(d, DocumentShape)
-    }
-}
-
+/// The top-level keys of the document, read into a [`Document`].
+#[derive(Default)]
 struct DocumentShape;
 
 impl<'de> Structure<'de> for DocumentShape {

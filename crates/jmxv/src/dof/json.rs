@@ -44,8 +44,8 @@
 
 use super::model::*;
 use crate::json::read::{
-    document, expected, read, record, required, structured, to_hex, utf8, writable, HexBytes, Item,
-    Keys, Scalar, Structure,
+    document, expected, read, record, required, to_hex, utf8, writable, HexBytes, Item, Keys,
+    Scalar, Structure,
 };
 use crate::json::write::{checked_string, checked_writer, Lines};
 use crate::json::{Float, JsonError};
@@ -65,7 +65,7 @@ use std::marker::PhantomData;
 /// file that writes (with the path of the offending value).
 pub fn from_str(text: &str) -> Result<DungeonFile, JsonError> {
     writable(
-        document::<Document>(text)?.0,
+        document::<DocumentShape>(text)?.0,
         DungeonFile::check_writable,
         str::to_owned,
     )
@@ -404,12 +404,8 @@ const TOP_KEYS: [&str; 14] = [
 /// The document as read; [`from_str`] checks that it writes.
 struct Document(DungeonFile);
 
-impl<'de> Deserialize<'de> for Document {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Document, D::Error> {
-        structured(d, DocumentShape)
-    }
-}
-
+/// The top-level keys of the document, read into a [`Document`].
+#[derive(Default)]
 struct DocumentShape;
 
 impl<'de> Structure<'de> for DocumentShape {

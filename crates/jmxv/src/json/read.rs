@@ -482,16 +482,29 @@ impl<'de> Visitor<'de> for KeySeed {
     }
 }
 
-/// Reads a whole document with serde_json under serde_path_to_error, up to the end of the text.
+/// Reads a whole document with serde_json under serde_path_to_error, up to the end of the text:
+/// the value that `S`, the format's top-level structure, reads.
 ///
 /// # Errors
-/// Text that is not JSON, or whatever `T` refuses, with its path.
-pub(crate) fn document<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, JsonError> {
+/// Text that is not JSON, or whatever `S` refuses, with its path.
+pub(crate) fn document<'de, S: Structure<'de> + Default>(
+    text: &'de str,
+) -> Result<S::Value, JsonError> {
     let mut json = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut json)
+    let value: Top<S, S::Value> = serde_path_to_error::deserialize(&mut json)
         .map_err(|e| JsonError::from_serde(&e.path().to_string(), e.into_inner(), text))?;
     json.end().map_err(|e| JsonError::from_serde("", e, text))?;
-    Ok(value)
+    Ok(value.0)
+}
+
+/// The value of a whole document, read by its top-level structure `S` (a `Deserialize` for
+/// serde_path_to_error).
+struct Top<S, V>(V, PhantomData<S>);
+
+impl<'de, S: Structure<'de, Value = V> + Default, V> Deserialize<'de> for Top<S, V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Top<S, V>, D::Error> {
+        structured(d, S::default()).map(|value| Top(value, PhantomData))
+    }
 }
 
 /// `model` when `check` finds that it writes as a file; otherwise `check`'s [`WriteError`] as a

@@ -63,7 +63,7 @@ pub fn from_str(text: &str) -> Result<ObjectMesh, JsonError> {
         None => section.to_owned(),
     };
     writable(
-        document::<read::Document>(text)?.0,
+        document::<read::DocumentShape>(text)?.0,
         ObjectMesh::check_writable,
         path_of,
     )

@@ -3,7 +3,7 @@
 use crate::bms::{Header, NavCell, NavEdge, NavSection, NavVertex, ObjectMesh, OutlineGrid};
 use crate::bms::{Version, OFFSET_COUNT};
 use crate::json::read::{
-    expected, read, record, required, structured, HexBytes, Item, Keys, Scalar, Structure,
+    expected, read, record, required, HexBytes, Item, Keys, Scalar, Structure,
 };
 use crate::F32;
 use serde::de::{Deserializer, MapAccess};
@@ -39,13 +39,9 @@ const AFTER_NAV: usize = 10;
 /// The document as read; [`super::from_str`] checks that it writes.
 pub(super) struct Document(pub(super) ObjectMesh);
 
-impl<'de> Deserialize<'de> for Document {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Document, D::Error> {
-        structured(d, DocumentShape)
-    }
-}
-
-struct DocumentShape;
+/// The top-level keys of the document, read into a [`Document`].
+#[derive(Default)]
+pub(super) struct DocumentShape;
 
 /// The navigation section's parts as read, each present or not.
 #[derive(Default)]

@@ -57,7 +57,7 @@ use std::io::{self, Write};
 /// Text that is not JSON (with its line and column), or JSON that does not describe a navmesh
 /// (with the path of the offending value).
 pub fn from_str(text: &str) -> Result<NavMesh, JsonError> {
-    let mesh = document::<read::Document>(text)?.finish()?;
+    let mesh = document::<read::DocumentShape>(text)?.finish()?;
     writable(mesh, NavMesh::check_writable, str::to_owned)
 }
 

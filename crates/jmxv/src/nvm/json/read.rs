@@ -136,13 +136,9 @@ impl Document {
     }
 }
 
-impl<'de> Deserialize<'de> for Document {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Document, D::Error> {
-        structured(d, DocumentShape)
-    }
-}
-
-struct DocumentShape;
+/// The top-level keys of the document, read into a [`Document`].
+#[derive(Default)]
+pub(super) struct DocumentShape;
 
 impl<'de> Structure<'de> for DocumentShape {
     type Value = Document;
