@@ -19,8 +19,6 @@ use silknav_testkit::rng::SplitMix64;
 use silknav_testkit::second_writer::{self, bms::SpecObjectMesh};
 use std::path::PathBuf;
 
-use crate::allocated_by;
-
 fn parse(bytes: &[u8], what: &str) -> ObjectMesh {
     ObjectMesh::parse(bytes).unwrap_or_else(|e| panic!("{what}: {e}"))
 }
@@ -302,17 +300,12 @@ mod roundtrip {
         #[test]
         fn model_bytes_model(mesh in model()) {
             let bytes = mesh.to_vec().expect("generated models are writable");
-            prop_assert_eq!(bytes.len(), mesh.encoded_len());
-            let back = ObjectMesh::parse(&bytes).expect("written bytes parse");
-            prop_assert_eq!(&back, &mesh);
-            prop_assert_eq!(back.to_vec().unwrap(), bytes);
+            crate::reads_back_as_written(&mesh, bytes)?;
         }
 
         #[test]
         fn bytes_model_bytes(seed in any::<u64>()) {
-            let bytes = second_writer::bms::odd(seed).to_bytes();
-            let mesh = ObjectMesh::parse(&bytes).expect("the independent writer's files parse");
-            prop_assert_eq!(mesh.to_vec().unwrap(), bytes);
+            crate::writes_back::<ObjectMesh>(&second_writer::bms::odd(seed).to_bytes())?;
         }
     }
 
@@ -402,15 +395,15 @@ mod robustness {
             let end = nav_end(&bytes);
             for len in 0..bytes.len() {
                 let cut = &bytes[..len];
-                let result = std::panic::catch_unwind(|| ObjectMesh::parse(cut))
-                    .unwrap_or_else(|_| panic!("{what}: parse panicked at length {len}"));
-                match result {
-                    Ok(mesh) => {
+                match crate::parse_and_write_back::<ObjectMesh>(
+                    cut,
+                    &format!("{what} cut at {len}"),
+                ) {
+                    Ok(_) => {
                         assert!(
                             len >= end,
                             "{what}: a cut at {len} inside the nav section parsed"
                         );
-                        assert_eq!(mesh.to_vec().unwrap(), cut, "{what} cut at {len}");
                     }
                     Err(e) => {
                         assert!(
@@ -481,19 +474,12 @@ mod robustness {
         ] {
             for count in [u32::MAX, 1 << 24] {
                 let broken = with_u32(&bytes, at, count);
-                let mut result = None;
-                let allocated = allocated_by(|| result = Some(ObjectMesh::parse(&broken)));
-                let e = result.unwrap().expect_err("an oversized count");
+                let e = crate::oversized_count_error::<ObjectMesh>(&broken, section);
                 assert_eq!(e.section(), section, "{e}");
                 assert_eq!(e.offset(), at + 4, "{e}");
                 assert!(
                     matches!(e.kind(), ErrorKind::CountTooLarge { count: c, .. } if *c == u64::from(count)),
                     "{e}"
-                );
-                assert!(
-                    allocated < 4 * broken.len() + 16 * 1024,
-                    "{section}: {allocated} bytes allocated for a {}-byte input",
-                    broken.len()
                 );
             }
         }
@@ -510,13 +496,7 @@ mod robustness {
         nav.event_names = vec![Vec::new(); 50_000];
         let mesh = ObjectMesh::from_nav(Version::V0110, NAV_EVENT_NAMES, nav);
         let bytes = mesh.to_vec().unwrap();
-        let allocated = allocated_by(|| ObjectMesh::parse(&bytes).unwrap());
-        let bound = 6 * bytes.len() + 16 * 1024;
-        assert!(
-            allocated <= bound,
-            "{allocated} bytes allocated for {} input bytes (bound {bound})",
-            bytes.len()
-        );
+        let allocated = crate::allocation_within::<ObjectMesh>(&bytes, 6);
         // And it is the records that cost, not a copy per byte: well above one copy.
         assert!(allocated > 2 * bytes.len(), "{allocated}");
     }
@@ -580,14 +560,9 @@ mod robustness {
             for _ in 0..3000 {
                 let mut m = bytes.clone();
                 crate::mutate(&mut m, &mut rng, 3);
-                let result = std::panic::catch_unwind(|| ObjectMesh::parse(&m))
-                    .unwrap_or_else(|_| panic!("{what}: parse panicked on a mutation"));
-                match result {
+                match crate::parse_mutated::<ObjectMesh>(&m, what) {
                     Ok(mesh) => {
                         parsed += 1;
-                        let written = mesh.to_vec().expect("a parsed model is writable");
-                        assert!(written == m, "{what}: write(parse(b)) != b");
-                        assert_eq!(parse(&written, what), mesh);
                         // Lint never panics either.
                         let _ = lint(&mesh);
                     }
@@ -619,11 +594,8 @@ mod robustness {
         for path in &files {
             let bytes = std::fs::read(path).expect("readable input");
             let what = path.display().to_string();
-            let result = std::panic::catch_unwind(|| ObjectMesh::parse(&bytes))
-                .unwrap_or_else(|_| panic!("parse panicked on {what}"));
-            match result {
+            match crate::parse_and_write_back::<ObjectMesh>(&bytes, &what) {
                 Ok(mesh) => {
-                    assert_eq!(mesh.to_vec().expect("writable"), bytes, "{what}");
                     let _ = lint(&mesh);
                 }
                 Err(e) => check_error(&e, bytes.len(), &what),

@@ -327,18 +327,6 @@ mod text {
         )
     }
 
-    /// A table writes as many bytes as it says, and reads back as itself.
-    pub fn model_to_bytes_to_model<E: Entry + PartialEq + std::fmt::Debug>(
-        ifo: &Table<E>,
-    ) -> Result<(), TestCaseError> {
-        let bytes = ifo.to_vec().unwrap();
-        prop_assert_eq!(bytes.len(), ifo.encoded_len());
-        let back = Table::<E>::parse(&bytes).unwrap();
-        prop_assert_eq!(&back, ifo);
-        prop_assert_eq!(back.to_vec().unwrap(), bytes);
-        Ok(())
-    }
-
     /// Any bytes after the signature line either parse and write back unchanged, or fail at an
     /// offset inside the input with a section.
     pub fn any_bytes_after_the_signature<E: Entry>(body: &[u8]) -> Result<(), TestCaseError> {
@@ -385,6 +373,34 @@ mod text {
     }
 }
 
+/// The properties every text table has, as proptests over the calling module's `arb_ifo()`
+/// tables of `$entry` lines: a table reads back as written, a mutated file that parses writes
+/// back unchanged, and any bytes after the signature parse or fail inside the input.
+macro_rules! table_properties {
+    ($entry:ty) => {
+        proptest! {
+            #[test]
+            fn model_to_bytes_to_model(ifo in arb_ifo()) {
+                crate::reads_back_as_written(&ifo, ifo.to_vec().unwrap())?;
+            }
+
+            #[test]
+            fn mutated_files_that_parse_write_back_unchanged(
+                ifo in arb_ifo(), at in any::<usize>(), byte in prop::sample::select(&b" \t\r\n\"0x9aA,{}\xb9"[..]),
+            ) {
+                mutate(&ifo.to_vec().unwrap(), at, byte, |b| {
+                    Table::<$entry>::parse(b).ok().map(|m| m.to_vec().unwrap())
+                });
+            }
+
+            #[test]
+            fn any_bytes_after_the_signature_never_panic(body in prop::collection::vec(any::<u8>(), 0..200)) {
+                text::any_bytes_after_the_signature::<$entry>(&body)?;
+            }
+        }
+    };
+}
+
 mod object_ifo {
     use super::text::*;
     use super::*;
@@ -412,24 +428,7 @@ mod object_ifo {
         00090 0x00000000 \"res\\interface\\\xb9\xda\xbd\xba.bsr\"\r\n\
         01057\t0X0000001A  \"compound\\struct\\x.cpd\" \n";
 
-    proptest! {
-        #[test]
-        fn model_to_bytes_to_model(ifo in arb_ifo()) {
-            text::model_to_bytes_to_model(&ifo)?;
-        }
-
-        #[test]
-        fn mutated_files_that_parse_write_back_unchanged(
-            ifo in arb_ifo(), at in any::<usize>(), byte in prop::sample::select(&b" \t\r\n\"0x9aA,{}\xb9"[..]),
-        ) {
-            mutate(&ifo.to_vec().unwrap(), at, byte, |b| ObjectIfo::parse(b).ok().map(|m| m.to_vec().unwrap()));
-        }
-
-        #[test]
-        fn any_bytes_after_the_signature_never_panic(body in prop::collection::vec(any::<u8>(), 0..200)) {
-            text::any_bytes_after_the_signature::<ObjectEntry>(&body)?;
-        }
-    }
+    table_properties!(ObjectEntry);
 
     #[test]
     fn reads_a_file_with_cp949_and_mixed_line_breaks() {
@@ -781,24 +780,7 @@ mod tile2d_ifo {
         00001 0x0000000a \"East Eurpoe\" \"c_grass_hmfld_01.ddj\" {757,64} {1816,36}\n\
         00002 0x00000003 \"Asia minor\" \"stone 02.ddj\"";
 
-    proptest! {
-        #[test]
-        fn model_to_bytes_to_model(ifo in arb_ifo()) {
-            text::model_to_bytes_to_model(&ifo)?;
-        }
-
-        #[test]
-        fn mutated_files_that_parse_write_back_unchanged(
-            ifo in arb_ifo(), at in any::<usize>(), byte in prop::sample::select(&b" \t\r\n\"0x9aA,{}\xb9"[..]),
-        ) {
-            mutate(&ifo.to_vec().unwrap(), at, byte, |b| Tile2dIfo::parse(b).ok().map(|m| m.to_vec().unwrap()));
-        }
-
-        #[test]
-        fn any_bytes_after_the_signature_never_panic(body in prop::collection::vec(any::<u8>(), 0..200)) {
-            text::any_bytes_after_the_signature::<Tile2dEntry>(&body)?;
-        }
-    }
+    table_properties!(Tile2dEntry);
 
     #[test]
     fn reads_categories_with_spaces_and_grass() {

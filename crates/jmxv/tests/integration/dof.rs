@@ -23,8 +23,6 @@ use silknav_testkit::second_writer::{
     dof::{SpecBlock, SpecDungeon, SpecGroup, SpecLight, SpecObject, SpecSection},
 };
 
-use crate::allocated_by;
-
 fn parse(bytes: &[u8], what: &str) -> DungeonFile {
     DungeonFile::parse(bytes).unwrap_or_else(|e| panic!("{what}: {e}"))
 }
@@ -606,17 +604,12 @@ mod roundtrip {
                     return Ok(());
                 }
             };
-            prop_assert_eq!(bytes.len(), d.encoded_len());
-            let back = DungeonFile::parse(&bytes).expect("written bytes parse");
-            prop_assert_eq!(&back, &d);
-            prop_assert_eq!(back.to_vec().unwrap(), bytes);
+            crate::reads_back_as_written(&d, bytes)?;
         }
 
         #[test]
         fn bytes_model_bytes(seed in any::<u64>()) {
-            let bytes = second_writer::dof::odd(seed).to_bytes();
-            let d = DungeonFile::parse(&bytes).expect("the independent writer's files parse");
-            prop_assert!(d.to_vec().unwrap() == bytes);
+            crate::writes_back::<DungeonFile>(&second_writer::dof::odd(seed).to_bytes())?;
         }
     }
 
@@ -872,15 +865,15 @@ mod robustness {
             let claimed = bytes.len() - parsed.trailing.len();
             for len in 0..bytes.len() {
                 let cut = &bytes[..len];
-                let result = std::panic::catch_unwind(|| DungeonFile::parse(cut))
-                    .unwrap_or_else(|_| panic!("{what}: parse panicked at length {len}"));
-                match result {
-                    Ok(d) => {
+                match crate::parse_and_write_back::<DungeonFile>(
+                    cut,
+                    &format!("{what} cut at {len}"),
+                ) {
+                    Ok(_) => {
                         assert!(
                             len >= claimed,
                             "{what}: a cut at {len} inside the sections parsed"
                         );
-                        assert!(d.to_vec().unwrap() == cut, "{what} cut at {len}");
                     }
                     Err(e) => {
                         check_error(&e, len, &what);
@@ -946,9 +939,10 @@ mod robustness {
             for (field, at) in &layout.counts {
                 for count in [u32::MAX, 1 << 24] {
                     let broken = with_u32(&bytes, *at, count);
-                    let mut result = None;
-                    let allocated = allocated_by(|| result = Some(DungeonFile::parse(&broken)));
-                    let e = result.unwrap().expect_err("an oversized count");
+                    let e = crate::oversized_count_error::<DungeonFile>(
+                        &broken,
+                        &format!("{what} {field}"),
+                    );
                     if spec.legacy && field.starts_with("blocks[") {
                         // Neither layout reads these blocks; the error is the one found
                         // further in, which may be the standard reading's.
@@ -961,11 +955,6 @@ mod robustness {
                             "{what}: {e}"
                         );
                     }
-                    assert!(
-                        allocated < 4 * broken.len() + 16 * 1024,
-                        "{what} {field}: {allocated} bytes allocated for a {}-byte input",
-                        broken.len()
-                    );
                     checked += 1;
                 }
             }
@@ -994,13 +983,7 @@ mod robustness {
             ..DungeonFile::default()
         };
         let bytes = d.to_vec().unwrap();
-        let allocated = allocated_by(|| DungeonFile::parse(&bytes).unwrap());
-        let bound = 7 * bytes.len() + 16 * 1024;
-        assert!(
-            allocated <= bound,
-            "{allocated} bytes allocated for {} input bytes (bound {bound})",
-            bytes.len()
-        );
+        let allocated = crate::allocation_within::<DungeonFile>(&bytes, 7);
         // And it is the records that cost, not a copy per byte: well above one copy.
         assert!(allocated > 2 * bytes.len(), "{allocated}");
     }
@@ -1133,14 +1116,9 @@ mod robustness {
             for _ in 0..1500 {
                 let mut m = bytes.clone();
                 crate::mutate(&mut m, &mut rng, 3);
-                let result = std::panic::catch_unwind(|| DungeonFile::parse(&m))
-                    .unwrap_or_else(|_| panic!("{what}: parse panicked on a mutation"));
-                match result {
+                match crate::parse_mutated::<DungeonFile>(&m, &what) {
                     Ok(d) => {
                         parsed += 1;
-                        let written = d.to_vec().expect("a parsed model is writable");
-                        assert!(written == m, "{what}: write(parse(b)) != b");
-                        assert_eq!(parse(&written, &what), d);
                         let _ = lint(&d);
                     }
                     Err(e) => {
@@ -1162,11 +1140,8 @@ mod robustness {
     fn fuzz_regressions() {
         let dir = crate::manifest_dir().join("tests/fuzz-regressions/dof");
         let replayed = silknav_testkit::replay_inputs(std::slice::from_ref(&dir), |bytes| {
-            let result = std::panic::catch_unwind(|| DungeonFile::parse(bytes))
-                .unwrap_or_else(|_| panic!("parse panicked"));
-            match result {
+            match crate::parse_and_write_back::<DungeonFile>(bytes, "regression") {
                 Ok(d) => {
-                    assert!(d.to_vec().expect("writable") == bytes);
                     let _ = lint(&d);
                 }
                 Err(e) => check_error(&e, bytes.len(), "regression"),

@@ -15,8 +15,6 @@ use jmxv::RegionId;
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-use crate::allocated_by;
-
 fn codes(findings: &[Finding]) -> Vec<&'static str> {
     findings.iter().map(|f| f.code).collect()
 }
@@ -372,10 +370,7 @@ mod dungeoninfo {
         #[test]
         fn model_bytes_model(info in file()) {
             let bytes = info.to_vec().expect("generated files are writable");
-            prop_assert_eq!(bytes.len(), info.encoded_len());
-            let back = DungeonInfo::parse(&bytes).expect("written bytes parse");
-            prop_assert_eq!(&back, &info);
-            prop_assert_eq!(back.to_vec().unwrap(), bytes);
+            let back = crate::reads_back_as_written(&info, bytes)?;
             let _ = dungeon::lint(&back);
         }
 
@@ -803,17 +798,12 @@ mod ainav {
             #[test]
             fn model_bytes_model(nav in model()) {
                 let bytes = nav.to_vec().expect("generated models are writable");
-                prop_assert_eq!(bytes.len(), nav.encoded_len());
-                let back = AiNavData::parse(&bytes).expect("written bytes parse");
-                prop_assert_eq!(&back, &nav);
-                prop_assert_eq!(back.to_vec().unwrap(), bytes);
+                crate::reads_back_as_written(&nav, bytes)?;
             }
 
             #[test]
             fn bytes_model_bytes(seed in any::<u64>()) {
-                let bytes = second_writer::ainav::odd(seed).to_bytes();
-                let nav = AiNavData::parse(&bytes).expect("the independent writer's files parse");
-                prop_assert_eq!(nav.to_vec().unwrap(), bytes);
+                crate::writes_back::<AiNavData>(&second_writer::ainav::odd(seed).to_bytes())?;
             }
         }
 
@@ -866,13 +856,9 @@ mod ainav {
                 let (bytes, layout) = spec.to_bytes_with_layout();
                 for len in 0..=bytes.len() {
                     let cut = &bytes[..len];
-                    let result = std::panic::catch_unwind(|| AiNavData::parse(cut))
-                        .unwrap_or_else(|_| panic!("{what}: parse panicked at length {len}"));
-                    match result {
-                        Ok(nav) => {
-                            assert!(len >= layout.end, "{what}: a cut at {len} parsed");
-                            assert!(nav.to_vec().unwrap() == cut, "{what} cut at {len}");
-                        }
+                    let cut_name = format!("{what} cut at {len}");
+                    match crate::parse_and_write_back::<AiNavData>(cut, &cut_name) {
+                        Ok(_) => assert!(len >= layout.end, "{what}: a cut at {len} parsed"),
                         Err(e) => {
                             assert!(len < layout.end, "{what}: a cut at {len} failed: {e}");
                             check_error(&e, len, what);
@@ -943,9 +929,7 @@ mod ainav {
             ] {
                 for count in [u32::MAX, 1 << 24, 1 << 16] {
                     let broken = with_u32(&bytes, at, count);
-                    let mut result = None;
-                    let allocated = allocated_by(|| result = Some(AiNavData::parse(&broken)));
-                    let e = result.unwrap().expect_err("an oversized count");
+                    let e = crate::oversized_count_error::<AiNavData>(&broken, section);
                     let expected = if square {
                         u64::from(count) * u64::from(count)
                     } else {
@@ -957,11 +941,6 @@ mod ainav {
                     assert!(
                         matches!(e.kind(), ErrorKind::CountTooLarge { count: c, .. } if *c == expected),
                         "{e}"
-                    );
-                    assert!(
-                        allocated < 4 * broken.len() + 16 * 1024,
-                        "{section}: {allocated} bytes allocated for a {}-byte input",
-                        broken.len()
                     );
                 }
             }
@@ -984,13 +963,7 @@ mod ainav {
             };
             for nav in [centres, blocks] {
                 let bytes = nav.to_vec().unwrap();
-                let allocated = allocated_by(|| AiNavData::parse(&bytes).unwrap());
-                let bound = 8 * bytes.len() + 16 * 1024;
-                assert!(
-                    allocated <= bound,
-                    "{allocated} bytes allocated for {} input bytes (bound {bound})",
-                    bytes.len()
-                );
+                let allocated = crate::allocation_within::<AiNavData>(&bytes, 8);
                 assert!(
                     allocated > bytes.len(),
                     "{allocated}: the model holds the tables"
@@ -1039,14 +1012,9 @@ mod ainav {
                 for _ in 0..3000 {
                     let mut m = bytes.clone();
                     crate::mutate(&mut m, &mut rng, 4);
-                    let result = std::panic::catch_unwind(|| AiNavData::parse(&m))
-                        .unwrap_or_else(|_| panic!("parse panicked on a mutation"));
-                    match result {
+                    match crate::parse_mutated::<AiNavData>(&m, "mutation") {
                         Ok(nav) => {
                             parsed += 1;
-                            let written = nav.to_vec().expect("a parsed model is writable");
-                            assert!(written == m, "write(parse(b)) != b");
-                            assert_eq!(parse(&written, "mutation"), nav);
                             let _ = lint(&nav);
                         }
                         Err(e) => {
