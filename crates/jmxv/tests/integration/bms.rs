@@ -53,16 +53,10 @@ const SECTIONS: [&str; 16] = [
 ];
 
 fn check_error(e: &Error, len: usize, what: &str) {
-    assert!(
-        e.offset() <= len,
-        "{what}: offset past the {len} bytes: {e}"
-    );
-    let section = e.section();
-    let list = section.split('[').next().unwrap_or_default();
-    assert!(
-        SECTIONS.contains(&section) || SECTIONS.contains(&list),
-        "{what}: unknown section in {e}"
-    );
+    crate::check_error_place(e, len, what, |section| {
+        let list = section.split('[').next().unwrap_or_default();
+        SECTIONS.contains(&section) || SECTIONS.contains(&list)
+    });
 }
 
 mod independent {

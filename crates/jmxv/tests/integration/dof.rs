@@ -58,16 +58,10 @@ const SECTION_ROOTS: [&str; 22] = [
 ];
 
 fn check_error(e: &Error, len: usize, what: &str) {
-    assert!(
-        e.offset() <= len,
-        "{what}: offset past the {len} bytes: {e}"
-    );
-    let section = e.section();
-    let root = section.split(['[', '.']).next().unwrap_or_default();
-    assert!(
-        SECTION_ROOTS.contains(&root),
-        "{what}: unknown section in {e}"
-    );
+    crate::check_error_place(e, len, what, |section| {
+        let root = section.split(['[', '.']).next().unwrap_or_default();
+        SECTION_ROOTS.contains(&root)
+    });
 }
 
 fn f32s<const N: usize>(values: &[F32; N]) -> [u32; N] {

@@ -583,23 +583,19 @@ mod ainav {
     const BLOCK_FIELDS: [&str; 4] = ["", "next_edge", "link_count", "links"];
 
     fn check_error(e: &Error, len: usize, what: &str) {
-        assert!(
-            e.offset() <= len,
-            "{what}: offset past the {len} bytes: {e}"
-        );
-        let section = e.section();
-        let (list, rest) = section.split_once('[').unwrap_or((section, ""));
-        let known = SECTIONS.contains(&list)
-            && match (list, rest.split_once(']')) {
-                (_, None) => true,
-                ("blocks", Some((i, field))) => {
-                    i.parse::<usize>().is_ok()
-                        && BLOCK_FIELDS.contains(&field.strip_prefix('.').unwrap_or(field))
+        crate::check_error_place(e, len, what, |section| {
+            let (list, rest) = section.split_once('[').unwrap_or((section, ""));
+            SECTIONS.contains(&list)
+                && match (list, rest.split_once(']')) {
+                    (_, None) => true,
+                    ("blocks", Some((i, field))) => {
+                        i.parse::<usize>().is_ok()
+                            && BLOCK_FIELDS.contains(&field.strip_prefix('.').unwrap_or(field))
+                    }
+                    ("edge_centres", Some((i, ""))) => i.parse::<usize>().is_ok(),
+                    _ => false,
                 }
-                ("edge_centres", Some((i, ""))) => i.parse::<usize>().is_ok(),
-                _ => false,
-            };
-        assert!(known, "{what}: unknown section in {e}");
+        });
     }
 
     mod independent {

@@ -216,3 +216,13 @@ pub fn oversized_count_error<F: Format>(broken: &[u8], section: &str) -> jmxv::E
     );
     e
 }
+
+/// Checks the promises every error of a parse of `len` bytes (of the file `what`) makes: the
+/// offset lies inside the input, and `known` accepts the section.
+pub fn check_error_place(e: &jmxv::Error, len: usize, what: &str, known: impl Fn(&str) -> bool) {
+    assert!(
+        e.offset() <= len,
+        "{what}: offset past the {len} bytes: {e}"
+    );
+    assert!(known(e.section()), "{what}: unknown section in {e}");
+}
