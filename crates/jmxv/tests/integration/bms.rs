@@ -602,25 +602,8 @@ mod robustness {
     #[test]
     fn fuzz_seeds_are_current() {
         let root = crate::manifest_dir().join("../../fuzz/seeds/bms_parse");
-        let bless = std::env::var_os("SILKNAV_BLESS_SEEDS").is_some();
         for (what, spec) in spec_meshes() {
-            let path = root.join(format!("{what}.bms"));
-            let bytes = spec.to_bytes();
-            if bless {
-                std::fs::create_dir_all(&root).expect("mkdir");
-                std::fs::write(&path, &bytes).expect("write seed");
-            }
-            let stored = std::fs::read(&path).unwrap_or_else(|e| {
-                panic!(
-                    "{}: {e}; run with SILKNAV_BLESS_SEEDS=1 to write the seeds",
-                    path.display()
-                )
-            });
-            assert!(
-                stored == bytes,
-                "{} is stale; bless the seeds again",
-                path.display()
-            );
+            crate::seed_is_current(&root.join(format!("{what}.bms")), &spec.to_bytes());
         }
     }
 }
