@@ -65,6 +65,24 @@ impl Error {
         }
     }
 
+    /// An [`ErrorKind::Invalid`] error at `offset` in `section`: a value other than `expected`
+    /// was `found`.
+    pub(crate) fn invalid(
+        offset: usize,
+        section: impl fmt::Display,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Error {
+        Error::new(
+            offset,
+            section,
+            ErrorKind::Invalid {
+                expected: expected.into(),
+                found: found.into(),
+            },
+        )
+    }
+
     /// Byte offset of the problem from the start of the input.
     pub fn offset(&self) -> usize {
         self.offset

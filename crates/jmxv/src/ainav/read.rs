@@ -2,7 +2,7 @@
 
 use super::model::*;
 use crate::bytes::{u16_at, u32_at, Place, Reader};
-use crate::error::{parse_path, parse_stream, Error, ErrorKind, ReadError};
+use crate::error::{parse_path, parse_stream, Error, ReadError};
 use crate::float::F32;
 use crate::RegionId;
 use std::io::Read;
@@ -35,13 +35,11 @@ impl AiNavData {
         r.place = Place::section("version");
         let version = r.array::<1>()?[0];
         if version != VERSION {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 0,
                 "version",
-                ErrorKind::Invalid {
-                    expected: format!("version {VERSION}"),
-                    found: version.to_string(),
-                },
+                format!("version {VERSION}"),
+                version.to_string(),
             ));
         }
         r.place = Place::section("centres_offset");
@@ -62,15 +60,11 @@ impl AiNavData {
         let end = bytes.len() - r.left();
         let offset = offset as usize;
         if offset < end {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 1,
                 "centres_offset",
-                ErrorKind::Invalid {
-                    expected: format!(
-                        "an offset at or after {end}, the end of the routing section"
-                    ),
-                    found: offset.to_string(),
-                },
+                format!("an offset at or after {end}, the end of the routing section"),
+                offset.to_string(),
             ));
         }
         r.place = Place::section("gap");

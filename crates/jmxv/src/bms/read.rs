@@ -42,16 +42,9 @@ impl ObjectMesh {
         }
         let nav_offset = nav_offset as usize;
         if nav_offset < HEADER_LEN {
-            return Err(Error::new(
-                NAV_OFFSET_POSITION,
-                "header.offsets[7]",
-                ErrorKind::Invalid {
-                    expected: format!(
+            return Err(Error::invalid(NAV_OFFSET_POSITION, "header.offsets[7]", format!(
                         "a navigation offset of 0 (none) or at least {HEADER_LEN} (the end of the header)"
-                    ),
-                    found: nav_offset.to_string(),
-                },
-            ));
+                    ), nav_offset.to_string()));
         }
         r.place = Place::section("before_nav");
         let before_nav = r.take(nav_offset - HEADER_LEN)?.to_vec();
@@ -95,13 +88,11 @@ fn read_signature(r: &mut Reader<'_>) -> Result<Version, Error> {
     }
     let signature = r.array::<12>()?;
     Version::from_signature(&signature).ok_or_else(|| {
-        Error::new(
+        Error::invalid(
             0,
             "signature",
-            ErrorKind::Invalid {
-                expected: "version 0110 or 0109".to_string(),
-                found: describe_bytes(&signature),
-            },
+            "version 0110 or 0109",
+            describe_bytes(&signature),
         )
     })
 }

@@ -135,13 +135,11 @@ fn read_signature(r: &mut Reader<'_>) -> Result<(), Error> {
     }
     let signature = r.array::<12>()?;
     if &signature != SIGNATURE {
-        return Err(Error::new(
+        return Err(Error::invalid(
             0,
             "signature",
-            ErrorKind::Invalid {
-                expected: "version 0101 (\"JMXVDOF 0101\")".to_owned(),
-                found: describe_bytes(&signature),
-            },
+            "version 0101 (\"JMXVDOF 0101\")",
+            describe_bytes(&signature),
         ));
     }
     Ok(())
@@ -180,13 +178,11 @@ fn locate(
             continue;
         }
         let refuse = |expected: String| {
-            Error::new(
+            Error::invalid(
                 12 + 4 * index,
                 section.offset_name(),
-                ErrorKind::Invalid {
-                    expected,
-                    found: offset.to_string(),
-                },
+                expected,
+                offset.to_string(),
             )
         };
         let none = if labels { "0 (no labels) or " } else { "" };
@@ -220,17 +216,15 @@ fn locate(
 /// The error for a section that ends at `end`, past the start of the `next` section.
 fn runs_over(section: SectionKind, end: usize, next: Option<(SectionKind, usize)>) -> Error {
     let (next_section, next_offset) = next.unwrap_or((section, end));
-    Error::new(
+    Error::invalid(
         next_offset,
         section.name(),
-        ErrorKind::Invalid {
-            expected: format!(
-                "the {} section to end by byte {next_offset}, where the {} section starts",
-                section.name(),
-                next_section.name()
-            ),
-            found: format!("a section that runs to byte {end}"),
-        },
+        format!(
+            "the {} section to end by byte {next_offset}, where the {} section starts",
+            section.name(),
+            next_section.name()
+        ),
+        format!("a section that runs to byte {end}"),
     )
 }
 

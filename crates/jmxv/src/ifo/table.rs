@@ -95,13 +95,11 @@ impl<E: Entry> Table<E> {
             ));
         }
         let end_of_input = |expected: &str| {
-            Error::new(
+            Error::invalid(
                 bytes.len(),
                 Place::section("count"),
-                ErrorKind::Invalid {
-                    expected: expected.to_string(),
-                    found: "the end of the input".to_string(),
-                },
+                expected.to_string(),
+                "the end of the input",
             )
         };
         if signature_ending == LineEnding::None {
@@ -126,13 +124,11 @@ impl<E: Entry> Table<E> {
                     trailing = bytes[line.start..].to_vec();
                     break;
                 }
-                return Err(Error::new(
+                return Err(Error::invalid(
                     line.start,
                     place,
-                    ErrorKind::Invalid {
-                        expected: "an entry (blank lines may only end the file)".to_string(),
-                        found: "a blank line".to_string(),
-                    },
+                    "an entry (blank lines may only end the file)",
+                    "a blank line",
                 ));
             }
             entries.push(E::read(&mut Fields::new(line, place))?);

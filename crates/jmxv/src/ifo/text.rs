@@ -6,7 +6,7 @@
 //! read. Whatever this grammar cannot keep is refused when reading, with its offset.
 
 use crate::bytes::Place;
-use crate::error::{describe_bytes, Error, ErrorKind, WriteError};
+use crate::error::{describe_bytes, Error, WriteError};
 
 /// The most digits or blanks in one field: their number is kept in a `u8`.
 const MAX_RUN: usize = u8::MAX as usize;
@@ -405,14 +405,7 @@ impl<'a> Fields<'a> {
             let more = if shown.len() < rest.len() { "…" } else { "" };
             format!("{}{more}", describe_bytes(shown))
         };
-        Error::new(
-            self.start + self.pos,
-            self.place,
-            ErrorKind::Invalid {
-                expected: expected.into(),
-                found,
-            },
-        )
+        Error::invalid(self.start + self.pos, self.place, expected, found)
     }
 
     fn invalid_at(&mut self, pos: usize, expected: &str) -> Error {

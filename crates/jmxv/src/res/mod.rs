@@ -99,13 +99,11 @@ impl ResourceFile {
             .into_iter()
             .find(|k| k.signature().as_slice() == found)
         else {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 0,
                 "signature",
-                ErrorKind::Invalid {
-                    expected: "\"JMXVRES 0109\" (.bsr) or \"JMXVCPD 0101\" (.cpd)".to_owned(),
-                    found: describe_bytes(found),
-                },
+                "\"JMXVRES 0109\" (.bsr) or \"JMXVCPD 0101\" (.cpd)",
+                describe_bytes(found),
             ));
         };
         r.take(SIGNATURE_LEN)?;
@@ -121,16 +119,14 @@ impl ResourceFile {
         } else {
             let section = kind.target_section();
             let Some(len_bytes) = bytes.get(pointer..).filter(|b| b.len() >= 4) else {
-                return Err(Error::new(
+                return Err(Error::invalid(
                     kind.pointer_position(),
                     section,
-                    ErrorKind::Invalid {
-                        expected: format!(
-                            "0 or the position of a u32 length inside the file ({} bytes)",
-                            bytes.len()
-                        ),
-                        found: pointer.to_string(),
-                    },
+                    format!(
+                        "0 or the position of a u32 length inside the file ({} bytes)",
+                        bytes.len()
+                    ),
+                    pointer.to_string(),
                 ));
             };
             let len = u32_at(len_bytes, 0) as usize;
