@@ -129,6 +129,20 @@ impl<'a> Reader<'a> {
             })),
         }
     }
+
+    /// A section's u32 count: read in section `count_name`, then checked as [`Reader::count`]
+    /// against the bytes left, with the place set to the section `name` whose records follow.
+    pub fn section_count(
+        &mut self,
+        count_name: &'static str,
+        name: &'static str,
+        min_record_len: usize,
+    ) -> Result<usize, Error> {
+        self.place = Place::section(count_name);
+        let stored = self.u32()?;
+        self.place = Place::section(name);
+        self.count(stored.into(), min_record_len)
+    }
 }
 
 /// Little-endian decoding of fixed-size fields inside an already bounds-checked record.

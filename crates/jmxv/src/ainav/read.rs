@@ -47,7 +47,7 @@ impl AiNavData {
 
         r.place = Place::section("region");
         let region = RegionId(r.u16()?);
-        let n = count(&mut r, "block_count", "blocks", MIN_BLOCK_LEN)?;
+        let n = r.section_count("block_count", "blocks", MIN_BLOCK_LEN)?;
         let mut blocks = Vec::with_capacity(n);
         for i in 0..n {
             blocks.push(read_block(&mut r, i)?);
@@ -72,7 +72,7 @@ impl AiNavData {
 
         r.place = Place::section("centre_region");
         let centre_region = RegionId(r.u16()?);
-        let n = count(&mut r, "centre_block_count", "edge_centres", 4)?;
+        let n = r.section_count("centre_block_count", "edge_centres", 4)?;
         let mut edge_centres = Vec::with_capacity(n);
         for i in 0..n {
             r.place = Place::item("edge_centres", i, "");
@@ -118,19 +118,6 @@ impl AiNavData {
     pub fn read_from(reader: impl Read) -> Result<AiNavData, ReadError> {
         parse_stream(reader, Self::parse)
     }
-}
-
-/// A section's u32 count (read in section `count_name`), checked against the bytes left.
-fn count(
-    r: &mut Reader<'_>,
-    count_name: &'static str,
-    name: &'static str,
-    min_record_len: usize,
-) -> Result<usize, Error> {
-    r.place = Place::section(count_name);
-    let stored = r.u32()?;
-    r.place = Place::section(name);
-    r.count(stored.into(), min_record_len)
 }
 
 fn read_block(r: &mut Reader<'_>, i: usize) -> Result<RouteBlock, Error> {

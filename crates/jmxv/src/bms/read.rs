@@ -144,21 +144,8 @@ fn read_nav(r: &mut Reader<'_>, header: &Header) -> Result<NavSection, Error> {
     })
 }
 
-/// A section's u32 count (read in section `count_name`), checked against the bytes left.
-fn count(
-    r: &mut Reader<'_>,
-    count_name: &'static str,
-    name: &'static str,
-    min_record_len: usize,
-) -> Result<usize, Error> {
-    r.place = Place::section(count_name);
-    let stored = r.u32()?;
-    r.place = Place::section(name);
-    r.count(stored.into(), min_record_len)
-}
-
 fn read_vertices(r: &mut Reader<'_>) -> Result<Vec<NavVertex>, Error> {
-    let n = count(r, "vertex_count", "vertices", VERTEX_LEN)?;
+    let n = r.section_count("vertex_count", "vertices", VERTEX_LEN)?;
     let bytes = r.take(n * VERTEX_LEN)?;
     Ok(bytes
         .chunks_exact(VERTEX_LEN)
@@ -171,7 +158,7 @@ fn read_vertices(r: &mut Reader<'_>) -> Result<Vec<NavVertex>, Error> {
 
 fn read_cells(r: &mut Reader<'_>, events: bool) -> Result<Vec<NavCell>, Error> {
     let len = CELL_LEN + usize::from(events);
-    let n = count(r, "cell_count", "cells", len)?;
+    let n = r.section_count("cell_count", "cells", len)?;
     let bytes = r.take(n * len)?;
     Ok(bytes
         .chunks_exact(len)
@@ -189,7 +176,7 @@ fn read_edges(
     events: bool,
 ) -> Result<Vec<NavEdge>, Error> {
     let len = EDGE_LEN + usize::from(events);
-    let n = count(r, count_name, name, len)?;
+    let n = r.section_count(count_name, name, len)?;
     let bytes = r.take(n * len)?;
     Ok(bytes
         .chunks_exact(len)
@@ -203,7 +190,7 @@ fn read_edges(
 }
 
 fn read_event_names(r: &mut Reader<'_>) -> Result<Vec<Vec<u8>>, Error> {
-    let n = count(r, "event_name_count", "event_names", 4)?;
+    let n = r.section_count("event_name_count", "event_names", 4)?;
     let mut names = Vec::with_capacity(n);
     for i in 0..n {
         r.place = Place::item("event_names", i, "");
