@@ -387,7 +387,7 @@ pub unsafe extern "C" fn silknav_cell(
     out: *mut silknav_cell_result,
 ) -> silknav_status {
     // SAFETY: the caller's promises.
-    guard(|| unsafe { cell_query(world, x, z, None, out) })
+    guard(|| unsafe { point_query(world, x, z, None, out, cell_of, Default::default()) })
 }
 
 /// `silknav_cell` at reference height `y` (`silknav cell X Z --y Y`): the object floor or
@@ -404,25 +404,12 @@ pub unsafe extern "C" fn silknav_cell_y(
     out: *mut silknav_cell_result,
 ) -> silknav_status {
     // SAFETY: the caller's promises.
-    guard(|| unsafe { cell_query(world, x, z, Some(y), out) })
+    guard(|| unsafe { point_query(world, x, z, Some(y), out, cell_of, Default::default()) })
 }
 
-/// # Safety
-/// As for `silknav_cell`.
-unsafe fn cell_query(
-    world: *const silknav_world,
-    x: f64,
-    z: f64,
-    y: Option<f32>,
-    out: *mut silknav_cell_result,
-) -> Result<silknav_status, Failure> {
-    // SAFETY: the caller's promise on `world`.
-    let (world, dungeon) = unsafe { world_of(world) }?;
-    // SAFETY: the caller's promise on `out`.
-    let out = unsafe { pointers::exclusive(out, "out") }?;
-    let cell = query::cell(world, PointQuery { x, z, y, dungeon });
-    *out = cell.map(silknav_cell_result::from).unwrap_or_default();
-    Ok(yes_if(cell.is_some()))
+/// The cell answer of a point: [`query::cell`] as C's result.
+fn cell_of(world: &silknav::World, point: PointQuery) -> Option<silknav_cell_result> {
+    query::cell(world, point).map(silknav_cell_result::from)
 }
 
 /// The ground height at (x, z) as the game server computes it (`silknav height X Z`):
@@ -439,7 +426,7 @@ pub unsafe extern "C" fn silknav_height(
     out: *mut f32,
 ) -> silknav_status {
     // SAFETY: the caller's promises.
-    guard(|| unsafe { height_query(world, x, z, None, out) })
+    guard(|| unsafe { point_query(world, x, z, None, out, query::height, f32::NAN) })
 }
 
 /// `silknav_height` at reference height `y` (`silknav height X Z --y Y`): the height of the
@@ -456,25 +443,32 @@ pub unsafe extern "C" fn silknav_height_y(
     out: *mut f32,
 ) -> silknav_status {
     // SAFETY: the caller's promises.
-    guard(|| unsafe { height_query(world, x, z, Some(y), out) })
+    guard(|| unsafe { point_query(world, x, z, Some(y), out, query::height, f32::NAN) })
 }
 
+/// The point calls' common body: (x, z) at reference height `y` asked of the handle's
+/// world, in its dungeon, by `ask`, and the answer written to `*out`: `SILKNAV_OK`, or
+/// `SILKNAV_NO` with `none` in `*out` where `ask` has no answer.
+///
 /// # Safety
-/// As for `silknav_height`.
-unsafe fn height_query(
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable `T`.
+unsafe fn point_query<T>(
     world: *const silknav_world,
     x: f64,
     z: f64,
     y: Option<f32>,
-    out: *mut f32,
+    out: *mut T,
+    ask: fn(&silknav::World, PointQuery) -> Option<T>,
+    none: T,
 ) -> Result<silknav_status, Failure> {
     // SAFETY: the caller's promise on `world`.
     let (world, dungeon) = unsafe { world_of(world) }?;
     // SAFETY: the caller's promise on `out`.
     let out = unsafe { pointers::exclusive(out, "out") }?;
-    let height = query::height(world, PointQuery { x, z, y, dungeon });
-    *out = height.unwrap_or(f32::NAN);
-    Ok(yes_if(height.is_some()))
+    let answer = ask(world, PointQuery { x, z, y, dungeon });
+    let status = yes_if(answer.is_some());
+    *out = answer.unwrap_or(none);
+    Ok(status)
 }
 
 /// Line of sight from (x1, z1) to (x2, z2) (`silknav los`): `SILKNAV_OK` when it is clear
