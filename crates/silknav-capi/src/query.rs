@@ -362,6 +362,22 @@ unsafe fn world_of<'a>(
     unsafe { nav_of(world) }.map(|(nav, dungeon)| (nav.world(), dungeon))
 }
 
+/// A live world from a handle, the dungeon its queries are in, and the place of the answer:
+/// the single calls' common start (`out` is not written).
+///
+/// # Safety
+/// `world` is NULL or a live handle; `out` is NULL or points to a writable `T`.
+unsafe fn world_and_out<'a, T>(
+    world: *const silknav_world,
+    out: *mut T,
+) -> Result<(&'a silknav::World, Option<u16>, &'a mut T), Failure> {
+    // SAFETY: the caller's promise on `world`.
+    let (world, dungeon) = unsafe { world_of(world) }?;
+    // SAFETY: the caller's promise on `out`.
+    let out = unsafe { pointers::exclusive(out, "out") }?;
+    Ok((world, dungeon, out))
+}
+
 /// A live world and its path index from a handle, and the dungeon its queries are in.
 ///
 /// # Safety
@@ -461,10 +477,8 @@ unsafe fn point_query<T>(
     ask: fn(&silknav::World, PointQuery) -> Option<T>,
     none: T,
 ) -> Result<silknav_status, Failure> {
-    // SAFETY: the caller's promise on `world`.
-    let (world, dungeon) = unsafe { world_of(world) }?;
-    // SAFETY: the caller's promise on `out`.
-    let out = unsafe { pointers::exclusive(out, "out") }?;
+    // SAFETY: the caller's promises on `world` and `out`.
+    let (world, dungeon, out) = unsafe { world_and_out(world, out) }?;
     let answer = ask(world, PointQuery { x, z, y, dungeon });
     let status = yes_if(answer.is_some());
     *out = answer.unwrap_or(none);
@@ -521,10 +535,8 @@ unsafe fn raycast_query(
     segment: SegmentQuery,
     out: *mut silknav_hit,
 ) -> Result<silknav_status, Failure> {
-    // SAFETY: the caller's promise on `world`.
-    let (world, dungeon) = unsafe { world_of(world) }?;
-    // SAFETY: the caller's promise on `out`.
-    let out = unsafe { pointers::exclusive(out, "out") }?;
+    // SAFETY: the caller's promises on `world` and `out`.
+    let (world, dungeon, out) = unsafe { world_and_out(world, out) }?;
     *out = silknav_hit::default();
     match query::los(world, SegmentQuery { dungeon, ..segment }) {
         Ok(None) => Ok(SILKNAV_OK),
@@ -593,10 +605,8 @@ pub unsafe extern "C" fn silknav_move_with(
     out: *mut silknav_move_result,
 ) -> silknav_status {
     guard(|| {
-        // SAFETY: the caller's promise on `world`.
-        let (world, dungeon) = unsafe { world_of(world) }?;
-        // SAFETY: the caller's promise on `out`.
-        let out = unsafe { pointers::exclusive(out, "out") }?;
+        // SAFETY: the caller's promises on `world` and `out`.
+        let (world, dungeon, out) = unsafe { world_and_out(world, out) }?;
         *out = silknav_move_result::default();
         let known =
             SILKNAV_MOVE_GUARD_SYMMETRIC | SILKNAV_MOVE_GUARD_OFF | SILKNAV_MOVE_NO_OBJECT_CHECKS;
@@ -736,11 +746,9 @@ unsafe fn snap_query(
     max_distance: f64,
     out: *mut silknav_snap_result,
 ) -> Result<silknav_status, Failure> {
-    // SAFETY: the caller's promise on `world`.
-    let (world, dungeon) = unsafe { world_of(world) }?;
+    // SAFETY: the caller's promises on `world` and `out`.
+    let (world, dungeon, out) = unsafe { world_and_out(world, out) }?;
     let point = PointQuery { dungeon, ..point };
-    // SAFETY: the caller's promise on `out`.
-    let out = unsafe { pointers::exclusive(out, "out") }?;
     *out = silknav_snap_result::default();
     if !(max_distance.is_finite() && max_distance >= 0.0) {
         return Err(Failure::argument(format!(
