@@ -138,27 +138,20 @@ pub unsafe extern "C" fn silknav_paths_with(
     out: *mut silknav_path,
 ) -> silknav_status {
     // SAFETY: the caller's promises, passed on.
-    unsafe {
-        batch_paths(
-            world,
-            segments,
-            n,
-            budget,
-            options,
-            out,
-            |_| Ok(()),
-            |s: &[f64; 4]| SegmentQuery::new(s[0], s[1], s[2], s[3]),
-        )
-    }
+    unsafe { batch_paths(world, segments, n, budget, options, out, segment_of) }
 }
 
-/// The batch calls' common body: `N` doubles per segment at `segments`, checked by `check`
-/// (its error is the call's), each row the query `row_query` makes of it, answered by
-/// [`query::paths`].
+/// The query of a row of `silknav_paths_with`: (x1, z1, x2, z2); every row is good.
+fn segment_of(_: usize, s: &[f64; 4]) -> Result<SegmentQuery, Failure> {
+    Ok(SegmentQuery::new(s[0], s[1], s[2], s[3]))
+}
+
+/// The batch calls' common body: `N` doubles per segment at `segments`, each row `i` the
+/// query `row_query(i, row)` makes of it (the first row it refuses, its error is the
+/// call's), answered by [`query::paths`].
 ///
 /// # Safety
 /// As for `silknav_paths_with`, with `N * n` doubles at `segments`.
-#[allow(clippy::too_many_arguments)]
 unsafe fn batch_paths<const N: usize>(
     world: *const silknav_world,
     segments: *const f64,
@@ -166,8 +159,7 @@ unsafe fn batch_paths<const N: usize>(
     budget: i64,
     options: *const silknav_path_options,
     out: *mut silknav_path,
-    check: fn(&[[f64; N]]) -> Result<(), Failure>,
-    row_query: fn(&[f64; N]) -> SegmentQuery,
+    row_query: fn(usize, &[f64; N]) -> Result<SegmentQuery, Failure>,
 ) -> silknav_status {
     guard(|| {
         // SAFETY: the caller's promise on `world`.
@@ -179,13 +171,16 @@ unsafe fn batch_paths<const N: usize>(
         // SAFETY: the caller's promise on `segments`: `n` rows of `N` doubles, the layout of
         // `[f64; N]`.
         let rows = unsafe { pointers::array(segments.cast::<[f64; N]>(), n, "segments") }?;
-        check(rows)?;
+        let queries = rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| row_query(i, row))
+            .collect::<Result<Vec<SegmentQuery>, Failure>>()?;
         // SAFETY: the caller's promise on `out`; written below without reading it.
         let out = unsafe {
             pointers::array_mut(out.cast::<std::mem::MaybeUninit<silknav_path>>(), n, "out")
         }?;
         let budget = usize::try_from(budget).ok();
-        let queries: Vec<SegmentQuery> = rows.iter().map(row_query).collect();
         let answers = query::paths(nav.world(), nav.paths(), &queries, budget, &options);
         for (slot, path) in out.iter_mut().zip(answers) {
             slot.write(silknav_path::new(path));
@@ -212,31 +207,21 @@ pub unsafe extern "C" fn silknav_paths_y(
     out: *mut silknav_path,
 ) -> silknav_status {
     // SAFETY: the caller's promises, passed on.
-    unsafe {
-        batch_paths(
-            world,
-            segments,
-            n,
-            budget,
-            options,
-            out,
-            start_heights,
-            |s| SegmentQuery {
-                y: (!s[4].is_nan()).then_some(s[4] as f32),
-                ..SegmentQuery::new(s[0], s[1], s[2], s[3])
-            },
-        )
-    }
+    unsafe { batch_paths(world, segments, n, budget, options, out, segment_y_of) }
 }
 
-/// The rows of `silknav_paths_y` are good when each height, taken as a float, is finite or NaN
-/// (none).
-fn start_heights(rows: &[[f64; 5]]) -> Result<(), Failure> {
-    match rows.iter().position(|r| (r[4] as f32).is_infinite()) {
-        Some(i) => Err(Failure::argument(format!(
+/// The query of row `i` of `silknav_paths_y`: (x1, z1, x2, z2, y), good when its height,
+/// taken as a float, is finite or NaN (none).
+fn segment_y_of(i: usize, s: &[f64; 5]) -> Result<SegmentQuery, Failure> {
+    let y = s[4] as f32;
+    if y.is_infinite() {
+        return Err(Failure::argument(format!(
             "segments[{i}].y: {}: the height must be a finite number or NaN for none",
-            rows[i][4]
-        ))),
-        None => Ok(()),
+            s[4]
+        )));
     }
+    Ok(SegmentQuery {
+        y: (!y.is_nan()).then_some(y),
+        ..SegmentQuery::new(s[0], s[1], s[2], s[3])
+    })
 }
