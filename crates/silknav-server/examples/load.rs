@@ -11,8 +11,7 @@
 //! Without `--world` it serves the demo's world (3×3 regions, seed 1), generated into a
 //! temporary folder. Every loop is bounded by the duration; the process stops by itself.
 
-use silknav::files::{Overwrite, WorldFiles};
-use silknav::worldgen::{generate, GenOptions};
+use silknav::files::WorldFiles;
 use silknav::{Position, Surface, World};
 use silknav_server::{Config, Limits, Server};
 use silknav_testkit::http::Connection;
@@ -25,6 +24,10 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+#[path = "../tests/integration/demo_world.rs"]
+mod demo_world;
+use demo_world::write_demo_world;
 
 struct Options {
     clients: usize,
@@ -315,17 +318,7 @@ fn main() -> ExitCode {
     let temp = tempfile::tempdir().unwrap();
     let root = o.world.clone().unwrap_or_else(|| {
         let root = temp.path().join("demo");
-        let options = GenOptions {
-            seed: 1,
-            width: 3,
-            height: 3,
-            ..GenOptions::default()
-        };
-        generate(&options)
-            .unwrap()
-            .into_files()
-            .write_data_root(&root, Overwrite::Refuse)
-            .unwrap();
+        write_demo_world(&root).unwrap();
         root
     });
     let world = World::load(&root).expect("the world loads");

@@ -3,5 +3,6 @@
 
 mod api;
 mod browser;
+mod demo_world;
 mod limits;
 mod support;

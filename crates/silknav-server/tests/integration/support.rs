@@ -1,7 +1,7 @@
 //! Worlds written to temporary folders, and servers over them.
 
-use silknav::files::{Overwrite, WorldFiles};
-use silknav::worldgen::{generate, GenOptions};
+use crate::demo_world::write_demo_world;
+use silknav::files::WorldFiles;
 use silknav::Surface;
 use silknav::World;
 use silknav_server::{Config, Limits, Server};
@@ -17,17 +17,7 @@ pub fn demo_root() -> &'static Path {
     let (_, root) = ROOT.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("demo");
-        let options = GenOptions {
-            seed: 1,
-            width: 3,
-            height: 3,
-            ..GenOptions::default()
-        };
-        generate(&options)
-            .unwrap()
-            .into_files()
-            .write_data_root(&root, Overwrite::Refuse)
-            .unwrap();
+        write_demo_world(&root).unwrap();
         (dir, root)
     });
     root
