@@ -11,6 +11,11 @@ pub fn xz(p: Position) -> (f64, f64) {
     (p.world_x(), p.world_z())
 }
 
+/// Python's `repr` of an optional answer: `repr` of the value, or `None`.
+fn repr_or_none<T>(value: Option<&T>, repr: fn(&T) -> String) -> String {
+    value.map_or_else(|| "None".to_owned(), repr)
+}
+
 /// The object triangle a point is on.
 #[pyclass(module = "silknav", frozen, eq, hash, get_all)]
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -62,10 +67,7 @@ impl From<CellRef> for Cell {
 #[pymethods]
 impl Cell {
     fn __repr__(&self) -> String {
-        let object = self
-            .object
-            .as_ref()
-            .map_or_else(|| "None".to_owned(), ObjectCell::__repr__);
+        let object = repr_or_none(self.object.as_ref(), ObjectCell::__repr__);
         format!(
             "Cell(region='{}', cell={}, object={object})",
             self.region, self.cell
@@ -183,14 +185,8 @@ impl From<RayHit> for Hit {
 #[pymethods]
 impl Hit {
     fn __repr__(&self) -> String {
-        let edge = self
-            .edge
-            .as_ref()
-            .map_or_else(|| "None".into(), Edge::__repr__);
-        let object_edge = self
-            .object_edge
-            .as_ref()
-            .map_or_else(|| "None".into(), ObjectEdge::__repr__);
+        let edge = repr_or_none(self.edge.as_ref(), Edge::__repr__);
+        let object_edge = repr_or_none(self.object_edge.as_ref(), ObjectEdge::__repr__);
         format!(
             "Hit(x={:?}, z={:?}, t={:?}, edge={edge}, object_edge={object_edge}, normal=({:?}, {:?}))",
             self.x, self.z, self.t, self.normal.0, self.normal.1
@@ -243,14 +239,8 @@ impl From<MoveOutcome> for Move {
 #[pymethods]
 impl Move {
     fn __repr__(&self) -> String {
-        let edge = self
-            .edge
-            .as_ref()
-            .map_or_else(|| "None".into(), Edge::__repr__);
-        let object_edge = self
-            .object_edge
-            .as_ref()
-            .map_or_else(|| "None".into(), ObjectEdge::__repr__);
+        let edge = repr_or_none(self.edge.as_ref(), Edge::__repr__);
+        let object_edge = repr_or_none(self.object_edge.as_ref(), ObjectEdge::__repr__);
         format!(
             "Move(x={:?}, z={:?}, height={:?}, stop='{}', cell={}, edge={edge}, object_edge={object_edge})",
             self.x,
