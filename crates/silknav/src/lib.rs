@@ -9,7 +9,7 @@
 //! - [`files`]: the files of a world folder, read and written together: which file is which
 //!   ([`files::scan_folder`]) and the one atomic writer ([`files::write_atomic`]).
 //! - [`worldgen`]: synthetic game-like worlds.
-//! - [`geometry`]: the exact predicates the queries share.
+//! - [`geometry`]: the exact predicates and the x-z boxes the queries share.
 //! - [`lint`]: world lint, the checks that need several files.
 //! - [`movingai`]: Moving AI grid benchmark maps as worlds.
 //! - [`rng`]: the seeded generator of generated worlds, for inputs that are the same on every

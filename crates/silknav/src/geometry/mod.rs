@@ -1,11 +1,15 @@
-//! The world's units (a region's and a tile's side), and the geometric predicates every query
-//! relies on, in one place (the predicates are the crate's own).
+//! The world's units (a region's and a tile's side), the geometric predicates every query
+//! relies on, and the closed axis-aligned boxes of the x-z plane the searches bound things
+//! with, in one place (the predicates are the crate's own).
 //!
 //! Queries decide "which side of this line", "through this corner or past it" with exact
 //! orientation tests instead of tolerances: the inputs are f32 positions and 20-unit grid
 //! points, which f64 represents exactly, and the adaptive predicate returns the sign of the
 //! exact determinant. The movement module reproduces the game server's own float arithmetic
 //! instead, with the server's constants named there.
+//!
+//! Boxes (`Bounds`) are closed and plain floating point, with no slack of their own: the
+//! searches grow a box themselves where rounding matters.
 
 pub(crate) mod server_arith;
 
@@ -136,6 +140,53 @@ fn edges(poly: &[[f64; 2]]) -> impl Iterator<Item = ([f64; 2], [f64; 2])> + '_ {
     poly.iter()
         .zip(poly.iter().cycle().skip(1))
         .map(|(&a, &b)| (a, b))
+}
+
+/// A closed axis-aligned box of the x-z plane: the points `p` with `min[k] ≤ p[k] ≤ max[k]`
+/// on both axes (x, then z). A point is a box of no size.
+/// Plain floating point: each operation is the one obvious expression, no rounding slack.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Bounds {
+    /// The low corner (x, z).
+    pub min: [f64; 2],
+    /// The high corner (x, z).
+    pub max: [f64; 2],
+}
+
+impl Bounds {
+    /// The box of the single point `p`.
+    pub fn point(p: [f64; 2]) -> Bounds {
+        Bounds { min: p, max: p }
+    }
+
+    /// The box of the segment `[a, b]`.
+    pub fn of_segment([a, b]: [[f64; 2]; 2]) -> Bounds {
+        Bounds {
+            min: [a[0].min(b[0]), a[1].min(b[1])],
+            max: [a[0].max(b[0]), a[1].max(b[1])],
+        }
+    }
+
+    /// The box grown by `margin` on every side (`min − margin`, `max + margin`).
+    pub fn grown(&self, margin: f64) -> Bounds {
+        Bounds {
+            min: [self.min[0] - margin, self.min[1] - margin],
+            max: [self.max[0] + margin, self.max[1] + margin],
+        }
+    }
+
+    /// Whether it holds the point `p` (its boundary included).
+    pub fn holds(&self, p: [f64; 2]) -> bool {
+        (self.min[0]..=self.max[0]).contains(&p[0]) && (self.min[1]..=self.max[1]).contains(&p[1])
+    }
+
+    /// Whether it holds every point of `other`.
+    pub fn covers(&self, other: &Bounds) -> bool {
+        self.min[0] <= other.min[0]
+            && self.min[1] <= other.min[1]
+            && self.max[0] >= other.max[0]
+            && self.max[1] >= other.max[1]
+    }
 }
 
 #[cfg(test)]

@@ -66,7 +66,7 @@
 use super::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
 use crate::geometry::TILE;
 use crate::geometry::{
-    convex_contains_strictly, interior_stretch, orient, segment_enters_convex, MIN_RADIUS,
+    convex_contains_strictly, interior_stretch, orient, segment_enters_convex, Bounds, MIN_RADIUS,
 };
 use crate::world::raycast::Grid;
 use crate::world::{Position, World};
@@ -133,12 +133,16 @@ impl PathIndex {
         let reach = radius * CIRCUMRADIUS + TILE;
         // Unloaded ground around the world: the box that holds it holds every path.
         let ring = 2.0 * reach + 2.0 * TILE;
-        let whole = [
-            world_box[0] as f64 * TILE - ring,
-            world_box[1] as f64 * TILE - ring,
-            world_box[2] as f64 * TILE + ring,
-            world_box[3] as f64 * TILE + ring,
-        ];
+        let whole = Bounds {
+            min: [
+                world_box[0] as f64 * TILE - ring,
+                world_box[1] as f64 * TILE - ring,
+            ],
+            max: [
+                world_box[2] as f64 * TILE + ring,
+                world_box[3] as f64 * TILE + ring,
+            ],
+        };
         // Off the loaded regions' box (or not a number) is off the ground; on it, the
         // obstacles around the point decide.
         let on_ground = |p: [f64; 2]| {
@@ -146,7 +150,7 @@ impl PathIndex {
                 |v: f64, lo: i64, hi: i64| (lo as f64 * TILE..=hi as f64 * TILE).contains(&v);
             inside(p[0], world_box[0], world_box[2])
                 && inside(p[1], world_box[1], world_box[3])
-                && Ground::new(&grid, [p[0], p[1], p[0], p[1]], radius, world_box).free(p)
+                && Ground::new(&grid, Bounds::point(p), radius, world_box).free(p)
         };
         if !on_ground(s) {
             return Err(PathError::StartBlocked);
@@ -157,16 +161,8 @@ impl PathIndex {
         let mut budget = scratch.budget.unwrap_or(usize::MAX);
         let mut margin = (dist(s, t) / 4.0).max(8.0 * TILE) + reach;
         loop {
-            let mut area = [
-                s[0].min(t[0]) - margin,
-                s[1].min(t[1]) - margin,
-                s[0].max(t[0]) + margin,
-                s[1].max(t[1]) + margin,
-            ];
-            let everything = area[0] <= whole[0]
-                && area[1] <= whole[1]
-                && area[2] >= whole[2]
-                && area[3] >= whole[3];
+            let mut area = Bounds::of_segment([s, t]).grown(margin);
+            let everything = area.covers(&whole);
             if everything {
                 area = whole;
             }
@@ -179,10 +175,7 @@ impl PathIndex {
                     continue;
                 }
             };
-            let inside = |p: &[f64; 2]| {
-                (area[0]..=area[2]).contains(&p[0]) && (area[1]..=area[3]).contains(&p[1])
-            };
-            if everything || points.iter().all(inside) {
+            if everything || points.iter().all(|&p| area.holds(p)) {
                 let length = points.windows(2).map(|w| dist(w[0], w[1])).sum();
                 let mut waypoints = Vec::with_capacity(points.len());
                 waypoints.push(from);
@@ -291,11 +284,11 @@ struct Ground {
 }
 
 impl Ground {
-    /// The obstacles of the tiles within reach of `area` (world units, `[x0, z0, x1, z1]`),
+    /// The obstacles of the tiles within reach of the box `area` (world units),
     /// but no farther than two tiles out of `world` (the loaded regions' tile box): the
     /// unloaded tiles there surround the world, and any obstacle beyond is farther from every
     /// point of the world, in every norm, than the ring on the way to it.
-    fn new(grid: &Grid<'_>, area: [f64; 4], r: f64, world: [i64; 4]) -> Ground {
+    fn new(grid: &Grid<'_>, area: Bounds, r: f64, world: [i64; 4]) -> Ground {
         let a = r * (std::f64::consts::SQRT_2 - 1.0);
         let offsets = [
             [r, -a],
@@ -309,10 +302,10 @@ impl Ground {
         ];
         let reach = r * CIRCUMRADIUS + 1.0;
         let tile = |v: f64| (v / TILE).floor() as i64;
-        let x0 = (tile(area[0] - reach) - 1).max(world[0] - 2);
-        let z0 = (tile(area[1] - reach) - 1).max(world[1] - 2);
-        let x1 = (tile(area[2] + reach) + 1).min(world[2] + 1).max(x0);
-        let z1 = (tile(area[3] + reach) + 1).min(world[3] + 1).max(z0);
+        let x0 = (tile(area.min[0] - reach) - 1).max(world[0] - 2);
+        let z0 = (tile(area.min[1] - reach) - 1).max(world[1] - 2);
+        let x1 = (tile(area.max[0] + reach) + 1).min(world[2] + 1).max(x0);
+        let z1 = (tile(area.max[1] + reach) + 1).min(world[3] + 1).max(z0);
         let (w, h) = (x1 - x0 + 1, z1 - z0 + 1);
         let mut blocked = Vec::with_capacity((w * h) as usize);
         for tz in z0..z0 + h {
@@ -370,7 +363,7 @@ impl Ground {
             && self.horizontal[(z * self.w + x) as usize]
     }
 
-    /// Calls `f` with each obstacle (`[x0, z0, x1, z1]`, world units) of the tiles `tx`, `tz`
+    /// Calls `f` with each obstacle (its box, world units) of the tiles `tx`, `tz`
     /// (inclusive ranges): blocked tiles, the vertical walls of those rows from `tx.0` to
     /// `tx.1 + 1` and the horizontal walls of those columns from `tz.0` to `tz.1 + 1`. Stops
     /// and returns false when `f` does.
@@ -378,32 +371,37 @@ impl Ground {
         &self,
         tx: (i64, i64),
         tz: (i64, i64),
-        mut f: impl FnMut([f64; 4]) -> bool,
+        mut f: impl FnMut(Bounds) -> bool,
     ) -> bool {
         let tx = (tx.0.max(self.x0), tx.1.min(self.x0 + self.w));
         let tz = (tz.0.max(self.z0), tz.1.min(self.z0 + self.h));
         let g = |v: i64| v as f64 * TILE;
+        // The box from the grid point (x0, z0) to (x1, z1).
+        let rect = |x0: i64, z0: i64, x1: i64, z1: i64| Bounds {
+            min: [g(x0), g(z0)],
+            max: [g(x1), g(z1)],
+        };
         for z in tz.0..=tz.1 {
             for x in tx.0..=tx.1 {
-                if self.is_blocked(x, z) && !f([g(x), g(z), g(x + 1), g(z + 1)]) {
+                if self.is_blocked(x, z) && !f(rect(x, z, x + 1, z + 1)) {
                     return false;
                 }
-                if self.is_vertical_wall(x, z) && !f([g(x), g(z), g(x), g(z + 1)]) {
+                if self.is_vertical_wall(x, z) && !f(rect(x, z, x, z + 1)) {
                     return false;
                 }
-                if self.is_horizontal_wall(z, x) && !f([g(x), g(z), g(x + 1), g(z)]) {
+                if self.is_horizontal_wall(z, x) && !f(rect(x, z, x + 1, z)) {
                     return false;
                 }
             }
             // The sides one past the range's last tile.
             let x = tx.1 + 1;
-            if self.is_vertical_wall(x, z) && !f([g(x), g(z), g(x), g(z + 1)]) {
+            if self.is_vertical_wall(x, z) && !f(rect(x, z, x, z + 1)) {
                 return false;
             }
         }
         let z = tz.1 + 1;
         for x in tx.0..=tx.1 {
-            if self.is_horizontal_wall(z, x) && !f([g(x), g(z), g(x + 1), g(z)]) {
+            if self.is_horizontal_wall(z, x) && !f(rect(x, z, x + 1, z)) {
                 return false;
             }
         }
@@ -411,7 +409,7 @@ impl Ground {
     }
 
     /// The obstacles whose grown octagon may hold `p`.
-    fn each_obstacle_near(&self, p: [f64; 2], f: impl FnMut([f64; 4]) -> bool) -> bool {
+    fn each_obstacle_near(&self, p: [f64; 2], f: impl FnMut(Bounds) -> bool) -> bool {
         let tile = |v: f64| (v / TILE).floor() as i64;
         self.each_obstacle(
             (tile(p[0] - self.reach), tile(p[0] + self.reach)),
@@ -422,11 +420,11 @@ impl Ground {
 
     /// The octagon of an obstacle grown by r, counter-clockwise: vertex k is the corner
     /// `CORNER[k]` plus `offsets[k]`.
-    fn grown(&self, rect: [f64; 4]) -> [[f64; 2]; 8] {
+    fn grown(&self, rect: Bounds) -> [[f64; 2]; 8] {
         std::array::from_fn(|k| {
             let (high_x, high_z) = CORNER[k];
-            let x = if high_x { rect[2] } else { rect[0] };
-            let z = if high_z { rect[3] } else { rect[1] };
+            let x = if high_x { rect.max[0] } else { rect.min[0] };
+            let z = if high_z { rect.max[1] } else { rect.min[1] };
             [x + self.offsets[k][0], z + self.offsets[k][1]]
         })
     }
@@ -583,10 +581,7 @@ impl Ground {
     fn covered(&self, a: [f64; 2], b: [f64; 2]) -> bool {
         let mut stretches: Vec<(f64, f64)> = Vec::new();
         let tile = |v: f64| (v / TILE).floor() as i64;
-        let (lo, hi) = (
-            [a[0].min(b[0]), a[1].min(b[1])],
-            [a[0].max(b[0]), a[1].max(b[1])],
-        );
+        let Bounds { min: lo, max: hi } = Bounds::of_segment([a, b]);
         self.each_obstacle(
             (tile(lo[0] - self.reach), tile(hi[0] + self.reach)),
             (tile(lo[1] - self.reach), tile(hi[1] + self.reach)),
