@@ -143,7 +143,7 @@ fn edges(poly: &[[f64; 2]]) -> impl Iterator<Item = ([f64; 2], [f64; 2])> + '_ {
 }
 
 /// A closed axis-aligned box of the x-z plane: the points `p` with `min[k] ≤ p[k] ≤ max[k]`
-/// on both axes (x, then z). A point is a box of no size.
+/// on both axes (x, then z). A point is a box of no size; [`Bounds::EMPTY`] holds nothing.
 /// Plain floating point: each operation is the one obvious expression, no rounding slack.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Bounds {
@@ -154,6 +154,13 @@ pub(crate) struct Bounds {
 }
 
 impl Bounds {
+    /// The box of no points (low corner +∞, high corner −∞), which extending by a point makes
+    /// that point's box.
+    pub const EMPTY: Bounds = Bounds {
+        min: [f64::INFINITY; 2],
+        max: [f64::NEG_INFINITY; 2],
+    };
+
     /// The box of the single point `p`.
     pub fn point(p: [f64; 2]) -> Bounds {
         Bounds { min: p, max: p }
@@ -167,12 +174,55 @@ impl Bounds {
         }
     }
 
+    /// The box of `points`: [`Bounds::EMPTY`] extended by each in turn.
+    pub fn of_points(points: impl IntoIterator<Item = [f64; 2]>) -> Bounds {
+        let mut b = Bounds::EMPTY;
+        for p in points {
+            b.extend(p);
+        }
+        b
+    }
+
+    /// Grows the box to hold `p` too.
+    pub fn extend(&mut self, p: [f64; 2]) {
+        self.min = [self.min[0].min(p[0]), self.min[1].min(p[1])];
+        self.max = [self.max[0].max(p[0]), self.max[1].max(p[1])];
+    }
+
+    /// The least box holding both boxes.
+    pub fn union(&self, other: &Bounds) -> Bounds {
+        Bounds {
+            min: [self.min[0].min(other.min[0]), self.min[1].min(other.min[1])],
+            max: [self.max[0].max(other.max[0]), self.max[1].max(other.max[1])],
+        }
+    }
+
     /// The box grown by `margin` on every side (`min − margin`, `max + margin`).
     pub fn grown(&self, margin: f64) -> Bounds {
         Bounds {
             min: [self.min[0] - margin, self.min[1] - margin],
             max: [self.max[0] + margin, self.max[1] + margin],
         }
+    }
+
+    /// Its corners counter-clockwise from the low one: (min x, min z), (max x, min z),
+    /// (max x, max z), (min x, max z).
+    pub fn corners(&self) -> [[f64; 2]; 4] {
+        let (lo, hi) = (self.min, self.max);
+        [
+            [lo[0], lo[1]],
+            [hi[0], lo[1]],
+            [hi[0], hi[1]],
+            [lo[0], hi[1]],
+        ]
+    }
+
+    /// Its centre, `(min + max) / 2` per axis.
+    pub fn centre(&self) -> [f64; 2] {
+        [
+            (self.min[0] + self.max[0]) / 2.0,
+            (self.min[1] + self.max[1]) / 2.0,
+        ]
     }
 
     /// Whether it holds the point `p` (its boundary included).
@@ -186,6 +236,49 @@ impl Bounds {
             && self.min[1] <= other.min[1]
             && self.max[0] >= other.max[0]
             && self.max[1] >= other.max[1]
+    }
+
+    /// Whether the two (closed) boxes share a point.
+    pub fn meets(&self, other: &Bounds) -> bool {
+        self.min[0] <= other.max[0]
+            && self.max[0] >= other.min[0]
+            && self.min[1] <= other.max[1]
+            && self.max[1] >= other.min[1]
+    }
+
+    /// The part of both boxes, where they share a point.
+    pub fn intersection(&self, other: &Bounds) -> Option<Bounds> {
+        let part = Bounds {
+            min: [self.min[0].max(other.min[0]), self.min[1].max(other.min[1])],
+            max: [self.max[0].min(other.max[0]), self.max[1].min(other.max[1])],
+        };
+        (part.min[0] <= part.max[0] && part.min[1] <= part.max[1]).then_some(part)
+    }
+
+    /// The least (Euclidean) distance between a point of it and a point of `other`: zero where
+    /// they meet.
+    pub fn gap(&self, other: &Bounds) -> f64 {
+        let dx = (self.min[0] - other.max[0])
+            .max(other.min[0] - self.max[0])
+            .max(0.0);
+        let dz = (self.min[1] - other.max[1])
+            .max(other.min[1] - self.max[1])
+            .max(0.0);
+        (dx * dx + dz * dz).sqrt()
+    }
+
+    /// Its four numbers' bits, `[min x, min z, max x, max z]`: a key for maps of boxes.
+    pub fn to_bits(self) -> [u64; 4] {
+        [self.min[0], self.min[1], self.max[0], self.max[1]].map(f64::to_bits)
+    }
+
+    /// The box whose [`Bounds::to_bits`] are `bits`.
+    pub fn from_bits(bits: [u64; 4]) -> Bounds {
+        let [x0, z0, x1, z1] = bits.map(f64::from_bits);
+        Bounds {
+            min: [x0, z0],
+            max: [x1, z1],
+        }
     }
 }
 

@@ -69,6 +69,7 @@ use super::objects_guide::{
 use super::search::distance;
 use super::PathError;
 use super::PathIndex;
+use crate::geometry::Bounds;
 use crate::objects::mesh::{flag as mesh_flag, EdgeKey};
 use crate::objects::walk::Frame;
 use crate::objects::{InstanceKey, ObjectCellRef};
@@ -105,8 +106,8 @@ pub(crate) struct ObjectCorners {
     points: Vec<Position>,
     /// Their world coordinates.
     xz: Vec<[f64; 2]>,
-    /// Each instance's box, world units, grown by [`BOX_MARGIN`]: `[lo x, lo z, hi x, hi z]`.
-    boxes: Vec<[f64; 4]>,
+    /// Each instance's box, world units, grown by [`BOX_MARGIN`].
+    boxes: Vec<Bounds>,
     /// Which terrain components and instances a walk may join ([`Reach`]).
     reach: Reach,
     /// The terrain corners and these points by square of the world, so that a search
@@ -192,7 +193,7 @@ impl Reach {
         &self,
         world: &World,
         index: &TerrainIndex,
-        boxes: &[[f64; 4]],
+        boxes: &[Bounds],
         p: Position,
         surface: Option<ObjectCellRef>,
         any_surface: bool,
@@ -223,7 +224,7 @@ impl Reach {
         &self,
         world: &World,
         index: &TerrainIndex,
-        boxes: &[[f64; 4]],
+        boxes: &[Bounds],
         from: Position,
         surface: Option<ObjectCellRef>,
         to: Position,
@@ -234,7 +235,7 @@ impl Reach {
     }
 
     /// The sets of `world`, whose instances (in the order of `keys`) have the boxes `boxes`.
-    fn of(world: &World, index: &TerrainIndex, keys: &[InstanceKey], boxes: &[[f64; 4]]) -> Reach {
+    fn of(world: &World, index: &TerrainIndex, keys: &[InstanceKey], boxes: &[Bounds]) -> Reach {
         const TILES: usize = 96 * 96;
         let components = index
             .component
@@ -268,15 +269,15 @@ impl Reach {
                     let last = ((hi + 20.0 - o) / 20.0).floor().min(95.0);
                     (first as usize)..=(last.max(-1.0) as usize)
                 };
-                if b[2] + 20.0 < origin[0]
-                    || b[0] - 20.0 > origin[0] + size
-                    || b[3] + 20.0 < origin[1]
-                    || b[1] - 20.0 > origin[1] + size
+                if b.max[0] + 20.0 < origin[0]
+                    || b.min[0] - 20.0 > origin[0] + size
+                    || b.max[1] + 20.0 < origin[1]
+                    || b.min[1] - 20.0 > origin[1] + size
                 {
                     continue;
                 }
-                for tz in range(b[1], b[3], origin[1]) {
-                    for tx in range(b[0], b[2], origin[0]) {
+                for tz in range(b.min[1], b.max[1], origin[1]) {
+                    for tx in range(b.min[0], b.max[0], origin[0]) {
                         if let Some(c) = component_at(slot, tz * 96 + tx) {
                             reach.union(node, c);
                         }
@@ -339,12 +340,7 @@ impl ObjectCorners {
             let id = world.slot_region(slot);
             let mesh = world.objects.server_mesh(p);
             let frame = Frame::new(id, p);
-            let mut b = [
-                f64::INFINITY,
-                f64::INFINITY,
-                f64::NEG_INFINITY,
-                f64::NEG_INFINITY,
-            ];
+            let mut b = Bounds::EMPTY;
             let keys = (0..mesh.outline_count() as u32)
                 .map(|index| EdgeKey { group: 0, index })
                 .chain((0..mesh.inline_count() as u32).map(|index| EdgeKey { group: 1, index }));
@@ -353,13 +349,7 @@ impl ObjectCorners {
             for key in keys {
                 let [a, c] = mesh.edge_xz(key);
                 for v in [a, c] {
-                    let w = frame.world(v);
-                    b = [
-                        b[0].min(w[0]),
-                        b[1].min(w[1]),
-                        b[2].max(w[0]),
-                        b[3].max(w[1]),
-                    ];
+                    b.extend(frame.world(v));
                     if path_turns_at(key.group, mesh.edge(key).flag) {
                         turns.push(v.map(f64::to_bits));
                     }
@@ -402,33 +392,12 @@ impl ObjectCorners {
             }
             let mut own = Vec::new();
             for t in 0..mesh.tri_count() as u32 {
-                let mut tri = [
-                    f64::INFINITY,
-                    f64::INFINITY,
-                    f64::NEG_INFINITY,
-                    f64::NEG_INFINITY,
-                ];
-                for v in mesh.tri_xz(t) {
-                    let w = frame.world(v);
-                    tri = [
-                        tri[0].min(w[0]),
-                        tri[1].min(w[1]),
-                        tri[2].max(w[0]),
-                        tri[3].max(w[1]),
-                    ];
-                }
-                b = [
-                    b[0].min(tri[0]),
-                    b[1].min(tri[1]),
-                    b[2].max(tri[2]),
-                    b[3].max(tri[3]),
-                ];
-                let m = SURFACE_MARGIN;
-                own.push([tri[0] - m, tri[1] - m, tri[2] + m, tri[3] + m]);
+                let tri = Bounds::of_points(mesh.tri_xz(t).map(|v| frame.world(v)));
+                b = b.union(&tri);
+                own.push(tri.grown(SURFACE_MARGIN));
             }
-            if b[0] <= b[2] {
-                let m = BOX_MARGIN;
-                out.boxes.push([b[0] - m, b[1] - m, b[2] + m, b[3] + m]);
+            if b.min[0] <= b.max[0] {
+                out.boxes.push(b.grown(BOX_MARGIN));
                 instances.push(p.key);
                 surfaces.push(std::mem::take(&mut own));
                 grounds.push(ObjectGround {
@@ -514,16 +483,17 @@ fn probe_jumps(
             continue;
         }
         let lo = [origin[0] + 20.0 * tx as f64, origin[1] + 20.0 * tz as f64];
-        let mut starts: Vec<[f64; 4]> = Vec::new();
+        let mut starts: Vec<Bounds> = Vec::new();
+        let up_to = |max| Bounds { min: lo, max };
         if region.is_open_tile(tx, tz) {
-            starts.push([lo[0], lo[1], lo[0] + 20.0, lo[1] + 20.0]);
+            starts.push(up_to([lo[0] + 20.0, lo[1] + 20.0]));
         } else {
             let (gx, gz) = (gx0 + tx as i64, gz0 + tz as i64);
             if grid.open(gx - 1, gz) {
-                starts.push([lo[0], lo[1], lo[0], lo[1] + 20.0]);
+                starts.push(up_to([lo[0], lo[1] + 20.0]));
             }
             if grid.open(gx, gz - 1) {
-                starts.push([lo[0], lo[1], lo[0] + 20.0, lo[1]]);
+                starts.push(up_to([lo[0] + 20.0, lo[1]]));
             }
         }
         for from in starts {
@@ -559,13 +529,12 @@ fn path_turns_at(group: u8, flag: u8) -> bool {
         || (group == 0 && flag & mesh_flag::LINK == 0)
 }
 
-/// Whether the segment `a → b` meets the box `b4` (`[lo x, lo z, hi x, hi z]`), by clipping
-/// the segment to the box's slabs (the boxes are grown by [`BOX_MARGIN`], far above the
-/// rounding of the clip).
-fn segment_meets(a: [f64; 2], b: [f64; 2], b4: &[f64; 4]) -> bool {
+/// Whether the segment `a → b` meets the box `x`, by clipping the segment to the box's slabs
+/// (the boxes are grown by [`BOX_MARGIN`], far above the rounding of the clip).
+fn segment_meets(a: [f64; 2], b: [f64; 2], x: &Bounds) -> bool {
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for axis in 0..2 {
-        let (lo, hi) = (b4[axis], b4[axis + 2]);
+        let (lo, hi) = (x.min[axis], x.max[axis]);
         let d = b[axis] - a[axis];
         if d == 0.0 {
             if a[axis] < lo || a[axis] > hi {
@@ -640,7 +609,7 @@ struct Ground {
     /// Per terrain corner, whether it is inside the ellipse.
     corner_inside: Vec<bool>,
     /// The boxes of the objects that meet the ellipse's box.
-    boxes: Vec<[f64; 4]>,
+    boxes: Vec<Bounds>,
     /// Per terrain corner, whether it is inside the ellipse and in no object's box.
     clear_of_objects: Vec<bool>,
 }
@@ -859,12 +828,12 @@ impl Search<'_> {
     ) -> Result<(Option<ExactPath>, bool, f64), PathError> {
         let (s, t) = (self.s, self.t);
         let ellipse = Ellipse { s, t, bound };
-        let (lo, hi) = ellipse.bounds();
-        let boxes: Vec<[f64; 4]> = self
+        let round = ellipse.bounds();
+        let boxes: Vec<Bounds> = self
             .corners
             .boxes
             .iter()
-            .filter(|b| b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1])
+            .filter(|b| b.meets(&round))
             .copied()
             .collect();
         let mut ground = Ground {
@@ -873,7 +842,7 @@ impl Search<'_> {
             boxes,
         };
         let mut candidates: Vec<Node> = vec![Node::Goal];
-        self.corners.buckets.near(lo, hi, |node| {
+        self.corners.buckets.near(round.min, round.max, |node| {
             let p = self.xz(node);
             if ellipse.holds(p) {
                 candidates.push(node);
@@ -1335,8 +1304,8 @@ mod tests {
             let p = if rng.unit() < 0.5 && !corners.boxes.is_empty() {
                 let b = corners.boxes[rng.range(0, corners.boxes.len() as u32) as usize];
                 Position::from_world(
-                    b[0] - 60.0 + rng.unit() * (b[2] - b[0] + 120.0),
-                    b[1] - 60.0 + rng.unit() * (b[3] - b[1] + 120.0),
+                    b.min[0] - 60.0 + rng.unit() * (b.max[0] - b.min[0] + 120.0),
+                    b.min[1] - 60.0 + rng.unit() * (b.max[1] - b.min[1] + 120.0),
                 )
             } else {
                 let r = regions[rng.range(0, regions.len() as u32) as usize];
@@ -1944,8 +1913,8 @@ mod tests {
         let mut on_floor = || loop {
             let b = boxes[rng.range(0, boxes.len() as u32) as usize];
             let p = Position::from_world(
-                b[0] + rng.unit() * (b[2] - b[0]),
-                b[1] + rng.unit() * (b[3] - b[1]),
+                b.min[0] + rng.unit() * (b.max[0] - b.min[0]),
+                b.min[1] + rng.unit() * (b.max[1] - b.min[1]),
             );
             if let Some(p) = p.filter(|&p| world.cell_at(p, Surface::Highest).is_some()) {
                 return p;

@@ -68,6 +68,7 @@ use super::search::{
 use super::visibility::{scan_inside, sees_point, Cone, ScanScratch, Target};
 use super::{polyline_length, PathError, PathIndex, PathScratch};
 use crate::build::{build_world, RegionInput};
+use crate::geometry::Bounds;
 use crate::world::raycast::Grid;
 use crate::world::World;
 use jmxv::RegionId;
@@ -84,7 +85,7 @@ const TILES: usize = jmxv::nvm::TILES_PER_SIDE;
 /// [`OpenGround::of`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Jump {
-    pub from: [f64; 4],
+    pub from: Bounds,
     pub object: u32,
 }
 
@@ -102,26 +103,20 @@ pub(crate) struct EntryEdge {
 
 /// The box of the segment `[a, b]` (an object's edge, or one of its ends twice), grown a little
 /// past the rounding of the placements.
-fn segment_bounds([a, b]: [[f64; 2]; 2]) -> [f64; 4] {
+fn segment_bounds(segment: [[f64; 2]; 2]) -> Bounds {
     const MARGIN: f64 = 0.01;
-    [
-        a[0].min(b[0]) - MARGIN,
-        a[1].min(b[1]) - MARGIN,
-        a[0].max(b[0]) + MARGIN,
-        a[1].max(b[1]) + MARGIN,
-    ]
+    Bounds::of_segment(segment).grown(MARGIN)
 }
 
 /// Whether the segment `[a, b]` meets the grid line a jump's start `from` lies along, when that
 /// start is a tile's side (a walk along the line visits the tile beside it, and its segment
 /// runs along the line); always when it is a tile.
-fn meets_line_of(segment: [[f64; 2]; 2], from: &[f64; 4]) -> bool {
+fn meets_line_of(segment: [[f64; 2]; 2], from: &Bounds) -> bool {
     let b = segment_bounds(segment);
-    if from[0] == from[2] {
-        return b[0] <= from[0] && from[0] <= b[2];
-    }
-    if from[1] == from[3] {
-        return b[1] <= from[1] && from[1] <= b[3];
+    for axis in 0..2 {
+        if from.min[axis] == from.max[axis] {
+            return b.min[axis] <= from.min[axis] && from.min[axis] <= b.max[axis];
+        }
     }
     true
 }
@@ -129,15 +124,13 @@ fn meets_line_of(segment: [[f64; 2]; 2], from: &[f64; 4]) -> bool {
 impl EntryEdge {
     /// Whether every point of the box `b` lies strictly on the object's side of the edge's
     /// line.
-    fn behind(&self, b: &[f64; 4]) -> bool {
+    fn behind(&self, b: &Bounds) -> bool {
         let side = |p: [f64; 2]| {
             (self.b[0] - self.a[0]) * (p[1] - self.a[1])
                 - (self.b[1] - self.a[1]) * (p[0] - self.a[0])
         };
         let inner = side(self.inner);
-        [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]
-            .iter()
-            .all(|&c| side(c) * inner > 0.0)
+        b.corners().iter().all(|&c| side(c) * inner > 0.0)
     }
 }
 
@@ -154,8 +147,8 @@ pub(crate) struct ObjectGround {
 /// tiles those edges meet.
 #[derive(Debug, Clone)]
 struct Landing {
-    from: [f64; 4],
-    target: [f64; 4],
+    from: Bounds,
+    target: Bounds,
     tiles: Vec<[f64; 2]>,
 }
 
@@ -171,7 +164,7 @@ pub(crate) struct OpenGround {
     /// closure of its start.
     jump_rects: Vec<Vec<u32>>,
     /// The starts and landing boxes of the jumps, each pair once.
-    pairs: Vec<([f64; 4], [f64; 4])>,
+    pairs: Vec<(Bounds, Bounds)>,
     /// Per rectangle, the pairs (in `pairs`) of the jumps that list it in `jump_rects`.
     rect_pairs: HashMap<u32, Vec<u32>>,
     /// Whether the estimate links points to corners by the path index's "seen by" records
@@ -182,15 +175,14 @@ pub(crate) struct OpenGround {
 
 impl OpenGround {
     /// The ground of `world` with the tiles meeting the boxes of each object's triangles
-    /// opened (`surfaces[k]` for the object whose box is `boxes[k]`, world units, `[lo x, lo z,
-    /// hi x, hi z]`, grown a little past the rounding of the placements), and those of the
-    /// probe's `jumps` (region by region, on all cores) that may cross its blocked tiles (to the
-    /// edges `objects[k]` lists).
-    /// Its path index is made here.
+    /// opened (`surfaces[k]` for the object whose box is `boxes[k]`, world units, grown a
+    /// little past the rounding of the placements), and those of the probe's `jumps` (region
+    /// by region, on all cores) that may cross its blocked tiles (to the edges `objects[k]`
+    /// lists). Its path index is made here.
     pub fn of(
         world: &World,
-        boxes: &[[f64; 4]],
-        surfaces: &[Vec<[f64; 4]>],
+        boxes: &[Bounds],
+        surfaces: &[Vec<Bounds>],
         objects: &[ObjectGround],
         jumps: &JumpsOf<'_>,
     ) -> OpenGround {
@@ -209,10 +201,10 @@ impl OpenGround {
             .collect();
         let n = TILES as i64;
         // The loaded tiles meeting a box, as global tile coordinates.
-        let tiles_of = |b: &[f64; 4], tiles: &mut Vec<(i64, i64)>| {
+        let tiles_of = |b: &Bounds, tiles: &mut Vec<(i64, i64)>| {
             let tile = |v: f64| (v / TILE).floor() as i64;
-            for gz in tile(b[1]).max(0)..=tile(b[3]).min(128 * n - 1) {
-                for gx in tile(b[0]).max(0)..=tile(b[2]).min(256 * n - 1) {
+            for gz in tile(b.min[1]).max(0)..=tile(b.max[1]).min(128 * n - 1) {
+                for gx in tile(b.min[0]).max(0)..=tile(b.max[0]).min(256 * n - 1) {
                     let id = RegionId::new((gx / n) as u8, (gz / n) as u8);
                     if world.region_slot(id).is_some() {
                         tiles.push((gx, gz));
@@ -235,13 +227,13 @@ impl OpenGround {
         let landing = |jump: Jump| -> Option<Landing> {
             // No blocked tile near the start and the object: no edge's hull meets one (most
             // starts and objects, in towns on open ground).
-            let (from, object) = (&jump.from, &boxes[jump.object as usize]);
+            let both = jump.from.union(&boxes[jump.object as usize]);
             let tile = |v: f64| (v / TILE).floor() as i64;
             let near = (
-                tile(from[0].min(object[0])) - 1,
-                tile(from[2].max(object[2])) + 1,
-                tile(from[1].min(object[1])) - 1,
-                tile(from[3].max(object[3])) + 1,
+                tile(both.min[0]) - 1,
+                tile(both.max[0]) + 1,
+                tile(both.min[1]) - 1,
+                tile(both.max[1]) + 1,
             );
             if !blocked.any(near.0, near.1, near.2, near.3) {
                 return None;
@@ -249,13 +241,12 @@ impl OpenGround {
             let object = &objects[jump.object as usize];
             // From outside the object, a segment meets an edge from the object's side
             // only after crossing another edge of it, unless it passed under one.
-            let outside =
-                !object.passes_under && box_gap(&jump.from, &boxes[jump.object as usize]) > 0.0;
+            let outside = !object.passes_under && jump.from.gap(&boxes[jump.object as usize]) > 0.0;
             // Where it may land: on an edge it meets from outside the object, or at an
             // end of an edge it would meet from inside (a segment that reaches the object
             // exactly at a vertex meets the edges there together, and the probe may take
             // either).
-            let edges: Vec<[f64; 4]> = object
+            let edges: Vec<Bounds> = object
                 .entries
                 .iter()
                 .flat_map(|entry| {
@@ -270,14 +261,7 @@ impl OpenGround {
                 })
                 .map(segment_bounds)
                 .collect();
-            let target = edges.iter().copied().reduce(|a, b| {
-                [
-                    a[0].min(b[0]),
-                    a[1].min(b[1]),
-                    a[2].max(b[2]),
-                    a[3].max(b[3]),
-                ]
-            })?;
+            let target = edges.iter().copied().reduce(|a, b| a.union(&b))?;
             let mut tiles = Vec::new();
             for edge in &edges {
                 tiles_of(edge, &mut tiles);
@@ -312,12 +296,12 @@ impl OpenGround {
             .map(|jump| {
                 // The tiles whose closure meets the start's.
                 let (x0, z0) = (
-                    (jump.from[0] / TILE).floor() as i64 - 1,
-                    (jump.from[1] / TILE).floor() as i64 - 1,
+                    (jump.from.min[0] / TILE).floor() as i64 - 1,
+                    (jump.from.min[1] / TILE).floor() as i64 - 1,
                 );
                 let (x1, z1) = (
-                    (jump.from[2] / TILE).floor() as i64,
-                    (jump.from[3] / TILE).floor() as i64,
+                    (jump.from.max[0] / TILE).floor() as i64,
+                    (jump.from.max[1] / TILE).floor() as i64,
                 );
                 let mut rects = Vec::new();
                 for gz in z0..=z1 {
@@ -335,7 +319,7 @@ impl OpenGround {
         let mut numbers: HashMap<([u64; 4], [u64; 4]), u32> = HashMap::default();
         let mut rect_pairs: HashMap<u32, Vec<u32>> = HashMap::default();
         for (jump, rects) in jumps.iter().zip(&jump_rects) {
-            let key = (jump.from.map(f64::to_bits), jump.target.map(f64::to_bits));
+            let key = (jump.from.to_bits(), jump.target.to_bits());
             let pair = *numbers.entry(key).or_insert_with(|| {
                 pairs.push((jump.from, jump.target));
                 pairs.len() as u32 - 1
@@ -399,23 +383,25 @@ impl Ellipse {
         distance(self.s, p) + distance(p, self.t) <= self.bound
     }
 
-    /// The box round it: low corner, high corner.
-    pub fn bounds(&self) -> ([f64; 2], [f64; 2]) {
+    /// The box round it.
+    pub fn bounds(&self) -> Bounds {
         let (s, t, r) = (self.s, self.t, self.bound / 2.0);
         let c = [(s[0] + t[0]) / 2.0, (s[1] + t[1]) / 2.0];
-        ([c[0] - r, c[1] - r], [c[0] + r, c[1] + r])
+        Bounds {
+            min: [c[0] - r, c[1] - r],
+            max: [c[0] + r, c[1] + r],
+        }
     }
 
     /// Whether the box `b` lies wholly outside (a sufficient test: no point of it is near
     /// enough to both ends).
-    pub fn misses(&self, b: &[f64; 4]) -> bool {
-        let (s, t) = (self.s, self.t);
-        box_gap(b, &[s[0], s[1], s[0], s[1]]) + box_gap(b, &[t[0], t[1], t[0], t[1]]) > self.bound
+    pub fn misses(&self, b: &Bounds) -> bool {
+        b.gap(&Bounds::point(self.s)) + b.gap(&Bounds::point(self.t)) > self.bound
     }
 
     /// [`Ellipse::misses`] for a rectangle of a path index (its closure).
     pub fn misses_rect(&self, r: &Rect) -> bool {
-        self.misses(&[r.x0, r.z0, r.x1, r.z1].map(|v| f64::from(v) * TILE))
+        self.misses(&rect_bounds(r))
     }
 
     /// Which rectangles of `index` a scan from `root` enters to see every point inside the
@@ -433,9 +419,9 @@ struct JumpBound {
     /// Its number in the opened ground's jumps.
     jump: u32,
     /// Where it starts.
-    from: [f64; 4],
+    from: Bounds,
     /// The box of the edges it may land on.
-    object: [f64; 4],
+    object: Bounds,
     /// The least length of the jump itself.
     gap: f64,
     /// A lower bound of the rest of the path from its landing on.
@@ -449,8 +435,8 @@ impl JumpBound {
     /// A lower bound of a path from `p` that takes this jump first: to its start and over
     /// the gap, or straight to the object, and the rest.
     fn near(&self, p: [f64; 2]) -> f64 {
-        let point = [p[0], p[1], p[0], p[1]];
-        (box_gap(&self.from, &point) + self.gap).max(box_gap(&self.object, &point)) + self.rest
+        let point = Bounds::point(p);
+        (self.from.gap(&point) + self.gap).max(self.object.gap(&point)) + self.rest
     }
 }
 
@@ -604,13 +590,12 @@ impl<'g> LowerBoundToGoal<'g> {
         out.distance = dijkstra(index, goal_links.iter().copied(), within);
         // The jumps whose start and landing may lie inside the ellipse, each with its bound
         // (the box test first: it is cheaper, and a box outside the ellipse's is outside it).
-        let (lo, hi) = ellipse.bounds();
-        let meets = |b: &[f64; 4]| b[0] <= hi[0] && b[2] >= lo[0] && b[1] <= hi[1] && b[3] >= lo[1];
+        let round = ellipse.bounds();
         let kept: Vec<u32> = (0..ground.jumps.len() as u32)
             .filter(|&j| {
                 let jump = &ground.jumps[j as usize];
-                meets(&jump.from)
-                    && meets(&jump.target)
+                jump.from.meets(&round)
+                    && jump.target.meets(&round)
                     && !ellipse.misses(&jump.from)
                     && !ellipse.misses(&jump.target)
             })
@@ -637,14 +622,14 @@ impl<'g> LowerBoundToGoal<'g> {
         let mut groups: HashMap<[u64; 4], (Vec<usize>, f64)> = HashMap::default();
         for (k, &j) in kept.iter().enumerate() {
             let group = groups
-                .entry(ground.jumps[j as usize].target.map(f64::to_bits))
+                .entry(ground.jumps[j as usize].target.to_bits())
                 .or_insert((Vec::new(), f64::NEG_INFINITY));
             group.0.push(k);
             group.1 = group.1.max(rest[k]);
         }
-        let mut groups: Vec<([f64; 4], Vec<usize>, f64)> = groups
+        let mut groups: Vec<(Bounds, Vec<usize>, f64)> = groups
             .into_iter()
-            .map(|(target, (members, most))| (target.map(f64::from_bits), members, most))
+            .map(|(target, (members, most))| (Bounds::from_bits(target), members, most))
             .collect();
         groups.sort_unstable_by(|a, b| a.1.cmp(&b.1)); // the same order, run after run
         let mut heap: BinaryHeap<Entry> = (0..kept.len())
@@ -663,12 +648,12 @@ impl<'g> LowerBoundToGoal<'g> {
             over(&out)?;
             done[i] = true;
             let jump = &ground.jumps[kept[i] as usize];
-            let gap = box_gap(&jump.from, &jump.target);
+            let gap = jump.from.gap(&jump.target);
             for (before, members, most) in &groups {
                 // From a landing of the group, to this jump's start and over its gap, or
                 // straight to where it lands; and no shorter than the way through the opened
                 // ground from that landing less the way on from this jump's start.
-                let way = (box_gap(before, &jump.from) + gap).max(box_gap(before, &jump.target));
+                let way = (before.gap(&jump.from) + gap).max(before.gap(&jump.target));
                 if way + rest[i] >= *most {
                     continue;
                 }
@@ -696,7 +681,7 @@ impl<'g> LowerBoundToGoal<'g> {
                     jump: j,
                     from: jump.from,
                     object: jump.target,
-                    gap: box_gap(&jump.from, &jump.target),
+                    gap: jump.from.gap(&jump.target),
                     rest: rest[i],
                     far: far[i],
                 });
@@ -718,10 +703,7 @@ impl<'g> LowerBoundToGoal<'g> {
         // a start is asked once.
         let mut by_start: HashMap<[u64; 4], Vec<usize>> = HashMap::default();
         for (k, jump) in out.jumps.iter().enumerate() {
-            by_start
-                .entry(jump.from.map(f64::to_bits))
-                .or_default()
-                .push(k);
+            by_start.entry(jump.from.to_bits()).or_default().push(k);
         }
         let mut starts: Vec<&Vec<usize>> = by_start.values().collect();
         starts.sort_unstable(); // the same seeds in the same order, run after run
@@ -778,7 +760,7 @@ impl<'g> LowerBoundToGoal<'g> {
     /// taken (half the scans of a long round on the 3,300-region world).
     fn seed_through_start(&mut self, group: &[usize], seeds: &mut Vec<(u32, f64)>) -> Option<()> {
         let from = self.jumps[group[0]].from;
-        let diagonal = distance([from[0], from[1]], [from[2], from[3]]);
+        let diagonal = distance(from.min, from.max);
         let least = group
             .iter()
             .map(|&k| self.jumps[k].gap + self.jumps[k].rest)
@@ -786,7 +768,7 @@ impl<'g> LowerBoundToGoal<'g> {
         let scanned = self
             .start_links
             .as_mut()
-            .and_then(|known| known.remove(&from.map(f64::to_bits)));
+            .and_then(|known| known.remove(&from.to_bits()));
         let links = match scanned {
             // The centre's links, from `farthest` (the centre is inside the ellipse).
             Some(links) => links,
@@ -817,7 +799,7 @@ impl<'g> LowerBoundToGoal<'g> {
     /// distance to the goal.
     fn landing(
         &mut self,
-        object: &[f64; 4],
+        object: &Bounds,
         tiles: &[[f64; 2]],
         inside: &impl Fn([f64; 2]) -> bool,
     ) -> f64 {
@@ -825,7 +807,7 @@ impl<'g> LowerBoundToGoal<'g> {
         let least = tiles
             .iter()
             .filter_map(|&c| {
-                let tile = [c[0] - 10.0, c[1] - 10.0, c[0] + 10.0, c[1] + 10.0];
+                let tile = Bounds::point(c).grown(10.0);
                 if self.ellipse.misses(&tile) {
                     return None; // no path inside the ellipse lands there
                 }
@@ -834,36 +816,14 @@ impl<'g> LowerBoundToGoal<'g> {
                 }
                 // A point of the tile inside the ellipse: the way between it and any other such
                 // point stays inside the tile and the ellipse.
-                let straight = box_gap(
-                    &tile,
-                    &[
-                        self.ellipse.t[0],
-                        self.ellipse.t[1],
-                        self.ellipse.t[0],
-                        self.ellipse.t[1],
-                    ],
-                );
-                let corners = [
-                    [tile[0], tile[1]],
-                    [tile[2], tile[1]],
-                    [tile[2], tile[3]],
-                    [tile[0], tile[3]],
-                ];
-                Some(match corners.into_iter().find(|&p| inside(p)) {
+                let straight = tile.gap(&Bounds::point(self.ellipse.t));
+                Some(match tile.corners().into_iter().find(|&p| inside(p)) {
                     Some(p) => (self.through_ground_once(p) - 2.0 * HALF_DIAGONAL).max(straight),
                     None => straight,
                 })
             })
             .fold(f64::INFINITY, f64::min);
-        least.max(box_gap(
-            object,
-            &[
-                self.ellipse.t[0],
-                self.ellipse.t[1],
-                self.ellipse.t[0],
-                self.ellipse.t[1],
-            ],
-        ))
+        least.max(object.gap(&Bounds::point(self.ellipse.t)))
     }
 
     /// Links `end` to the corners it sees (into `self.links`), without the links along grid
@@ -1049,25 +1009,19 @@ impl<'g> LowerBoundToGoal<'g> {
     /// point of a jump's start `from` (an open tile, or a side of a tile bordering an open
     /// one: either way a piece of open ground along which that distance changes by at most the
     /// way between two points) to the goal; infinite where unknown.
-    fn farthest(&mut self, from: &[f64; 4]) -> f64 {
+    fn farthest(&mut self, from: &Bounds) -> f64 {
         // A path through a point outside the ellipse is no path of the ellipse.
-        let corners = [
-            [from[0], from[1]],
-            [from[2], from[1]],
-            [from[0], from[3]],
-            [from[2], from[3]],
-        ];
-        if !corners.iter().all(|&c| self.ellipse.holds(c)) {
+        if !from.corners().iter().all(|&c| self.ellipse.holds(c)) {
             return f64::INFINITY;
         }
-        let centre = [(from[0] + from[2]) / 2.0, (from[1] + from[3]) / 2.0];
-        let reach = 0.5 * distance([from[0], from[1]], [from[2], from[3]]);
+        let centre = from.centre();
+        let reach = 0.5 * distance(from.min, from.max);
         let Some(end) = endpoint(self.index, &self.grid, centre) else {
             return f64::INFINITY;
         };
         let best = self.through_end(&end);
         if let Some(known) = &mut self.start_links {
-            known.insert(from.map(f64::to_bits), self.links.clone());
+            known.insert(from.to_bits(), self.links.clone());
         }
         best + reach + 1e-6
     }
@@ -1140,13 +1094,13 @@ impl<'g> ReachableLegs<'g> {
         }
         let generation = self.generation;
         let (points, marks) = (&self.points, &mut self.marks);
-        let mut starts: Vec<([f64; 4], [f64; 4])> = Vec::new();
+        let mut starts: Vec<(Bounds, Bounds)> = Vec::new();
         let seen_pairs = &mut self.seen_pairs;
         seen_pairs.clear();
         let (ground, rect_points) = (self.ground, &self.rect_points);
         // Only what lies inside the ellipse (a convex region holding `u`, so no need of
         // `Ellipse::enters`'s test of the root, which measured 3% of the search) matters.
-        let outside = |b: &[f64; 4]| within.misses(b);
+        let outside = |b: &Bounds| within.misses(b);
         scan_inside(
             index,
             u,
@@ -1224,15 +1178,15 @@ struct Shadows {
 /// The directions from `u` through the closed box `b`, grown a little (a segment that grazes
 /// a box meets it): an arc of [`diamond`] angle (start in `[0, 4)`, width less than 2);
 /// `None` where `u` is in the box, which every direction meets.
-fn arc_through(u: [f64; 2], b: &[f64; 4]) -> Option<(f64, f64)> {
+fn arc_through(u: [f64; 2], b: &Bounds) -> Option<(f64, f64)> {
     const SLACK: f64 = 1e-9; // above the rounding of the angles
-    let b = [b[0] - 1e-6, b[1] - 1e-6, b[2] + 1e-6, b[3] + 1e-6];
-    if box_gap(&b, &[u[0], u[1], u[0], u[1]]) == 0.0 {
+    let b = b.grown(1e-6);
+    if b.gap(&Bounds::point(u)) == 0.0 {
         return None;
     }
     // From outside, the directions to the corners span less than half a turn (less than 2),
     // so each lies within 2 of the first.
-    let corners = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]];
+    let corners = b.corners();
     let first = diamond([corners[0][0] - u[0], corners[0][1] - u[1]]);
     let (mut lo, mut hi) = (0.0f64, 0.0f64);
     for c in &corners[1..] {
@@ -1255,10 +1209,10 @@ fn wrapped(d: f64) -> f64 {
 }
 
 impl Shadows {
-    fn of(u: [f64; 2], pairs: &[([f64; 4], [f64; 4])]) -> Shadows {
+    fn of(u: [f64; 2], pairs: &[(Bounds, Bounds)]) -> Shadows {
         let mut arcs: Vec<(f64, f64, f64)> = Vec::new();
         for (from, target) in pairs {
-            let gap = box_gap(target, &[u[0], u[1], u[0], u[1]]);
+            let gap = target.gap(&Bounds::point(u));
             // Two arcs of less than half a turn meet in one arc, or none.
             let arc = match (arc_through(u, from), arc_through(u, target)) {
                 (None, None) => (0.0, 4.0),
@@ -1329,10 +1283,10 @@ fn diamond(d: [f64; 2]) -> f64 {
 /// A point of the closed box `b` inside `ellipse` (within a billionth of its bound), if any:
 /// the box's centre, or a point where the segment between the foci crosses the box, or the
 /// least of `|s p| + |p t|` along each side (it is convex along a line).
-fn point_inside(b: &[f64; 4], ellipse: &Ellipse) -> Option<[f64; 2]> {
+fn point_inside(b: &Bounds, ellipse: &Ellipse) -> Option<[f64; 2]> {
     let limit = ellipse.bound * (1.0 + 1e-9);
     let f = |p: [f64; 2]| distance(ellipse.s, p) + distance(p, ellipse.t);
-    let centre = [(b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0];
+    let centre = b.centre();
     if f(centre) <= limit {
         return Some(centre);
     }
@@ -1342,11 +1296,11 @@ fn point_inside(b: &[f64; 4], ellipse: &Ellipse) -> Option<[f64; 2]> {
     for axis in 0..2 {
         let d = t[axis] - s[axis];
         if d == 0.0 {
-            if s[axis] < b[axis] || s[axis] > b[axis + 2] {
+            if s[axis] < b.min[axis] || s[axis] > b.max[axis] {
                 hi = -1.0;
             }
         } else {
-            let (u, v) = ((b[axis] - s[axis]) / d, (b[axis + 2] - s[axis]) / d);
+            let (u, v) = ((b.min[axis] - s[axis]) / d, (b.max[axis] - s[axis]) / d);
             lo = lo.max(u.min(v));
             hi = hi.min(u.max(v));
         }
@@ -1354,12 +1308,15 @@ fn point_inside(b: &[f64; 4], ellipse: &Ellipse) -> Option<[f64; 2]> {
     if lo <= hi {
         let m = (lo + hi) / 2.0;
         let p = [s[0] + m * (t[0] - s[0]), s[1] + m * (t[1] - s[1])];
-        let clamped = [p[0].clamp(b[0], b[2]), p[1].clamp(b[1], b[3])];
+        let clamped = [
+            p[0].clamp(b.min[0], b.max[0]),
+            p[1].clamp(b.min[1], b.max[1]),
+        ];
         if f(clamped) <= limit {
             return Some(clamped);
         }
     }
-    let corners = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]];
+    let corners = b.corners();
     (0..4).find_map(|k| {
         let (a, z) = (corners[k], corners[(k + 1) % 4]);
         let at = |u: f64| [a[0] + u * (z[0] - a[0]), a[1] + u * (z[1] - a[1])];
@@ -1379,23 +1336,24 @@ fn point_inside(b: &[f64; 4], ellipse: &Ellipse) -> Option<[f64; 2]> {
     })
 }
 
+/// The closure of the rectangle `r` of a path index, world units.
+fn rect_bounds(r: &Rect) -> Bounds {
+    let world = |v: i32| f64::from(v) * TILE;
+    Bounds {
+        min: [world(r.x0), world(r.z0)],
+        max: [world(r.x1), world(r.z1)],
+    }
+}
+
 /// The part of the box `b` in the closure of rectangle `rect` of `index`, where they meet.
-fn rect_part(index: &TerrainIndex, rect: u32, b: &[f64; 4]) -> Option<[f64; 4]> {
-    let r = &index.rects[rect as usize];
-    let part = [
-        b[0].max(f64::from(r.x0) * TILE),
-        b[1].max(f64::from(r.z0) * TILE),
-        b[2].min(f64::from(r.x1) * TILE),
-        b[3].min(f64::from(r.z1) * TILE),
-    ];
-    (part[0] <= part[2] && part[1] <= part[3]).then_some(part)
+fn rect_part(index: &TerrainIndex, rect: u32, b: &Bounds) -> Option<Bounds> {
+    b.intersection(&rect_bounds(&index.rects[rect as usize]))
 }
 
 /// Whether the closed cone `cone` seen from `root` meets the closed box `b`: a corner of the
 /// box lies in it, or one of its rays meets the box.
-fn cone_meets_box(root: [f64; 2], cone: &Cone, b: &[f64; 4]) -> bool {
-    let corners = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]];
-    if corners.iter().any(|&c| cone.holds(root, c)) {
+fn cone_meets_box(root: [f64; 2], cone: &Cone, b: &Bounds) -> bool {
+    if b.corners().iter().any(|&c| cone.holds(root, c)) {
         return true;
     }
     [cone.right, cone.left].iter().any(|&through| {
@@ -1403,7 +1361,7 @@ fn cone_meets_box(root: [f64; 2], cone: &Cone, b: &[f64; 4]) -> bool {
         let d = [through[0] - root[0], through[1] - root[1]];
         let (mut lo, mut hi) = (0.0f64, f64::INFINITY);
         for axis in 0..2 {
-            let (a, z) = (b[axis], b[axis + 2]);
+            let (a, z) = (b.min[axis], b.max[axis]);
             if d[axis] == 0.0 {
                 if root[axis] < a || root[axis] > z {
                     return false;
@@ -1501,29 +1459,19 @@ impl<'w> BlockedRows<'w> {
 }
 
 /// Whether a tile blocked in `blocked` has inside points in the convex hull of the
-/// box `a` (`[lo x, lo z, hi x, hi z]`, world units) and the segment `b`: where none has,
+/// box `a` (world units) and the segment `b`: where none has,
 /// every segment from a point of `a` to a point of `b` runs on open tiles, touching blocked
 /// ones at most along their sides, and squeezes through no corner where two blocked tiles
 /// meet (a hull holding such a segment holds points on both sides of it near that corner,
 /// and a hull without an inside counts as meeting one).
-fn hull_meets(a: &[f64; 4], b: [[f64; 2]; 2], blocked: &BlockedRows<'_>) -> bool {
-    let points = [
-        [a[0], a[1]],
-        [a[2], a[1]],
-        [a[2], a[3]],
-        [a[0], a[3]],
-        b[0],
-        b[1],
-    ];
+fn hull_meets(a: &Bounds, b: [[f64; 2]; 2], blocked: &BlockedRows<'_>) -> bool {
+    let [c0, c1, c2, c3] = a.corners();
+    let points = [c0, c1, c2, c3, b[0], b[1]];
     let hull = convex_hull(&points);
     if hull.len() < 3 {
         return !clear_along_line(&points, &|gx, gz| blocked.blocked(gx, gz));
     }
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for p in &points {
-        lo = [lo[0].min(p[0]), lo[1].min(p[1])];
-        hi = [hi[0].max(p[0]), hi[1].max(p[1])];
-    }
+    let Bounds { min: lo, max: hi } = Bounds::of_points(points);
     // The tiles whose inside meets the hull's box.
     let first = |v: f64| (v / TILE).floor() as i64;
     let last = |v: f64| (v / TILE).ceil() as i64 - 1;
@@ -1565,11 +1513,7 @@ fn hull_meets(a: &[f64; 4], b: [[f64; 2]; 2], blocked: &BlockedRows<'_>) -> bool
 /// open tile beside it all the way and no squeeze between two blocked tiles meeting at a
 /// vertex on it: clear on the opened ground. Any other line counts as not clear.
 fn clear_along_line(points: &[[f64; 2]], blocked: &impl Fn(i64, i64) -> bool) -> bool {
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for p in points {
-        lo = [lo[0].min(p[0]), lo[1].min(p[1])];
-        hi = [hi[0].max(p[0]), hi[1].max(p[1])];
-    }
+    let Bounds { min: lo, max: hi } = Bounds::of_points(points.iter().copied());
     // Along x (axis 0) on the line z = lo[1], or along z on x = lo[0].
     let (along, line) = if lo[1] == hi[1] {
         (0, lo[1])
@@ -1641,14 +1585,6 @@ fn convex_hull(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
     hull
 }
 
-/// The least distance between two boxes (`[lo x, lo z, hi x, hi z]`; a point is a box of no
-/// size): zero where they meet.
-fn box_gap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
-    let dx = (a[0] - b[2]).max(b[0] - a[2]).max(0.0);
-    let dz = (a[1] - b[3]).max(b[1] - a[3]).max(0.0);
-    (dx * dx + dz * dz).sqrt()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1667,12 +1603,10 @@ mod tests {
             let (s, t, corner) = (point(), point(), point());
             let size = [rng.unit() * 200.0, rng.unit() * 200.0];
             let size = if k % 3 == 0 { [size[0], 0.0] } else { size };
-            let b = [
-                corner[0],
-                corner[1],
-                corner[0] + size[0],
-                corner[1] + size[1],
-            ];
+            let b = Bounds {
+                min: corner,
+                max: [corner[0] + size[0], corner[1] + size[1]],
+            };
             let stretch = if k % 2 == 0 {
                 1.0 + rng.unit() * 0.01
             } else {
@@ -1687,18 +1621,15 @@ mod tests {
             let sampled = (0..=60).any(|i| {
                 (0..=60).any(|j| {
                     let p = [
-                        b[0] + (b[2] - b[0]) * f64::from(i) / 60.0,
-                        b[1] + (b[3] - b[1]) * f64::from(j) / 60.0,
+                        b.min[0] + (b.max[0] - b.min[0]) * f64::from(i) / 60.0,
+                        b.min[1] + (b.max[1] - b.min[1]) * f64::from(j) / 60.0,
                     ];
                     f(p) <= ellipse.bound
                 })
             });
             match point_inside(&b, &ellipse) {
                 Some(p) => {
-                    assert!(
-                        (b[0]..=b[2]).contains(&p[0]) && (b[1]..=b[3]).contains(&p[1]),
-                        "{p:?} outside {b:?}"
-                    );
+                    assert!(b.holds(p), "{p:?} outside {b:?}");
                     assert!(
                         f(p) <= ellipse.bound * (1.0 + 1e-9),
                         "{p:?} outside {ellipse:?}"
@@ -1732,30 +1663,36 @@ mod tests {
             // On the grid half of the time, as the tiles are.
             if rng.chance(0.5) {
                 let snap = |v: f64| (v / 20.0).round() * 20.0;
-                [snap(x), snap(z), snap(x) + w, snap(z) + h]
+                Bounds {
+                    min: [snap(x), snap(z)],
+                    max: [snap(x) + w, snap(z) + h],
+                }
             } else {
-                [x, z, x + w, z + h]
+                Bounds {
+                    min: [x, z],
+                    max: [x + w, z + h],
+                }
             }
         };
         let (mut inside, mut checked) = (0, 0);
         for _ in 0..3_000 {
-            let pairs: Vec<([f64; 4], [f64; 4])> = (0..rng.range(1, 4))
+            let pairs: Vec<(Bounds, Bounds)> = (0..rng.range(1, 4))
                 .map(|_| (random_box(&mut rng), random_box(&mut rng)))
                 .collect();
             let u = if rng.chance(0.2) {
                 let b = pairs[0].0;
-                [b[0], b[1] + (b[3] - b[1]) * rng.unit()] // on a side
+                [b.min[0], b.min[1] + (b.max[1] - b.min[1]) * rng.unit()] // on a side
             } else {
                 [rng.unit() * 200.0, rng.unit() * 200.0]
             };
             let shadows = Shadows::of(u, &pairs);
             for _ in 0..50 {
                 let p = [rng.unit() * 300.0 - 50.0, rng.unit() * 300.0 - 50.0];
-                let on = |b: &[f64; 4]| {
+                let on = |b: &Bounds| {
                     (0..=1000).any(|k| {
                         let f = f64::from(k) / 1000.0;
                         let q = [u[0] + f * (p[0] - u[0]), u[1] + f * (p[1] - u[1])];
-                        b[0] <= q[0] && q[0] <= b[2] && b[1] <= q[1] && q[1] <= b[3]
+                        b.holds(q)
                     })
                 };
                 if pairs.iter().any(|(from, target)| on(from) && on(target)) {
