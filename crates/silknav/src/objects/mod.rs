@@ -52,7 +52,7 @@ pub(crate) use load::ObjectFinding;
 pub(crate) use load::{load_objects, MeshLoader, RegionObjects};
 
 use crate::geometry::server_arith::{self as arith, Matrix, Plane};
-use crate::geometry::{orient, TILE};
+use crate::geometry::{orient, Bounds, TILE};
 use jmxv::bms::ObjectMesh;
 use jmxv::nvm::TILE_SIZE;
 use jmxv::RegionId;
@@ -651,7 +651,7 @@ impl SquareParts {
                 let triangles = mesh.triangles_near(&local, FINE_MARGIN).map(|near| {
                     near.into_iter()
                         .map(|(tri, v)| NearTri {
-                            bounds: region_box(region_corners(placement, v)),
+                            bounds: Bounds::of_points(region_corners(placement, v)),
                             placed: self.place(placement, entry, tri, v, &mesh.inside_plane(tri)),
                         })
                         .collect()
@@ -771,9 +771,9 @@ impl SquareParts {
             // Apart by the margin along x or z, or beyond one of the triangle's sides: the
             // separating axes of a square and a triangle, in the region's frame.
             let t = &near_tri.bounds;
-            let gap = (x0 - t[2])
-                .max(t[0] - (x0 + side))
-                .max((z0 - t[3]).max(t[1] - (z0 + side)));
+            let gap = (x0 - t.max[0])
+                .max(t.min[0] - (x0 + side))
+                .max((z0 - t.max[1]).max(t.min[1] - (z0 + side)));
             if gap >= FINE_MARGIN {
                 continue;
             }
@@ -874,28 +874,11 @@ struct TileNear<'a> {
     triangles: Option<Vec<NearTri>>,
 }
 
-/// The box of `points` (x, z): `[lo x, lo z, hi x, hi z]`.
-fn region_box(points: [[f64; 2]; 3]) -> [f64; 4] {
-    let mut b = [
-        f64::INFINITY,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NEG_INFINITY,
-    ];
-    for p in points {
-        for k in 0..2 {
-            b[k] = b[k].min(p[k]);
-            b[k + 2] = b[k + 2].max(p[k]);
-        }
-    }
-    b
-}
-
 /// A triangle of [`TileNear`].
 #[derive(Debug)]
 struct NearTri {
-    /// Its box in the region's frame: `[lo x, lo z, hi x, hi z]`.
-    bounds: [f64; 4],
+    /// Its box in the region's frame.
+    bounds: Bounds,
     /// It in [`SquareParts::placed`], and its sides; `None` where it cannot be placed (no
     /// area in the region's frame, or too many triangles in the region).
     placed: Option<(u16, [[f32; 3]; 3])>,
