@@ -17,6 +17,11 @@
  *   silknav_reason_word are static; strings from silknav_last_error_* belong to silknav.
  * - Coordinates are world coordinates: x = region_x * 1920 + local_x, likewise z. Answers
  *   are those of the `silknav` command line.
+ * - The functions stay flat. Where the Rust library takes one method and a choice as a value
+ *   (a Surface, MoveOptions, PathOptions), C has a function per form: silknav_cell answers on
+ *   the highest surface and silknav_cell_y on the one nearest a height (Surface::Near); the
+ *   _with forms take the options as flags and numbers. Each makes the library call the
+ *   command line and the server make for the same question.
  */
 
 #ifndef SILKNAV_H
