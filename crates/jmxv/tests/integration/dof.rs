@@ -342,7 +342,7 @@ mod independent {
     #[test]
     fn odd_floats_keep_their_bits() {
         let mut spec = second_writer::dof::temple();
-        let odd = second_writer::dof::ODD_FLOATS;
+        let odd = second_writer::ODD_FLOATS;
         spec.blocks[0].position = [odd[0], odd[1], odd[2]];
         spec.blocks[1].yaw = odd[2];
         spec.blocks[2].objects = vec![SpecObject {
@@ -364,7 +364,7 @@ mod independent {
 mod roundtrip {
     use super::*;
 
-    const ODD_BITS: [u32; 6] = second_writer::dof::ODD_FLOATS;
+    const ODD_BITS: [u32; 6] = second_writer::ODD_FLOATS;
 
     fn float() -> impl Strategy<Value = F32> {
         prop_oneof![select(ODD_BITS.to_vec()), any::<u32>()].prop_map(F32::from_bits)

@@ -6,6 +6,7 @@
 //! three blocks in a row, each a strip of square cells, every route and link consistent, so it
 //! lints clean. [`odd`] builds files of random values everywhere.
 
+use super::ODD_FLOATS;
 use crate::rng::SplitMix64;
 
 /// The edge index and cell index that mean "none".
@@ -243,16 +244,6 @@ pub fn corridor() -> SpecAiNav {
         trailing: Vec::new(),
     }
 }
-
-/// Odd f32 bit patterns: NaN payloads, −0, infinities, subnormals.
-const ODD_FLOATS: [u32; 6] = [
-    0x7fc0_0001,
-    0xffa0_1234,
-    0x8000_0000,
-    0x7f80_0000,
-    0x0000_0001,
-    0x807f_ffff,
-];
 
 /// A file of random values everywhere (indices out of range, counts that disagree between the
 /// sections, nonzero words the server refuses, NaN centres, bytes between and after the

@@ -8,6 +8,7 @@
 //! material string, a render vertex section before the navigation section and a bounding box
 //! after it, with the header's offsets pointing at all three.
 
+use super::ODD_FLOATS;
 use crate::rng::SplitMix64;
 
 /// Nav flag bits (the header's u32 at 0x38).
@@ -532,16 +533,6 @@ pub fn render_only() -> SpecObjectMesh {
 pub fn meshes() -> Vec<SpecObjectMesh> {
     vec![box_building(), bridge_deck(), event_gate(), render_only()]
 }
-
-/// Odd f32 bit patterns: NaN payloads, −0, infinities, subnormals.
-const ODD_FLOATS: [u32; 6] = [
-    0x7fc0_0001,
-    0xffa0_1234,
-    0x8000_0000,
-    0x7f80_0000,
-    0x0000_0001,
-    0x807f_ffff,
-];
 
 /// A mesh of random records with odd values everywhere (indices out of range, NaN positions,
 /// odd flags and events, a grid that does not match its size): not valid, but every value must

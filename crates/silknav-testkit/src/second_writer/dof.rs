@@ -11,6 +11,7 @@
 //! block layout ([`legacy_cave`]), the temple with its sections shuffled and padded
 //! ([`shuffled_temple`]), and seeded files of odd values ([`odd`]).
 
+use super::ODD_FLOATS;
 use crate::rng::SplitMix64;
 
 /// The sections a header offset points at.
@@ -686,16 +687,6 @@ pub fn dungeons() -> Vec<(&'static str, SpecDungeon)> {
         ("shuffled_temple", shuffled_temple()),
     ]
 }
-
-/// Odd f32 bit patterns: NaN payloads, −0, infinities, subnormals.
-pub const ODD_FLOATS: [u32; 6] = [
-    0x7fc0_0001,
-    0xffa0_1234,
-    0x8000_0000,
-    0x7f80_0000,
-    0x0000_0001,
-    0x807f_ffff,
-];
 
 /// A file of random records with odd values everywhere (indices out of range, NaN positions,
 /// any object flags, counts that disagree, strings with NUL padding and high bytes), both

@@ -12,3 +12,14 @@ pub mod ainav;
 pub mod bms;
 pub mod dof;
 pub mod nvm;
+
+/// Odd f32 bit patterns the seeded odd files put in float fields: NaN payloads, −0,
+/// infinities, subnormals.
+pub const ODD_FLOATS: [u32; 6] = [
+    0x7fc0_0001,
+    0xffa0_1234,
+    0x8000_0000,
+    0x7f80_0000,
+    0x0000_0001,
+    0x807f_ffff,
+];
