@@ -543,7 +543,7 @@ impl World {
                         if legs > MAX_LEGS {
                             return blocked(t);
                         }
-                        if edge.flag & mesh_flag::LINK != 0 {
+                        let linked = if edge.flag & mesh_flag::LINK != 0 {
                             let row = (key.group == 0)
                                 .then(|| p.links.iter().find(|l| u32::from(l[2]) == key.index))
                                 .flatten();
@@ -558,16 +558,22 @@ impl World {
                                 group: 0,
                                 index: u32::from(other_edge),
                             };
-                            if usize::from(other_edge) < omesh.outline_count() {
+                            // Where the linked edge does not exist, the server puts the
+                            // walker down on the terrain.
+                            (usize::from(other_edge) < omesh.outline_count()).then(|| {
                                 WalkSurface::Object {
                                     slot,
                                     index: other,
                                     tri: omesh.edge(okey).cell_a,
                                     previous: Some(okey),
                                 }
-                            } else {
-                                // The linked edge does not exist: the server puts the walker
-                                // down on the terrain there.
+                            })
+                        } else {
+                            None
+                        };
+                        match linked {
+                            Some(surface) => surface,
+                            None => {
                                 if !self.walkable_at(&grid, at(t), corner) {
                                     return blocked(t);
                                 }
@@ -575,13 +581,6 @@ impl World {
                                 left_over = (key.group == 0).then_some((slot, index, key.index));
                                 WalkSurface::Terrain
                             }
-                        } else {
-                            if !self.walkable_at(&grid, at(t), corner) {
-                                return blocked(t);
-                            }
-                            inclusive = false;
-                            left_over = (key.group == 0).then_some((slot, index, key.index));
-                            WalkSurface::Terrain
                         }
                     } else {
                         let Some(next) = mesh.across(key, tri) else {
