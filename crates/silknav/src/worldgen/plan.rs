@@ -120,6 +120,16 @@ pub(crate) struct WorldRect {
 }
 
 impl WorldRect {
+    /// The rectangle of `width` × `depth` tiles whose low corner is tile (`x`, `z`).
+    fn sized(x: i32, z: i32, width: i32, depth: i32) -> WorldRect {
+        WorldRect {
+            x0: x,
+            z0: z,
+            x1: x + width,
+            z1: z + depth,
+        }
+    }
+
     fn contains(self, x: i32, z: i32) -> bool {
         (self.x0..self.x1).contains(&x) && (self.z0..self.z1).contains(&z)
     }
@@ -280,12 +290,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
             let ids: Vec<u32> = object_ids(ObjectClass::Gate).collect();
             // The wide gate fills the north gap, the narrow one the south gap.
             for (gx, gw, gz, id) in [(gate_at, 3, z1 - 1, ids[0]), (south_gap, 1, z0, ids[1])] {
-                let footprint = WorldRect {
-                    x0: gx,
-                    z0: gz,
-                    x1: gx + gw,
-                    z1: gz + 1,
-                };
+                let footprint = WorldRect::sized(gx, gz, gw, 1);
                 let (x, z) = centre(footprint);
                 gates.push(PlannedObject {
                     object_id: id,
@@ -321,12 +326,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
             let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Building);
             let fx = rng.range((x0 + 2) as u32, (x1 - bw - 2).max(x0 + 3) as u32) as i32;
             let fz = rng.range((z0 + 2) as u32, (z1 - bh - 2).max(z0 + 3) as u32) as i32;
-            let footprint = WorldRect {
-                x0: fx,
-                z0: fz,
-                x1: fx + bw,
-                z1: fz + bh,
-            };
+            let footprint = WorldRect::sized(fx, fz, bw, bh);
             if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
                 plan.objects
                     .push(structure(object_id, yaw, footprint, region, next_uid()));
@@ -365,12 +365,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         } else {
             oz + rng.range(1, (N - bh - 1) as u32) as i32
         };
-        let footprint = WorldRect {
-            x0: fx,
-            z0: fz,
-            x1: fx + bw,
-            z1: fz + bh,
-        };
+        let footprint = WorldRect::sized(fx, fz, bw, bh);
         let inside_world = footprint.regions().all(|r| world.contains(&r));
         if inside_world && terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
             plan.objects
@@ -391,12 +386,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         };
         let fx = ox + rng.range(2, (N - uw - 2) as u32) as i32;
         let fz = oz + rng.range(2, (N - uh - 2) as u32) as i32;
-        let whole = WorldRect {
-            x0: fx,
-            z0: fz,
-            x1: fx + uw,
-            z1: fz + uh,
-        };
+        let whole = WorldRect::sized(fx, fz, uw, uh);
         if !terrain.is_buildable(whole) || overlaps_any(&plan, whole) {
             continue;
         }
@@ -412,12 +402,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
         let (object_id, yaw, bw, bh) = pick(&mut rng, ObjectClass::Stairs);
         let fx = ox + rng.range(2, (N - bw - 2) as u32) as i32;
         let fz = oz + rng.range(2, (N - bh - 2) as u32) as i32;
-        let footprint = WorldRect {
-            x0: fx,
-            z0: fz,
-            x1: fx + bw,
-            z1: fz + bh,
-        };
+        let footprint = WorldRect::sized(fx, fz, bw, bh);
         if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
             plan.objects
                 .push(structure(object_id, yaw, footprint, region, next_uid()));
@@ -432,12 +417,7 @@ pub(crate) fn plan_region(terrain: &Terrain, region: RegionId, world: &[RegionId
             ox + rng.range(0, N as u32) as i32,
             oz + rng.range(0, N as u32) as i32,
         );
-        let footprint = WorldRect {
-            x0: tx,
-            z0: tz,
-            x1: tx + 1,
-            z1: tz + 1,
-        };
+        let footprint = WorldRect::sized(tx, tz, 1, 1);
         if terrain.is_buildable(footprint) && !overlaps_any(&plan, footprint) {
             let (x, z) = centre(footprint);
             plan.objects.push(PlannedObject {
@@ -655,24 +635,18 @@ fn boulders(
             cluster.push((x, z));
         }
         let fits = cluster.iter().all(|&(x, z)| {
-            let tile = WorldRect {
-                x0: x,
-                z0: z,
-                x1: x + 1,
-                z1: z + 1,
-            };
+            let tile = WorldRect::sized(x, z, 1, 1);
             (ox + 1..ox + N - 1).contains(&x)
                 && (oz + 1..oz + N - 1).contains(&z)
                 && terrain.is_buildable(tile)
                 && !overlaps_any(plan, tile)
         });
         if fits {
-            tiles.extend(cluster.into_iter().map(|(x, z)| WorldRect {
-                x0: x,
-                z0: z,
-                x1: x + 1,
-                z1: z + 1,
-            }));
+            tiles.extend(
+                cluster
+                    .into_iter()
+                    .map(|(x, z)| WorldRect::sized(x, z, 1, 1)),
+            );
         }
     }
     tiles.sort_by_key(|t| (t.z0, t.x0));
