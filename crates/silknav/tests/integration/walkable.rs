@@ -5,7 +5,7 @@
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
 use silknav::world::{movement::MoveOptions, movement::MoveStop};
-use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, GeneratedWorld, Landscape, DEFAULT_ORIGIN};
 use silknav::{
     PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World, WorldPath,
     DEFAULT_CLEARANCE,
@@ -126,14 +126,7 @@ fn check_world(name: &str, world: &World, queries: usize, seed: u64) {
 #[test]
 fn walkable_paths_on_generated_worlds() {
     for seed in [1, 2, 3] {
-        let generated = generate(&GenOptions {
-            seed,
-            width: 3,
-            height: 3,
-            origin: DEFAULT_ORIGIN,
-            landscape: Landscape::Rugged,
-        })
-        .unwrap();
+        let generated = generate_3x3(seed, Landscape::Rugged);
         let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
         check_world(&format!("generated seed {seed}"), &world, 120, seed);
     }
@@ -320,19 +313,7 @@ fn clearance_and_exact_options() {
 #[test]
 fn demo_world_experiment() {
     let dir = tempfile_dir("demo-experiment");
-    let generated = generate(&GenOptions {
-        seed: 1,
-        width: 3,
-        height: 3,
-        origin: DEFAULT_ORIGIN,
-        landscape: Landscape::Rugged,
-    })
-    .unwrap();
-    generated
-        .into_files()
-        .write_data_root(&dir, silknav::files::Overwrite::Replace)
-        .unwrap();
-    let world = World::load(&dir).unwrap();
+    let world = load_rugged_3x3(1, &dir);
     let index = PathIndex::build(&world);
     let mut scratch = PathScratch::new();
     let full = MoveOptions::new();
@@ -419,18 +400,7 @@ fn walkable_round_objects_on_generated_worlds() {
     let (mut paths, mut detoured, mut on_objects) = (0, 0, 0);
     for seed in 2..=5 {
         let dir = tempfile_dir(&format!("objects-{seed}"));
-        generate(&GenOptions {
-            seed,
-            width: 3,
-            height: 3,
-            origin: DEFAULT_ORIGIN,
-            landscape: Landscape::Rugged,
-        })
-        .unwrap()
-        .into_files()
-        .write_data_root(&dir, silknav::files::Overwrite::Replace)
-        .unwrap();
-        let world = World::load(&dir).unwrap();
+        let world = load_rugged_3x3(seed, &dir);
         let index = PathIndex::build(&world);
         assert!(world.object_instances().len() > 0);
         let mut rng = SplitMix64::new(seed + 100);
@@ -523,6 +493,28 @@ fn sealed(world: &World, p: Position, to: bool) -> bool {
     })
 }
 
+/// The generated world of `seed` and `landscape`, 3×3 regions at the default origin.
+fn generate_3x3(seed: u64, landscape: Landscape) -> GeneratedWorld {
+    generate(&GenOptions {
+        seed,
+        width: 3,
+        height: 3,
+        origin: DEFAULT_ORIGIN,
+        landscape,
+    })
+    .unwrap()
+}
+
+/// The rugged generated 3×3 world of `seed`, written as a data root into `dir` (its files
+/// replaced) and loaded from there, objects included.
+fn load_rugged_3x3(seed: u64, dir: &std::path::Path) -> World {
+    generate_3x3(seed, Landscape::Rugged)
+        .into_files()
+        .write_data_root(dir, silknav::files::Overwrite::Replace)
+        .unwrap();
+    World::load(dir).unwrap()
+}
+
 fn tempfile_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("silknav-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -537,14 +529,7 @@ fn sweep_worlds() -> Vec<(String, World)> {
         .map(|s| (s, Landscape::Rugged))
         .chain([(6, Landscape::Open)])
     {
-        let generated = generate(&GenOptions {
-            seed,
-            width: 3,
-            height: 3,
-            origin: DEFAULT_ORIGIN,
-            landscape,
-        })
-        .unwrap();
+        let generated = generate_3x3(seed, landscape);
         let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
         worlds.push((format!("generated seed {seed} {landscape:?}"), world));
     }
@@ -602,13 +587,19 @@ fn sweep(queries: usize, seed: u64) -> (usize, Vec<String>) {
     (found, failures)
 }
 
+/// Runs [`sweep`] with `queries` per world from `seed`, prints its counts and asserts that
+/// nothing failed and that more than `min_found` queries had an exact path.
+fn assert_walkable_whenever_exact(queries: usize, seed: u64, min_found: usize) {
+    let (found, failures) = sweep(queries, seed);
+    eprintln!("{found} exact paths, {} not walkable", failures.len());
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(found > min_found, "too few paths ({found})");
+}
+
 /// Every exact path has a walkable one, over 40 random queries per world.
 #[test]
 fn walkable_whenever_exact() {
-    let (found, failures) = sweep(40, 17);
-    eprintln!("{found} exact paths, {} not walkable", failures.len());
-    assert!(failures.is_empty(), "{failures:#?}");
-    assert!(found > 240, "too few paths ({found})");
+    assert_walkable_whenever_exact(40, 17, 240);
 }
 
 /// The sweep: 300 random queries per world. A run of 5,000 per world (`sweep(5000, 18)`, about
@@ -622,10 +613,7 @@ fn walkable_whenever_exact() {
 #[test]
 #[ignore = "a sweep: .ci/run runs it (cargo test -- --ignored _sweep)"]
 fn walkable_whenever_exact_sweep() {
-    let (found, failures) = sweep(300, 18);
-    eprintln!("{found} exact paths, {} not walkable", failures.len());
-    assert!(failures.is_empty(), "{failures:#?}");
-    assert!(found > 1800, "too few paths ({found})");
+    assert_walkable_whenever_exact(300, 18, 1800);
 }
 
 /// A leg along a wall, 0.66 units off its grid line for 975 units (demo world): the walk's
@@ -634,14 +622,7 @@ fn walkable_whenever_exact_sweep() {
 /// obstructed on both sides, so no repair was found.
 #[test]
 fn walkable_beside_a_wall_at_a_slant() {
-    let generated = generate(&GenOptions {
-        seed: 1,
-        width: 3,
-        height: 3,
-        origin: DEFAULT_ORIGIN,
-        landscape: Landscape::Rugged,
-    })
-    .unwrap();
+    let generated = generate_3x3(1, Landscape::Rugged);
     let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
     let index = PathIndex::build(&world);
     let a = Position::from_world(249540.65661494344, 125705.298985929).unwrap();
@@ -680,18 +661,7 @@ fn walkable_through_objects_on(seeds: &[u64]) {
     let mut worst = 0.0f64;
     for &seed in seeds {
         let dir = tempfile_dir(&format!("through-{seed}"));
-        generate(&GenOptions {
-            seed,
-            width: 3,
-            height: 3,
-            origin: DEFAULT_ORIGIN,
-            landscape: Landscape::Rugged,
-        })
-        .unwrap()
-        .into_files()
-        .write_data_root(&dir, silknav::files::Overwrite::Replace)
-        .unwrap();
-        let world = World::load(&dir).unwrap();
+        let world = load_rugged_3x3(seed, &dir);
         let index = PathIndex::build(&world);
         let mut rng = SplitMix64::new(seed + 300);
         for _ in 0..30 {
