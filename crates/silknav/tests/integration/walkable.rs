@@ -443,18 +443,7 @@ fn walkable_round_objects_on_generated_worlds() {
             assert_eq!(heights.len(), path.waypoints.len());
             // Walked from the height the leg before arrived at (`move --y`), each leg arrives
             // too, at the next waypoint's height.
-            for (k, leg) in path.waypoints.windows(2).enumerate() {
-                let walked = world.move_along(
-                    leg[0],
-                    leg[1],
-                    &MoveOptions::new().with_start(Surface::Near(heights[k].unwrap())),
-                );
-                assert!(
-                    matches!(walked, Ok(m) if m.stop == MoveStop::Arrived && Some(m.height) == heights[k + 1]),
-                    "seed {seed}: {a:?} → {b:?}, leg {leg:?} from {:?}: {walked:?}",
-                    heights[k]
-                );
-            }
+            assert_legs_arrive_at_heights(&world, &path, &heights, seed, (a, b));
             let near = |a: f32, b: f32| (a - b).abs() <= 1e-5 * (1.0 + a.abs());
             for (&w, h) in path.waypoints.iter().zip(&heights) {
                 let h = h.expect("a walkable path's waypoints stand somewhere");
@@ -473,6 +462,29 @@ fn walkable_round_objects_on_generated_worlds() {
     eprintln!("{paths} paths, about {detoured} with detours, {on_objects} waypoints on objects");
     assert!(paths > 150, "{paths}");
     assert!(on_objects > 0, "some waypoints stand on objects");
+}
+
+/// Asserts that each leg of `path` from `a` to `b` (on the generated world of `seed`), walked
+/// from the height `heights` gives its start (`move --y`), arrives at the one it gives its end.
+fn assert_legs_arrive_at_heights(
+    world: &World,
+    path: &WorldPath,
+    heights: &[Option<f32>],
+    seed: u64,
+    (a, b): (Position, Position),
+) {
+    for (k, leg) in path.waypoints.windows(2).enumerate() {
+        let walked = world.move_along(
+            leg[0],
+            leg[1],
+            &MoveOptions::new().with_start(Surface::Near(heights[k].unwrap())),
+        );
+        assert!(
+            matches!(walked, Ok(m) if m.stop == MoveStop::Arrived && Some(m.height) == heights[k + 1]),
+            "seed {seed}: {a:?} → {b:?}, leg {leg:?} from {:?}: {walked:?}",
+            heights[k]
+        );
+    }
 }
 
 /// Whether no walk between `p` and any point within 60 units of it (on a 3-unit lattice set
@@ -721,17 +733,8 @@ fn walkable_through_objects_on(seeds: &[u64]) {
                 worst = worst.max(extra);
             }
             let heights = world.path_heights(&path, Surface::Highest);
-            for (k, leg) in path.waypoints.windows(2).enumerate() {
-                let walked = world.move_along(
-                    leg[0],
-                    leg[1],
-                    &MoveOptions::new().with_start(Surface::Near(heights[k].unwrap())),
-                );
-                assert!(
-                    matches!(walked, Ok(m) if m.stop == MoveStop::Arrived && Some(m.height) == heights[k + 1]),
-                    "seed {seed}: {a:?} → {b:?}, leg {leg:?} from {:?}: {walked:?}",
-                    heights[k]
-                );
+            assert_legs_arrive_at_heights(&world, &path, &heights, seed, (a, b));
+            for leg in path.waypoints.windows(2) {
                 if world
                     .cell_at(leg[1], Surface::Highest)
                     .is_some_and(|c| c.object.is_some())
