@@ -6,7 +6,7 @@
 use silknav::world::movement::MoveStop;
 use silknav::{
     MoveOptions, Navigator, PathError, PathIndex, PathOptions, PathScratch, Position, Surface,
-    World,
+    World, WorldPath,
 };
 use silknav_testkit::floors_world::{write_floors_world, write_gorge_world, FloorsWorld};
 
@@ -20,6 +20,27 @@ fn load() -> (tempfile::TempDir, FloorsWorld, World) {
 
 fn at(p: [f64; 2]) -> Position {
     Position::from_world(p[0], p[1]).unwrap()
+}
+
+/// Asserts that every leg of `path` (`what` names it in failures), walked from the height the
+/// leg before arrived at (`World::path_heights`, `move --y`), arrives.
+fn assert_legs_arrive(world: &World, path: &WorldPath, what: &str) {
+    let heights = world.path_heights(path, Surface::Highest);
+    for (k, leg) in path.waypoints.windows(2).enumerate() {
+        let y = heights[k].expect("a height");
+        let walk = world
+            .move_along(
+                leg[0],
+                leg[1],
+                &MoveOptions::new().with_start(Surface::Near(y)),
+            )
+            .unwrap();
+        assert_eq!(
+            walk.stop,
+            MoveStop::Arrived,
+            "{what}: leg {leg:?}: {walk:?}"
+        );
+    }
 }
 
 #[test]
@@ -130,18 +151,7 @@ fn paths_on_floors_only() {
             .find_path(&world, first, last, &options, &mut scratch)
             .unwrap_or_else(|e| panic!("{options:?}: {e}"));
         assert!(!path.exact);
-        let heights = world.path_heights(&path, Surface::Highest);
-        for (k, leg) in path.waypoints.windows(2).enumerate() {
-            let y = heights[k].expect("a height on a floor");
-            let walk = world
-                .move_along(
-                    leg[0],
-                    leg[1],
-                    &MoveOptions::new().with_start(Surface::Near(y)),
-                )
-                .unwrap();
-            assert_eq!(walk.stop, MoveStop::Arrived, "{options:?}: leg {leg:?}");
-        }
+        assert_legs_arrive(&world, &path, &format!("{options:?}"));
     }
     // The lone span and the room: no walk reaches them from the walkway.
     for goal in [floors.lone_span, floors.room] {
@@ -212,18 +222,7 @@ fn the_path_through_objects_crosses_a_gorge() {
     assert_eq!(path.exact_length, exact.length);
     assert_eq!(path.waypoints.first(), Some(&west));
     assert_eq!(path.waypoints.last(), Some(&east));
-    let heights = world.path_heights(&path, Surface::Highest);
-    for (k, leg) in path.waypoints.windows(2).enumerate() {
-        let y = heights[k].expect("a height");
-        let walk = world
-            .move_along(
-                leg[0],
-                leg[1],
-                &MoveOptions::new().with_start(Surface::Near(y)),
-            )
-            .unwrap();
-        assert_eq!(walk.stop, MoveStop::Arrived, "leg {leg:?}: {walk:?}");
-    }
+    assert_legs_arrive(&world, &path, "through objects");
     // The server's walk joins the banks in one move, over the spans.
     let walk = world
         .move_along(west, east, &MoveOptions::default())
