@@ -553,10 +553,11 @@ fn radius_zero_is_the_exact_path_and_radii_only_lengthen_it() {
     assert!(compared > 300, "{compared}");
 }
 
-#[test]
-fn paths_keep_their_radius_on_a_generated_world() {
+/// The rugged generated world of `seed`, 3×3 regions from region (60, 40), and the world
+/// coordinates of its south-west corner.
+fn generated_world(seed: u64) -> (World, [f64; 2]) {
     let generated = generate(&GenOptions {
-        seed: 7,
+        seed,
         width: 3,
         height: 3,
         origin: (60, 40),
@@ -564,9 +565,14 @@ fn paths_keep_their_radius_on_a_generated_world() {
     })
     .unwrap();
     let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    (world, [60.0 * 1920.0, 40.0 * 1920.0])
+}
+
+#[test]
+fn paths_keep_their_radius_on_a_generated_world() {
+    let (world, origin) = generated_world(7);
     let paths = PathIndex::build(&world);
     let tiles = 3 * 96;
-    let origin = [60.0 * 1920.0, 40.0 * 1920.0];
     let mut rng = SplitMix64::new(9);
     let mut scratch = PathScratch::with_budget(2_000_000);
     let (mut found, mut times) = (0, vec![Vec::new(); 3]);
@@ -638,17 +644,8 @@ fn paths_keep_their_radius_on_a_generated_world() {
 /// path's length.
 #[test]
 fn path_options_give_the_radius_path_exact_or_walkable() {
-    let generated = generate(&GenOptions {
-        seed: 3,
-        width: 3,
-        height: 3,
-        origin: (60, 40),
-        landscape: Landscape::Rugged,
-    })
-    .unwrap();
-    let world = World::from_navmeshes(generated.regions.iter().map(|(r, m)| (*r, m)));
+    let (world, origin) = generated_world(3);
     let paths = PathIndex::build(&world);
-    let origin = [60.0 * 1920.0, 40.0 * 1920.0];
     let mut rng = SplitMix64::new(17);
     let mut scratch = PathScratch::with_budget(2_000_000);
     let (mut walked, mut legs) = (0, 0);
