@@ -5,7 +5,6 @@
 use silknav::files::{FolderFile, LoadError, Overwrite, WorldFiles, WorldSource};
 use silknav::lint::lint_world;
 use silknav::pk2_archive::{self, ErrorKind, Key};
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::{
     LoadOptions, MoveOptions, PathIndex, PathOptions, PathScratch, Position, Surface, World,
 };
@@ -17,17 +16,9 @@ use std::path::{Path, PathBuf};
 /// and packed into `dir/Data.pk2`.
 fn generated(dir: &Path) -> (PathBuf, PathBuf) {
     let root = dir.join("w");
-    generate(&GenOptions {
-        seed: 4,
-        width: 2,
-        height: 2,
-        origin: DEFAULT_ORIGIN,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files()
-    .write_data_root(&root, Overwrite::Refuse)
-    .unwrap();
+    crate::generated_files(4, 2, 2)
+        .write_data_root(&root, Overwrite::Refuse)
+        .unwrap();
     let archive = dir.join("Data.pk2");
     std::fs::write(&archive, pack_folder(&root)).unwrap();
     (root, archive)

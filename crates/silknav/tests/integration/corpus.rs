@@ -7,7 +7,6 @@ use jmxv::res::{ResourceFile, ResourceKind};
 use jmxv::RegionId;
 use silknav::corpus::{scan, Corpus};
 use silknav::files::{Overwrite, WorldFiles, WorldSource};
-use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav_testkit::pk2::pack_folder;
 use silknav_testkit::{bytes_of, open_region};
 use std::collections::BTreeMap;
@@ -25,15 +24,7 @@ fn scan_of(path: &Path) -> Corpus {
 fn a_generated_world_counts_what_its_files_hold_from_a_folder_or_an_archive() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("w");
-    let world = generate(&GenOptions {
-        seed: 4,
-        width: 2,
-        height: 2,
-        origin: DEFAULT_ORIGIN,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files();
+    let world = crate::generated_files(4, 2, 2);
     world.write_data_root(&root, Overwrite::Refuse).unwrap();
     std::fs::write(dir.path().join("extra.txt"), b"x").unwrap();
     let archive = dir.path().join("Data.pk2");

@@ -6,18 +6,10 @@ use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
 use silknav::files::{Overwrite, WorldFiles, DUNGEON_INFO_PATH};
 use silknav::lint::lint_world;
-use silknav::worldgen::{generate, GenOptions};
 use silknav_testkit::pk2::pack_folder;
 
 fn world() -> WorldFiles {
-    generate(&GenOptions {
-        seed: 5,
-        width: 1,
-        height: 1,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files()
+    crate::generated_files(5, 1, 1)
 }
 
 /// The findings of world lint about dungeon files, as (file, code).
@@ -160,14 +152,7 @@ fn world_lint_follows_the_dungeon_chain() {
 #[test]
 fn every_seeds_dungeons_read_back_as_written() {
     for seed in 1..=6 {
-        let files = generate(&GenOptions {
-            seed,
-            width: 1,
-            height: 1,
-            ..GenOptions::default()
-        })
-        .unwrap()
-        .into_files();
+        let files = crate::generated_files(seed, 1, 1);
         let dir = tempfile::tempdir().unwrap();
         files
             .write_data_root(dir.path(), Overwrite::Refuse)

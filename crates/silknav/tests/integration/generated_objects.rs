@@ -10,17 +10,7 @@ use silknav::lint::lint_world;
 use silknav::worldgen::catalog::{texture_ids, Ground, ObjectClass, OBJECTS};
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
 
-fn world(seed: u64, width: u8, height: u8) -> WorldFiles {
-    generate(&GenOptions {
-        seed,
-        width,
-        height,
-        origin: DEFAULT_ORIGIN,
-        landscape: Landscape::Rugged,
-    })
-    .unwrap()
-    .into_files()
-}
+use crate::generated_files;
 
 /// The navigation section of an instance's mesh.
 fn nav_of<'a>(files: &'a WorldFiles, o: &Object) -> Option<&'a NavSection> {
@@ -45,7 +35,7 @@ fn owned(files: &WorldFiles) -> impl Iterator<Item = (RegionId, &Object)> {
 
 #[test]
 fn generated_worlds_hold_every_object_kind_with_its_edges() {
-    let files = world(4, 3, 3);
+    let files = generated_files(4, 3, 3);
     let (mut doorways, mut gates, mut bridges, mut stairs) = (0, 0, 0, 0);
     for (_, o) in owned(&files) {
         let nav = nav_of(&files, o);
@@ -105,7 +95,7 @@ fn generated_worlds_hold_every_object_kind_with_its_edges() {
 
 #[test]
 fn every_generated_mesh_round_trips_byte_exactly_and_lints_clean() {
-    let files = world(1, 2, 2);
+    let files = generated_files(1, 2, 2);
     assert_eq!(files.object_files.len(), OBJECTS.len());
     for (name, mesh) in &files.object_files {
         let bytes = mesh.to_vec().unwrap();
@@ -127,7 +117,7 @@ fn every_generated_mesh_round_trips_byte_exactly_and_lints_clean() {
 
 #[test]
 fn object_meshes_lie_on_the_ground_their_region_marks() {
-    let files = world(4, 3, 3);
+    let files = generated_files(4, 3, 3);
     let dirt: Vec<u16> = texture_ids(Ground::Dirt).collect();
     let n = TILES_PER_SIDE as i64;
     let mut checked = 0;
@@ -192,7 +182,7 @@ fn object_meshes_lie_on_the_ground_their_region_marks() {
 
 #[test]
 fn a_data_root_round_trips_and_is_refused_all_or_nothing() {
-    let files = world(5, 2, 1);
+    let files = generated_files(5, 2, 1);
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("Data");
     files.write_data_root(&root, Overwrite::Refuse).unwrap();
@@ -243,7 +233,7 @@ fn a_data_root_round_trips_and_is_refused_all_or_nothing() {
 
 #[test]
 fn object_paths_that_leave_the_data_root_are_refused() {
-    let mut files = world(5, 1, 1);
+    let mut files = generated_files(5, 1, 1);
     files
         .object_files
         .insert("res\\..\\..\\escape.bms".into(), ObjectMesh::default());
@@ -272,7 +262,7 @@ fn errors(files: &WorldFiles) -> Vec<(String, &'static str)> {
 
 #[test]
 fn lint_finds_missing_object_files() {
-    let base = world(11, 2, 2);
+    let base = generated_files(11, 2, 2);
     assert!(errors(&base).is_empty());
     let used = base.navmeshes.values().next().unwrap().objects[0].object_id;
     let path = std::str::from_utf8(&base.object_ifo.as_ref().unwrap().get(used).unwrap().path)
@@ -305,7 +295,7 @@ fn lint_finds_missing_object_files() {
     };
     let (base, unused) = (11..40)
         .find_map(|seed| {
-            let files = world(seed, 1, 1);
+            let files = generated_files(seed, 1, 1);
             let unused = unused_in(&files)?;
             Some((files, unused))
         })
@@ -317,7 +307,7 @@ fn lint_finds_missing_object_files() {
 
 #[test]
 fn lint_carries_each_meshs_findings_with_its_path() {
-    let base = world(11, 2, 2);
+    let base = generated_files(11, 2, 2);
     let mut broken = base.clone();
     let (name, mesh) = broken
         .object_files
@@ -333,7 +323,7 @@ fn lint_carries_each_meshs_findings_with_its_path() {
 
 #[test]
 fn lint_finds_instances_outside_their_region() {
-    let base = world(11, 2, 2);
+    let base = generated_files(11, 2, 2);
     let (region, owned_at, foreign_at) = base
         .navmeshes
         .iter()
@@ -415,7 +405,7 @@ fn some_bridges_cross_lakes_from_dry_bank_to_dry_bank() {
     let mut total = 0;
     // Lakes narrow enough to bridge are rare: these seeds have one each.
     for seed in [2, 3] {
-        let files = world(seed, 3, 3);
+        let files = generated_files(seed, 3, 3);
         let found = water_bridges(&files);
         println!("seed {seed}: {} bridge halves over lakes", found.len());
         assert_eq!(found.len() % 2, 0, "seed {seed}: bridges come in halves");

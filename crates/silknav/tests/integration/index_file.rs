@@ -20,16 +20,9 @@ fn world_folder(seed: u64) -> (tempfile::TempDir, PathBuf) {
 /// A generated `side`×`side` world written as a data root, and where its index file goes.
 fn world_folder_of(seed: u64, side: u8) -> (tempfile::TempDir, PathBuf) {
     let root = tempfile::tempdir().unwrap();
-    generate(&GenOptions {
-        seed,
-        width: side,
-        height: side,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files()
-    .write_data_root(root.path(), Overwrite::Refuse)
-    .unwrap();
+    crate::generated_files(seed, side, side)
+        .write_data_root(root.path(), Overwrite::Refuse)
+        .unwrap();
     let index = index_file_in(&WorldLocation::find(root.path()));
     (root, index)
 }

@@ -22,6 +22,20 @@ mod walkable;
 mod world_coordinates;
 mod worlds;
 
+/// The files of the generated world of `seed`, `width`×`height` regions (the other options
+/// their defaults: rugged, at the default origin).
+fn generated_files(seed: u64, width: u8, height: u8) -> silknav::files::WorldFiles {
+    use silknav::worldgen::{generate, GenOptions};
+    generate(&GenOptions {
+        seed,
+        width,
+        height,
+        ..GenOptions::default()
+    })
+    .unwrap()
+    .into_files()
+}
+
 /// The generated world of `seed`, `width`×`height` regions (the other options their
 /// defaults), written as a data root into a new temporary folder and loaded from there: the
 /// folder (removed when dropped), the files and the world.
@@ -34,15 +48,7 @@ fn written_world(
     silknav::files::WorldFiles,
     silknav::World,
 ) {
-    use silknav::worldgen::{generate, GenOptions};
-    let files = generate(&GenOptions {
-        seed,
-        width,
-        height,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files();
+    let files = generated_files(seed, width, height);
     let dir = tempfile::tempdir().unwrap();
     files
         .write_data_root(dir.path(), silknav::files::Overwrite::Refuse)

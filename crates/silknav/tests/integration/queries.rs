@@ -430,16 +430,7 @@ fn a_move_more_than_a_region_north_is_refused_as_the_server_refuses_it() {
     use silknav::world::{
         movement::DistanceGuard, movement::MoveError, movement::MoveOptions, movement::MoveStop,
     };
-    use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-    let files = generate(&GenOptions {
-        seed: 5,
-        width: 3,
-        height: 3,
-        origin: DEFAULT_ORIGIN,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files();
+    let files = crate::generated_files(5, 3, 3);
     let world = World::from_navmeshes(files.navmeshes.iter().map(|(r, m)| (*r, m)));
     let from = Position::from_world(246561.7511796247, 125532.50208626682).unwrap();
     let to = Position::from_world(246700.0, 127700.0).unwrap();

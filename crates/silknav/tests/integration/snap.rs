@@ -39,16 +39,8 @@ fn check_chain(world: &World, snapped: &silknav::world::snap::Snap, to: Position
 
 #[test]
 fn on_the_terrain_the_snap_is_the_closest_f32_point_of_the_open_tiles() {
-    use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
-    let files = generate(&GenOptions {
-        seed: 6,
-        width: 2,
-        height: 2,
-        origin: DEFAULT_ORIGIN,
-        ..GenOptions::default()
-    })
-    .unwrap()
-    .into_files();
+    use silknav::worldgen::DEFAULT_ORIGIN;
+    let files = crate::generated_files(6, 2, 2);
     let meshes = &files.navmeshes;
     let world = World::from_navmeshes(meshes.iter().map(|(r, m)| (*r, m)));
     let (x0, z0) = (

@@ -5,19 +5,9 @@ use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
 use silknav::files::{Overwrite, WorldFiles, WriteFileError};
 use silknav::lint::lint_world;
-use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
+use silknav::worldgen::{generate, GenOptions, Landscape};
 
-fn world(seed: u64, width: u8, height: u8) -> WorldFiles {
-    generate(&GenOptions {
-        seed,
-        width,
-        height,
-        origin: DEFAULT_ORIGIN,
-        landscape: Landscape::Rugged,
-    })
-    .unwrap()
-    .into_files()
-}
+use crate::generated_files;
 
 fn codes(files: &WorldFiles) -> Vec<&'static str> {
     let report = lint_world(files);
@@ -31,7 +21,7 @@ fn codes(files: &WorldFiles) -> Vec<&'static str> {
 #[test]
 fn generated_worlds_satisfy_every_invariant_and_lint_clean() {
     for (seed, w, h) in [(1, 2, 2), (2, 3, 1), (3, 1, 3), (4, 3, 3), (99, 1, 1)] {
-        let files = world(seed, w, h);
+        let files = generated_files(seed, w, h);
         assert_eq!(files.navmeshes.len(), usize::from(w) * usize::from(h));
         let problems = violations(&files.navmeshes);
         assert!(
@@ -50,16 +40,16 @@ fn generated_worlds_satisfy_every_invariant_and_lint_clean() {
 
 #[test]
 fn same_seed_same_bytes_and_other_seeds_differ() {
-    let a = world(7, 2, 2).to_files().unwrap();
-    let b = world(7, 2, 2).to_files().unwrap();
+    let a = generated_files(7, 2, 2).to_files().unwrap();
+    let b = generated_files(7, 2, 2).to_files().unwrap();
     assert_eq!(a, b);
-    let c = world(8, 2, 2).to_files().unwrap();
+    let c = generated_files(8, 2, 2).to_files().unwrap();
     assert_ne!(a, c);
 }
 
 #[test]
 fn generated_files_are_game_sized_and_varied() {
-    let files = world(3, 4, 4);
+    let files = generated_files(3, 4, 4);
     let mut sizes = Vec::new();
     for mesh in files.navmeshes.values() {
         let len = mesh.to_vec().unwrap().len();
@@ -102,7 +92,7 @@ fn generated_files_are_game_sized_and_varied() {
 
 #[test]
 fn files_round_trip_through_a_folder() {
-    let files = world(5, 2, 1);
+    let files = generated_files(5, 2, 1);
     let dir = std::env::temp_dir().join(format!("silknav-worlds-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     files.write_dir(&dir, Overwrite::Refuse).unwrap();
@@ -119,7 +109,7 @@ fn files_round_trip_through_a_folder() {
 
 #[test]
 fn lint_catches_each_broken_cross_file_invariant() {
-    let base = world(11, 2, 2);
+    let base = generated_files(11, 2, 2);
     assert!(codes(&base).is_empty());
     let first = *base.navmeshes.keys().next().unwrap();
     let with_global = *base
