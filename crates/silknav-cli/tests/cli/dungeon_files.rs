@@ -23,6 +23,17 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) {
     std::fs::write(dir.join(name), bytes).unwrap();
 }
 
+/// Writes the second writer's temple (`temple.dof`) and corridor routes ([`CORRIDOR_FILE`])
+/// into `dir`.
+fn write_temple_and_corridor(dir: &Path) {
+    write(dir, "temple.dof", &second_writer::dof::temple().to_bytes());
+    write(
+        dir,
+        CORRIDOR_FILE,
+        &second_writer::ainav::corridor().to_bytes(),
+    );
+}
+
 /// The one JSON line of `info --json FILE`.
 fn info_json(dir: &Path, file: &str) -> Value {
     let run = silknav(dir, &["info", "--json", file]);
@@ -321,16 +332,7 @@ fn the_dungeon_list_has_no_json_form() {
 #[test]
 fn pack_names_the_bad_field_of_a_dungeon_and_of_routes() {
     let dir = temp();
-    write(
-        dir.path(),
-        "temple.dof",
-        &second_writer::dof::temple().to_bytes(),
-    );
-    write(
-        dir.path(),
-        CORRIDOR_FILE,
-        &second_writer::ainav::corridor().to_bytes(),
-    );
+    write_temple_and_corridor(dir.path());
     let dof = silknav(dir.path(), &["dump", "temple.dof"]).stdout;
     let edited = dof.replacen("\"room_index\":0", "\"room_index\":\"x\"", 1);
     assert_ne!(edited, dof);
@@ -362,16 +364,7 @@ fn pack_names_the_bad_field_of_a_dungeon_and_of_routes() {
 #[test]
 fn clean_files_lint_clean() {
     let dir = temp();
-    write(
-        dir.path(),
-        "temple.dof",
-        &second_writer::dof::temple().to_bytes(),
-    );
-    write(
-        dir.path(),
-        CORRIDOR_FILE,
-        &second_writer::ainav::corridor().to_bytes(),
-    );
+    write_temple_and_corridor(dir.path());
     write(dir.path(), "dungeoninfo.txt", DUNGEON_LIST);
     let run = silknav(
         dir.path(),
