@@ -101,16 +101,7 @@ fn los_text_y(world: &World, [x1, z1, x2, z2]: [f64; 4], y: Option<f32>) -> Stri
         Ok(Some(hit)) => {
             let mut text = format!("blocked {} {}", hit.point.world_x(), hit.point.world_z());
             if let Some(e) = hit.object_edge {
-                let kind = match e.kind {
-                    silknav::objects::walk::ObjectEdgeKind::Outline => "outline",
-                    silknav::objects::walk::ObjectEdgeKind::Inline => "inline",
-                };
-                text += &format!(
-                    " object {}:{} {kind} {}",
-                    e.instance.owner(),
-                    e.instance.uid(),
-                    e.edge
-                );
+                text += &format!(" {}", object_edge_text(&e));
             }
             text
         }
@@ -118,6 +109,20 @@ fn los_text_y(world: &World, [x1, z1, x2, z2]: [f64; 4], y: Option<f32>) -> Stri
         Err(RayError::BadEnd) => "none bad-end".to_owned(),
         Err(other) => panic!("{other:?} has no expected answer here"),
     }
+}
+
+/// The documented text of an object edge in an answer: `object OWNER:UID KIND EDGE`.
+fn object_edge_text(e: &silknav::objects::walk::ObjectEdgeRef) -> String {
+    let kind = match e.kind {
+        silknav::objects::walk::ObjectEdgeKind::Outline => "outline",
+        silknav::objects::walk::ObjectEdgeKind::Inline => "inline",
+    };
+    format!(
+        "object {}:{} {kind} {}",
+        e.instance.owner(),
+        e.instance.uid(),
+        e.edge
+    )
 }
 
 fn move_text(world: &World, [x1, z1, x2, z2]: [f64; 4]) -> String {
@@ -150,16 +155,7 @@ fn move_words(answer: Result<silknav::world::movement::MoveOutcome, MoveError>) 
                     text += &format!(" edge {region} {kind} {index}");
                 }
                 MoveStop::ObjectWall { edge } => {
-                    let kind = match edge.kind {
-                        silknav::objects::walk::ObjectEdgeKind::Outline => "outline",
-                        silknav::objects::walk::ObjectEdgeKind::Inline => "inline",
-                    };
-                    text += &format!(
-                        " edge object {}:{} {kind} {}",
-                        edge.instance.owner(),
-                        edge.instance.uid(),
-                        edge.edge
-                    );
+                    text += &format!(" edge {}", object_edge_text(&edge));
                 }
                 _ => {}
             }
