@@ -700,6 +700,28 @@ fn object_world() -> ObjectWorld {
     }
 }
 
+/// Runs `COMMAND navmesh` in `root` on `queries` as a batch three ways: with the default
+/// `--y` (0), with `--y 8` (1) and with `--terrain-only` (2); asserts that each run exits 0
+/// and that each answer line is `expected(way, query)`.
+fn check_y_options<const N: usize>(
+    root: &Path,
+    command: &str,
+    queries: &[[f64; N]],
+    expected: impl Fn(u8, &[f64; N]) -> String,
+) {
+    for (args, expect) in [
+        (vec![command, "navmesh"], 0),
+        (vec![command, "navmesh", "--y", "8"], 1),
+        (vec![command, "navmesh", "--terrain-only"], 2),
+    ] {
+        let run = silknav_with_stdin(root, &args, batch_input(queries).as_bytes());
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        for (q, line) in queries.iter().zip(run.stdout.lines()) {
+            assert_eq!(line, expected(expect, q), "{args:?} {q:?}");
+        }
+    }
+}
+
 #[test]
 fn objects_answer_as_the_library_does() {
     let ObjectWorld {
@@ -753,23 +775,15 @@ fn objects_answer_as_the_library_does() {
     assert!(on_objects > 100, "{on_objects}");
     // Two numbers a line: the default --y, or none.
     let xz: Vec<[f64; 2]> = queries.iter().map(|q| [q[0], q[1]]).collect();
-    for (args, expect) in [
-        (vec!["cell", "navmesh"], 0),
-        (vec!["cell", "navmesh", "--y", "8"], 1),
-        (vec!["cell", "navmesh", "--terrain-only"], 2),
-    ] {
-        let run = silknav_with_stdin(&root, &args, batch_input(&xz).as_bytes());
-        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
-        for (q, line) in xz.iter().zip(run.stdout.lines()) {
-            let p = at(q[0], q[1]).unwrap();
-            let cell = match expect {
-                0 => world.cell_at(p, Surface::Highest),
-                1 => world.cell_at(p, Surface::Near(8.0)),
-                _ => terrain.cell_at(p, Surface::Highest),
-            };
-            assert_eq!(line, cell_ref_text(cell), "{args:?} {q:?}");
-        }
-    }
+    check_y_options(&root, "cell", &xz, |expect, q| {
+        let p = at(q[0], q[1]).unwrap();
+        let cell = match expect {
+            0 => world.cell_at(p, Surface::Highest),
+            1 => world.cell_at(p, Surface::Near(8.0)),
+            _ => terrain.cell_at(p, Surface::Highest),
+        };
+        cell_ref_text(cell)
+    });
     let run = silknav_with_stdin(
         &root,
         &["height", ".", "--json"],
@@ -822,22 +836,11 @@ fn los_names_object_edges_and_takes_a_reference_height() {
     assert!(by_objects > 30, "{by_objects} blocked by object edges");
     // Four numbers a line: the default --y, or none; --terrain-only is the terrain's answer.
     let four: Vec<[f64; 4]> = queries.iter().map(|q| [q[0], q[1], q[2], q[3]]).collect();
-    for (args, expect) in [
-        (vec!["los", "navmesh"], 0),
-        (vec!["los", "navmesh", "--y", "8"], 1),
-        (vec!["los", "navmesh", "--terrain-only"], 2),
-    ] {
-        let run = silknav_with_stdin(&root, &args, batch_input(&four).as_bytes());
-        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
-        for (q, line) in four.iter().zip(run.stdout.lines()) {
-            let text = match expect {
-                0 => los_text(&world, *q),
-                1 => los_text_y(&world, *q, Some(8.0)),
-                _ => los_text(&terrain, *q),
-            };
-            assert_eq!(line, text, "{args:?} {q:?}");
-        }
-    }
+    check_y_options(&root, "los", &four, |expect, q| match expect {
+        0 => los_text(&world, *q),
+        1 => los_text_y(&world, *q, Some(8.0)),
+        _ => los_text(&terrain, *q),
+    });
     // One query into the first house's south wall (x 240..400 at z 240), in JSON.
     let (x, z1, z2) = (
         (x0 + 300.0).to_string(),
