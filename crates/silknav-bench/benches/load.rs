@@ -124,30 +124,10 @@ fn main() {
             b.iter(|| assert_eq!(read_files(&world.files, threads), world.bytes))
         });
         group.bench_function("load", |b| {
-            b.iter_with_large_drop(|| {
-                let loaded = load_terrain(&world.dir).expect("the bench world loads");
-                assert_eq!(loaded.regions().len(), world.regions);
-                let report = loaded.load_report();
-                assert!(
-                    report.has_mapinfo && report.is_clean(),
-                    "{} findings",
-                    report.findings.len()
-                );
-                loaded
-            })
+            b.iter_with_large_drop(|| load_checked(&world.dir, world.regions, "world"))
         });
         group.bench_function("load_archive", |b| {
-            b.iter_with_large_drop(|| {
-                let loaded = load_terrain(archive).expect("the bench archive loads");
-                assert_eq!(loaded.regions().len(), world.regions);
-                let report = loaded.load_report();
-                assert!(
-                    report.has_mapinfo && report.is_clean(),
-                    "{} findings",
-                    report.findings.len()
-                );
-                loaded
-            })
+            b.iter_with_large_drop(|| load_checked(archive, world.regions, "archive"))
         });
         group.bench_function("corpus_archive", |b| {
             b.iter_with_large_drop(|| {
@@ -237,6 +217,20 @@ fn main() {
 }
 
 /// The world at `path` (a folder or an archive), terrain only.
+/// Loads the terrain of the bench `what` (world or archive) at `path`, asserting that it
+/// loads with `regions` regions, a mapinfo and a clean report.
+fn load_checked(path: &Path, regions: usize, what: &str) -> World {
+    let loaded = load_terrain(path).unwrap_or_else(|e| panic!("the bench {what} loads: {e:?}"));
+    assert_eq!(loaded.regions().len(), regions);
+    let report = loaded.load_report();
+    assert!(
+        report.has_mapinfo && report.is_clean(),
+        "{} findings",
+        report.findings.len()
+    );
+    loaded
+}
+
 fn load_terrain(path: &Path) -> Result<World, silknav::files::LoadError> {
     World::load_source(&WorldSource::open(path)?, &LoadOptions::terrain_only())
 }
