@@ -42,8 +42,9 @@
 use criterion::{black_box, Criterion, Throughput};
 use silknav::files::WorldSource;
 use silknav::objects::ObjectCellRef;
-use silknav::world::{movement::MoveOptions, movement::MoveStop, LoadOptions};
+use silknav::world::LoadOptions;
 use silknav::{Navigator, PathOptions, PathScratch, Position, Surface, World, WorldPath};
+use silknav_bench::queries::move_batch;
 use silknav_bench::town::{
     self, path_pairs, query_points, PAIRS_SEED, PATH_BUDGET, POINTS, POINTS_SEED,
 };
@@ -399,20 +400,6 @@ fn walks(
         })
         .take(WALKS)
         .collect()
-}
-
-/// Walks that arrived, that stopped early (a wall, a gap, an object edge, a transition), and
-/// that failed.
-fn move_batch(world: &World, walks: &[(Position, Position)]) -> (usize, usize, usize) {
-    let (mut arrived, mut stopped, mut failed) = (0, 0, 0);
-    for &(from, to) in walks {
-        match world.move_along(from, to, &MoveOptions::default()) {
-            Ok(outcome) if outcome.stop == MoveStop::Arrived => arrived += 1,
-            Ok(_) => stopped += 1,
-            Err(_) => failed += 1,
-        }
-    }
-    (arrived, stopped, failed)
 }
 
 /// How many points have a cell, and the wrapping sum of their cells (region, terrain cell

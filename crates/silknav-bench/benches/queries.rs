@@ -19,12 +19,11 @@ use criterion::{black_box, Criterion, Throughput};
 use silknav::build::{build_world, RegionInput};
 use silknav::jmxv::RegionId;
 use silknav::world::dungeon::Dungeon;
-use silknav::world::movement::MoveStop;
 use silknav::worldgen::{generate, GenOptions, Landscape, DEFAULT_ORIGIN};
-use silknav::{MoveOptions, Position, Surface, World};
+use silknav::{Position, Surface, World};
 use silknav_bench::cache::{cached_world, find_cached, LIVE};
 use silknav_bench::memory::heap_held_by;
-use silknav_bench::queries::{random_points, segments, Ends};
+use silknav_bench::queries::{move_batch, random_points, segments, Ends};
 use silknav_bench::{criterion_home, duration, is_bench_run, median_ns_since, verdict, Ratio};
 use silknav_testkit::rng::SplitMix64;
 use stats_alloc::{StatsAlloc, INSTRUMENTED_SYSTEM};
@@ -516,17 +515,4 @@ fn blocked_count(world: &World, segments: &[(Position, Position)]) -> usize {
                 .is_some()
         })
         .count()
-}
-
-/// Walks that arrived, that stopped early (a wall or a gap in the edges), and that failed.
-fn move_batch(world: &World, walks: &[(Position, Position)]) -> (usize, usize, usize) {
-    let (mut arrived, mut stopped, mut failed) = (0, 0, 0);
-    for &(from, to) in walks {
-        match world.move_along(from, to, &MoveOptions::default()) {
-            Ok(outcome) if outcome.stop == MoveStop::Arrived => arrived += 1,
-            Ok(_) => stopped += 1,
-            Err(_) => failed += 1,
-        }
-    }
-    (arrived, stopped, failed)
 }

@@ -4,7 +4,8 @@
 //! - [`cache`]: generated worlds kept on disk between runs, under `<target>/bench-worlds/`.
 //! - [`memory`]: resident memory from `/proc/self/status` and heap bytes from a counting
 //!   allocator.
-//! - [`queries`]: seeded query sets over a world (points, walkable points, segments).
+//! - [`queries`]: seeded query sets over a world (points, walkable points, segments), and
+//!   a batch of walks counted by how they ended.
 //! - [`town`]: the objects bench's world with objects and its queries.
 //! - [`record`]: the date, the machine and atomic writes, for results committed from a run.
 //! - [`rects`]: a world's walkable rectangles as a polygon mesh with T-junctions, the input of

@@ -1,13 +1,15 @@
 //! Seeded query sets over a world: uniformly random points, walkable points, the positions of
 //! walkers over successive ticks (as a server queries its entities), and segments of a fixed
-//! length in random directions from walkable starts.
+//! length in random directions from walkable starts; and a batch of walks along such
+//! segments, counted by how they ended.
 //!
 //! Every set is a function of its seed and the world, so each run measures the same queries;
 //! they are built before measuring, so the benches time the queries and nothing else.
 
 use silknav::geometry::REGION_SIZE;
 use silknav::jmxv::RegionId;
-use silknav::{Position, Surface, World};
+use silknav::world::movement::MoveStop;
+use silknav::{MoveOptions, Position, Surface, World};
 use silknav_testkit::rng::SplitMix64;
 
 /// `n` points uniformly over the regions: a region uniformly, then local x and z in
@@ -113,6 +115,20 @@ pub fn segments(
         out.push((from, to));
     }
     panic!("only {} of {n} segments of {length} units found", out.len());
+}
+
+/// Walks each of `walks` with the default [`MoveOptions`]: how many arrived, how many stopped
+/// early (a wall, a gap in the edges, an object edge, a transition), and how many failed.
+pub fn move_batch(world: &World, walks: &[(Position, Position)]) -> (usize, usize, usize) {
+    let (mut arrived, mut stopped, mut failed) = (0, 0, 0);
+    for &(from, to) in walks {
+        match world.move_along(from, to, &MoveOptions::default()) {
+            Ok(outcome) if outcome.stop == MoveStop::Arrived => arrived += 1,
+            Ok(_) => stopped += 1,
+            Err(_) => failed += 1,
+        }
+    }
+    (arrived, stopped, failed)
 }
 
 fn random_point(rng: &mut SplitMix64, regions: &[RegionId]) -> Position {
