@@ -182,14 +182,7 @@ fn convex(polygon: &[u32], point: &impl Fn(u32) -> [i64; 2]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rects::Rect;
-
-    fn rect(x0: i64, z0: i64, x1: i64, z1: i64) -> Rect {
-        Rect {
-            min: [x0, z0],
-            max: [x1, z1],
-        }
-    }
+    use crate::rects::rect;
 
     /// Checks the pieces of one polygon: convex, small, of positive area, summing to the
     /// polygon's area, over its vertices only.

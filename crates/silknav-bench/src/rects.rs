@@ -297,16 +297,19 @@ fn ring(q: [u32; 4]) -> Vec<u32> {
     out
 }
 
+/// The rectangle from `(x0, z0)` to `(x1, z1)`, for the tests of the meshes built from
+/// rectangles.
+#[cfg(test)]
+pub(crate) fn rect(x0: i64, z0: i64, x1: i64, z1: i64) -> Rect {
+    Rect {
+        min: [x0, z0],
+        max: [x1, z1],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rect(x0: i64, z0: i64, x1: i64, z1: i64) -> Rect {
-        Rect {
-            min: [x0, z0],
-            max: [x1, z1],
-        }
-    }
 
     #[test]
     fn t_junctions_are_inserted_and_rings_run_counter_clockwise() {
