@@ -1942,13 +1942,13 @@ mod tests {
     }
 
     /// The opened ground's estimates ([`super::super::objects_guide`]) are lower bounds of the
-    /// paths with objects: from every stop of the oracle's path to the goal ([`LowerBoundToGoal::at`],
-    /// within the ellipse of the path's own length), on the small world with a house over a
-    /// blocked square, where the opened ground is shorter than the terrain; and so is the
-    /// opened ground's own shortest path there ([`OpenGround::shortest`]; not on every world,
-    /// since the server's probe may carry a walker over blocked ground). The world is open enough that
-    /// most bounds are the straight line: the guided search is checked against the unguided
-    /// one on a generated world.
+    /// paths with objects: from every stop of the oracle's path to the goal
+    /// ([`LowerBoundToGoal::at`], within the ellipse of the path's own length), on the small world
+    /// with a house over a blocked square, where the opened ground is shorter than the terrain; and
+    /// so is the opened ground's own shortest path there ([`OpenGround::shortest`]; not on every
+    /// world, since the server's probe may carry a walker over blocked ground). The world is open
+    /// enough that most bounds are the straight line: the guided search is checked against the
+    /// unguided one on a generated world.
     #[test]
     fn the_opened_grounds_distances_are_lower_bounds_of_the_paths() {
         let dir = tempfile::tempdir().unwrap();
@@ -2161,11 +2161,11 @@ mod tests {
         Some(ours)
     }
 
-    /// The opened ground's estimate ([`LowerBoundToGoal::at`], in the ellipse of the path's length and
-    /// `tolerance`) at each of `stops`, a path of length `length` between the ends, is at most
-    /// the rest of the path, within `tolerance`: with points linked by the "seen by" records,
-    /// and by scans (as on a world too big to keep the records). How many of the estimates
-    /// each way are above the straight line.
+    /// The opened ground's estimate ([`LowerBoundToGoal::at`], in the ellipse of the path's length
+    /// and `tolerance`) at each of `stops`, a path of length `length` between the ends, is at most
+    /// the rest of the path, within `tolerance`: with points linked by the "seen by" records, and
+    /// by scans (as on a world too big to keep the records). How many of the estimates each way are
+    /// above the straight line.
     fn assert_estimates_within_rest(
         open: &OpenGround,
         (from, to): (Position, Position),
@@ -2221,11 +2221,11 @@ mod tests {
 
     /// On a generated world with a village, a fortress, bridges and stairs: every leg the
     /// object-aware line of sight finds clear ends at a point the opened ground's sight keeps
-    /// ([`ReachableLegs`]), from every surface the leg may start on; legs between the objects' points
-    /// (where the search turns) and random points near objects, up to 600 units long: 20,000
-    /// of them, each in an ellipse round it and in the thinnest that holds it. Some (27) are
-    /// kept only as running past a jump's start, out of sight on the opened ground: without
-    /// that, the test fails.
+    /// ([`ReachableLegs`]), from every surface the leg may start on; legs between the objects'
+    /// points (where the search turns) and random points near objects, up to 600 units long: 20,000
+    /// of them, each in an ellipse round it and in the thinnest that holds it. Some (27) are kept
+    /// only as running past a jump's start, out of sight on the opened ground: without that, the
+    /// test fails.
     #[test]
     fn every_clear_leg_ends_in_sight() {
         let (_dir, world) = crate::worldgen::rugged_test_world();

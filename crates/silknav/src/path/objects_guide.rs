@@ -20,16 +20,16 @@
 //! edges a segment may reach from the object's side where two edges meet.
 //!
 //! ## The estimate
-//! In a round with bound `L`, `D` is the distance to the goal through the opened ground inside
-//! the ellipse `|s p| + |p t| ≤ L`. A path from `p` takes no jump over blocked ground, and is
-//! no shorter than `D(p)`, or takes a first one from a start `F` to a landing `q`, and is no
-//! shorter than the sum of: its way to `F` (at least the straight line, and at least
-//! `D(p) − D(e)` for the jump's point `e` of `F`, bounded by [`LowerBoundToGoal::farthest`]); the gap
-//! between `F` and the landing edges; and the rest from `q` (the least `D` over the tiles those
-//! edges meet, less half a tile's diagonal, or through further jumps the same way). The
-//! estimate [`LowerBoundToGoal::at`] is the least of `D(p)`, the way through a first corner that sees a
-//! jump's start, and the way straight to a jump's start `p` sees, and never below the straight
-//! line. It never exceeds the truth; it need not be consistent.
+//! In a round with bound `L`, `D` is the distance to the goal through the opened ground inside the
+//! ellipse `|s p| + |p t| ≤ L`. A path from `p` takes no jump over blocked ground, and is no
+//! shorter than `D(p)`, or takes a first one from a start `F` to a landing `q`, and is no shorter
+//! than the sum of: its way to `F` (at least the straight line, and at least `D(p) − D(e)` for the
+//! jump's point `e` of `F`, bounded by [`LowerBoundToGoal::farthest`]); the gap between `F` and the
+//! landing edges; and the rest from `q` (the least `D` over the tiles those edges meet, less half a
+//! tile's diagonal, or through further jumps the same way). The estimate [`LowerBoundToGoal::at`]
+//! is the least of `D(p)`, the way through a first corner that sees a jump's start, and the way
+//! straight to a jump's start `p` sees, and never below the straight line. It never exceeds the
+//! truth; it need not be consistent.
 //!
 //! # Reachable legs
 //! [`ReachableLegs`]: a clear leg from `u` ends at a point `u` sees on the opened ground, or at one
@@ -42,11 +42,11 @@
 //! 2. Per round: Dijkstra's search from the goal over the opened ground's corners inside the
 //!    ellipse, and a second one in which each corner that sees a jump's start (by the index's
 //!    "seen by" records) starts at its bound through that jump.
-//! 3. A point is linked to the corners it sees by the records, or by a scan of what it sees
-//!    inside the ellipse. Without records, the second search starts from the corners a point
-//!    of each jump's start sees, less the start's diagonal ([`LowerBoundToGoal::seed_through_start`]).
-//! 4. [`ReachableLegs`] scans only the rectangles meeting an ellipse round the legs asked about; the
-//!    directions are merged arcs of an angle measure without trigonometry (`diamond`), each
+//! 3. A point is linked to the corners it sees by the records, or by a scan of what it sees inside
+//!    the ellipse. Without records, the second search starts from the corners a point of each
+//!    jump's start sees, less the start's diagonal ([`LowerBoundToGoal::seed_through_start`]).
+//! 4. [`ReachableLegs`] scans only the rectangles meeting an ellipse round the legs asked about;
+//!    the directions are merged arcs of an angle measure without trigonometry (`diamond`), each
 //!    grown by more than its rounding.
 //!
 //! # Cost
@@ -167,9 +167,9 @@ pub(crate) struct OpenGround {
     pairs: Vec<(Bounds, Bounds)>,
     /// Per rectangle, the pairs (in `pairs`) of the jumps that list it in `jump_rects`.
     rect_pairs: HashMap<u32, Vec<u32>>,
-    /// Whether the estimate links points to corners by the path index's "seen by" records
-    /// where it keeps them (else by scans: [`LowerBoundToGoal`]); the tests turn it off to check the
-    /// scans on worlds small enough to keep the records.
+    /// Whether the estimate links points to corners by the path index's "seen by" records where it
+    /// keeps them (else by scans: [`LowerBoundToGoal`]); the tests turn it off to check the scans
+    /// on worlds small enough to keep the records.
     pub by_records: bool,
 }
 
@@ -461,14 +461,14 @@ pub(crate) struct LowerBoundToGoal<'g> {
     /// For each rectangle of the opened ground's index, the jumps (in `jumps`) whose start
     /// meets its closure.
     rect_jumps: HashMap<u32, Vec<u32>>,
-    /// [`LowerBoundToGoal::through_ground`] at the tiles' centres and corners the jumps land on, by the
-    /// point's bits: jumps to one object from many starts land on the same tiles.
+    /// [`LowerBoundToGoal::through_ground`] at the tiles' centres and corners the jumps land on, by
+    /// the point's bits: jumps to one object from many starts land on the same tiles.
     tile_ways: HashMap<[u64; 2], f64>,
     /// Whether points are linked by the index's "seen by" records, else by scans.
     records: bool,
     /// Without records, while [`LowerBoundToGoal::new`] runs: the links of each jump's start (its
-    /// centre) that [`LowerBoundToGoal::farthest`] scanned for, by the start's bits, so that the seeds
-    /// of the same start take them instead of scanning again.
+    /// centre) that [`LowerBoundToGoal::farthest`] scanned for, by the start's bits, so that the
+    /// seeds of the same start take them instead of scanning again.
     start_links: Option<HashMap<[u64; 4], Vec<Link>>>,
     /// How many rectangles the scans that link points without records have visited: the
     /// search counts them against its budget.
@@ -537,8 +537,8 @@ impl<'g> LowerBoundToGoal<'g> {
         LowerBoundToGoal::linked_by(ground, s, t, bound, ground.by_records, allowance)
     }
 
-    /// [`LowerBoundToGoal::new`], linking points by the "seen by" records where `by_records` and the
-    /// opened ground's index keeps them, else by scans.
+    /// [`LowerBoundToGoal::new`], linking points by the "seen by" records where `by_records` and
+    /// the opened ground's index keeps them, else by scans.
     pub fn linked_by(
         ground: &'g OpenGround,
         s: [f64; 2],
@@ -748,16 +748,16 @@ impl<'g> LowerBoundToGoal<'g> {
     /// least gap and rest of the group.
     ///
     /// Why that is a bound: a path of the round from a corner `k` that takes one of these jumps
-    /// first runs on the opened ground to a point `e` of `F`, its last corner `m` (or `k`
-    /// itself) in sight of `e`. The ground of `F` is open and convex, so `m → e → c` runs on
-    /// it, and the taut way from `m` to `c` turns only at corners inside the triangle `m e c`,
-    /// which the ellipse holds (it is convex and holds all three), so the search from the
-    /// seeds reaches `k` at most `|k … m e| + |e c| − diagonal` plus the jump's gap and rest,
-    /// and `|e c|` is at most the diagonal. A start with no point inside the ellipse is taken
-    /// by no path of the round, and seeds nothing. `None` where `c` is on no open tile of the
-    /// opened ground (it should be: `F` is open ground, or the side of a blocked tile beside
-    /// an open one). Where [`LowerBoundToGoal::farthest`] has scanned from `F`'s centre, its links are
-    /// taken (half the scans of a long round on the 3,300-region world).
+    /// first runs on the opened ground to a point `e` of `F`, its last corner `m` (or `k` itself)
+    /// in sight of `e`. The ground of `F` is open and convex, so `m → e → c` runs on it, and the
+    /// taut way from `m` to `c` turns only at corners inside the triangle `m e c`, which the
+    /// ellipse holds (it is convex and holds all three), so the search from the seeds reaches `k`
+    /// at most `|k … m e| + |e c| − diagonal` plus the jump's gap and rest, and `|e c|` is at most
+    /// the diagonal. A start with no point inside the ellipse is taken by no path of the round, and
+    /// seeds nothing. `None` where `c` is on no open tile of the opened ground (it should be: `F`
+    /// is open ground, or the side of a blocked tile beside an open one). Where
+    /// [`LowerBoundToGoal::farthest`] has scanned from `F`'s centre, its links are taken (half the
+    /// scans of a long round on the 3,300-region world).
     fn seed_through_start(&mut self, group: &[usize], seeds: &mut Vec<(u32, f64)>) -> Option<()> {
         let from = self.jumps[group[0]].from;
         let diagonal = distance(from.min, from.max);
@@ -883,7 +883,8 @@ impl<'g> LowerBoundToGoal<'g> {
             .retain(|link| !link.unchecked || !refuses(index, grid, end, link.corner));
     }
 
-    /// [`LowerBoundToGoal::through_ground`], worked out once per point (of the tiles jumps land on).
+    /// [`LowerBoundToGoal::through_ground`], worked out once per point (of the tiles jumps land
+    /// on).
     fn through_ground_once(&mut self, p: [f64; 2]) -> f64 {
         let key = p.map(f64::to_bits);
         if let Some(&known) = self.tile_ways.get(&key) {
@@ -904,8 +905,8 @@ impl<'g> LowerBoundToGoal<'g> {
         }
     }
 
-    /// [`LowerBoundToGoal::through_ground`] from a point of the opened ground, `end`; leaves `end`'s
-    /// links in `self.links`.
+    /// [`LowerBoundToGoal::through_ground`] from a point of the opened ground, `end`; leaves
+    /// `end`'s links in `self.links`.
     fn through_end(&mut self, end: &Endpoint) -> f64 {
         let straight = distance(end.point, self.ellipse.t);
         self.link(end);
@@ -1027,8 +1028,8 @@ impl<'g> LowerBoundToGoal<'g> {
     }
 }
 
-/// Which of a search round's points a leg from a point may reach ([module docs](self#reachable-legs)):
-/// a superset of those the object-aware line of sight finds clear.
+/// Which of a search round's points a leg from a point may reach ([module
+/// docs](self#reachable-legs)): a superset of those the object-aware line of sight finds clear.
 pub(crate) struct ReachableLegs<'g> {
     ground: &'g OpenGround,
     grid: Grid<'g>,
@@ -1045,7 +1046,7 @@ pub(crate) struct ReachableLegs<'g> {
 }
 
 impl<'g> ReachableLegs<'g> {
-    /// The sight of the opened ground `ground` over `points` (world x, z).
+    /// The legs reachable on the opened ground `ground` between `points` (world x, z).
     pub fn new(ground: &'g OpenGround, points: Vec<[f64; 2]>) -> ReachableLegs<'g> {
         let index = &ground.index.terrain;
         let grid = Grid::global(&ground.world);

@@ -600,10 +600,10 @@ fn no_edge_along_a_thin_wall_from_the_side_a_bend_cannot_keep() {
 }
 
 quick_and_sweep!(
-    /// The corner table's answers are the search's: on every test world with at most 3,000
-    /// corners (generated worlds, Moving AI maps, single regions with thin walls), random queries (a third of the ends
-    /// on grid lines) get the same length with the table and without it, and the table's path is
-    /// a path: each leg in sight, its length the one answered.
+    /// The corner table's answers are the search's: on every test world with at most 3,000 corners
+    /// (generated worlds, Moving AI maps, single regions with thin walls), random queries (a third
+    /// of the ends on grid lines) get the same length with the table and without it, and the
+    /// table's path is a path: each leg in sight, its length the one answered.
     the_corner_table_answers_what_the_search_answers,
     the_corner_table_answers_what_the_search_answers_sweep,
     the_corner_table_answers_what_the_search_answers_on
