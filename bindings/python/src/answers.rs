@@ -2,8 +2,12 @@
 //! command line's JSON answers.
 
 use pyo3::prelude::*;
-use silknav::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef};
-use silknav::world::{movement::MoveOutcome, movement::MoveStop, raycast::RayHit, EdgeId};
+use silknav::objects::walk::{ObjectEdgeKind, ObjectEdgeRef};
+use silknav::world::{
+    movement::{MoveOutcome, MoveStop},
+    raycast::RayHit,
+    EdgeId,
+};
 use silknav::{CellRef, Position, WorldPath};
 
 /// World coordinates of a position.

@@ -10,7 +10,7 @@ use pyo3::types::PyDict;
 use silknav::files::{LoadError, WorldSource};
 use silknav::pk2_archive::Key;
 use silknav::query::{self, PointQuery, SegmentQuery};
-use silknav::world::{movement::DistanceGuard, movement::MoveOptions};
+use silknav::world::movement::{DistanceGuard, MoveOptions};
 use silknav::{LoadOptions, PathOptions, PathScratch, Surface};
 
 /// A world of regions in memory, loaded once and queried from any thread.

@@ -4,11 +4,13 @@
 use crate::error::{guard, silknav_status, Failure, SILKNAV_NO, SILKNAV_OK};
 use crate::pointers;
 use crate::world::silknav_world;
-use silknav::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef};
+use silknav::objects::walk::{ObjectEdgeKind, ObjectEdgeRef};
 use silknav::query::{self, PointQuery, SegmentQuery};
 use silknav::world::{
-    movement::DistanceGuard, movement::MoveError, movement::MoveOptions, movement::MoveStop,
-    raycast::RayError, snap::Snap, EdgeId,
+    movement::{DistanceGuard, MoveError, MoveOptions, MoveStop},
+    raycast::RayError,
+    snap::Snap,
+    EdgeId,
 };
 use silknav::{CellRef, PathError, PathOptions, PathScratch, Position, Surface, WorldPath};
 

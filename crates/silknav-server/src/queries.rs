@@ -13,7 +13,7 @@ use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use silknav::query::{PointQuery, SegmentQuery};
-use silknav::world::{movement::DistanceGuard, movement::MoveOptions};
+use silknav::world::movement::{DistanceGuard, MoveOptions};
 use silknav::{Navigator, PathOptions, PathOptionsError, PathScratch};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};

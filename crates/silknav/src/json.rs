@@ -19,11 +19,13 @@
 //! value, which is exactly the library's `f32` position in its region.
 
 use crate::geometry::REGION_SIZE;
-use crate::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef};
+use crate::objects::walk::{ObjectEdgeKind, ObjectEdgeRef};
 use crate::path::{PathError, WorldPath};
 use crate::world::{
-    movement::MoveError, movement::MoveOutcome, movement::MoveStop, raycast::RayError,
-    raycast::RayHit, snap::Snap, CellRef, EdgeId, Surface, World,
+    movement::{MoveError, MoveOutcome, MoveStop},
+    raycast::{RayError, RayHit},
+    snap::Snap,
+    CellRef, EdgeId, Surface, World,
 };
 use jmxv::json::Float;
 use jmxv::{RegionId, F32};

@@ -37,8 +37,10 @@
 
 use crate::path::{PathError, PathIndex, PathOptions, PathScratch, WorldPath};
 use crate::world::{
-    movement::MoveError, movement::MoveOptions, movement::MoveOutcome, raycast::RayError,
-    raycast::RayHit, snap::Snap, CellRef, Position, Surface, World,
+    movement::{MoveError, MoveOptions, MoveOutcome},
+    raycast::{RayError, RayHit},
+    snap::Snap,
+    CellRef, Position, Surface, World,
 };
 use rayon::prelude::*;
 

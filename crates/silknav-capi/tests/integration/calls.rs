@@ -5,7 +5,7 @@
 
 use silknav::files::Overwrite;
 use silknav::query::{self, PointQuery, SegmentQuery};
-use silknav::world::{movement::DistanceGuard, movement::MoveOptions, movement::MoveStop};
+use silknav::world::movement::{DistanceGuard, MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, DEFAULT_ORIGIN};
 use silknav::{PathOptions, PathScratch, Surface};
 use silknav_capi::*;

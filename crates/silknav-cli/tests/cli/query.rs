@@ -5,7 +5,9 @@ use crate::support::*;
 use serde_json::Value;
 use silknav::files::WorldSource;
 use silknav::world::{
-    movement::MoveError, movement::MoveOptions, movement::MoveStop, raycast::RayError, EdgeId,
+    movement::{MoveError, MoveOptions, MoveStop},
+    raycast::RayError,
+    EdgeId,
 };
 use silknav::{Position, Surface, World};
 use std::path::{Path, PathBuf};

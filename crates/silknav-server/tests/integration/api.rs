@@ -135,7 +135,7 @@ fn paths_answer_as_the_library_with_the_budget_asked() {
 
 #[test]
 fn moves_take_the_command_lines_options_and_snaps_answer_as_the_library() {
-    use silknav::world::{movement::DistanceGuard, movement::MoveOptions};
+    use silknav::world::movement::{DistanceGuard, MoveOptions};
     let server = serve(Limits::default());
     let world = demo_world();
     let points = open_points(&world, 31);

@@ -18,8 +18,11 @@
 use jmxv::bms::{ObjectMesh, NO_CELL};
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef, InstanceKey, ObjectCellRef};
-use silknav::world::{raycast::RayError, raycast::RayHit};
+use silknav::objects::{
+    walk::{ObjectEdgeKind, ObjectEdgeRef},
+    InstanceKey, ObjectCellRef,
+};
+use silknav::world::raycast::{RayError, RayHit};
 use silknav::{Position, Surface, World};
 use std::collections::BTreeMap;
 

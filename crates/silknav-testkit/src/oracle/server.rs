@@ -17,8 +17,11 @@
 use jmxv::bms::{ObjectMesh, NO_CELL};
 use jmxv::nvm::{NavMesh, Object};
 use jmxv::RegionId;
-use silknav::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef, InstanceKey, ObjectCellRef};
-use silknav::world::{movement::DistanceGuard, movement::MoveStop};
+use silknav::objects::{
+    walk::{ObjectEdgeKind, ObjectEdgeRef},
+    InstanceKey, ObjectCellRef,
+};
+use silknav::world::movement::{DistanceGuard, MoveStop};
 use silknav::{CellRef, Position};
 use std::collections::{BTreeMap, HashMap};
 

@@ -68,7 +68,10 @@ use super::{CellRef, Resolved, Surface, World};
 use crate::geometry::server_arith::{self as arith, length_sq, nudge, sub3, transform, Vec2, Vec3};
 use crate::geometry::REGION_SIZE;
 use crate::objects::mesh::{bits, EdgeKey, LoopWatch, MoveContext, ObjectEnd};
-use crate::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef, ObjectCellRef};
+use crate::objects::{
+    walk::{ObjectEdgeKind, ObjectEdgeRef},
+    ObjectCellRef,
+};
 use jmxv::nvm::{EDGE_BLOCKED, NONE_U16, TILES_PER_SIDE};
 use jmxv::RegionId;
 use std::fmt;

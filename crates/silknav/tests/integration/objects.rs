@@ -412,7 +412,7 @@ fn line_of_sight_agrees_with_the_brute_force_oracle() {
 
 #[test]
 fn targeted_rays_through_doorways_walls_vertices_bridges_and_gates() {
-    use silknav::objects::{walk::ObjectEdgeKind, walk::ObjectEdgeRef};
+    use silknav::objects::walk::{ObjectEdgeKind, ObjectEdgeRef};
     let (dir, files, world) = world();
     let terrain = terrain_of(dir.path());
     let oracle = oracle(&files);

@@ -427,9 +427,7 @@ fn moves_end_on_walkable_ground_and_never_cross_a_wall() {
 
 #[test]
 fn a_move_more_than_a_region_north_is_refused_as_the_server_refuses_it() {
-    use silknav::world::{
-        movement::DistanceGuard, movement::MoveError, movement::MoveOptions, movement::MoveStop,
-    };
+    use silknav::world::movement::{DistanceGuard, MoveError, MoveOptions, MoveStop};
     let files = crate::generated_files(5, 3, 3);
     let world = World::from_navmeshes(files.navmeshes.iter().map(|(r, m)| (*r, m)));
     let from = Position::from_world(246561.7511796247, 125532.50208626682).unwrap();

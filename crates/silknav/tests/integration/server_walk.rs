@@ -3,7 +3,7 @@
 //! test kit's object world, from random points and from the points where the rules decide
 //! (mesh vertices, doorway edges, bridge ends, link edges).
 
-use silknav::world::{movement::DistanceGuard, movement::MoveOptions, movement::MoveStop};
+use silknav::world::movement::{DistanceGuard, MoveOptions, MoveStop};
 use silknav::{Position, Surface, World};
 use silknav_testkit::oracle::server::{OracleMove, ServerOracle};
 use silknav_testkit::rng::SplitMix64;

@@ -4,7 +4,7 @@
 
 use jmxv::nvm::NavMesh;
 use jmxv::RegionId;
-use silknav::world::{movement::MoveOptions, movement::MoveStop};
+use silknav::world::movement::{MoveOptions, MoveStop};
 use silknav::worldgen::{generate, GenOptions, GeneratedWorld, Landscape, DEFAULT_ORIGIN};
 use silknav::{
     PathError, PathIndex, PathOptions, PathScratch, Position, Surface, World, WorldPath,

@@ -25,7 +25,11 @@ use jmxv::nvm::lint::Severity;
 use jmxv::RegionId;
 use paths::Route;
 use points::{Building, Points};
-use silknav::world::{movement::MoveOptions, movement::MoveStop, raycast::RayHit, EdgeId};
+use silknav::world::{
+    movement::{MoveOptions, MoveStop},
+    raycast::RayHit,
+    EdgeId,
+};
 use silknav::worldgen::{generate_with_progress, GenOptions, Landscape, DEFAULT_ORIGIN};
 use silknav::{PathIndexStats, Position, Surface, World};
 use silknav_render::{Overlay, RenderOptions};

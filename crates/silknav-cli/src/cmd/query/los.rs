@@ -17,7 +17,7 @@
 use super::{world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
 use silknav::query::SegmentQuery;
-use silknav::world::{raycast::RayError, raycast::RayHit};
+use silknav::world::raycast::{RayError, RayHit};
 use silknav::World;
 use std::io::{self, Write};
 

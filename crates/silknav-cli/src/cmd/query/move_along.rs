@@ -18,8 +18,8 @@ use super::{cell_words, world_xz, Answer, SegmentYArgs};
 use crate::exit::Status;
 use silknav::query::SegmentQuery;
 use silknav::world::{
-    movement::DistanceGuard, movement::MoveError, movement::MoveOptions, movement::MoveOutcome,
-    movement::MoveStop, EdgeId,
+    movement::{DistanceGuard, MoveError, MoveOptions, MoveOutcome, MoveStop},
+    EdgeId,
 };
 use silknav::World;
 use std::io::{self, Write};
